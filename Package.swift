@@ -1,0 +1,92 @@
+// swift-tools-version: 6.1
+// Sextant: a Linux daemon that emulates a phone's location and orientation services.
+
+import PackageDescription
+
+let package = Package(
+    name: "Sextant",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sextantd", targets: ["sextantd"]),
+        .executable(name: "sextantctl", targets: ["sextantctl"]),
+        // An app written in Swift depends on the wire types alone, or on the client.
+        .library(name: "SextantProtocol", targets: ["SextantProtocol"]),
+        .library(name: "SextantClient", targets: ["SextantClient"]),
+        .library(name: "SextantCore", targets: ["SextantCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        // Wire types: JSON values, JSON-RPC envelope, error codes, names. No I/O.
+        .target(name: "SextantProtocol"),
+
+        // Pure engines (authorization, orientation, interface rules, posture), samples,
+        // geo helpers and time. No I/O, no NIO, no wall clock.
+        .target(name: "SextantCore", dependencies: ["SextantProtocol"]),
+
+        // C libraries, reached through pkg-config.
+        .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+
+        // The outside world turned into samples: trace readers (JSONL, NMEA, GPX), gpsd, IIO.
+        .target(
+            name: "SextantSources",
+            dependencies: [
+                "SextantCore", "CLibGPS", "CUdev",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Decisions that must survive a restart, in SQLite (WAL).
+        .target(
+            name: "SextantStore",
+            dependencies: ["SextantCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // The hub that owns state, the sessions and the two sockets.
+        .target(
+            name: "SextantServer",
+            dependencies: [
+                "SextantCore", "SextantSources", "SextantStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // A small blocking client of both sockets: sextantctl, the demo, tests and apps.
+        .target(name: "SextantClient", dependencies: ["SextantProtocol"]),
+
+        .executableTarget(
+            name: "sextantd",
+            dependencies: [
+                "SextantServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "sextantctl",
+            dependencies: [
+                "SextantClient", "SextantSources",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
+        .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore"]),
+        .testTarget(name: "SextantSourcesTests", dependencies: ["SextantSources"]),
+        .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SextantClient", "SextantProtocol"]
+        ),
+    ]
+)

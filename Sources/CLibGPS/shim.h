@@ -1,0 +1,2 @@
+// Reaches libgps (gpsd's client library) from Swift.
+#include <gps.h>

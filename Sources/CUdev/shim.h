@@ -1,0 +1,2 @@
+// Reaches libudev from Swift.
+#include <libudev.h>

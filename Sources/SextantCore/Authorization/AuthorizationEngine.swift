@@ -1,0 +1,366 @@
+import SextantProtocol
+
+/// The location-authorization rules (RULES L1–L12) as a value: calls in, effects out.
+///
+/// No I/O and no clock of its own: the owner (the hub) hands in the time, performs the
+/// returned effects in order (events, replies, persistence, timers) and is the only one
+/// that mutates it. Everything an app can observe about authorization is decided here.
+public struct AuthorizationEngine: Sendable {
+    /// How long an app with an allowOnce grant may stay in the background (L5).
+    public var allowOnceBackgroundLimit: Int64
+
+    public private(set) var servicesEnabled: Bool
+    public private(set) var permissions: [String: StoredPermission]
+    public private(set) var policy: PromptPolicy
+    private var sessions: [SessionID: SessionRecord] = [:]
+    /// Open prompts in creation order.
+    public private(set) var prompts: [Prompt] = []
+    private var promptCounter: UInt64 = 0
+
+    struct SessionRecord: Sendable {
+        var app: String
+        var state: AppState
+        var backgroundSince: Int64?
+        /// An allowOnce grant (L5): authorizedWhenInUse with this accuracy, for this session only.
+        var allowOnce: LocationAccuracy?
+        /// Whether this session has had its one authorization prompt (L4).
+        var prompted = false
+        /// Whether this session has had its one services-off alert (L7).
+        var alerted = false
+        /// `authorization.request`s waiting for the foreground or for an open prompt.
+        var waiting: [(token: RequestToken, level: AuthorizationLevel)] = []
+    }
+
+    public static let defaultAllowOnceBackgroundLimit: Int64 = 60_000_000_000
+
+    public init(
+        servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
+        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit
+    ) {
+        self.servicesEnabled = servicesEnabled
+        self.permissions = permissions
+        self.policy = policy
+        self.allowOnceBackgroundLimit = allowOnceBackgroundLimit
+    }
+
+    // MARK: - Reading (L3: never prompts)
+
+    /// The authorization a session sees now: `denied` while the switch is off (L1).
+    public func authorization(of session: SessionID) -> AuthorizationSnapshot {
+        guard let record = sessions[session] else { return AuthorizationSnapshot(status: .notDetermined, accuracy: .full) }
+        return effective(record)
+    }
+
+    private func effective(_ record: SessionRecord) -> AuthorizationSnapshot {
+        let own = ownDecision(record)
+        guard servicesEnabled else { return AuthorizationSnapshot(status: .denied, accuracy: own.accuracy) }
+        return own
+    }
+
+    /// The session's decision ignoring the switch: its allowOnce grant, else the app's stored one.
+    private func ownDecision(_ record: SessionRecord) -> AuthorizationSnapshot {
+        if let grant = record.allowOnce { return AuthorizationSnapshot(status: .authorizedWhenInUse, accuracy: grant) }
+        if let stored = permissions[record.app] {
+            return AuthorizationSnapshot(status: stored.status, accuracy: stored.accuracy)
+        }
+        return AuthorizationSnapshot(status: .notDetermined, accuracy: .full)
+    }
+
+    /// Whether a location may leave the daemon for this session right now (L1, L8).
+    public func mayReceiveLocations(_ session: SessionID) -> Bool {
+        guard let record = sessions[session] else { return false }
+        switch effective(record).status {
+        case .authorizedAlways: return true
+        case .authorizedWhenInUse: return record.state == .foreground
+        default: return false
+        }
+    }
+
+    public func appState(of session: SessionID) -> AppState? { sessions[session]?.state }
+
+    public func app(of session: SessionID) -> String? { sessions[session]?.app }
+
+    public var sessionIDs: [SessionID] { Array(sessions.keys) }
+
+    /// Apps holding an allowOnce grant in some live session, with its accuracy.
+    public var allowOnceGrants: [String: LocationAccuracy] {
+        var grants: [String: LocationAccuracy] = [:]
+        for record in sessions.values { if let grant = record.allowOnce { grants[record.app] = grant } }
+        return grants
+    }
+
+    // MARK: - Sessions
+
+    public mutating func openSession(_ session: SessionID, app: String, state: AppState, at now: EngineTime) {
+        sessions[session] = SessionRecord(app: app, state: state, backgroundSince: state == .background ? now.monotonic : nil)
+    }
+
+    /// The session ended: its allowOnce grant lapses (L5), its prompts go away.
+    public mutating func closeSession(_ session: SessionID) -> [AuthorizationEffect] {
+        guard sessions[session] != nil else { return [] }
+        var effects: [AuthorizationEffect] = []
+        for prompt in prompts where prompt.session == session {
+            effects.append(.promptClosed(prompt, .cancelled))
+        }
+        prompts.removeAll { $0.session == session }
+        sessions[session] = nil
+        return effects
+    }
+
+    /// The app moved between foreground and background (L5, L6, L8, L4's waiting request).
+    public mutating func setAppState(_ session: SessionID, _ state: AppState, at now: EngineTime) -> [AuthorizationEffect] {
+        guard var record = sessions[session], record.state != state else { return [] }
+        var effects: [AuthorizationEffect] = []
+        record.state = state
+        switch state {
+        case .background:
+            record.backgroundSince = now.monotonic
+            sessions[session] = record
+            // L6: the Home button cancels an open prompt or alert.
+            for prompt in prompts where prompt.session == session {
+                effects.append(.promptClosed(prompt, .cancelled))
+                if prompt.kind == .authorization { effects += replyToWaiting(session) }
+            }
+            prompts.removeAll { $0.session == session }
+            if record.allowOnce != nil {
+                effects.append(.scheduleExpiryCheck(at: now.monotonic + allowOnceBackgroundLimit))
+            }
+        case .foreground:
+            // An expired grant is taken away before the app can see it again.
+            effects += expire(session, at: now)
+            record = sessions[session]!
+            record.backgroundSince = nil
+            sessions[session] = record
+            // L4: a request made in the background prompts now (or, with the switch
+            // turned off meanwhile, hears that it is denied).
+            if !servicesEnabled {
+                effects += replyToWaiting(session)
+            } else if let first = record.waiting.first {
+                effects += startPrompt(session, level: first.level, at: now)
+            }
+        }
+        return effects
+    }
+
+    // MARK: - Requests from apps
+
+    /// `authorization.request` (L4–L7). The reply comes as a `.reply` effect, now or later.
+    /// Throws `servicesDisabled` at once while the switch is off (after raising the alert).
+    public mutating func request(
+        _ session: SessionID, level: AuthorizationLevel, token: RequestToken, at now: EngineTime
+    ) throws(AuthorizationRefusal) -> [AuthorizationEffect] {
+        guard var record = sessions[session] else { throw .notAuthorized }
+        guard servicesEnabled else { throw refuseServicesOff(session, level: level, at: now) }
+        let current = ownDecision(record)
+        // L4: only from notDetermined, once per session.
+        guard current.status == .notDetermined, !record.prompted || hasOpenPrompt(session, kind: .authorization) else {
+            return [.reply(token, current)]
+        }
+        record.waiting.append((token, level))
+        sessions[session] = record
+        if hasOpenPrompt(session, kind: .authorization) || record.state == .background {
+            return []  // joins the open prompt, or waits for the foreground
+        }
+        return startPrompt(session, level: level, at: now)
+    }
+
+    /// `location.start` / `location.once`: whether the session may stream (L7 before L1/L8).
+    public mutating func checkLocationAccess(_ session: SessionID, at now: EngineTime) -> Result<[AuthorizationEffect], AuthorizationRefusal> {
+        guard servicesEnabled else {
+            return .failure(refuseServicesOff(session, level: nil, at: now))
+        }
+        guard let record = sessions[session], ownDecision(record).status.isAuthorized else {
+            return .failure(.notAuthorized)
+        }
+        return .success([])
+    }
+
+    /// Raises the services-off alert once per session (L7) and returns the refusal. The
+    /// alert's effects are collected by `drainPendingEffects()`.
+    private mutating func refuseServicesOff(_ session: SessionID, level: AuthorizationLevel?, at now: EngineTime) -> AuthorizationRefusal {
+        guard var record = sessions[session], !record.alerted, record.state == .foreground else { return .servicesDisabled }
+        record.alerted = true
+        sessions[session] = record
+        let prompt = makePrompt(session: session, app: record.app, kind: .servicesOff, level: level, at: now)
+        prompts.append(prompt)
+        pendingEffects.append(.promptOpened(prompt))
+        if policy.choice != nil {
+            // A policy other than `ask` answers alerts with `cancel` (PROTOCOL prompts.policy).
+            prompts.removeAll { $0.id == prompt.id }
+            pendingEffects.append(.promptClosed(prompt, .answered(.cancel, precise: true)))
+        }
+        return .servicesDisabled
+    }
+
+    /// Effects produced while a call failed (the services-off alert): the owner performs
+    /// them after sending the error.
+    public mutating func drainPendingEffects() -> [AuthorizationEffect] {
+        defer { pendingEffects = [] }
+        return pendingEffects
+    }
+
+    private var pendingEffects: [AuthorizationEffect] = []
+
+    private func hasOpenPrompt(_ session: SessionID, kind: PromptKind) -> Bool {
+        prompts.contains { $0.session == session && $0.kind == kind }
+    }
+
+    private mutating func makePrompt(session: SessionID, app: String, kind: PromptKind, level: AuthorizationLevel?, at now: EngineTime) -> Prompt {
+        promptCounter += 1
+        return Prompt(id: "p\(promptCounter)", session: session, app: app, kind: kind, level: level, created: now.wall)
+    }
+
+    private mutating func startPrompt(_ session: SessionID, level: AuthorizationLevel, at now: EngineTime) -> [AuthorizationEffect] {
+        guard var record = sessions[session] else { return [] }
+        record.prompted = true
+        sessions[session] = record
+        let prompt = makePrompt(session: session, app: record.app, kind: .authorization, level: level, at: now)
+        prompts.append(prompt)
+        var effects: [AuthorizationEffect] = [.promptOpened(prompt)]
+        if var choice = policy.choice {
+            // L12: the policy answers at once. An "always" policy gives a whenInUse request
+            // what such a request can get.
+            if choice == .allowAlways, level != .always { choice = .allowWhileUsing }
+            effects += (try? answer(prompt.id, choice: choice, precise: policy.precise, at: now).effects) ?? []
+        }
+        return effects
+    }
+
+    // MARK: - Answers (control side)
+
+    public struct AnswerResult: Sendable, Equatable {
+        public var prompt: Prompt
+        public var choice: PromptChoice
+        /// For an authorization prompt: what the app now has.
+        public var authorization: AuthorizationSnapshot?
+        public var effects: [AuthorizationEffect]
+    }
+
+    public enum AnswerError: Error, Sendable, Equatable {
+        case noSuchPrompt(String)
+        case invalidChoice(String)
+    }
+
+    /// Answers an open prompt (L5) or alert (L7: never changes the switch).
+    public mutating func answer(_ id: String, choice: PromptChoice, precise: Bool, at now: EngineTime) throws(AnswerError) -> AnswerResult {
+        guard let index = prompts.firstIndex(where: { $0.id == id }) else { throw .noSuchPrompt(id) }
+        let prompt = prompts[index]
+        switch prompt.kind {
+        case .servicesOff:
+            guard choice.isAlertChoice else {
+                throw .invalidChoice("a services-off alert takes settings or cancel, not \(choice.rawValue)")
+            }
+            prompts.remove(at: index)
+            return AnswerResult(prompt: prompt, choice: choice, authorization: nil, effects: [.promptClosed(prompt, .answered(choice, precise: precise))])
+        case .authorization:
+            guard !choice.isAlertChoice else {
+                throw .invalidChoice("an authorization prompt takes allowOnce, allowWhileUsing, dontAllow or allowAlways, not \(choice.rawValue)")
+            }
+            guard choice != .allowAlways || prompt.level == .always else {
+                throw .invalidChoice("allowAlways answers only a request for \"always\"")
+            }
+        }
+        prompts.remove(at: index)
+        var effects: [AuthorizationEffect] = [.promptClosed(prompt, .answered(choice, precise: precise))]
+        let accuracy: LocationAccuracy = precise ? .full : .reduced
+        let session = prompt.session
+        switch choice {
+        case .allowOnce:
+            effects += changeSessions([session]) { engine in engine.sessions[session]?.allowOnce = accuracy }
+        case .allowWhileUsing, .allowAlways, .dontAllow:
+            let status: AuthorizationStatus =
+                choice == .allowWhileUsing ? .authorizedWhenInUse : choice == .allowAlways ? .authorizedAlways : .denied
+            effects += store(app: prompt.app, StoredPermission(status: status, accuracy: accuracy, updated: now.wall))
+        case .settings, .cancel:
+            break
+        }
+        effects += replyToWaiting(session)
+        return AnswerResult(prompt: prompt, choice: choice, authorization: authorization(of: session), effects: effects)
+    }
+
+    private mutating func replyToWaiting(_ session: SessionID) -> [AuthorizationEffect] {
+        guard let record = sessions[session] else { return [] }
+        let snapshot = effective(record)
+        let effects = record.waiting.map { AuthorizationEffect.reply($0.token, snapshot) }
+        sessions[session]?.waiting = []
+        return effects
+    }
+
+    // MARK: - Control
+
+    /// The Location Services switch (L1): every session's effective status follows at once.
+    public mutating func setServicesEnabled(_ enabled: Bool) -> [AuthorizationEffect] {
+        guard enabled != servicesEnabled else { return [] }
+        var effects = changeSessions(Array(sessions.keys)) { engine in engine.servicesEnabled = enabled }
+        effects.insert(.persistServicesEnabled(enabled), at: 0)
+        effects.append(.servicesEnabledChanged(enabled))
+        return effects
+    }
+
+    /// Sets an app's stored decision by hand (`permissions.set`), replacing any allowOnce grant.
+    public mutating func setPermission(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy?, at now: EngineTime) -> (StoredPermission, [AuthorizationEffect]) {
+        let entry = StoredPermission(status: status, accuracy: accuracy ?? permissions[app]?.accuracy ?? .full, updated: now.wall)
+        let effects = store(app: app, entry)
+        return (entry, effects)
+    }
+
+    /// Forgets the stored decisions (one app or all) and allowOnce grants: the apps are
+    /// `notDetermined` again and may prompt again, even in a session that already had its prompt.
+    public mutating func resetPermissions(app: String?) -> (count: Int, effects: [AuthorizationEffect]) {
+        let apps: Set<String> = app.map { [$0] } ?? Set(permissions.keys).union(allowOnceGrants.keys)
+        let count = apps.filter { permissions[$0] != nil || allowOnceGrants[$0] != nil }.count
+        let affected = sessions.filter { apps.contains($0.value.app) }.map(\.key)
+        var effects = changeSessions(affected) { engine in
+            for id in affected {
+                engine.sessions[id]?.allowOnce = nil
+                engine.sessions[id]?.prompted = false
+            }
+            for name in apps { engine.permissions[name] = nil }
+        }
+        for name in apps.sorted() { effects.insert(.persistPermission(app: name, nil), at: 0) }
+        return (count, effects)
+    }
+
+    public mutating func setPolicy(_ policy: PromptPolicy) -> [AuthorizationEffect] {
+        self.policy = policy
+        return [.persistPolicy(policy)]
+    }
+
+    /// Reverts allowOnce grants whose session has been in the background longer than the limit (L5).
+    public mutating func expireAllowOnce(at now: EngineTime) -> [AuthorizationEffect] {
+        var effects: [AuthorizationEffect] = []
+        for id in sessions.keys.sorted() { effects += expire(id, at: now) }
+        return effects
+    }
+
+    private mutating func expire(_ session: SessionID, at now: EngineTime) -> [AuthorizationEffect] {
+        guard let record = sessions[session], record.allowOnce != nil, let since = record.backgroundSince,
+            now.monotonic - since > allowOnceBackgroundLimit
+        else { return [] }
+        return changeSessions([session]) { engine in
+            engine.sessions[session]?.allowOnce = nil
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func store(app: String, _ entry: StoredPermission) -> [AuthorizationEffect] {
+        let affected = sessions.filter { $0.value.app == app }.map(\.key)
+        var effects = changeSessions(affected) { engine in
+            engine.permissions[app] = entry
+            for id in affected { engine.sessions[id]?.allowOnce = nil }
+        }
+        effects.insert(.persistPermission(app: app, entry), at: 0)
+        return effects
+    }
+
+    /// Applies `change` and reports every session whose effective authorization it changed (L9).
+    private mutating func changeSessions(_ ids: [SessionID], _ change: (inout AuthorizationEngine) -> Void) -> [AuthorizationEffect] {
+        let before = Dictionary(uniqueKeysWithValues: ids.map { ($0, authorization(of: $0)) })
+        change(&self)
+        return ids.sorted().compactMap { id in
+            let after = authorization(of: id)
+            return after != before[id] ? .authorizationChanged(id, after) : nil
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import SextantProtocol
+
+/// Identifies one app session: one connection that said `hello`.
+public typealias SessionID = UInt64
+
+/// Correlates a pending `authorization.request` with its eventual answer.
+public typealias RequestToken = UInt64
+
+/// The two clocks the authorization engine reads, both handed in by the caller.
+public struct EngineTime: Sendable, Equatable {
+    /// Monotonic nanoseconds: for durations (allowOnce's 60 s in the background).
+    public var monotonic: Int64
+    /// Wall time: for the `updated` and `created` stamps people read.
+    public var wall: Timestamp
+
+    public init(monotonic: Int64, wall: Timestamp) {
+        self.monotonic = monotonic
+        self.wall = wall
+    }
+}
+
+/// A per-app decision as the store keeps it (RULES L2).
+public struct StoredPermission: Sendable, Equatable {
+    public var status: AuthorizationStatus
+    public var accuracy: LocationAccuracy
+    public var updated: Timestamp
+
+    public init(status: AuthorizationStatus, accuracy: LocationAccuracy, updated: Timestamp) {
+        self.status = status
+        self.accuracy = accuracy
+        self.updated = updated
+    }
+}
+
+/// What an app sees of its authorization.
+public struct AuthorizationSnapshot: Sendable, Equatable {
+    public var status: AuthorizationStatus
+    public var accuracy: LocationAccuracy
+
+    public init(status: AuthorizationStatus, accuracy: LocationAccuracy) {
+        self.status = status
+        self.accuracy = accuracy
+    }
+}
+
+/// The auto-answer policy (RULES L12): `ask` leaves prompts to a person.
+public struct PromptPolicy: Sendable, Equatable {
+    /// nil means `ask`; otherwise the choice every new authorization prompt gets at once.
+    public var choice: PromptChoice?
+    public var precise: Bool
+
+    public init(choice: PromptChoice?, precise: Bool = true) {
+        self.choice = choice
+        self.precise = precise
+    }
+
+    public static let ask = PromptPolicy(choice: nil)
+
+    /// `ask` or a choice name, as `--prompt-policy` and `prompts.policy` take it.
+    public init?(mode: String, precise: Bool = true) {
+        if mode == "ask" {
+            self.init(choice: nil, precise: precise)
+            return
+        }
+        guard let choice = PromptChoice(rawValue: mode), !choice.isAlertChoice else { return nil }
+        self.init(choice: choice, precise: precise)
+    }
+
+    public var mode: String { choice?.rawValue ?? "ask" }
+
+    public static let validModes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
+}
+
+/// A prompt or alert waiting for an answer.
+public struct Prompt: Sendable, Equatable {
+    public var id: String
+    public var session: SessionID
+    public var app: String
+    public var kind: PromptKind
+    /// The level asked for; nil for a services-off alert raised by `location.start`.
+    public var level: AuthorizationLevel?
+    public var created: Timestamp
+}
+
+/// How a prompt ended.
+public enum PromptOutcome: Sendable, Equatable {
+    case answered(PromptChoice, precise: Bool)
+    /// The app went to the background (L6) or its session ended.
+    case cancelled
+}
+
+/// What the engine asks its owner to do. The owner performs effects in order.
+public enum AuthorizationEffect: Sendable, Equatable {
+    /// The session's effective authorization changed: send it an `authorization` event,
+    /// and stop delivering locations at once if it no longer may receive them (L9).
+    case authorizationChanged(SessionID, AuthorizationSnapshot)
+    /// Answer a pending `authorization.request`.
+    case reply(RequestToken, AuthorizationSnapshot)
+    case promptOpened(Prompt)
+    case promptClosed(Prompt, PromptOutcome)
+    /// Persist (or, with nil, delete) an app's stored decision.
+    case persistPermission(app: String, StoredPermission?)
+    case persistServicesEnabled(Bool)
+    case persistPolicy(PromptPolicy)
+    /// Every session hears of a switch change (`servicesEnabled` event).
+    case servicesEnabledChanged(Bool)
+    /// Call `expireAllowOnce(at:)` at this monotonic time.
+    case scheduleExpiryCheck(at: Int64)
+}
+
+/// Why an app call was refused.
+public enum AuthorizationRefusal: Error, Sendable, Equatable {
+    case servicesDisabled
+    case notAuthorized
+
+    public var rpcError: RPCError {
+        switch self {
+        case .servicesDisabled: return RPCError(.servicesDisabled, "Location Services is off")
+        case .notAuthorized: return RPCError(.notAuthorized, "the app is not authorized to receive locations")
+        }
+    }
+}

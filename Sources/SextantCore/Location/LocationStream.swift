@@ -1,0 +1,45 @@
+import SextantProtocol
+
+/// One app's `location.start` stream: decides which published fixes it receives and in
+/// what form (RULES L10, L11). The caller has already checked that the app may receive
+/// locations at all (L1, L8).
+public struct LocationStream: Sendable, Equatable {
+    /// Metres; 0 means best. At 2000 m or more the stream is served reduced, as iOS
+    /// serves `kCLLocationAccuracyReduced`.
+    public var desiredAccuracy: Double
+    /// Metres a fix must have moved from the last one delivered (L11); 0 delivers every fix.
+    public var distanceFilter: Double
+    private var lastDelivered: LocationFix?
+    private var lastCell: LocationFudger.Cell?
+
+    public init(desiredAccuracy: Double = 0, distanceFilter: Double = 0) {
+        self.desiredAccuracy = desiredAccuracy
+        self.distanceFilter = distanceFilter
+    }
+
+    /// The fix to deliver for `fix`, or nil when the stream skips it. `authorized` is the
+    /// app's accuracy; `fudger` its grid.
+    public mutating func offer(_ fix: LocationFix, authorized: LocationAccuracy, fudger: LocationFudger) -> (LocationFix, LocationAccuracy)? {
+        let accuracy = served(authorized)
+        var out = fix
+        if accuracy == .reduced {
+            let (coarse, cell) = fudger.coarsen(fix)
+            // L10: a new location only when the cell changes (plus the first one).
+            if let lastCell, lastCell == cell { return nil }
+            out = coarse
+            lastCell = cell
+        } else {
+            lastCell = nil
+        }
+        if let last = lastDelivered, distanceFilter > 0, Geo.distance(last, out) < distanceFilter {
+            return nil
+        }
+        lastDelivered = out
+        return (out, accuracy)
+    }
+
+    /// The accuracy this stream serves: reduced when the app has reduced, or asked for no better.
+    public func served(_ authorized: LocationAccuracy) -> LocationAccuracy {
+        authorized == .reduced || desiredAccuracy >= LocationFudger.minimumAccuracy ? .reduced : .full
+    }
+}

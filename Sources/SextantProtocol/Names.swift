@@ -1,0 +1,132 @@
+/// The names the protocol uses, as Swift enums whose raw values are the wire strings.
+
+public enum AuthorizationStatus: String, Sendable, CaseIterable, Codable {
+    case notDetermined, restricted, denied, authorizedWhenInUse, authorizedAlways
+
+    /// Whether this status lets an app receive locations at all (RULES L8 narrows it by app state).
+    public var isAuthorized: Bool { self == .authorizedWhenInUse || self == .authorizedAlways }
+}
+
+public enum LocationAccuracy: String, Sendable, CaseIterable, Codable {
+    case full, reduced
+}
+
+public enum AppState: String, Sendable, CaseIterable, Codable {
+    case foreground, background
+}
+
+/// The level an app asks for in `authorization.request`.
+public enum AuthorizationLevel: String, Sendable, CaseIterable, Codable {
+    case whenInUse, always
+}
+
+/// What a person (or the auto-answer policy) picks in a prompt or an alert.
+public enum PromptChoice: String, Sendable, CaseIterable, Codable {
+    // Authorization prompts (RULES L5).
+    case allowOnce, allowWhileUsing, allowAlways, dontAllow
+    // Services-off alerts (RULES L7).
+    case settings, cancel
+
+    public var isAlertChoice: Bool { self == .settings || self == .cancel }
+}
+
+public enum PromptKind: String, Sendable, CaseIterable, Codable {
+    case authorization, servicesOff
+}
+
+public enum DeviceOrientation: String, Sendable, CaseIterable, Codable {
+    case unknown, portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, faceDown
+
+    /// The four orientations in which the device stands upright (RULES O1).
+    public var isUpright: Bool {
+        switch self {
+        case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight: return true
+        case .unknown, .faceUp, .faceDown: return false
+        }
+    }
+}
+
+public enum InterfaceOrientation: String, Sendable, CaseIterable, Codable {
+    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+}
+
+public enum PostureState: String, Sendable, CaseIterable, Codable {
+    case closed, halfOpened, flat
+}
+
+public enum FoldDirection: String, Sendable, CaseIterable, Codable {
+    case vertical, horizontal
+}
+
+public enum DeviceProfile: String, Sendable, CaseIterable, Codable {
+    case phone, tablet, foldable
+}
+
+public enum ReplayState: String, Sendable, CaseIterable, Codable {
+    case idle, running, finished, stopped
+}
+
+/// Method names, as constants so that a typo is a compile error.
+public enum Method {
+    // App socket.
+    public static let hello = "hello"
+    public static let authorizationGet = "authorization.get"
+    public static let authorizationRequest = "authorization.request"
+    public static let locationStart = "location.start"
+    public static let locationStop = "location.stop"
+    public static let locationOnce = "location.once"
+    public static let orientationStart = "orientation.start"
+    public static let orientationStop = "orientation.stop"
+    public static let postureStart = "posture.start"
+    public static let postureStop = "posture.stop"
+    public static let appUpdate = "app.update"
+    // Control socket.
+    public static let status = "status"
+    public static let servicesSet = "services.set"
+    public static let permissionsList = "permissions.list"
+    public static let permissionsSet = "permissions.set"
+    public static let permissionsReset = "permissions.reset"
+    public static let promptsList = "prompts.list"
+    public static let promptsAnswer = "prompts.answer"
+    public static let promptsPolicy = "prompts.policy"
+    public static let appsList = "apps.list"
+    public static let appsUpdate = "apps.update"
+    public static let deviceSet = "device.set"
+    public static let deviceRotationLock = "device.rotationLock"
+    public static let replayStart = "replay.start"
+    public static let replayStop = "replay.stop"
+    public static let replayStatus = "replay.status"
+    public static let recordStart = "record.start"
+    public static let recordStop = "record.stop"
+    public static let watch = "watch"
+}
+
+/// Event (notification) names.
+public enum Event {
+    public static let location = "location"
+    public static let authorization = "authorization"
+    public static let servicesEnabled = "servicesEnabled"
+    public static let deviceOrientation = "deviceOrientation"
+    public static let interfaceOrientation = "interfaceOrientation"
+    public static let posture = "posture"
+    public static let locationUnavailable = "locationUnavailable"
+    // Control-socket additions, seen by `watch`.
+    public static let prompt = "prompt"
+    public static let promptClosed = "promptClosed"
+    public static let replay = "replay"
+}
+
+/// App ids: reverse-DNS, 1 to 255 of `[A-Za-z0-9._-]`.
+public enum AppID {
+    public static func isValid(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        guard (1...255).contains(utf8.count) else { return false }
+        return utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+}
+
+/// The protocol version `hello` reports.
+public let sextantProtocolVersion = 1

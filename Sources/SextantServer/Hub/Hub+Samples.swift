@@ -1,0 +1,68 @@
+import SextantCore
+import SextantProtocol
+
+/// Samples from every source (replay, manual, gpsd, IIO) come in here, one at a time, in order.
+extension Hub {
+    func ingest(_ sample: Sample, from source: String) {
+        eventLoop.preconditionInEventLoop()
+        recorder?.record(sample)
+        switch sample.value {
+        case .location(let fix):
+            publishLocation(fix)
+        case .gps(let signal):
+            gpsSignal(signal, from: source)
+        case .acceleration, .hingeAngle:
+            sensorSample(sample)
+        }
+    }
+
+    /// A new fix: each streaming session gets what its authorization and stream allow
+    /// (RULES L1, L8, L10, L11); `location.once` waiters get one; watchers see the raw fix.
+    func publishLocation(_ fix: LocationFix) {
+        lastFix = fix
+        locationLost = false
+        broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
+        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+            guard session.stream != nil || !session.onceWaiters.isEmpty else { continue }
+            guard authorization.mayReceiveLocations(session.id) else { continue }
+            let granted = authorization.authorization(of: session.id).accuracy
+            let fudger = fudger(for: session.app)
+            if !session.onceWaiters.isEmpty {
+                let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
+                for waiter in session.onceWaiters {
+                    waiter.timeout.cancel()
+                    session.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
+                }
+                session.onceWaiters = []
+            }
+            if var stream = session.stream {
+                let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
+                session.stream = stream
+                if let (out, accuracy) = delivered {
+                    publish(to: session, Event.location, out.json(accuracy: accuracy), kind: .location)
+                }
+            }
+        }
+    }
+
+    /// The GPS source's own state: a loss is told once to every streaming app.
+    func gpsSignal(_ signal: GPSSignal, from source: String) {
+        switch signal {
+        case .lost, .noFix:
+            if signal == .lost, !locationLost {
+                locationLost = true
+                let reason = source == "gpsd" ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source))"
+                for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.stream != nil {
+                    publish(to: session, Event.locationUnavailable, ["reason": .string(reason)], kind: .essential)
+                }
+            }
+        case .ok:
+            break
+        }
+    }
+
+    /// Accelerometer and hinge samples: the orientation and posture engines' input.
+    func sensorSample(_ sample: Sample) {
+        sensorSink?(sample)
+    }
+}

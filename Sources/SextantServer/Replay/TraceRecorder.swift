@@ -1,0 +1,56 @@
+import Foundation
+import SextantCore
+import SextantProtocol
+import SextantSources
+
+/// Writes every sample the daemon receives, from any source, to a Sextant trace
+/// (`record.start` / `record.stop`).
+///
+/// The trace starts at the first recorded sample's time. Sources keep their own clocks (a
+/// replay's trace time, gpsd's fix time, the wall for manual samples); a sample stamped
+/// earlier than the one before it is written at the previous offset, because a trace
+/// never goes back in time.
+final class TraceRecorder {
+    let path: String
+    private let handle: FileHandle
+    private let profile: DeviceProfile
+    private var start: Timestamp?
+    private var lastOffset: Int64 = 0
+    private(set) var count = 0
+    private var buffer = ""
+
+    init(path: String, profile: DeviceProfile) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        self.path = path
+        self.profile = profile
+        self.handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+
+    func record(_ sample: Sample) {
+        if start == nil {
+            start = sample.time
+            buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
+        }
+        let offset = max(lastOffset, sample.time.nanoseconds - start!.nanoseconds)
+        lastOffset = offset
+        buffer += SextantTraceFormat.line(offset: offset, value: sample.value) + "\n"
+        count += 1
+        if buffer.utf8.count >= 16_384 { flush() }
+    }
+
+    /// Writes what is buffered; at stop, a recording with no sample still gets its header.
+    func finish() {
+        if start == nil { buffer += SextantTraceFormat.header(start: wallNow(), profile: profile) + "\n" }
+        flush()
+        try? handle.synchronize()
+        try? handle.close()
+    }
+
+    private func flush() {
+        guard !buffer.isEmpty else { return }
+        try? handle.write(contentsOf: Data(buffer.utf8))
+        buffer = ""
+    }
+}

@@ -1,0 +1,121 @@
+import Logging
+import NIOCore
+import SextantCore
+import SextantProtocol
+
+/// Which socket a client came in on.
+enum SocketKind: String, Sendable {
+    case app, control
+}
+
+/// One client connection, confined to the hub's event loop.
+///
+/// Writes go through a bounded `Outbox`: straight to the channel while it is writable,
+/// queued while it is not. NIO's own buffer is bounded by the channel's write-buffer
+/// water marks, so a client that never reads cannot grow the daemon without bound.
+final class Connection {
+    let id: UInt64
+    let kind: SocketKind
+    let channel: Channel
+    var credentials: PeerCredentials?
+    /// The app session, once `hello` succeeded (app socket only).
+    var session: SessionID?
+    /// Set by `watch` (control socket only): nil = not watching, empty = every topic.
+    var watchTopics: Set<String>?
+    private(set) var outbox = Outbox()
+    /// Monotonic time of the last moment the client took data off our hands.
+    private(set) var lastProgress: Int64
+    private(set) var isClosed = false
+    private let logger: Logger
+    /// Told when the outbox drains, so a max-speed replay can move on.
+    var onDrain: (() -> Void)?
+
+    init(id: UInt64, kind: SocketKind, channel: Channel, now: Int64, logger: Logger) {
+        self.id = id
+        self.kind = kind
+        self.channel = channel
+        self.lastProgress = now
+        self.logger = logger
+    }
+
+    var label: String {
+        var s = "\(kind.rawValue)#\(id)"
+        if let credentials { s += " pid \(credentials.pid) uid \(credentials.uid)" }
+        return s
+    }
+
+    func send(_ message: RPCMessage, kind outboundKind: OutboundKind) {
+        guard !isClosed else { return }
+        let text = message.line
+        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        if outbox.isEmpty, channel.isWritable {
+            channel.writeAndFlush(buffer, promise: nil)
+            lastProgress = monotonicNow()
+            return
+        }
+        switch outbox.push(buffer, kind: outboundKind) {
+        case .queued: break
+        case .droppedOldest:
+            if outbox.dropped == 1 || outbox.dropped % 1000 == 0 {
+                logger.notice("client is not reading: dropping its oldest sensor events", metadata: ["client": "\(label)", "dropped": "\(outbox.dropped)"])
+            }
+        case .overflow:
+            logger.warning("client's queue overflowed: disconnecting it", metadata: ["client": "\(label)", "queued": "\(outbox.count)"])
+            close()
+        }
+    }
+
+    func respond(_ id: JSONValue, _ result: Result<JSONValue, RPCError>) {
+        switch result {
+        case .success(let value): send(.response(id: id, result: value), kind: .essential)
+        case .failure(let error): send(.errorResponse(id: id, error: error), kind: .essential)
+        }
+    }
+
+    func notify(_ method: String, _ params: JSONValue, kind outboundKind: OutboundKind) {
+        send(.notification(method: method, params: params), kind: outboundKind)
+    }
+
+    /// Hands queued lines to the channel while it takes them.
+    func flushOutbox() {
+        guard !isClosed, channel.isWritable else { return }
+        var wrote = false
+        while channel.isWritable, let entry = outbox.popFirst() {
+            channel.write(entry.bytes, promise: nil)
+            wrote = true
+        }
+        if wrote { channel.flush() }
+        lastProgress = monotonicNow()
+        if outbox.isEmpty { onDrain?() }
+    }
+
+    /// Locations not yet written are discarded (delivery stopped being allowed).
+    func discardQueuedLocations() { outbox.discardLocations() }
+
+    /// Whether a max-speed replay should wait for this client: its queue is filling and it
+    /// has read something within the last second (PROTOCOL "Trace files").
+    func holdsBackReplay(now: Int64) -> Bool {
+        guard !isClosed, outbox.count >= Connection.replayHoldMark || !channel.isWritable else { return false }
+        return now - lastProgress < 1_000_000_000
+    }
+
+    static let replayHoldMark = 64
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        channel.close(promise: nil)
+    }
+
+    /// Writes a last message, then closes.
+    func sendAndClose(_ message: RPCMessage) {
+        guard !isClosed else { return }
+        isClosed = true
+        var buffer = channel.allocator.buffer(capacity: 256)
+        buffer.writeString(message.line)
+        channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }
+    }
+}
+
+func monotonicNow() -> Int64 { Int64(NIODeadline.now().uptimeNanoseconds) }

@@ -1,0 +1,41 @@
+import NIOCore
+
+/// Bridges a channel to the hub: frames in, lifecycle events, writability.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = InboundFrame
+
+    private let hub: Hub
+    private let kind: SocketKind
+    private var connection: Connection?
+
+    init(hub: Hub, kind: SocketKind) {
+        self.hub = hub
+        self.kind = kind
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        connection = hub.connectionOpened(channel: context.channel, kind: kind)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let connection else { return }
+        hub.received(unwrapInboundIn(data), on: connection)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        connection?.flushOutbox()
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let connection { hub.connectionClosed(connection) }
+        connection = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        hub.logger.debug("connection error", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SextantCore
+import SextantProtocol
+import SextantServer
+import ServiceLifecycle
+
+@main
+struct SextantdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sextantd",
+        abstract: "Serve a phone's location and orientation services to apps over Unix sockets.",
+        discussion: """
+            Apps connect to RUNTIME-DIR/app.sock; sextantctl controls the daemon through \
+            RUNTIME-DIR/control.sock (served to this user and root only). Locations come from \
+            a replayed trace (--replay) or are set by hand (sextantctl location set). \
+            Permissions, the Location Services switch and the prompt policy persist in \
+            STATE-DIR/sextant.sqlite3. SIGTERM or SIGINT stops the daemon cleanly.
+            """,
+        version: sextantVersion)
+
+    @Option(name: .customLong("runtime-dir"), help: ArgumentHelp("Directory for app.sock and control.sock.", valueName: "dir"))
+    var runtimeDirectory: String?
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
+    var stateDirectory: String?
+
+    @Option(help: "Device profile: phone, tablet or foldable.")
+    var profile: DeviceProfile = .phone
+
+    @Option(help: ArgumentHelp("Replay this trace (Sextant JSONL, NMEA or GPX) once ready.", valueName: "path"))
+    var replay: String?
+
+    @Option(help: ArgumentHelp("Replay speed: a factor of real time, or max.", valueName: "N|max"))
+    var speed: String = "1"
+
+    @Flag(help: "Replay the trace over and over.")
+    var loop = false
+
+    @Option(
+        name: .customLong("prompt-policy"),
+        help: ArgumentHelp("Answer new prompts with this choice, or ask (leave them pending). Stored.", valueName: "ask|CHOICE"))
+    var promptPolicy: String?
+
+    @Flag(name: .customLong("approximate"), help: "With --prompt-policy CHOICE: grant reduced accuracy.")
+    var approximate = false
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Option(name: .customLong("gpx-speed"), help: ArgumentHelp("Speed for GPX routes without times (m/s).", valueName: "mps"))
+    var gpxSpeed: Double = 1.4
+
+    @Option(
+        name: .customLong("allow-once-timeout"),
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (RULES L5: 60).", valueName: "seconds", visibility: .hidden))
+    var allowOnceTimeout: Double = 60
+
+    func validate() throws {
+        if speed != "max" {
+            guard let factor = Double(speed), factor > 0, factor.isFinite else { throw ValidationError("--speed must be a positive number or max") }
+        }
+        if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
+            throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
+        }
+        guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
+        guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "sextantd")
+
+        let environment = ProcessInfo.processInfo.environment
+        let uid = UInt32(getuid())
+        var configuration = DaemonConfiguration(
+            runtimeDirectory: runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: environment, uid: uid),
+            stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid))
+        configuration.hub.profile = profile
+        configuration.hub.gpxSpeed = gpxSpeed
+        configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
+        configuration.replayPath = replay
+        configuration.replaySpeed = speed == "max" ? nil : Double(speed)
+        configuration.replayLoop = loop
+        configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
+
+        let daemon = SextantDaemon(configuration: configuration, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        do {
+            try await group.run()
+        } catch let error as DaemonStartError {
+            logger.critical("cannot start: \(error.description)")
+            throw ExitCode(1)
+        } catch let error as ServiceGroupError {
+            logger.critical("stopped: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension DeviceProfile: ExpressibleByArgument {}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
