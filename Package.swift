@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "sextantd", targets: ["sextantd"]),
         .executable(name: "sextantctl", targets: ["sextantctl"]),
+        .executable(name: "sextant-sample-app", targets: ["SampleApp"]),
         // An app written in Swift depends on the wire types alone, or on the client.
         .library(name: "SextantProtocol", targets: ["SextantProtocol"]),
         .library(name: "SextantClient", targets: ["SextantClient"]),
@@ -78,6 +79,12 @@ let package = Package(
                 "SextantClient", "SextantSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // A minimal app, as an example of the app protocol (the demo runs it).
+        .executableTarget(
+            name: "SampleApp",
+            dependencies: ["SextantClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),

@@ -1,0 +1,287 @@
+import ArgumentParser
+import Foundation
+import SextantClient
+import SextantProtocol
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the daemon's state: sources, replay, switch, orientation, last fix.")
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try reporting {
+            common.output(try common.call(Method.status)) { s in
+                var lines = [
+                    "sextantd \(Text.plain(s["version"])), up \(Text.plain(s["uptime"]))s, profile \(Text.plain(s["profile"]))",
+                    "Location Services: \(s["servicesEnabled"]?.boolValue == true ? "on" : "off")",
+                    "Prompt policy:     \(Text.plain(s["promptPolicy"]?["mode"]))\(s["promptPolicy"]?["precise"]?.boolValue == false ? " (approximate)" : "")",
+                    "Sources:           " + (s["sources"]?.arrayValue ?? []).map { "\(Text.plain($0["name"])) \(Text.plain($0["state"]))" }.joined(separator: ", "),
+                ]
+                if let replay = s["replay"], replay["state"]?.stringValue != "idle" {
+                    lines.append(
+                        "Replay:            \(Text.plain(replay["state"])) \(Text.plain(replay["path"])) "
+                            + String(format: "%.1f/%.1fs", replay["position"]?.doubleValue ?? 0, replay["duration"]?.doubleValue ?? 0)
+                            + ", \(Text.plain(replay["events"])) samples")
+                }
+                if let recording = s["recording"]?.stringValue { lines.append("Recording:         \(recording)") }
+                lines.append("Device:            \(Text.plain(s["deviceOrientation"])), rotation lock \(s["rotationLock"]?.boolValue == true ? "on" : "off")")
+                if let posture = s["posture"], !posture.isNull {
+                    lines.append("Posture:           \(Text.plain(posture["state"])) (hinge \(Text.plain(posture["hingeAngle"]))°)")
+                }
+                lines.append("Location:          " + (s["location"].flatMap { $0.isNull ? nil : Text.coordinate($0) } ?? "none yet"))
+                lines.append("Sessions:          \(Text.plain(s["sessions"]))")
+                return lines.joined(separator: "\n")
+            }
+        }
+    }
+}
+
+struct Services: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Turn Location Services on or off for every app (RULES L1).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "on or off") var state: OnOff
+
+    func run() throws {
+        try reporting {
+            common.output(try common.call(Method.servicesSet, ["enabled": .bool(state == .on)])) {
+                "Location Services: \($0["enabled"]?.boolValue == true ? "on" : "off")"
+            }
+        }
+    }
+}
+
+enum OnOff: String, ExpressibleByArgument, CaseIterable {
+    case on, off
+}
+
+struct Permissions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List and change apps' location permissions.",
+        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self])
+
+    static func table(_ entries: JSONValue) -> String {
+        Text.table(
+            ["APP", "STATUS", "ACCURACY", "UPDATED"],
+            (entries.arrayValue ?? []).map { e in
+                [
+                    Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Text.plain(e["status"]),
+                    Text.plain(e["accuracy"]), Text.plain(e["updated"]),
+                ]
+            })
+    }
+
+    static func entry(_ e: JSONValue) -> String {
+        "\(Text.plain(e["app"])): \(Text.plain(e["status"])), \(Text.plain(e["accuracy"])) accuracy"
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List stored decisions and allowOnce grants.")
+        @OptionGroup var common: CommonOptions
+        func run() throws { try reporting { common.output(try common.call(Method.permissionsList), human: Permissions.table) } }
+    }
+
+    struct Grant: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Authorize an app (when in use, or --always).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id, e.g. com.example.maps.") var app: String
+        @Flag(help: "authorizedAlways instead of authorizedWhenInUse.") var always = false
+        @Flag(help: "Reduced accuracy (the 2 km grid).") var approximate = false
+        func run() throws {
+            try reporting {
+                let params: JSONValue = [
+                    "app": .string(app), "status": .string(always ? "authorizedAlways" : "authorizedWhenInUse"),
+                    "accuracy": .string(approximate ? "reduced" : "full"),
+                ]
+                common.output(try common.call(Method.permissionsSet, params), human: Permissions.entry)
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deny an app (it stops receiving locations at once).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.") var app: String
+        func run() throws {
+            try reporting {
+                common.output(try common.call(Method.permissionsSet, ["app": .string(app), "status": "denied"]), human: Permissions.entry)
+            }
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget one app's decision, or every app's: they are notDetermined again.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id (all apps when left out).") var app: String?
+        func run() throws {
+            try reporting {
+                let params: JSONValue = app.map { ["app": .string($0)] } ?? [:]
+                common.output(try common.call(Method.permissionsReset, params)) { "Reset \(Text.plain($0["count"])) permission(s)" }
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set an app's status exactly (notDetermined, restricted, denied, authorizedWhenInUse, authorizedAlways).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The status.") var status: String
+        @Option(help: "full or reduced.") var accuracy: String?
+        func run() throws {
+            try reporting {
+                var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
+                if let accuracy { params["accuracy"] = .string(accuracy) }
+                common.output(try common.call(Method.permissionsSet, .object(params)), human: Permissions.entry)
+            }
+        }
+    }
+}
+
+struct Prompts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "See and answer permission prompts and services-off alerts.",
+        subcommands: [List.self, Answer.self, Policy.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pending prompts with their app, kind, level and age.")
+        @OptionGroup var common: CommonOptions
+        func run() throws {
+            try reporting {
+                common.output(try common.call(Method.promptsList)) { list in
+                    Text.table(
+                        ["ID", "APP", "KIND", "LEVEL", "AGE"],
+                        (list.arrayValue ?? []).map { [Text.plain($0["id"]), Text.plain($0["app"]), Text.plain($0["kind"]), Text.plain($0["level"]), Text.age($0["created"])] })
+                }
+            }
+        }
+    }
+
+    struct Answer: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The prompt id, as prompts list shows it.") var id: String
+        @Argument(help: "The choice.") var choice: String
+        @Flag(help: "Grant approximate (reduced) accuracy instead of precise.") var approximate = false
+        func run() throws {
+            try reporting {
+                let params: JSONValue = ["id": .string(id), "choice": .string(choice), "precise": .bool(!approximate)]
+                common.output(try common.call(Method.promptsAnswer, params)) { r in
+                    var s = "\(Text.plain(r["id"])) (\(Text.plain(r["app"]))): \(Text.plain(r["choice"]))"
+                    if let status = r["status"]?.stringValue { s += " → \(status), \(Text.plain(r["accuracy"])) accuracy" }
+                    return s
+                }
+            }
+        }
+    }
+
+    struct Policy: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Answer every new prompt at once with a choice, or ask (leave them pending).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "ask, allowOnce, allowWhileUsing, allowAlways or dontAllow.") var mode: String
+        @Flag(help: "Grant approximate (reduced) accuracy.") var approximate = false
+        func run() throws {
+            try reporting {
+                common.output(try common.call(Method.promptsPolicy, ["mode": .string(mode), "precise": .bool(!approximate)])) {
+                    "Prompt policy: \(Text.plain($0["mode"]))\($0["precise"]?.boolValue == false ? " (approximate)" : "")"
+                }
+            }
+        }
+    }
+}
+
+struct Apps: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Connected app sessions; move an app to the foreground or background.",
+        subcommands: [List.self, Foreground.self, Background.self])
+
+    static func table(_ list: JSONValue) -> String {
+        Text.table(
+            ["SESSION", "APP", "PID", "UID", "STATE", "AUTHORIZATION", "INTERFACE", "LOCKED"],
+            (list.arrayValue ?? []).map { a in
+                [
+                    Text.plain(a["session"]), Text.plain(a["app"]), Text.plain(a["pid"]), Text.plain(a["uid"]), Text.plain(a["state"]),
+                    "\(Text.plain(a["authorization"]?["status"]))/\(Text.plain(a["authorization"]?["accuracy"]))",
+                    Text.plain(a["interfaceOrientation"]), a["interfaceLocked"]?.boolValue == true ? "yes" : "no",
+                ]
+            })
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every app session, with its pid and uid (SO_PEERCRED).")
+        @OptionGroup var common: CommonOptions
+        func run() throws { try reporting { common.output(try common.call(Method.appsList), human: Apps.table) } }
+    }
+
+    struct Foreground: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring an app (all its sessions, or --session N) to the foreground.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.") var app: String
+        func run() throws { try reporting { try Apps.move(common, app, "foreground") } }
+    }
+
+    struct Background: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send an app to the background.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.") var app: String
+        func run() throws { try reporting { try Apps.move(common, app, "background") } }
+    }
+
+    static func move(_ common: CommonOptions, _ app: String, _ state: String) throws {
+        let target: JSONValue = Int(app).map { ["session": .int(Int64($0)), "state": .string(state)] } ?? ["app": .string(app), "state": .string(state)]
+        common.output(try common.call(Method.appsUpdate, target), human: Apps.table)
+    }
+}
+
+struct LocationCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "location", abstract: "Set the device's location by hand.", subcommands: [Set.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Publish one fix, as if the GPS had reported it now.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "Latitude, degrees.") var lat: Double
+        @Argument(help: "Longitude, degrees.") var lon: Double
+        @Option(help: "Altitude, metres.") var alt: Double?
+        @Option(help: "Speed, m/s.") var speed: Double?
+        @Option(help: "Course, degrees from true north.") var course: Double?
+        @Option(help: "Horizontal accuracy, metres (default 5).") var accuracy: Double?
+
+        func run() throws {
+            try reporting {
+                var location: [String: JSONValue] = ["lat": .double(lat), "lon": .double(lon)]
+                if let alt { location["alt"] = .double(alt) }
+                if let speed { location["speed"] = .double(speed) }
+                if let course { location["course"] = .double(course) }
+                if let accuracy { location["hAcc"] = .double(accuracy) }
+                common.output(try common.call(Method.deviceSet, ["location": .object(location)])) { _ in
+                    "Location set: " + Text.coordinate(.object(location))
+                }
+            }
+        }
+    }
+}
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record every sample the daemon receives into a Sextant trace.", subcommands: [Start.self, Stop.self])
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Start recording to PATH.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The trace file to write.") var path: String
+        func run() throws {
+            try reporting {
+                let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+                common.output(try common.call(Method.recordStart, ["path": .string(absolute)])) { _ in "Recording to \(absolute)" }
+            }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop recording.")
+        @OptionGroup var common: CommonOptions
+        func run() throws {
+            try reporting {
+                common.output(try common.call(Method.recordStop)) { "Recorded \(Text.plain($0["events"])) samples to \(Text.plain($0["path"]))" }
+            }
+        }
+    }
+}

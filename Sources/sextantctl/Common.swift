@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import SextantClient
+import SextantProtocol
+
+/// Options every command takes.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("runtime-dir"), help: ArgumentHelp("The daemon's runtime directory (holds control.sock).", valueName: "dir"))
+    var runtimeDirectory: String?
+
+    @Flag(help: "Print JSON (one object or array; NDJSON for watch) instead of tables.")
+    var json = false
+
+    var resolvedRuntimeDirectory: String {
+        runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
+    }
+
+    func control() throws -> SextantConnection {
+        do {
+            return try SextantConnection.control(runtimeDirectory: resolvedRuntimeDirectory)
+        } catch {
+            throw Failure(error.description)
+        }
+    }
+
+    /// One request to the control socket; the daemon's error becomes our exit status.
+    func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 30) throws -> JSONValue {
+        let connection = try control()
+        do {
+            return try connection.call(method, params, timeout: timeout)
+        } catch {
+            throw Failure(error.description)
+        }
+    }
+
+    /// Prints a result: JSON with --json, else the human form.
+    func output(_ value: JSONValue, human: (JSONValue) -> String) {
+        if json {
+            print(value.serialized())
+        } else {
+            let text = human(value)
+            if !text.isEmpty { print(text) }
+        }
+    }
+}
+
+/// A failure to report: message on stderr, exit status 1.
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a command body, turning failures into a message and exit status 1.
+func reporting(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as Failure {
+        FileHandle.standardError.write(Data("sextantctl: \(failure.description)\n".utf8))
+        throw ExitCode(1)
+    } catch let error as ClientError {
+        FileHandle.standardError.write(Data("sextantctl: \(error.description)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+// MARK: - Human output
+
+enum Text {
+    /// A plain-text table, columns padded to their widest cell.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        guard !rows.isEmpty else { return "(none)" }
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in i == cells.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// A JSON value as a short human string.
+    static func plain(_ value: JSONValue?) -> String {
+        switch value {
+        case .none, .some(.null): return "-"
+        case .some(.string(let s)): return s
+        case .some(.double(let d)): return String(format: "%g", d)
+        case .some(let other): return other.serialized()
+        }
+    }
+
+    static func coordinate(_ fix: JSONValue) -> String {
+        guard let lat = fix["lat"]?.doubleValue, let lon = fix["lon"]?.doubleValue else { return "-" }
+        var s = String(format: "%.6f, %.6f  ±%gm", lat, lon, fix["hAcc"]?.doubleValue ?? 0)
+        if let alt = fix["alt"]?.doubleValue { s += String(format: "  alt %.1fm", alt) }
+        if let speed = fix["speed"]?.doubleValue { s += String(format: "  %.1fm/s", speed) }
+        if let course = fix["course"]?.doubleValue { s += String(format: "  %.0f°", course) }
+        if let accuracy = fix["accuracy"]?.stringValue, accuracy == "reduced" { s += "  (reduced)" }
+        return s
+    }
+
+    /// An age like "12s" from an RFC 3339 time.
+    static func age(_ value: JSONValue?) -> String {
+        guard let text = value?.stringValue, let then = Timestamp(rfc3339: text) else { return "-" }
+        let seconds = max(0, Int((Date().timeIntervalSince1970 - then.seconds).rounded()))
+        if seconds < 120 { return "\(seconds)s" }
+        if seconds < 7200 { return "\(seconds / 60)m" }
+        return "\(seconds / 3600)h"
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import SextantClient
+import SextantProtocol
+
+/// `sextantctl demo`: a private daemon, a sample app, a prompt answered, a replayed walk,
+/// a revoke; then everything stops. Ends by itself in well under a minute.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a self-contained demo: a private daemon, a sample app, a prompt, a replayed walk.",
+        discussion: "Needs sextantd and sextant-sample-app beside sextantctl (swift build builds all three).")
+
+    @Option(help: ArgumentHelp("The trace to replay (default: Traces/demo-walk.jsonl).", valueName: "path")) var trace: String?
+    @Option(help: "Replay speed factor.") var speed: Double = 10
+
+    func run() throws {
+        try reporting {
+            let tools = try DemoTools.locate()
+            let tracePath = try trace ?? DemoTools.defaultTrace()
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent("sextant-demo-\(getpid())").path
+            try? FileManager.default.removeItem(atPath: work)
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: work) }
+            let runtime = work + "/run", logPath = work + "/sextantd.log"
+
+            step("Starting a private sextantd (runtime dir \(runtime))")
+            let daemon = try DemoTools.spawn(tools.sextantd, ["--runtime-dir", runtime, "--state-dir", work + "/state", "--log-level", "notice"], stderrTo: logPath)
+            defer { DemoTools.stop(daemon) }
+            let control = try DemoTools.waitForControlSocket(runtime: runtime, daemon: daemon, log: logPath)
+            _ = try control.call(Method.watch, ["topics": ["prompt", "authorization", "replay", "promptClosed"]])
+
+            let app = "com.example.demo.maps"
+            step("Launching the sample app \(app); it asks for location permission")
+            let appProcess = try DemoTools.spawn(tools.sampleApp, ["--runtime-dir", runtime, "--app", app])
+            defer { DemoTools.stop(appProcess) }
+
+            let prompt = try control.nextEvent(timeout: 15, description: "the app's permission prompt") { $0.method == Event.prompt }
+            let id = prompt.params["id"]?.stringValue ?? "?"
+            step("Prompt \(id): \"Allow \(app) to use your location?\"  → answering Allow While Using App (precise)")
+            print("      (by hand: sextantctl prompts answer \(id) allowWhileUsing)")
+            _ = try control.call(Method.promptsAnswer, ["id": .string(id), "choice": "allowWhileUsing", "precise": true])
+            _ = try control.nextEvent(timeout: 10, description: "the app's authorization") { $0.method == Event.authorization && $0.params["app"]?.stringValue == app }
+
+            step("Replaying \(tracePath) at \(speed)×")
+            _ = try control.call(Method.replayStart, ["path": .string(tracePath), "speed": .double(speed)])
+            var lastShown = -1.0
+            while true {
+                let event = try control.nextEvent(timeout: 120, description: "the replay to finish") { $0.method == Event.replay }
+                let position = event.params["position"]?.doubleValue ?? 0, duration = event.params["duration"]?.doubleValue ?? 0
+                let state = event.params["state"]?.stringValue
+                if position - lastShown >= duration / 5 || state == "finished" {
+                    lastShown = position
+                    print(String(format: "  ctl │ replay %@ %5.1f/%.1fs (%3.0f%%)", state ?? "?", position, duration, duration > 0 ? 100 * position / duration : 100))
+                    fflush(nil)
+                }
+                if state == "finished" || state == "stopped" { break }
+            }
+
+            step("Revoking \(app)'s permission: it stops receiving locations at once")
+            _ = try control.call(Method.permissionsSet, ["app": .string(app), "status": "denied"])
+            _ = try control.nextEvent(timeout: 10, description: "the app to hear of the revoke") {
+                $0.method == Event.authorization && $0.params["app"]?.stringValue == app && $0.params["status"]?.stringValue == "denied"
+            }
+            let apps = try control.call(Method.appsList)
+            print(Apps.table(apps).split(separator: "\n").map { "  ctl │ \($0)" }.joined(separator: "\n"))
+
+            step("Stopping the app and the daemon (SIGTERM)")
+            DemoTools.stop(appProcess)
+            let status = DemoTools.stop(daemon)
+            guard status == 0 else { throw Failure("sextantd exited with status \(status); its log: \(logPath)") }
+            step("Done. Try it yourself: sextantd & then sextantctl status, watch, prompts list, replay start …")
+        }
+    }
+
+    private func step(_ text: String) {
+        print("▸ \(text)")
+        fflush(nil)
+    }
+}
+
+enum DemoTools {
+    struct Tools {
+        var sextantd: String
+        var sampleApp: String
+    }
+
+    /// sextantd and the sample app live beside sextantctl.
+    static func locate() throws -> Tools {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let directory = (me as NSString).deletingLastPathComponent
+        let tools = Tools(sextantd: directory + "/sextantd", sampleApp: directory + "/sextant-sample-app")
+        for path in [tools.sextantd, tools.sampleApp] where !FileManager.default.isExecutableFile(atPath: path) {
+            throw Failure("\(path) is missing: build everything first (swift build)")
+        }
+        return tools
+    }
+
+    static func defaultTrace() throws -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var candidates = [FileManager.default.currentDirectoryPath + "/Traces/demo-walk.jsonl"]
+        var directory = (me as NSString).deletingLastPathComponent
+        for _ in 0..<5 {
+            candidates.append(directory + "/Traces/demo-walk.jsonl")
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        guard let found = candidates.first(where: FileManager.default.fileExists) else {
+            throw Failure("Traces/demo-walk.jsonl not found: run the demo from the repository, or pass --trace")
+        }
+        return URL(fileURLWithPath: found).standardizedFileURL.path
+    }
+
+    static func spawn(_ path: String, _ arguments: [String], stderrTo log: String? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let log {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: log)
+        }
+        try process.run()
+        return process
+    }
+
+    /// Connects as soon as the daemon listens; fails with its log if it exits first.
+    static func waitForControlSocket(runtime: String, daemon: Process, log: String) throws -> SextantConnection {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if let connection = try? SextantConnection.control(runtimeDirectory: runtime) { return connection }
+            if !daemon.isRunning {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw Failure("sextantd exited at start:\n\(text)")
+            }
+            usleep(20_000)  // polling a socket that does not exist yet: nothing to wait on
+        }
+        throw Failure("sextantd did not open its control socket within 15 s; its log: \(log)")
+    }
+
+    /// SIGTERM, then the exit status.
+    @discardableResult
+    static func stop(_ process: Process) -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
