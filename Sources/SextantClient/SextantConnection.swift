@@ -117,6 +117,8 @@ public final class SextantConnection {
                 case .failure(let error): throw .rpc(error)
                 }
             }
+            // An error with a null id concerns the connection itself (e.g. 1007 forbidden).
+            if case .failure(let error) = responses.removeValue(forKey: .null) { throw .rpc(error) }
             try readMore(until: deadline, waitingFor: "the answer to request \(id)")
         }
     }

@@ -128,9 +128,9 @@ public struct AuthorizationEngine: Sendable {
         case .foreground:
             // An expired grant is taken away before the app can see it again.
             effects += expire(session, at: now)
+            sessions[session]?.state = .foreground
+            sessions[session]?.backgroundSince = nil
             record = sessions[session]!
-            record.backgroundSince = nil
-            sessions[session] = record
             // L4: a request made in the background prompts now (or, with the switch
             // turned off meanwhile, hears that it is denied).
             if !servicesEnabled {

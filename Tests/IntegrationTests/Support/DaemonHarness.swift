@@ -1,0 +1,204 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Testing
+
+/// Where the built binaries are: beside the test bundle (`swift test` builds them all),
+/// or `SEXTANT_BIN_DIR`.
+enum Binaries {
+    static let directory: String = {
+        if let dir = ProcessInfo.processInfo.environment["SEXTANT_BIN_DIR"] { return dir }
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = (me as NSString).deletingLastPathComponent
+        // The test runner may live inside the .xctest bundle directory.
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: dir + "/sextantd") {
+            dir = (dir as NSString).deletingLastPathComponent
+        }
+        return dir
+    }()
+
+    static var sextantd: String { directory + "/sextantd" }
+    static var sextantctl: String { directory + "/sextantctl" }
+    static var sampleApp: String { directory + "/sextant-sample-app" }
+}
+
+/// The repository's root, from this file's path.
+enum Repository {
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}
+
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// A real `sextantd` on private directories, for one test.
+final class DaemonHarness {
+    let directory: String
+    let runtime: String
+    let state: String
+    private(set) var process: Process
+    private let arguments: [String]
+    let logPath: String
+
+    /// Starts a daemon and waits (up to 15 s) until its control socket answers.
+    init(arguments: [String] = [], state: String? = nil, directoryMode: Int = 0o700) throws {
+        directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
+        runtime = directory + "/run"
+        self.state = state ?? directory + "/state"
+        logPath = directory + "/sextantd.log"
+        self.arguments = arguments
+        process = Process()
+        process = try start()
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func start() throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binaries.sextantd)
+        p.arguments = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
+        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
+        let logHandle = FileHandle(forWritingAtPath: logPath)!
+        logHandle.seekToEndOfFile()
+        p.standardError = logHandle
+        p.standardOutput = logHandle
+        try p.run()
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if (try? SextantConnection.control(runtimeDirectory: runtime)) != nil { return p }
+            if !p.isRunning { throw HarnessError("sextantd exited at start:\n\(log())") }
+            usleep(20_000)  // the socket does not exist yet: nothing to wait on but the clock
+        }
+        throw HarnessError("sextantd did not listen within 15 s:\n\(log())")
+    }
+
+    /// Starts the daemon again on the same directories (after a kill).
+    func restart() throws {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        process = try start()
+    }
+
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func control() throws -> SextantConnection { try SextantConnection.control(runtimeDirectory: runtime) }
+
+    /// Connects an app and says hello.
+    func app(_ id: String, state: String = "foreground", orientations: [String]? = nil) throws -> (SextantConnection, JSONValue) {
+        let connection = try SextantConnection.app(runtimeDirectory: runtime)
+        var params: [String: JSONValue] = ["app": .string(id), "state": .string(state)]
+        if let orientations { params["orientations"] = .array(orientations.map { .string($0) }) }
+        let hello = try connection.call(Method.hello, .object(params))
+        return (connection, hello)
+    }
+
+    /// Runs `sextantctl` against this daemon.
+    func ctl(_ arguments: [String], asUser: UInt32? = nil) throws -> CommandResult {
+        var command = [Binaries.sextantctl] + arguments + ["--runtime-dir", runtime]
+        if let uid = asUser {
+            command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command
+        }
+        return try run(command)
+    }
+
+    /// Sends SIGKILL and waits for the process to be gone.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM; the exit status.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Writes a file in the test's directory.
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a program to completion, capturing its output (through files, so that a
+/// chatty program can never block on a full pipe).
+func run(_ command: [String], environment: [String: String]? = nil) throws -> CommandResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: command[0])
+    p.arguments = Array(command.dropFirst())
+    if let environment { p.environment = environment }
+    let base = NSTemporaryDirectory() + "sextant-run-" + UUID().uuidString
+    _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
+    _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
+    defer {
+        try? FileManager.default.removeItem(atPath: base + ".out")
+        try? FileManager.default.removeItem(atPath: base + ".err")
+    }
+    p.standardOutput = FileHandle(forWritingAtPath: base + ".out")
+    p.standardError = FileHandle(forWritingAtPath: base + ".err")
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    return CommandResult(
+        status: p.terminationStatus,
+        stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+}
+
+/// A Sextant trace with `count` location samples `step` seconds apart, walking north.
+func syntheticTrace(count: Int, step: Double, start: String = "2026-03-01T08:00:00.000Z") -> String {
+    var lines = ["{\"sextant\":\"trace\",\"version\":1,\"start\":\"\(start)\"}"]
+    for i in 0..<count {
+        let t = Double(i) * step
+        let lat = 48.0 + Double(i) * 0.0001
+        lines.append("{\"t\":\(t),\"location\":{\"lat\":\(lat),\"lon\":2.35,\"hAcc\":4,\"speed\":1.5,\"course\":0}}")
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+extension SextantConnection {
+    /// Events until (and including) the first that matches.
+    func events(until description: String, timeout: Double = 20, where matches: (ServerEvent) -> Bool) throws -> [ServerEvent] {
+        var seen: [ServerEvent] = []
+        _ = try nextEvent(timeout: timeout, description: description) { event in
+            seen.append(event)
+            return matches(event)
+        }
+        return seen
+    }
+}
+
+/// The daemon's error for a call, or nil when it succeeded.
+func rpcError(_ body: () throws -> JSONValue) throws -> RPCError? {
+    do {
+        _ = try body()
+        return nil
+    } catch ClientError.rpc(let error) {
+        return error
+    }
+}
+
+/// The daemon's error code for a call, or nil when it succeeded.
+func errorCode(_ body: () throws -> JSONValue) throws -> Int? { try rpcError(body)?.code }
