@@ -92,6 +92,10 @@ let package = Package(
         .testTarget(name: "SextantSourcesTests", dependencies: ["SextantSources"]),
         .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
         .testTarget(
+            name: "SextantServerTests",
+            dependencies: ["SextantServer", .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: ["SextantClient", "SextantProtocol"]
         ),

@@ -144,6 +144,11 @@ public enum RPCMessage: Sendable, Equatable {
 public struct RPCDecodeFailure: Error, Sendable, Equatable {
     public var id: JSONValue
     public var error: RPCError
+
+    public init(id: JSONValue, error: RPCError) {
+        self.id = id
+        self.error = error
+    }
 }
 
 /// Reads typed parameters from a request's `params`, with -32602 errors that name the field.
