@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Sextant builds and tests with. Safe to run again.
+#   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
+#   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
+#                 umockdev, gir1.2-umockdev, python3-gi (fake IIO sensors that libudev sees),
+#                 sqlite3, util-linux (setpriv)
+set -euo pipefail
+
+packages=(
+    libgps-dev libudev-dev libsqlite3-dev pkg-config
+    gpsd gpsd-tools gpsd-clients python3-gps
+    umockdev gir1.2-umockdev python3-gi
+    sqlite3 util-linux
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "setup: all system packages are installed"
+    exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "setup: installing ${missing[*]}"
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+# The Debian gpsd package starts a system gpsd on :2947 where systemd runs; the tests
+# start their own on free ports and do not need it.
