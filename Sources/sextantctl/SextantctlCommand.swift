@@ -14,6 +14,6 @@ struct SextantctlCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
-            Replay.self, Record.self, Watch.self, Demo.self,
+            Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, Demo.self,
         ])
 }

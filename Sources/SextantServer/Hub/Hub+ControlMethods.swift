@@ -204,25 +204,37 @@ extension Hub {
                         latitude: lat, longitude: lon, altitude: try location.number("alt"), horizontalAccuracy: hAcc,
                         verticalAccuracy: try location.number("vAcc"), speed: speed, course: course, time: time)))
         }
-        if let a = try p.object("acceleration") {
+        // O4a: an acceleration or orientation set by hand is held, not sent once.
+        var held: Acceleration?
+        var release = false
+        if case .some(.null) = p.members["acceleration"] {
+            release = true
+        } else if let a = try p.object("acceleration") {
             guard let x = try a.number("x"), let y = try a.number("y"), let z = try a.number("z") else {
                 throw .invalidParams("\"acceleration\" needs x, y and z")
             }
-            samples.append(.acceleration(Acceleration(x: x, y: y, z: z)))
+            held = Acceleration(x: x, y: y, z: z)
         }
         if let orientation = try p.name("orientation", as: DeviceOrientation.self) {
             guard let gravity = ManualGravity.vector(for: orientation) else {
                 throw .invalidParams("\"orientation\" must be an upright orientation, faceUp or faceDown")
             }
-            samples.append(.acceleration(gravity))
+            held = gravity
         }
         if let angle = try p.number("hingeAngle") {
             guard (0...180).contains(angle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") }
             samples.append(.hingeAngle(angle))
         }
-        guard !samples.isEmpty else { throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle") }
+        guard !samples.isEmpty || held != nil || release else {
+            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle")
+        }
         sourceStates["manual"] = "active"
         for value in samples { ingest(Sample(time: time, value: value), from: "manual") }
+        if let held {
+            manualAccelerometer.hold(held)
+        } else if release {
+            manualAccelerometer.release()
+        }
         return .result([:])
     }
 

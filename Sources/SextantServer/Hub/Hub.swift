@@ -70,6 +70,10 @@ public final class Hub: @unchecked Sendable {
     var recorder: TraceRecorder?
     /// Where accelerometer and hinge samples go: the orientation and posture engines.
     var sensorSink: ((Sample) -> Void)?
+    /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
+    lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop) { [unowned self] sample in
+        ingest(sample, from: "manual")
+    }
 
     init(eventLoop: EventLoop, store: SextantStore, snapshot: StoreSnapshot, configuration: HubConfiguration, logger: Logger) {
         self.eventLoop = eventLoop
@@ -92,6 +96,7 @@ public final class Hub: @unchecked Sendable {
     func shutdown() async {
         try? await eventLoop.submit { [self] in
             replay.stop()
+            manualAccelerometer.release()
             recorder?.finish()
             recorder = nil
             for connection in connections.values { connection.close() }

@@ -46,7 +46,7 @@ final class DaemonHarness {
     private let arguments: [String]
     let logPath: String
 
-    /// Starts a daemon and waits (up to 15 s) until its control socket answers.
+    /// Starts a daemon and waits (up to 15 s) until both its sockets answer.
     init(arguments: [String] = [], state: String? = nil, directoryMode: Int = 0o700) throws {
         directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
@@ -78,7 +78,12 @@ final class DaemonHarness {
         try p.run()
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if (try? SextantConnection.control(runtimeDirectory: runtime)) != nil { return p }
+            // The control socket is bound first, the app socket right after: wait for both.
+            if (try? SextantConnection.control(runtimeDirectory: runtime)) != nil,
+                (try? SextantConnection.app(runtimeDirectory: runtime)) != nil
+            {
+                return p
+            }
             if !p.isRunning { throw HarnessError("sextantd exited at start:\n\(log())") }
             usleep(20_000)  // the socket does not exist yet: nothing to wait on but the clock
         }

@@ -1,0 +1,88 @@
+import ArgumentParser
+import SextantClient
+import SextantProtocol
+
+// Setting the device's motion sensors by hand. Every value set here holds, like a sensor
+// at rest sampled at its own rate, until it is changed: the daemon's judge decides the
+// orientation from it, exactly as from a real accelerometer (RULES O4a).
+
+struct Rotate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hold the device in an orientation: the daemon feeds the matching gravity to its judge.",
+        discussion: """
+            ORIENTATION is portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp or \
+            faceDown. The device orientation event follows once the judge decides (40 ms of settling \
+            for an upright orientation, 500 ms for faceUp and faceDown). Use `sextantctl accel release` \
+            to give the accelerometer back to the live sensor.
+            """)
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The device orientation to hold.") var orientation: DeviceOrientation
+
+    func run() throws {
+        try reporting {
+            common.output(try common.call(Method.deviceSet, ["orientation": .string(orientation.rawValue)])) { _ in
+                "Holding the device \(orientation.rawValue)"
+            }
+        }
+    }
+}
+
+extension DeviceOrientation: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.filter { $0 != .unknown }.map(\.rawValue) }
+}
+
+struct Accel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hold an accelerometer reading (m/s², device frame: x right, y up the screen, z out of it).",
+        discussion: "Upright in portrait at rest is 0 9.81 0; face up on a table is 0 0 9.81. `accel release` ends the hold.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "x, y and z in m/s², or the single word release.") var values: [String]
+
+    func validate() throws {
+        guard values == ["release"] || (values.count == 3 && values.allSatisfy { Double($0) != nil }) else {
+            throw ValidationError("give three numbers X Y Z, or release")
+        }
+    }
+
+    func run() throws {
+        try reporting {
+            if values == ["release"] {
+                common.output(try common.call(Method.deviceSet, ["acceleration": .null])) { _ in "Accelerometer released" }
+                return
+            }
+            let v = values.compactMap(Double.init)
+            let acceleration: JSONValue = ["x": .double(v[0]), "y": .double(v[1]), "z": .double(v[2])]
+            common.output(try common.call(Method.deviceSet, ["acceleration": acceleration])) { _ in
+                "Holding acceleration (\(v.map { Text.plain(.double($0)) }.joined(separator: ", "))) m/s²"
+            }
+        }
+    }
+}
+
+struct Hinge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set the hinge angle of a foldable, in degrees: 0 closed, 180 flat (RULES P1–P4).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The hinge angle, 0 to 180.") var degrees: Double
+
+    func run() throws {
+        try reporting {
+            common.output(try common.call(Method.deviceSet, ["hingeAngle": .double(degrees)])) { _ in "Hinge at \(Text.plain(.double(degrees)))°" }
+        }
+    }
+}
+
+struct RotationLock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotation-lock", abstract: "Turn the system rotation lock on or off (RULES O9).")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "on or off") var state: OnOff
+
+    func run() throws {
+        try reporting {
+            common.output(try common.call(Method.deviceRotationLock, ["enabled": .bool(state == .on)])) {
+                "Rotation lock: \($0["enabled"]?.boolValue == true ? "on" : "off")"
+            }
+        }
+    }
+}
