@@ -1,0 +1,622 @@
+import Foundation
+import SextantCore
+import SextantProtocol
+import Testing
+
+// Every expectation below comes from RULES O1–O5 by hand: the inputs are gravity vectors
+// built from a tilt and an orientation angle (see `gravity(tilt:angle:)`), and the times
+// are worked out from the rule's constants in the comments next to them.
+
+@Suite("Device orientation judge (RULES O1–O5)")
+struct OrientationJudgeTests {
+    // MARK: - O1, O4: the four upright orientations, the first event
+
+    @Test(
+        "O1: at rest, each upright orientation is decided 40 ms after the first judged sample",
+        arguments: [
+            (0.0, DeviceOrientation.portrait), (90.0, .landscapeLeft), (180.0, .portraitUpsideDown),
+            (270.0, .landscapeRight),
+        ])
+    func testO1_uprightOrientationsAtRest(angle: Double, expected: DeviceOrientation) {
+        var script = Script()
+        script.hold(gravity(tilt: 0, angle: angle), through: t0 + ms(200))
+        // Seed at t0, first judged sample at t0 + 10 ms, settled 40 ms later (O2).
+        #expect(script.events == [DeviceOrientationChange(previous: .unknown, orientation: expected, time: at(ms(50)))])
+    }
+
+    @Test("O1: landscapeLeft is gravity's reaction along +x, landscapeRight along -x")
+    func testO1_landscapeAxes() {
+        var left = Script()
+        left.hold(Acceleration(x: g, y: 0, z: 0), through: t0 + ms(100))
+        #expect(left.events.map(\.orientation) == [.landscapeLeft])
+        var right = Script()
+        right.hold(Acceleration(x: -g, y: 0, z: 0), through: t0 + ms(100))
+        #expect(right.events.map(\.orientation) == [.landscapeRight])
+    }
+
+    @Test("O4: one event per change; losing the proposal and finding the same one again sends nothing")
+    func testO4_eventsOnlyOnChange() {
+        var script = Script()
+        script.hold(portrait, through: t0 + ms(500))
+        // Leaning forward to -30 (below portrait's -25 limit) leaves no proposal (O2), then back.
+        script.hold(gravity(tilt: -30, angle: 0), through: t0 + ms(1000))
+        script.hold(portrait, through: t0 + ms(2000))
+        #expect(script.events.map(\.orientation) == [.portrait])
+        #expect(script.judge.orientation == .portrait)
+        #expect(script.judge.lastUprightOrientation == .portrait)
+    }
+
+    // MARK: - O2: the filter
+
+    @Test("O2 filter: a gap of 1000 ms keeps the filter, 1000 ms + 1 ns restarts it (the next sample only seeds)")
+    func testO2_filterResetGap_justInsideAndJustOutside() {
+        for (gap, restarts) in [(ms(1000), false), (ms(1000) + 1, true)] {
+            var script = Script()
+            script.feed(portrait, at: t0)
+            script.feed(portrait, at: t0 + gap)  // judged (prediction starts) unless it re-seeds
+            script.feed(portrait, at: t0 + gap + ms(40))
+            script.feed(portrait, at: t0 + gap + ms(80))
+            // Judged: settled 40 ms after the sample at the gap. Re-seeded: the prediction
+            // starts at +40 ms and settles at +80 ms.
+            let expected = t0 + gap + (restarts ? ms(80) : ms(40))
+            #expect(script.events.map(\.time.nanoseconds) == [expected], "gap \(gap) ns")
+        }
+    }
+
+    @Test("O2 filter: time constant 200 ms, alpha = dt / (200 ms + dt)")
+    func testO2_filterTimeConstant() {
+        // From rest in landscapeLeft (+x, so c = landscapeLeft), one portrait sample (+y)
+        // after dt leaves f = g (1 - alpha, alpha, 0): orientation angle atan((1 - alpha) / alpha).
+        // portrait is c + 3 and needs a <= 23 (O2's gap). dt = 470 ms: alpha = 470/670,
+        // a = 23.05, accepted at once. dt = 450 ms: alpha = 450/650, a = 23.96 rounds to 24,
+        // rejected; 40 ms later alpha = 40/240 brings a to 19.0, accepted then.
+        for (dt, predictedAt) in [(ms(470), ms(470)), (ms(450), ms(490))] {
+            var script = Script()
+            script.hold(Acceleration(x: g, y: 0, z: 0), through: t0 + ms(500))
+            #expect(script.events.map(\.orientation) == [.landscapeLeft])
+            for step in [dt, dt + ms(40), dt + ms(80)] { script.feed(portrait, at: t0 + ms(500) + step) }
+            #expect(script.events.map(\.orientation) == [.landscapeLeft, .portrait], "dt \(dt)")
+            #expect(script.events.last?.time == at(ms(500) + predictedAt + ms(40)), "dt \(dt)")
+        }
+    }
+
+    // MARK: - O2: magnitude
+
+    @Test("O2 magnitude: under 1 m/s² only clears the proposal; from 1 m/s² on it counts as accelerating")
+    func testO2_nearZeroMagnitude_justInsideAndJustOutside() {
+        for (magnitude, expected) in [(0.99, ms(60)), (1.01, ms(510))] {
+            var script = Script()
+            script.reach(portrait, at: t0)
+            // One sample brings the filtered vector to (0, magnitude, 0), the next back to g.
+            script.reach(gravity(tilt: 0, angle: 0, magnitude: magnitude), at: t0 + ms(10))
+            script.hold(portrait, through: t0 + ms(1000))
+            // 0.99: no proposal at 10 ms; portrait predicted at 20 ms, settled at 60 ms.
+            // 1.01: portrait predicted at 10 ms but accelerating there: 500 ms hold-off.
+            #expect(script.events.map(\.time) == [at(expected)], "magnitude \(magnitude)")
+        }
+    }
+
+    @Test(
+        "O2 magnitude: accelerating outside 9.80665 ± 4 m/s² (never decided while it lasts)",
+        arguments: accelerationLimitCases)
+    func testO2_accelerationLimits_justInsideAndJustOutside(magnitude: Double, decides: Bool) {
+        var script = Script()
+        script.hold(gravity(tilt: 0, angle: 0, magnitude: magnitude), through: t0 + ms(2000))
+        #expect(script.events.map(\.time) == (decides ? [at(ms(50))] : []))
+    }
+
+    static let accelerationLimitCases: [(magnitude: Double, decides: Bool)] = [
+        (g + 4 - 0.01, true), (g + 4 + 0.01, false), (g - 4 + 0.01, true), (g - 4 - 0.01, false),
+    ]
+
+    @Test("O2 acceleration hold-off: decided 500 ms after the last accelerating sample, not 1 ns earlier")
+    func testO2_accelerationHoldOff500ms() {
+        var script = Script()
+        script.reach(portrait, at: t0)
+        // A shake: one filtered sample at 14 m/s², pointing to portrait.
+        script.reach(gravity(tilt: 0, angle: 0, magnitude: 14), at: t0 + ms(10))
+        script.hold(portrait, through: t0 + ms(500))
+        script.feed(portrait, at: t0 + ms(510) - 1)
+        #expect(script.events.isEmpty)
+        script.feed(portrait, at: t0 + ms(510))
+        #expect(script.events.map(\.time) == [at(ms(510))])
+    }
+
+    // MARK: - O2: tilt
+
+    @Test(
+        "O2 tilt limits per orientation, in whole degrees rounded half up: just inside and just outside",
+        arguments: [
+            // (orientation angle, inside tilt, outside tilt): max limits.
+            (0.0, 70.4, 70.6), (90.0, 65.4, 65.6), (270.0, 65.4, 65.6), (180.0, 60.4, 60.6),
+            // min limit -25 for all: -25.4 rounds to -25, -25.6 to -26.
+            (0.0, -25.4, -25.6), (90.0, -25.4, -25.6), (270.0, -25.4, -25.6), (180.0, -25.4, -25.6),
+        ])
+    func testO2_tiltLimits_justInsideAndJustOutside(angle: Double, inside: Double, outside: Double) {
+        var ok = Script()
+        ok.hold(gravity(tilt: inside, angle: angle), through: t0 + ms(2000))
+        #expect(ok.events.map(\.time) == [at(ms(50))], "tilt \(inside) at angle \(angle)")
+        var no = Script()
+        no.hold(gravity(tilt: outside, angle: angle), through: t0 + ms(2000))
+        #expect(no.events.isEmpty, "tilt \(outside) at angle \(angle)")
+    }
+
+    @Test("O2 tilt: a portrait phone leaned back 30° has tilt +30 (inside portrait's limits)")
+    func testO2_tiltSign() {
+        var script = Script()
+        script.hold(gravity(tilt: 30, angle: 0), through: t0 + ms(200))
+        #expect(script.events.map(\.orientation) == [.portrait])
+        // The same vector read with the opposite sign is tilt -30: outside.
+        var flipped = Script()
+        flipped.hold(gravity(tilt: -30, angle: 0), through: t0 + ms(200))
+        #expect(flipped.events.isEmpty)
+    }
+
+    @Test("O2 overhead: entered at tilt -40 (not -39); no proposal until the tilt comes back to -15")
+    func testO2_overheadEnter_justInsideAndJustOutside() {
+        for (start, entersOverhead) in [(-39.0, false), (-40.0, true)] {
+            var script = Script()
+            script.hold(gravity(tilt: start, angle: 0), through: t0 + ms(100))
+            // -20 is inside portrait's limits; rising 19° or 20° within 300 ms. -39 → -20 is
+            // not a swing; -40 → -20 is, but its 300 ms hold-off ends long before 2 s.
+            script.reach(gravity(tilt: -20, angle: 0), at: t0 + ms(110))
+            script.hold(gravity(tilt: -20, angle: 0), through: t0 + ms(2000))
+            #expect(script.events.map(\.time) == (entersOverhead ? [] : [at(ms(150))]), "start \(start)")
+        }
+    }
+
+    @Test("O2 overhead: left at tilt -15, not at -16")
+    func testO2_overheadExit_justInsideAndJustOutside() {
+        for (end, leaves) in [(-16.0, false), (-15.0, true)] {
+            var script = Script()
+            script.hold(gravity(tilt: -45, angle: 0), through: t0 + ms(100))  // overhead
+            // Come up in steps under 20° per 300 ms, so that no swing hold-off interferes.
+            script.reach(gravity(tilt: -30, angle: 0), at: t0 + ms(110))
+            script.hold(gravity(tilt: -30, angle: 0), through: t0 + ms(500))
+            script.reach(gravity(tilt: -16, angle: 0), at: t0 + ms(510))
+            script.hold(gravity(tilt: -16, angle: 0), through: t0 + ms(1000))
+            #expect(script.events.isEmpty, "-16 is still overhead")
+            script.reach(gravity(tilt: end, angle: 0), at: t0 + ms(1010))
+            script.hold(gravity(tilt: end, angle: 0), through: t0 + ms(2000))
+            #expect(script.events.map(\.time) == (leaves ? [at(ms(1050))] : []), "end \(end)")
+        }
+    }
+
+    // MARK: - O2: orientation angle and hysteresis
+
+    @Test("O2 nearest rotation: sector edges at 45, 135, 225, 315 with no previous decision (no gap)")
+    func testO2_nearestRotationSectors() {
+        let cases: [(Double, DeviceOrientation)] = [
+            (44, .portrait), (45, .landscapeLeft), (134, .landscapeLeft), (135, .portraitUpsideDown),
+            (224, .portraitUpsideDown), (225, .landscapeRight), (314, .landscapeRight), (315, .portrait),
+            (359, .portrait),
+        ]
+        for (angle, expected) in cases {
+            var script = Script()
+            script.hold(gravity(tilt: 0, angle: angle), through: t0 + ms(200))
+            #expect(script.events.map(\.orientation) == [expected], "angle \(angle)")
+        }
+    }
+
+    @Test(
+        "O2 hysteresis: a neighbour of c is taken only 22° past the sector edge (66|67, 293|294, 24|23, 336|337, 156|157, 114|113)",
+        arguments: [
+            // (current angle, angle tried, accepted?, orientation decided)
+            // c = portrait: landscapeLeft (c+1) rejected when a < 67.
+            (0.0, 66.0, false, DeviceOrientation.landscapeLeft), (0.0, 67.0, true, .landscapeLeft),
+            // c = portrait: landscapeRight (c+3) rejected when a > 293.
+            (0.0, 294.0, false, .landscapeRight), (0.0, 293.0, true, .landscapeRight),
+            // c = landscapeLeft: portrait (c+3, r = 0) rejected when 23 < a <= 45.
+            (90.0, 24.0, false, .portrait), (90.0, 23.0, true, .portrait),
+            // c = landscapeRight: portrait (c+1, r = 0) rejected when 315 <= a < 337.
+            (270.0, 336.0, false, .portrait), (270.0, 337.0, true, .portrait),
+            // c = landscapeLeft: portraitUpsideDown (c+1) rejected when a < 157.
+            (90.0, 156.0, false, .portraitUpsideDown), (90.0, 157.0, true, .portraitUpsideDown),
+            // c = portraitUpsideDown: landscapeLeft (c+3) rejected when a > 113.
+            (180.0, 114.0, false, .landscapeLeft), (180.0, 113.0, true, .landscapeLeft),
+        ])
+    func testO2_hysteresis22_23Boundaries(from: Double, to: Double, accepted: Bool, expected: DeviceOrientation) {
+        var script = Script()
+        script.hold(gravity(tilt: 0, angle: from), through: t0 + ms(500))
+        let first = script.events.map(\.orientation)
+        script.reach(gravity(tilt: 0, angle: to), at: t0 + ms(510))
+        script.hold(gravity(tilt: 0, angle: to), through: t0 + ms(2000))
+        let later = Array(script.events.dropFirst(first.count))
+        #expect(first.count == 1)
+        #expect(later == (accepted ? [DeviceOrientationChange(previous: first[0], orientation: expected, time: at(ms(550)))] : []))
+    }
+
+    @Test("O2 hysteresis: the opposite orientation has no gap (225 is landscapeRight even from landscapeLeft)")
+    func testO2_oppositeHasNoGap() {
+        var script = Script()
+        script.hold(gravity(tilt: 0, angle: 90), through: t0 + ms(500))
+        script.reach(gravity(tilt: 0, angle: 225), at: t0 + ms(510))
+        script.hold(gravity(tilt: 0, angle: 225), through: t0 + ms(1000))
+        #expect(script.events.map(\.orientation) == [.landscapeLeft, .landscapeRight])
+        #expect(script.events.last?.time == at(ms(550)))
+    }
+
+    // MARK: - O2: settle and hold-offs
+
+    @Test("O2 settle: a proposal is decided once stable for 40 ms, not 1 ns earlier")
+    func testO2_settle40ms_justInsideAndJustOutside() {
+        var script = Script()
+        script.feed(portrait, at: t0)  // seed
+        script.feed(portrait, at: t0 + ms(10))  // prediction starts
+        script.feed(portrait, at: t0 + ms(30))
+        script.feed(portrait, at: t0 + ms(50) - 1)
+        #expect(script.events.isEmpty)
+        script.feed(portrait, at: t0 + ms(50))
+        #expect(script.events.map(\.time) == [at(ms(50))])
+    }
+
+    @Test("O2 settle: the 40 ms start again when the prediction changes")
+    func testO2_settleRestartsOnNewPrediction() {
+        var script = Script()
+        script.feed(Acceleration(x: g, y: 0, z: 0), at: t0)
+        script.feed(Acceleration(x: g, y: 0, z: 0), at: t0 + ms(10))  // landscapeLeft from 10 ms
+        script.reach(gravity(tilt: 0, angle: 0), at: t0 + ms(30))  // portrait from 30 ms
+        script.hold(gravity(tilt: 0, angle: 0), through: t0 + ms(200))
+        #expect(script.events.map(\.orientation) == [.portrait])
+        #expect(script.events.map(\.time) == [at(ms(70))])
+    }
+
+    @Test("O2 flat: tilt >= 80 held 1000 ms (not 1 ns less) delays the next decision to 500 ms after flat ended")
+    func testO2_flat1000ms_justInsideAndJustOutside() {
+        for (heldFor, isFlat) in [(ms(1000) - 1, false), (ms(1000), true)] {
+            var script = Script()
+            let lying = gravity(tilt: 85, angle: 0)
+            script.hold(lying, through: t0 + ms(1000))  // judged from 10 ms on
+            let lastFlatSample = t0 + ms(10) + heldFor
+            script.feed(lying, at: lastFlatSample)
+            // Picked up into portrait 10 ms later. Not flat: settled 40 ms after that.
+            // Flat: 500 ms after the last flat sample.
+            let pickedUp = t0 + ms(1020)
+            script.reach(portrait, at: pickedUp)
+            script.hold(portrait, through: t0 + ms(3000))
+            let expected = isFlat ? lastFlatSample + ms(500) : pickedUp + ms(40)
+            // O3 decides faceUp at 510 ms either way; it ends at the first sample under 70.
+            #expect(script.events.map(\.orientation) == [.faceUp, .portrait], "held \(heldFor) ns")
+            #expect(script.events.last?.time.nanoseconds == expected, "held \(heldFor) ns")
+        }
+    }
+
+    @Test("O2 flat: decided exactly 500 ms after the last flat sample, not 1 ns earlier")
+    func testO2_flatHoldOff500ms_justInsideAndJustOutside() {
+        var script = Script()
+        script.hold(gravity(tilt: 85, angle: 0), through: t0 + ms(1500))  // flat from 1010 ms to 1500 ms
+        script.reach(portrait, at: t0 + ms(1510))
+        script.hold(portrait, through: t0 + ms(1990))
+        script.feed(portrait, at: t0 + ms(2000) - 1)
+        #expect(script.events.map(\.orientation) == [.faceUp])
+        script.feed(portrait, at: t0 + ms(2000))
+        #expect(script.events.map(\.orientation) == [.faceUp, .portrait])
+        #expect(script.events.last?.time == at(ms(2000)))
+    }
+
+    @Test("O2 flat: tilt 80 is flat, 79 is not")
+    func testO2_flatAngle80_justInsideAndJustOutside() {
+        for (tilt, isFlat) in [(79.4, false), (80.4, true)] {
+            var script = Script()
+            script.hold(gravity(tilt: tilt, angle: 0), through: t0 + ms(1500))
+            script.reach(portrait, at: t0 + ms(1510))
+            script.hold(portrait, through: t0 + ms(3000))
+            // 79 is also under O3's 80: no faceUp.
+            let expected: [DeviceOrientation] = isFlat ? [.faceUp, .portrait] : [.portrait]
+            #expect(script.events.map(\.orientation) == expected, "tilt \(tilt)")
+            #expect(script.events.last?.time == at(isFlat ? ms(2000) : ms(1550)), "tilt \(tilt)")
+        }
+    }
+
+    @Test("O2 flat: the tilt history is kept by time, so 1 kHz samples still see 1000 ms of flat")
+    func testO2_flatHistoryByTimeAt1kHz() {
+        var script = Script()
+        script.hold(gravity(tilt: 85, angle: 0), through: t0 + ms(1500), every: ms(1))
+        script.reach(portrait, at: t0 + ms(1501))
+        script.hold(portrait, through: t0 + ms(3000), every: ms(1))
+        // Flat from 1001 ms (1000 ms after the first judged sample at 1 ms) to 1500 ms.
+        #expect(script.events.map(\.orientation) == [.faceUp, .portrait])
+        #expect(script.events.last?.time == at(ms(2000)))
+    }
+
+    @Test("O2 swing: tilt rising 20° within 300 ms (inclusive) holds decisions off for 300 ms; 19° or 300 ms + 1 ns does not")
+    func testO2_swing20deg300ms_justInsideAndJustOutside() {
+        let cases: [(rise: Double, after: Int64, swings: Bool)] = [
+            (20, ms(300), true), (19, ms(300), false), (20, ms(300) + 1, false),
+        ]
+        for (rise, after, swings) in cases {
+            var script = Script()
+            script.feed(gravity(tilt: -10, angle: 0), at: t0)
+            script.feed(gravity(tilt: -10, angle: 0), at: t0 + ms(10))  // tilt -10 in the history
+            let swingTime = t0 + ms(10) + after
+            script.reach(gravity(tilt: -10 + rise, angle: 0), at: swingTime)
+            script.hold(gravity(tilt: -10 + rise, angle: 0), through: swingTime + ms(290))
+            script.feed(gravity(tilt: -10 + rise, angle: 0), at: swingTime + ms(300) - 1)
+            script.feed(gravity(tilt: -10 + rise, angle: 0), at: swingTime + ms(300))
+            // Portrait predicted since 10 ms: without a swing it is decided at the swing
+            // sample itself; with one, 300 ms later.
+            let expected = swings ? swingTime + ms(300) : swingTime
+            #expect(script.events.map(\.time.nanoseconds) == [expected], "rise \(rise) after \(after) ns")
+        }
+    }
+
+    // MARK: - O3: faceUp and faceDown
+
+    @Test("O3: faceUp at the first sample that completes 500 ms of tilt >= 80, not 1 ns earlier (50 Hz, as device.set)")
+    func testO3_faceUp500ms_justInsideAndJustOutside() {
+        var script = Script()
+        let faceUp = Acceleration(x: 0, y: 0, z: g)
+        script.hold(faceUp, through: t0 + ms(500), every: ms(20))  // judged from 20 ms on
+        script.feed(faceUp, at: t0 + ms(520) - 1)
+        #expect(script.events.isEmpty)
+        script.feed(faceUp, at: t0 + ms(520))
+        #expect(script.events == [DeviceOrientationChange(previous: .unknown, orientation: .faceUp, time: at(ms(520)))])
+    }
+
+    @Test("O3: faceDown at 500 ms of tilt <= -80")
+    func testO3_faceDown500ms() {
+        var script = Script()
+        let faceDown = Acceleration(x: 0, y: 0, z: -g)
+        script.hold(faceDown, through: t0 + ms(500), every: ms(20))
+        script.feed(faceDown, at: t0 + ms(520) - 1)
+        #expect(script.events.isEmpty)
+        script.feed(faceDown, at: t0 + ms(520))
+        #expect(script.events.map(\.orientation) == [.faceDown])
+        #expect(script.events.map(\.time) == [at(ms(520))])
+    }
+
+    @Test(
+        "O3: tilt 80 is face up and -80 face down; 79 and -79 are neither",
+        arguments: [(80.4, DeviceOrientation?.some(.faceUp)), (79.4, nil), (-80.4, .faceDown), (-79.4, nil)])
+    func testO3_faceTilt80_justInsideAndJustOutside(tilt: Double, expected: DeviceOrientation?) {
+        var script = Script()
+        script.hold(gravity(tilt: tilt, angle: 0), through: t0 + ms(2000))
+        #expect(script.events.map(\.orientation) == (expected.map { [$0] } ?? []))
+    }
+
+    @Test("O3: a sample under 80 during the 500 ms starts them again")
+    func testO3_runRestartsBelow80() {
+        var script = Script()
+        script.hold(gravity(tilt: 85, angle: 0), through: t0 + ms(300))
+        script.reach(gravity(tilt: 78, angle: 0), at: t0 + ms(310))
+        script.reach(gravity(tilt: 85, angle: 0), at: t0 + ms(320))
+        script.hold(gravity(tilt: 85, angle: 0), through: t0 + ms(1000))
+        #expect(script.events.map(\.time) == [at(ms(820))])
+    }
+
+    @Test("O3: faceUp ignores O2's hold-offs: decided at 500 ms even while accelerating")
+    func testO3_faceUpApartFromHoldOffs() {
+        var script = Script()
+        script.hold(Acceleration(x: 0, y: 0, z: 14), through: t0 + ms(1000))  // 14 m/s²: accelerating
+        #expect(script.events.map(\.orientation) == [.faceUp])
+        #expect(script.events.map(\.time) == [at(ms(510))])
+    }
+
+    @Test("O3: faceUp lasts while the tilt stays >= 70 (O2 may not decide portrait at 70), ends under 70")
+    func testO3_faceUpExit70_justInsideAndJustOutside() {
+        for (tilt, ends) in [(70.4, false), (69.4, true)] {
+            var script = Script()
+            script.hold(gravity(tilt: 85, angle: 0), through: t0 + ms(1500))  // flat until 1500 ms
+            script.reach(gravity(tilt: tilt, angle: 0), at: t0 + ms(1510))
+            script.hold(gravity(tilt: tilt, angle: 0), through: t0 + ms(4000))
+            // 69: O2's portrait (limit 70) is decided 500 ms after flat ended, straight from faceUp.
+            let expected: [DeviceOrientation] = ends ? [.faceUp, .portrait] : [.faceUp]
+            #expect(script.events.map(\.orientation) == expected, "tilt \(tilt)")
+            if ends { #expect(script.events.last?.time == at(ms(2000))) }
+        }
+    }
+
+    @Test("O3: from faceUp the event goes straight to the next upright decision, whatever c was")
+    func testO3_faceUpStraightToUpright() {
+        var script = Script()
+        script.hold(portrait, through: t0 + ms(500))
+        script.reach(gravity(tilt: 85, angle: 0), at: t0 + ms(510))
+        script.hold(gravity(tilt: 85, angle: 0), through: t0 + ms(2000))
+        script.reach(Acceleration(x: g, y: 0, z: 0), at: t0 + ms(2010))
+        script.hold(Acceleration(x: g, y: 0, z: 0), through: t0 + ms(3000))
+        #expect(script.events.map(\.orientation) == [.portrait, .faceUp, .landscapeLeft])
+        #expect(script.events.map(\.previous) == [.unknown, .portrait, .faceUp])
+        // faceUp at 510 + 500 ms; landscapeLeft 500 ms after the last flat sample (2000 ms).
+        #expect(script.events.map(\.time) == [at(ms(50)), at(ms(1010)), at(ms(2500))])
+        #expect(script.judge.lastUprightOrientation == .landscapeLeft)
+    }
+
+    @Test("O3 with O2's gap: back from faceUp, a portrait candidate is still held to the 22° gap against c")
+    func testO3_backFromFaceUpKeepsHysteresis() {
+        for (angle, decides) in [(24.0, false), (23.0, true)] {
+            var script = Script()
+            script.hold(Acceleration(x: g, y: 0, z: 0), through: t0 + ms(500))  // c = landscapeLeft
+            script.reach(gravity(tilt: 85, angle: 90), at: t0 + ms(510))
+            script.hold(gravity(tilt: 85, angle: 90), through: t0 + ms(2000))
+            script.reach(gravity(tilt: 0, angle: angle), at: t0 + ms(2010))
+            script.hold(gravity(tilt: 0, angle: angle), through: t0 + ms(4000))
+            let expected: [DeviceOrientation] = decides ? [.landscapeLeft, .faceUp, .portrait] : [.landscapeLeft, .faceUp]
+            #expect(script.events.map(\.orientation) == expected, "angle \(angle)")
+        }
+    }
+
+    @Test("O3: turned over, faceUp goes to faceDown 500 ms later")
+    func testO3_faceUpToFaceDown() {
+        var script = Script()
+        script.hold(Acceleration(x: 0, y: 0, z: g), through: t0 + ms(1000))
+        script.reach(Acceleration(x: 0, y: 0, z: -g), at: t0 + ms(1010))
+        script.hold(Acceleration(x: 0, y: 0, z: -g), through: t0 + ms(2000))
+        #expect(script.events.map(\.orientation) == [.faceUp, .faceDown])
+        #expect(script.events.map(\.time) == [at(ms(510)), at(ms(1510))])
+        #expect(script.judge.lastUprightOrientation == nil)
+    }
+
+    // MARK: - Realistic turns with noise
+
+    @Test(
+        "O2 noisy turns (σ = 0.15 m/s², 100 Hz, 0.4 s, leaning back 20°): the right final decision, no spurious events",
+        arguments: [
+            (0.0, 90.0, DeviceOrientation.portrait, DeviceOrientation.landscapeLeft),
+            (0.0, -90.0, .portrait, .landscapeRight), (90.0, 0.0, .landscapeLeft, .portrait),
+        ])
+    func testO2_noisyTurns(from: Double, to: Double, start: DeviceOrientation, expected: DeviceOrientation) {
+        for seed in UInt64(1)...40 {
+            let motion = HandTurn(from: from, to: to, lean: 20, start: t0 + ms(1000), duration: ms(400))
+            var script = Script()
+            for (time, sample) in motion.samples(through: t0 + ms(3000), period: ms(10), noise: 0.15, seed: seed) {
+                script.feed(sample, at: time)
+            }
+            #expect(script.events.map(\.orientation) == [start, expected], "seed \(seed)")
+            let decided = script.events.last?.time.nanoseconds ?? 0
+            #expect(decided > motion.start && decided < motion.end + ms(500), "seed \(seed)")
+        }
+    }
+
+    // MARK: - O5: determinism
+
+    @Test("O5: the same sequence judged twice gives the same decisions at the same times")
+    func testO5_sameSequenceSameDecisions() {
+        let motion = HandTurn(from: 0, to: 90, lean: 20, start: t0 + ms(1000), duration: ms(400))
+        let samples = motion.samples(through: t0 + ms(3000), period: ms(10), noise: 0.15, seed: 7)
+        var first = OrientationJudge()
+        var second = OrientationJudge()
+        let a = samples.compactMap { first.judge($0.1, at: Timestamp(nanoseconds: $0.0)) }
+        let b = samples.compactMap { second.judge($0.1, at: Timestamp(nanoseconds: $0.0)) }
+        #expect(a.count == 2)
+        #expect(a == b)
+    }
+
+    @Test("O5: the same motion sampled at 50, 100 and 250 Hz gives the same decisions within two 50 Hz periods")
+    func testO5_resampledSameDecisions() {
+        // The filter's discretisation moves its delay by about half a sample period and a
+        // decision waits for the next sample: two periods of the slowest rate bound both.
+        let motion = HandTurn(from: 0, to: 90, lean: 20, start: t0 + ms(1000), duration: ms(400))
+        var runs: [[DeviceOrientationChange]] = []
+        for period in [ms(20), ms(10), ms(4)] {
+            var judge = OrientationJudge()
+            runs.append(
+                motion.samples(through: t0 + ms(3000), period: period, noise: 0, seed: 0)
+                    .compactMap { judge.judge($0.1, at: Timestamp(nanoseconds: $0.0)) })
+        }
+        for run in runs {
+            #expect(run.map(\.orientation) == [.portrait, .landscapeLeft])
+            for (event, reference) in zip(run, runs[0]) {
+                #expect(abs(event.time.nanoseconds - reference.time.nanoseconds) <= ms(40))
+            }
+        }
+    }
+}
+
+// MARK: - Geometry and the test-side sample stream
+
+let g = Acceleration.standardGravity
+/// 2026-03-01T08:00:00Z: a realistic epoch, so that nanosecond arithmetic runs near 1.8e18.
+let t0: Int64 = 1_772_352_000_000_000_000
+let portrait = Acceleration(x: 0, y: g, z: 0)
+
+func ms(_ milliseconds: Int64) -> Int64 { milliseconds * 1_000_000 }
+func at(_ offset: Int64) -> Timestamp { Timestamp(nanoseconds: t0 + offset) }
+
+/// The reaction to gravity in the device frame (RULES "Device orientation": x right, y up
+/// the screen, z out of it) for a device tilted `tilt` degrees (+ leans the screen back
+/// toward the sky; +90 lies face up) and turned to orientation angle `angle` degrees
+/// (0 portrait, 90 landscapeLeft: the reaction swings from +y toward +x).
+func gravity(tilt: Double, angle: Double, magnitude: Double = g) -> Acceleration {
+    let t = tilt * .pi / 180, a = angle * .pi / 180
+    return Acceleration(x: magnitude * cos(t) * sin(a), y: magnitude * cos(t) * cos(a), z: magnitude * sin(t))
+}
+
+/// Feeds a judge and records its events. It keeps its own copy of RULES O2's low-pass
+/// filter (alpha = dt / (200 ms + dt), restarted after a gap over 1000 ms), written from
+/// the rule, so that `reach` can compute the one raw sample that brings the filtered vector
+/// to a chosen gravity vector: a step change the filter would otherwise smear over a second.
+struct Script {
+    private(set) var judge = OrientationJudge()
+    private(set) var events: [DeviceOrientationChange] = []
+    private var filtered: Acceleration?
+    private var last: Int64?
+
+    mutating func feed(_ sample: Acceleration, at time: Int64) {
+        if let filtered, let last, time - last <= ms(1000) {
+            let alpha = Double(time - last) / Double(ms(200) + time - last)
+            self.filtered = Acceleration(
+                x: filtered.x + alpha * (sample.x - filtered.x), y: filtered.y + alpha * (sample.y - filtered.y),
+                z: filtered.z + alpha * (sample.z - filtered.z))
+        } else {
+            filtered = sample
+        }
+        last = time
+        if let event = judge.judge(sample, at: Timestamp(nanoseconds: time)) { events.append(event) }
+    }
+
+    /// Feeds the sample after which the filtered vector is `target`.
+    mutating func reach(_ target: Acceleration, at time: Int64) {
+        guard let filtered, let last, time - last <= ms(1000) else { return feed(target, at: time) }
+        let alpha = Double(time - last) / Double(ms(200) + time - last)
+        feed(
+            Acceleration(
+                x: filtered.x + (target.x - filtered.x) / alpha, y: filtered.y + (target.y - filtered.y) / alpha,
+                z: filtered.z + (target.z - filtered.z) / alpha),
+            at: time)
+    }
+
+    /// Keeps the filtered vector at `target` with a sample every `step`, from one step
+    /// after the last sample (or from t0) through `end`.
+    mutating func hold(_ target: Acceleration, through end: Int64, every step: Int64 = ms(10)) {
+        var time = last.map { $0 + step } ?? t0
+        while time <= end {
+            reach(target, at: time)
+            time += step
+        }
+    }
+}
+
+/// A hand turning the device about the screen's normal, leaned back `lean` degrees: the
+/// orientation angle eases from `from` to `to` (a half cosine, slow at both ends) over
+/// `duration` from `start`; before and after, the device rests.
+struct HandTurn {
+    var from: Double
+    var to: Double
+    var lean: Double
+    var start: Int64
+    var duration: Int64
+
+    var end: Int64 { start + duration }
+
+    func angle(at time: Int64) -> Double {
+        let progress = min(1, max(0, Double(time - start) / Double(duration)))
+        return from + (to - from) * (1 - cos(.pi * progress)) / 2
+    }
+
+    /// Samples every `period` from t0 through `last`, with Gaussian noise of `noise` m/s²
+    /// on each axis.
+    func samples(through last: Int64, period: Int64, noise: Double, seed: UInt64) -> [(Int64, Acceleration)] {
+        var random = SplitMix64(seed: seed)
+        return stride(from: t0, through: last, by: Int(period)).map { time in
+            let clean = gravity(tilt: lean, angle: angle(at: time))
+            return (
+                time,
+                Acceleration(
+                    x: clean.x + noise * random.gaussian(), y: clean.y + noise * random.gaussian(),
+                    z: clean.z + noise * random.gaussian())
+            )
+        }
+    }
+}
+
+/// Sebastiano Vigna's SplitMix64: a tiny seeded generator, so the noise is the same on
+/// every run and every platform.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform double in (0, 1).
+    mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / 9_007_199_254_740_992 }
+
+    /// A standard normal deviate (Box–Muller).
+    mutating func gaussian() -> Double { (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()) }
+}
