@@ -237,12 +237,22 @@ struct LocationCommand: ParsableCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish one fix, as if the GPS had reported it now.")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "Latitude, degrees.") var lat: Double
-        @Argument(help: "Longitude, degrees.") var lon: Double
+        // Southern and western coordinates are negative, which the parser would take for
+        // options: the two numbers are read from every unrecognised word.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude, degrees (south and west negative).", valueName: "lat lon"))
+        var coordinates: [String]
+        var lat: Double { Double(coordinates[0])! }
+        var lon: Double { Double(coordinates[1])! }
         @Option(help: "Altitude, metres.") var alt: Double?
         @Option(help: "Speed, m/s.") var speed: Double?
         @Option(help: "Course, degrees from true north.") var course: Double?
         @Option(help: "Horizontal accuracy, metres (default 5).") var accuracy: Double?
+
+        func validate() throws {
+            guard coordinates.count == 2, coordinates.allSatisfy({ Double($0) != nil }) else {
+                throw ValidationError("give two numbers: LAT LON (e.g. -33.8568 151.2153)")
+            }
+        }
 
         func run() throws {
             try reporting {

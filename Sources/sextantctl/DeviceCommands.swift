@@ -36,7 +36,8 @@ struct Accel: ParsableCommand {
         abstract: "Hold an accelerometer reading (m/s², device frame: x right, y up the screen, z out of it).",
         discussion: "Upright in portrait at rest is 0 9.81 0; face up on a table is 0 0 9.81. `accel release` ends the hold.")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "x, y and z in m/s², or the single word release.") var values: [String]
+    // Negative readings look like options to the parser: take every unrecognised word.
+    @Argument(parsing: .allUnrecognized, help: "x, y and z in m/s², or the single word release.") var values: [String]
 
     func validate() throws {
         guard values == ["release"] || (values.count == 3 && values.allSatisfy { Double($0) != nil }) else {

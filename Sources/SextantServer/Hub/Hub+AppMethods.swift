@@ -84,8 +84,15 @@ extension Hub {
             let state = try p.name("state", as: AppState.self)
             let orientations = try interfaceOrientations(p)
             let locked = try p.bool("interfaceLocked")
-            if let orientations { session.orientations = orientations }
-            if let locked { session.interfaceLocked = locked }
+            if let orientations {
+                do {
+                    let change = try session.interface.setSupported(orientations, interfaceConditions)
+                    publishInterface(change, to: session)
+                } catch {
+                    throw error.rpcError
+                }
+            }
+            if let locked { publishInterface(session.interface.setInterfaceLocked(locked, interfaceConditions), to: session) }
             if let state { setAppState(session, state) }
             return .result(appStateJSON(session))
 
@@ -99,8 +106,14 @@ extension Hub {
         let app = try p.requiredString("app")
         guard AppID.isValid(app) else { throw .invalidParams("\"app\" must be 1-255 of [A-Za-z0-9._-], e.g. com.example.maps") }
         let state = try p.name("state", as: AppState.self) ?? .foreground
-        let orientations = try interfaceOrientations(p) ?? profileOrientations
-        let session = openSession(app: app, state: state, orientations: orientations, connection: connection)
+        let declared = try interfaceOrientations(p)
+        let interface: AppInterfaceOrientation
+        do {
+            interface = try AppInterfaceOrientation(declared: declared, state: state, conditions: interfaceConditions)
+        } catch {
+            throw error.rpcError
+        }
+        let session = openSession(app: app, state: state, interface: interface, connection: connection)
         let auth = authorization.authorization(of: session.id)
         return .result([
             "protocol": .int(Int64(sextantProtocolVersion)),
@@ -108,18 +121,10 @@ extension Hub {
             "profile": .string(configuration.profile.rawValue),
             "servicesEnabled": .bool(authorization.servicesEnabled),
             "authorization": auth.json,
-            "interfaceOrientation": JSONValue(session.interfaceOrientation?.rawValue),
-            "deviceOrientation": .string(deviceOrientation.rawValue),
-            "posture": posture,
+            "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
+            "deviceOrientation": .string(judge.orientation.rawValue),
+            "posture": postureJSON,
         ])
-    }
-
-    /// The orientations the device profile allows (RULES "Interface orientation").
-    var profileOrientations: [InterfaceOrientation] {
-        switch configuration.profile {
-        case .tablet: return [.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight]
-        case .phone, .foldable: return [.portrait, .landscapeLeft, .landscapeRight]
-        }
     }
 
     private func interfaceOrientations(_ p: Params) throws(RPCError) -> [InterfaceOrientation]? {
@@ -131,17 +136,14 @@ extension Hub {
             }
             if !out.contains(o) { out.append(o) }
         }
-        let effective = out.filter(profileOrientations.contains)
-        guard !effective.isEmpty else {
-            throw .invalidParams("\"orientations\": none of \(names) is allowed on a \(configuration.profile.rawValue)")
-        }
         return out
     }
 
-    /// Moves an app between foreground and background (RULES L5, L6, L8, O11).
+    /// Moves an app between foreground and background (RULES L5, L6, L8, O6, O11).
     func setAppState(_ session: AppSession, _ state: AppState) {
         guard authorization.appState(of: session.id) != state else { return }
         perform(authorization.setAppState(session.id, state, at: now))
+        publishInterface(session.interface.setState(state, interfaceConditions), to: session)
         if !authorization.mayReceiveLocations(session.id) {
             // L8: a when-in-use stream pauses in the background; nothing queued leaks out.
             session.connection.discardQueuedLocations()
@@ -153,7 +155,7 @@ extension Hub {
     func appStateJSON(_ session: AppSession) -> JSONValue {
         [
             "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
-            "interfaceOrientation": JSONValue(session.interfaceOrientation?.rawValue),
+            "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
         ]
     }
 }

@@ -90,7 +90,7 @@ extension Hub {
             return try deviceSet(p)
 
         case Method.deviceRotationLock:
-            rotationLock = try p.requiredBool("enabled")
+            setRotationLock(try p.requiredBool("enabled"))
             return .result(["enabled": .bool(rotationLock)])
 
         case Method.replayStart:
@@ -254,8 +254,8 @@ extension Hub {
             "replay": replay.statusJSON,
             "servicesEnabled": .bool(authorization.servicesEnabled),
             "rotationLock": .bool(rotationLock),
-            "deviceOrientation": .string(deviceOrientation.rawValue),
-            "posture": posture,
+            "deviceOrientation": .string(judge.orientation.rawValue),
+            "posture": postureJSON,
             "location": lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": authorization.policy.json,
@@ -283,9 +283,9 @@ extension Hub {
             "pid": session.connection.credentials.map { JSONValue.int(Int64($0.pid)) } ?? .null,
             "uid": session.connection.credentials.map { JSONValue.int(Int64($0.uid)) } ?? .null,
             "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
-            "interfaceOrientation": JSONValue(session.interfaceOrientation?.rawValue),
-            "orientations": .array(session.orientations.map { .string($0.rawValue) }),
-            "interfaceLocked": .bool(session.interfaceLocked),
+            "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
+            "orientations": .array(session.interface.declared.map { .string($0.rawValue) }),
+            "interfaceLocked": .bool(session.interface.interfaceLocked),
             "authorization": auth.json,
             "locationStreaming": .bool(session.stream != nil),
         ]

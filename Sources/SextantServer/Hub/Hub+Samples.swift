@@ -11,8 +11,10 @@ extension Hub {
             publishLocation(fix)
         case .gps(let signal):
             gpsSignal(signal, from: source)
-        case .acceleration, .hingeAngle:
-            sensorSample(sample)
+        case .acceleration(let reading):
+            accelerometerSample(reading, at: sample.time, from: source)
+        case .hingeAngle(let angle):
+            hingeSample(angle, at: sample.time)
         }
     }
 
@@ -59,10 +61,5 @@ extension Hub {
         case .ok:
             break
         }
-    }
-
-    /// Accelerometer and hinge samples: the orientation and posture engines' input.
-    func sensorSample(_ sample: Sample) {
-        sensorSink?(sample)
     }
 }

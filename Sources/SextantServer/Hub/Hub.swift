@@ -60,16 +60,16 @@ public final class Hub: @unchecked Sendable {
     var locationLost = false
     var sourceStates: [String: String] = ["manual": "ready", "replay": "idle"]
 
-    // Orientation and posture (fed by the orientation engines).
-    var deviceOrientation: DeviceOrientation = .unknown
+    // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
+    var judge = OrientationJudge()
     var rotationLock = false
-    var posture: JSONValue = .null
+    var postureEngine = PostureEngine()
+    /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
+    var lastPosture: PostureChange?
 
     // Replay and recording.
     var replay: ReplayPlayer!
     var recorder: TraceRecorder?
-    /// Where accelerometer and hinge samples go: the orientation and posture engines.
-    var sensorSink: ((Sample) -> Void)?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
     lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop) { [unowned self] sample in
         ingest(sample, from: "manual")
@@ -225,9 +225,9 @@ public final class Hub: @unchecked Sendable {
         return nextToken
     }
 
-    func openSession(app: String, state: AppState, orientations: [InterfaceOrientation], connection: Connection) -> AppSession {
+    func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, connection: Connection) -> AppSession {
         nextSessionID += 1
-        let session = AppSession(id: nextSessionID, app: app, connection: connection, orientations: orientations)
+        let session = AppSession(id: nextSessionID, app: app, connection: connection, interface: interface)
         sessions[session.id] = session
         connection.session = session.id
         authorization.openSession(session.id, app: app, state: state, at: now)
@@ -344,20 +344,19 @@ final class AppSession {
     let id: SessionID
     let app: String
     let connection: Connection
-    var orientations: [InterfaceOrientation]
-    var interfaceLocked = false
-    var interfaceOrientation: InterfaceOrientation?
+    /// The app's interface orientation under O6–O11.
+    var interface: AppInterfaceOrientation
     var wantsOrientation = false
     var wantsPosture = false
     var stream: LocationStream?
     /// `location.once` requests waiting for the next fix, with their time-outs.
     var onceWaiters: [(id: JSONValue, timeout: Scheduled<Void>)] = []
 
-    init(id: SessionID, app: String, connection: Connection, orientations: [InterfaceOrientation]) {
+    init(id: SessionID, app: String, connection: Connection, interface: AppInterfaceOrientation) {
         self.id = id
         self.app = app
         self.connection = connection
-        self.orientations = orientations
+        self.interface = interface
     }
 
     func cancelOnceWaiters() {

@@ -1,0 +1,93 @@
+import SextantCore
+import SextantProtocol
+
+/// Accelerometer and hinge samples in; device orientation, interface orientation and
+/// posture events out (RULES O1–O11, P1–P4). The engines decide; the hub only routes
+/// their decisions to the sessions that asked for them.
+extension Hub {
+    /// What every app's interface orientation depends on, as the engines see it now.
+    var interfaceConditions: InterfaceConditions {
+        InterfaceConditions(
+            profile: configuration.profile, deviceOrientation: judge.orientation,
+            lastUprightDeviceOrientation: judge.lastUprightOrientation, rotationLock: rotationLock)
+    }
+
+    /// One accelerometer reading from any source. A reading held by hand (O4a) owns the
+    /// accelerometer: a live sensor's samples are ignored meanwhile, and a replay that
+    /// carries accelerometer samples takes it back.
+    func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: String) {
+        if manualAccelerometer.isHolding {
+            switch source {
+            case "manual": break
+            case "replay": manualAccelerometer.release()
+            default: return
+            }
+        }
+        guard let change = judge.judge(reading, at: time) else { return }
+        logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
+        let params: JSONValue = [
+            "orientation": .string(change.orientation.rawValue), "previous": .string(change.previous.rawValue), "time": .string(change.time.rfc3339),
+        ]
+        let conditions = interfaceConditions
+        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+            if session.wantsOrientation { publish(to: session, Event.deviceOrientation, params, kind: .sensor) }
+            // O7: each foreground app follows, in the same turn, after the device event.
+            publishInterface(session.interface.deviceChanged(conditions), to: session)
+        }
+        if !sessions.values.contains(where: \.wantsOrientation) {
+            broadcastToWatchers(Event.deviceOrientation, params, kind: .sensor)
+        }
+    }
+
+    /// One hinge angle from any source (P1–P4).
+    func hingeSample(_ angle: Double, at time: Timestamp) {
+        guard let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation) else {
+            return
+        }
+        lastPosture = change
+        logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
+        let params = change.json
+        for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.wantsPosture {
+            publish(to: session, Event.posture, params, kind: .sensor)
+        }
+        if !sessions.values.contains(where: \.wantsPosture) {
+            broadcastToWatchers(Event.posture, params, kind: .sensor)
+        }
+    }
+
+    /// The system rotation lock (O9); turning it off moves every foreground app at once (O9a).
+    func setRotationLock(_ enabled: Bool) {
+        guard enabled != rotationLock else { return }
+        rotationLock = enabled
+        logger.info("rotation lock \(enabled ? "on" : "off")")
+        let conditions = interfaceConditions
+        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+            publishInterface(session.interface.deviceChanged(conditions), to: session)
+        }
+    }
+
+    /// Sends an interface change to the app it concerns, if it subscribed (O8–O11 decide
+    /// whether there is one).
+    func publishInterface(_ change: InterfaceOrientationChange?, to session: AppSession) {
+        guard let change else { return }
+        let params: JSONValue = ["orientation": .string(change.orientation.rawValue), "previous": JSONValue(change.previous?.rawValue)]
+        if session.wantsOrientation {
+            publish(to: session, Event.interfaceOrientation, params, kind: .essential)
+        } else {
+            broadcastToWatchers(Event.interfaceOrientation, params, app: session.app, session: session.id)
+        }
+    }
+
+    /// `posture` in `hello` and `status`: the last decision, or null before the first hinge sample.
+    var postureJSON: JSONValue { lastPosture?.json ?? .null }
+}
+
+extension PostureChange {
+    /// The `posture` event's params.
+    var json: JSONValue {
+        [
+            "state": .string(state.rawValue), "previous": JSONValue(previous?.rawValue), "hingeAngle": .double(hingeAngle),
+            "fold": .string(fold.rawValue), "time": .string(time.rfc3339),
+        ]
+    }
+}
