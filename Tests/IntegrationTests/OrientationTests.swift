@@ -198,6 +198,30 @@ struct OrientationTests {
         #expect(try daemon.control().call(Method.status)["posture"] == .null)
     }
 
+    @Test("status, apps list and watch show device orientation, interface orientation and posture")
+    func shownInStatusAppsAndWatch() throws {
+        let daemon = try DaemonHarness(arguments: ["--profile", "foldable"])
+        let watcher = try daemon.control()
+        _ = try watcher.call(Method.watch)
+        let (app, _) = try orientedApp(daemon)
+        #expect(try daemon.ctl(["rotate", "landscapeLeft"]).status == 0)
+        let device = try watcher.nextEvent(timeout: 10, description: "deviceOrientation") { $0.method == Event.deviceOrientation }
+        #expect(device.params["orientation"] == "landscapeLeft" && device.params["app"] == "com.example.game")
+        let interface = try watcher.nextEvent(timeout: 10, description: "interfaceOrientation") { $0.method == Event.interfaceOrientation }
+        #expect(interface.params["orientation"] == "landscapeRight" && interface.params["app"] == "com.example.game")
+        #expect(try daemon.ctl(["hinge", "100"]).status == 0)
+        let posture = try watcher.nextEvent(timeout: 10, description: "posture") { $0.method == Event.posture }
+        #expect(posture.params["state"] == "halfOpened" && posture.params["fold"] == "horizontal")
+        _ = app
+
+        let status = try daemon.ctl(["status"])
+        #expect(status.stdout.contains("Device:            landscapeLeft, rotation lock off"), "\(status.stdout)")
+        #expect(status.stdout.contains("Posture:           halfOpened (hinge 100°)"), "\(status.stdout)")
+        let apps = try daemon.ctl(["apps", "list"])
+        let row = try #require(apps.stdout.split(separator: "\n").first { $0.contains("com.example.game") })
+        #expect(row.contains("landscapeRight"), "\(apps.stdout)")
+    }
+
     /// A trace that holds the device upright in portrait, turns it to landscapeLeft over
     /// 0.4 s, then lays it flat face up: accelerometer at 100 Hz, times from the trace.
     private func turningTrace() -> String {
