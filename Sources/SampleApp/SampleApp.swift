@@ -34,6 +34,7 @@ struct SampleApp: ParsableCommand {
                 return
             }
             _ = try daemon.call(Method.locationStart, ["distanceFilter": .double(distanceFilter)])
+            _ = try daemon.call(Method.orientationStart)
             var received = 0
             while count == 0 || received < count {
                 let event: ServerEvent
@@ -49,6 +50,9 @@ struct SampleApp: ParsableCommand {
                     say(String(format: "location %.5f, %.5f ±%.0fm  %@", p["lat"]?.doubleValue ?? 0, p["lon"]?.doubleValue ?? 0, p["hAcc"]?.doubleValue ?? 0, p["time"]?.stringValue ?? ""))
                 case Event.authorization:
                     say("authorization changed: \(event.params["status"]?.stringValue ?? "?")")
+                case Event.deviceOrientation, Event.interfaceOrientation:
+                    let what = event.method == Event.deviceOrientation ? "device" : "interface"
+                    say("\(what) orientation: \(event.params["previous"]?.stringValue ?? "none") → \(event.params["orientation"]?.stringValue ?? "?")")
                 default:
                     say("\(event.method): \(event.params.serialized())")
                 }

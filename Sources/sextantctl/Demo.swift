@@ -27,7 +27,7 @@ struct Demo: ParsableCommand {
             let daemon = try DemoTools.spawn(tools.sextantd, ["--runtime-dir", runtime, "--state-dir", work + "/state", "--log-level", "notice"], stderrTo: logPath)
             defer { DemoTools.stop(daemon) }
             let control = try DemoTools.waitForControlSocket(runtime: runtime, daemon: daemon, log: logPath)
-            _ = try control.call(Method.watch, ["topics": ["prompt", "authorization", "replay", "promptClosed"]])
+            _ = try control.call(Method.watch, ["topics": ["prompt", "authorization", "replay", "promptClosed", "interfaceOrientation"]])
 
             let app = "com.example.demo.maps"
             step("Launching the sample app \(app); it asks for location permission")
@@ -54,6 +54,13 @@ struct Demo: ParsableCommand {
                     fflush(nil)
                 }
                 if state == "finished" || state == "stopped" { break }
+            }
+
+            step("Turning the device to landscape: the accelerometer's gravity moves to +x, the judge decides")
+            print("      (by hand: sextantctl rotate landscapeLeft)")
+            _ = try control.call(Method.deviceSet, ["orientation": "landscapeLeft"])
+            _ = try control.nextEvent(timeout: 10, description: "the app's interface to turn") {
+                $0.method == Event.interfaceOrientation && $0.params["app"]?.stringValue == app
             }
 
             step("Revoking \(app)'s permission: it stops receiving locations at once")
