@@ -15,6 +15,8 @@ struct SextantdCommand: AsyncParsableCommand {
             Apps connect to RUNTIME-DIR/app.sock; sextantctl controls the daemon through \
             RUNTIME-DIR/control.sock (served to this user and root only). Locations come from \
             a replayed trace (--replay) or are set by hand (sextantctl location set). \
+            Accelerometer and hinge readings also come from the Linux IIO sensors that udev \
+            lists (--no-iio turns them off). \
             Permissions, the Location Services switch and the prompt policy persist in \
             STATE-DIR/sextant.sqlite3. SIGTERM or SIGINT stops the daemon cleanly.
             """,

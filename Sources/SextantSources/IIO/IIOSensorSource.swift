@@ -65,13 +65,14 @@ public final class IIOSensorSource: Sendable {
         if stopPipe.write >= 0 { close(stopPipe.write) }
     }
 
-    /// Starts the thread (once).
+    /// Starts the thread (once; never without its stop pipe, which `stop()` relies on).
     public func start() {
-        let first = lifecycle.withLock { state in
-            defer { state.started = true }
-            return !state.started
+        let starting = lifecycle.withLock { state in
+            guard !state.started, stopPipe.read >= 0 else { return false }
+            state.started = true
+            return true
         }
-        guard first, stopPipe.read >= 0 else { return }
+        guard starting else { return }
         let thread = Thread { [self] in
             IIOWatcher(configuration: configuration, logger: logger, handler: handler, stopFD: stopPipe.read).run()
             let waiters = lifecycle.withLock { state in
@@ -163,8 +164,9 @@ final class IIOWatcher {
                     monitor = nil
                 }
             }
+            // Read what is in use now: the hotplug event just handled may have changed it.
             if !inUse.isEmpty, MonotonicWallClock.monotonicNow() >= nextReading {
-                read(inUse)
+                read(sensors.inUse)
                 let now = MonotonicWallClock.monotonicNow()
                 nextReading += configuration.period
                 // Late by a whole period (a stalled bus, a suspend): start the rhythm afresh.
