@@ -15,6 +15,8 @@ struct SextantdCommand: AsyncParsableCommand {
             Apps connect to RUNTIME-DIR/app.sock; sextantctl controls the daemon through \
             RUNTIME-DIR/control.sock (served to this user and root only). Locations come from \
             a replayed trace (--replay) or are set by hand (sextantctl location set). \
+            Accelerometer and hinge readings also come from the Linux IIO sensors that udev \
+            lists (--no-iio turns them off). \
             Permissions, the Location Services switch and the prompt policy persist in \
             STATE-DIR/sextant.sqlite3. SIGTERM or SIGINT stops the daemon cleanly.
             """,
@@ -52,6 +54,12 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(name: .customLong("gpx-speed"), help: ArgumentHelp("Speed for GPX routes without times (m/s).", valueName: "mps"))
     var gpxSpeed: Double = 1.4
 
+    @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
+    var noIIO = false
+
+    @Option(name: .customLong("iio-rate"), help: ArgumentHelp("Readings a second of each IIO sensor (default 50).", valueName: "hz"))
+    var iioRate: Double?
+
     @Option(
         name: .customLong("allow-once-timeout"),
         help: ArgumentHelp("Seconds an allowOnce grant survives in the background (RULES L5: 60).", valueName: "seconds", visibility: .hidden))
@@ -66,6 +74,7 @@ struct SextantdCommand: AsyncParsableCommand {
         }
         guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
         guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
+        if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
     }
 
     func run() async throws {
@@ -89,6 +98,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.replaySpeed = speed == "max" ? nil : Double(speed)
         configuration.replayLoop = loop
         configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
+        if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
 
         let daemon = SextantDaemon(configuration: configuration, logger: logger)
         let group = ServiceGroup(

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantProtocol
+import SextantSources
 import SextantStore
 import ServiceLifecycle
 
@@ -17,6 +18,8 @@ public struct DaemonConfiguration: Sendable {
     public var replayLoop = false
     /// Set with `--prompt-policy`: replaces the stored policy.
     public var promptPolicy: PromptPolicy?
+    /// Readings a second of the live IIO sensors; nil with `--no-iio`.
+    public var iioRate: Double? = IIOSourceConfiguration.defaultRate
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -82,6 +85,8 @@ public struct SextantDaemon: Service {
             throw error
         }
 
+        let iio = hub.startIIOSource(configuration.iioRate.map { IIOSourceConfiguration(rate: $0) })
+
         logger.info(
             "sextantd ready",
             metadata: [
@@ -96,6 +101,7 @@ public struct SextantDaemon: Service {
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
         for channel in listeners { try? await channel.close() }
+        await iio?.stop()
         await hub.shutdown()
         unlink(appPath)
         unlink(controlPath)

@@ -44,16 +44,20 @@ final class DaemonHarness {
     let state: String
     private(set) var process: Process
     private let arguments: [String]
+    /// The fake IIO sensors the daemon reads; without them it runs with `--no-iio`, so
+    /// that a machine's real accelerometer never feeds a test.
+    private let sensors: IIOTestbed?
     let logPath: String
 
     /// Starts a daemon and waits (up to 15 s) until both its sockets answer.
-    init(arguments: [String] = [], state: String? = nil, directoryMode: Int = 0o700) throws {
+    init(arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700) throws {
         directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
         runtime = directory + "/run"
         self.state = state ?? directory + "/state"
         logPath = directory + "/sextantd.log"
         self.arguments = arguments
+        self.sensors = sensors
         process = Process()
         process = try start()
     }
@@ -69,7 +73,13 @@ final class DaemonHarness {
     private func start() throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Binaries.sextantd)
-        p.arguments = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
+        var options = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
+        if let sensors {
+            p.environment = ProcessInfo.processInfo.environment.merging(sensors.environment) { $1 }
+        } else if !options.contains("--no-iio") {
+            options.append("--no-iio")
+        }
+        p.arguments = options
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let logHandle = FileHandle(forWritingAtPath: logPath)!
         logHandle.seekToEndOfFile()

@@ -1,0 +1,290 @@
+import Foundation
+import Logging
+import SextantCore
+import Synchronization
+
+/// Settings of the IIO source (`sextantd --iio-rate`, `--no-iio`).
+public struct IIOSourceConfiguration: Sendable {
+    /// Readings a second of each sensor in use.
+    public var rate: Double
+
+    public static let defaultRate = 50.0
+
+    public init(rate: Double = IIOSourceConfiguration.defaultRate) { self.rate = rate }
+
+    /// The poll period in nanoseconds.
+    var period: Int64 { Int64((1e9 / rate).rounded()) }
+}
+
+/// What the IIO source tells its owner.
+public enum IIOSourceEvent: Sendable, Equatable {
+    /// A reading: `.acceleration` in Sextant's device frame, or `.hingeAngle` in degrees.
+    case sample(Sample)
+    /// The sensors in use changed (`accel iio:device0, hinge iio:device1`, `no sensors`).
+    case sensors(String)
+}
+
+/// Live Linux IIO sensors: accelerometers and hinge angle sensors, found with libudev,
+/// polled through sysfs, followed through hotplug.
+///
+/// The source runs on a thread of its own, which owns every libudev object. It sleeps in
+/// poll(2) on two descriptors, the udev monitor and a stop pipe, with the time to the next
+/// reading as the timeout: a hotplug event, a reading and a stop are each handled as soon as
+/// they are due, and nothing ever blocks without readiness. Events are handed to `handler`
+/// on that thread.
+public final class IIOSensorSource: Sendable {
+    private let configuration: IIOSourceConfiguration
+    private let logger: Logger
+    private let handler: @Sendable (IIOSourceEvent) -> Void
+    /// Written once by `stop()`; the thread polls the read end.
+    private let stopPipe: (read: Int32, write: Int32)
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        var started = false
+        var finished = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    public init(configuration: IIOSourceConfiguration, logger: Logger, handler: @escaping @Sendable (IIOSourceEvent) -> Void) {
+        self.configuration = configuration
+        self.logger = logger
+        self.handler = handler
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        } else {
+            logger.error("iio: cannot make a pipe: \(String(cString: strerror(errno))); the source will not start")
+            fds = [-1, -1]
+        }
+        stopPipe = (fds[0], fds[1])
+    }
+
+    deinit {
+        if stopPipe.read >= 0 { close(stopPipe.read) }
+        if stopPipe.write >= 0 { close(stopPipe.write) }
+    }
+
+    /// Starts the thread (once; never without its stop pipe, which `stop()` relies on).
+    public func start() {
+        let starting = lifecycle.withLock { state in
+            guard !state.started, stopPipe.read >= 0 else { return false }
+            state.started = true
+            return true
+        }
+        guard starting else { return }
+        let thread = Thread { [self] in
+            IIOWatcher(configuration: configuration, logger: logger, handler: handler, stopFD: stopPipe.read).run()
+            let waiters = lifecycle.withLock { state in
+                state.finished = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        thread.name = "sextant-iio"
+        thread.start()
+    }
+
+    /// Stops the thread and returns once it has ended (at once if it never started).
+    public func stop() async {
+        guard lifecycle.withLock({ $0.started }) else { return }
+        var byte: UInt8 = 1
+        _ = write(stopPipe.write, &byte, 1)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = lifecycle.withLock { state in
+                if !state.finished { state.waiters.append(continuation) }
+                return state.finished
+            }
+            if done { continuation.resume() }
+        }
+    }
+}
+
+/// The source's thread: discovery, hotplug and polling. Lives and dies on that thread.
+final class IIOWatcher {
+    private let configuration: IIOSourceConfiguration
+    private let logger: Logger
+    private let handler: @Sendable (IIOSourceEvent) -> Void
+    private let stopFD: Int32
+    private var sensors = IIOSensorSet()
+    private var reportedSummary: String?
+    private var clock = MonotonicWallClock()
+    /// Monotonic time of the next reading.
+    private var nextReading: Int64 = 0
+    /// Devices whose last read failed for a reason other than being gone, so that a
+    /// failing sensor is logged once per run of failures, not at every reading.
+    private var failing: Set<String> = []
+
+    init(configuration: IIOSourceConfiguration, logger: Logger, handler: @escaping @Sendable (IIOSourceEvent) -> Void, stopFD: Int32) {
+        self.configuration = configuration
+        self.logger = logger
+        self.handler = handler
+        self.stopFD = stopFD
+    }
+
+    func run() {
+        guard let udev = UdevContext() else {
+            logger.error("iio: cannot create a libudev context: no IIO sensors")
+            report(summary: "unavailable")
+            waitForStop()
+            return
+        }
+        // The monitor listens before the enumeration, so that a sensor plugged in between
+        // is not missed (seen twice at worst, which changes nothing).
+        var monitor = UdevMonitor(context: udev, subsystem: "iio")
+        if monitor == nil { logger.warning("iio: no udev monitor: sensors added later will not be seen") }
+        for device in udev.devices(subsystem: "iio") { consider(device.iioInfo) }
+        sensorsChanged()
+
+        var wasIdle = true
+        while true {
+            let inUse = sensors.inUse
+            // A first sensor (or one after none) is read at once; after that, every period.
+            if wasIdle, !inUse.isEmpty { nextReading = MonotonicWallClock.monotonicNow() }
+            wasIdle = inUse.isEmpty
+            var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+            if let monitor { fds.append(pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            var timeout: Int32 = -1
+            if !inUse.isEmpty {
+                let remaining = max(0, nextReading - MonotonicWallClock.monotonicNow())
+                timeout = Int32((remaining + 999_999) / 1_000_000)  // whole ms, rounded up: never early
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0, errno != EINTR {
+                logger.error("iio: poll failed: \(String(cString: strerror(errno))); the source stops")
+                return
+            }
+            if fds[0].revents != 0 { return }
+            if fds.count > 1, fds[1].revents != 0 {
+                if fds[1].revents & Int16(POLLIN) != 0, let device = monitor?.receive() {
+                    hotplug(device, udev: udev)
+                } else if fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                    logger.warning("iio: the udev monitor failed: sensors added later will not be seen")
+                    monitor = nil
+                }
+            }
+            // Read what is in use now: the hotplug event just handled may have changed it.
+            if !inUse.isEmpty, MonotonicWallClock.monotonicNow() >= nextReading {
+                read(sensors.inUse)
+                let now = MonotonicWallClock.monotonicNow()
+                nextReading += configuration.period
+                // Late by a whole period (a stalled bus, a suspend): start the rhythm afresh.
+                if nextReading <= now { nextReading = now + configuration.period }
+            }
+        }
+    }
+
+    // MARK: - Discovery and hotplug
+
+    private func hotplug(_ event: UdevDevice, udev: UdevContext) {
+        let action = event.action ?? "change"
+        let sysname = event.sysname
+        logger.debug("iio: uevent", metadata: ["action": "\(action)", "device": "\(sysname)"])
+        switch action {
+        case "remove", "unbind":
+            if let gone = sensors.remove(sysname) {
+                logger.info("iio: \(gone.kind) \(sysname) removed")
+            }
+        default:
+            // add, change, bind, move: look again, with the database's current properties
+            // (a `change` can bring a new ACCEL_MOUNT_MATRIX).
+            if let device = udev.device(syspath: event.syspath) {
+                consider(device.iioInfo)
+            } else if let gone = sensors.remove(sysname) {
+                logger.info("iio: \(gone.kind) \(sysname) is gone")
+            }
+        }
+        sensorsChanged()
+    }
+
+    /// Probes a device and adds, updates or forgets it.
+    private func consider(_ device: IIODeviceInfo) {
+        let sensor: IIOSensor?
+        do {
+            sensor = try IIOProbe.probe(device) { logger.warning("iio: \($0)") }
+        } catch {
+            if error.deviceIsGone {
+                if let gone = sensors.remove(device.sysname) { logger.info("iio: \(gone.kind) \(device.sysname) is gone") }
+            } else {
+                logger.warning("iio: cannot read \(device.sysname): \(error)")
+            }
+            return
+        }
+        guard let sensor else {
+            if let former = sensors.remove(device.sysname) {
+                logger.info("iio: \(device.sysname) is no longer a sensor Sextant uses (was \(former.kind))")
+            } else {
+                logger.debug("iio: \(device.sysname) is not an accelerometer or a hinge")
+            }
+            return
+        }
+        let known = sensors.sensors[device.sysname] != nil
+        guard sensors.insert(sensor) else { return }
+        failing.remove(device.sysname)
+        logger.info("iio: \(sensor.kind) \(device.sysname) \(known ? "updated" : "found")", metadata: sensor.logMetadata)
+    }
+
+    /// Tells the owner which sensors are in use, when that changed.
+    private func sensorsChanged() {
+        let summary = sensors.summary
+        guard summary != reportedSummary else { return }
+        logger.info("iio: sensors in use: \(summary)")
+        report(summary: summary)
+    }
+
+    private func report(summary: String) {
+        reportedSummary = summary
+        handler(.sensors(summary))
+    }
+
+    // MARK: - Readings
+
+    private func read(_ inUse: [IIOSensor]) {
+        var dropped = false
+        for sensor in inUse {
+            let sysname = sensor.device.sysname
+            do {
+                let value = try sensor.read()
+                failing.remove(sysname)
+                handler(.sample(Sample(time: clock.now(), value: value)))
+            } catch {
+                if error.deviceIsGone {
+                    // Vanished before its remove event: dropped now, so no reading of it is stale.
+                    logger.warning("iio: \(sensor.kind) \(sysname) vanished: \(error); dropped")
+                    sensors.remove(sysname)
+                    failing.remove(sysname)
+                    dropped = true
+                } else if failing.insert(sysname).inserted {
+                    logger.warning("iio: cannot read \(sensor.kind) \(sysname): \(error); skipping its readings until it reads again")
+                }
+            }
+        }
+        if dropped { sensorsChanged() }
+    }
+
+    private func waitForStop() {
+        var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+        while poll(&fds, 1, -1) < 0 && errno == EINTR {}
+    }
+}
+
+extension IIOSensor {
+    /// What the log says of a sensor when it is found.
+    var logMetadata: Logger.Metadata {
+        switch self {
+        case .accelerometer(let a):
+            return [
+                "path": "\(a.device.syspath)",
+                "scale": "\([a.x.scale, a.y.scale, a.z.scale].map { "\($0)" }.joined(separator: ","))",
+                "mount matrix": "\(a.mountMatrix) (\(a.mountMatrixOrigin))",
+                "location": "\(a.location ?? "unknown")",
+            ]
+        case .hinge(let h):
+            return [
+                "path": "\(h.channel.rawPath)",
+                "scale": h.scaledToRadians ? "\(h.channel.scale) (radians)" : "none (degrees)",
+            ]
+        }
+    }
+}
