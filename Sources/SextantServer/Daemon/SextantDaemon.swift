@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantProtocol
+import SextantSources
 import SextantStore
 import ServiceLifecycle
 
@@ -17,6 +18,8 @@ public struct DaemonConfiguration: Sendable {
     public var replayLoop = false
     /// Set with `--prompt-policy`: replaces the stored policy.
     public var promptPolicy: PromptPolicy?
+    /// The gpsd to take live fixes from (`--gpsd`); nil for none (`--no-gpsd`).
+    public var gpsd: GPSDEndpoint?
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -82,6 +85,9 @@ public struct SextantDaemon: Service {
             throw error
         }
 
+        // Live GPS: a missing gpsd is not a start-up failure; the feed keeps retrying.
+        let gpsdFeed = configuration.gpsd.map { GPSDFeed(endpoint: $0, hub: hub, logger: logger) }
+
         logger.info(
             "sextantd ready",
             metadata: [
@@ -95,6 +101,7 @@ public struct SextantDaemon: Service {
 
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
+        gpsdFeed?.stop()
         for channel in listeners { try? await channel.close() }
         await hub.shutdown()
         unlink(appPath)
