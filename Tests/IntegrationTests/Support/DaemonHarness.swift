@@ -70,6 +70,9 @@ final class DaemonHarness {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Binaries.sextantd)
         p.arguments = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
+        // Hermetic: a daemon under test reaches gpsd only when told where (GPSDTests), never
+        // a gpsd this machine may run on localhost:2947.
+        if !arguments.contains("--gpsd") { p.arguments! += ["--no-gpsd"] }
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let logHandle = FileHandle(forWritingAtPath: logPath)!
         logHandle.seekToEndOfFile()
