@@ -36,8 +36,9 @@ final class LibGPSConnection: @unchecked Sendable {
             close()
             throw GPSDConnectError("cannot send ?WATCH: \(reason)")
         }
-        // From here on no read may block: gps_read does one recv() when no whole line
-        // is buffered, and returns 0 on EAGAIN.
+        // From here on no read may block: gps_read does one recv() when no whole line is
+        // buffered, and returns 0 on EAGAIN. libgps 3.22 already leaves the socket
+        // non-blocking after connecting; this makes sure of it for any version.
         let fd = fileDescriptor
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
