@@ -38,6 +38,7 @@ public final class GPSDSource: @unchecked Sendable {
     private var running = false
     /// Counts failed attempts in a row, for the trace log only.
     private var failedAttempts = 0
+    /// The state last handed out: the "from" side of the next change the log tells.
     private var loggedState: GPSDSourceState?
 
     /// - Parameters:
