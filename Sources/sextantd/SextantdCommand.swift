@@ -4,6 +4,7 @@ import Logging
 import SextantCore
 import SextantProtocol
 import SextantServer
+import SextantSources
 import ServiceLifecycle
 
 @main
@@ -14,7 +15,8 @@ struct SextantdCommand: AsyncParsableCommand {
         discussion: """
             Apps connect to RUNTIME-DIR/app.sock; sextantctl controls the daemon through \
             RUNTIME-DIR/control.sock (served to this user and root only). Locations come from \
-            a replayed trace (--replay) or are set by hand (sextantctl location set). \
+            a live gpsd (--gpsd, by default localhost:2947 unless --replay is given), a replayed \
+            trace (--replay), or are set by hand (sextantctl location set). \
             Accelerometer and hinge readings also come from the Linux IIO sensors that udev \
             lists (--no-iio turns them off). \
             Permissions, the Location Services switch and the prompt policy persist in \
@@ -39,6 +41,14 @@ struct SextantdCommand: AsyncParsableCommand {
 
     @Flag(help: "Replay the trace over and over.")
     var loop = false
+
+    @Option(
+        name: .customLong("gpsd"),
+        help: ArgumentHelp("Take live fixes from this gpsd (default localhost:2947 when no --replay is given).", valueName: "host[:port]"))
+    var gpsd: String?
+
+    @Flag(name: .customLong("no-gpsd"), help: "Do not connect to gpsd.")
+    var noGPSD = false
 
     @Option(
         name: .customLong("prompt-policy"),
@@ -75,6 +85,10 @@ struct SextantdCommand: AsyncParsableCommand {
         guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
         guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
+        if let gpsd {
+            guard !noGPSD else { throw ValidationError("--gpsd and --no-gpsd exclude each other") }
+            guard GPSDEndpoint(parsing: gpsd) != nil else { throw ValidationError("--gpsd must be HOST, HOST:PORT or [IPV6]:PORT") }
+        }
     }
 
     func run() async throws {
@@ -99,6 +113,8 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.replayLoop = loop
         configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
+        // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
+        if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }
 
         let daemon = SextantDaemon(configuration: configuration, logger: logger)
         let group = ServiceGroup(

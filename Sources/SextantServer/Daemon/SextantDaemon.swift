@@ -20,6 +20,8 @@ public struct DaemonConfiguration: Sendable {
     public var promptPolicy: PromptPolicy?
     /// Readings a second of the live IIO sensors; nil with `--no-iio`.
     public var iioRate: Double? = IIOSourceConfiguration.defaultRate
+    /// The gpsd to take live fixes from (`--gpsd`); nil for none (`--no-gpsd`).
+    public var gpsd: GPSDEndpoint?
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -86,6 +88,8 @@ public struct SextantDaemon: Service {
         }
 
         let iio = hub.startIIOSource(configuration.iioRate.map { IIOSourceConfiguration(rate: $0) })
+        // Live GPS: a missing gpsd is not a start-up failure; the feed keeps retrying.
+        let gpsdFeed = configuration.gpsd.map { GPSDFeed(endpoint: $0, hub: hub, logger: logger) }
 
         logger.info(
             "sextantd ready",
@@ -100,6 +104,7 @@ public struct SextantDaemon: Service {
 
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
+        gpsdFeed?.stop()
         for channel in listeners { try? await channel.close() }
         await iio?.stop()
         await hub.shutdown()

@@ -74,11 +74,14 @@ final class DaemonHarness {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Binaries.sextantd)
         var options = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
+        // Hermetic: a daemon under test reads only the fake sensors it is given and reaches
+        // gpsd only when told where, never this machine's own sensors or gpsd on :2947.
         if let sensors {
             p.environment = ProcessInfo.processInfo.environment.merging(sensors.environment) { $1 }
         } else if !options.contains("--no-iio") {
             options.append("--no-iio")
         }
+        if !arguments.contains("--gpsd") { options.append("--no-gpsd") }
         p.arguments = options
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let logHandle = FileHandle(forWritingAtPath: logPath)!

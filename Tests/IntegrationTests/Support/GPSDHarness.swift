@@ -1,0 +1,318 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+
+// A real gpsd for the integration tests: `gpsd -N -n -b -S PORT FIFO` on a free loopback
+// port, fed NMEA logs through the FIFO, and a plain-socket client that reads gpsd's own
+// TPVs as the reference the daemon's locations are compared with.
+
+/// The gpsd binary, if installed (Debian package gpsd).
+enum GPSDBinary {
+    static let path: String? = {
+        let candidates = ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/sbin/gpsd"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/gpsd" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    static var isInstalled: Bool { path != nil }
+}
+
+/// gpsd's regression logs shipped in Traces/gpsd, with the `.chk` output gpsd 3.22 gave.
+enum GPSDLog {
+    static func path(_ name: String) -> String { Repository.root + "/Traces/gpsd/" + name }
+
+    /// How many TPV reports gpsd produced for the log, per its `.chk` file.
+    static func tpvCount(_ name: String) throws -> Int {
+        let text = try String(contentsOfFile: path(name) + ".chk", encoding: .utf8)
+        return text.split(separator: "\n").filter { $0.hasPrefix(#"{"class":"TPV""#) }.count
+    }
+}
+
+func monotonicSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// A TCP port on 127.0.0.1 that nothing listens on right now.
+func freeLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var address = loopbackAddress(port: 0)
+    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    guard bound == 0 else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+private func loopbackAddress(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    return address
+}
+
+/// Connects to 127.0.0.1:port once; the descriptor, or nil when refused.
+private func connectLoopback(port: UInt16) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = loopbackAddress(port: port)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    if connected == 0 { return fd }
+    close(fd)
+    return nil
+}
+
+/// One gpsd process reading NMEA from a FIFO the test writes to.
+///
+/// gpsd reads a FIFO once: the write end stays open for the process's lifetime so that
+/// several logs can be fed one after the other. gpsd drops privileges to user `gpsd`, so
+/// the FIFO sits in a world-readable directory with mode 0666. Unchecked Sendable: the
+/// FIFO's descriptor belongs to the feeder queue; the rest is used from the test's thread.
+final class GPSDProcess: @unchecked Sendable {
+    let port: UInt16
+    let directory: String
+    let fifo: String
+    let logPath: String
+    private let process = Process()
+    private var writer: Int32 = -1
+    /// Feeds run here one after the other, so a test can go on reading while one runs.
+    private let feeder = DispatchQueue(label: "gpsd-feeder")
+
+    /// Starts gpsd on `port` (a free one by default) and waits (up to 10 s) until it both
+    /// accepts clients and has opened the FIFO.
+    init(port: UInt16? = nil) throws {
+        signal(SIGPIPE, SIG_IGN)  // a feed into a killed gpsd must fail with EPIPE, not kill the tests
+        guard let binary = GPSDBinary.path else { throw HarnessError("gpsd is not installed") }
+        self.port = try port ?? freeLoopbackPort()
+        directory = NSTemporaryDirectory() + "sextant-gpsd-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        fifo = directory + "/nmea.fifo"
+        logPath = directory + "/gpsd.log"
+        guard mkfifo(fifo, 0o666) == 0, chmod(fifo, 0o666) == 0 else { throw HarnessError("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: binary)
+        // -N foreground, -n open the device at once, -b read-only (never reconfigure the "receiver").
+        process.arguments = ["-N", "-n", "-b", "-S", String(self.port), fifo]
+        process.standardOutput = FileHandle(forWritingAtPath: logPath)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        try process.run()
+        // gpsd listens before it opens the FIFO, and refuses a device that another process
+        // already has open: the write end is opened only once gpsd has answered a client,
+        // which it does after opening its devices.
+        let deadline = monotonicSeconds() + 10
+        while monotonicSeconds() < deadline, process.isRunning {
+            if (try? GPSDWatcher(port: self.port)) != nil {
+                writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                if writer >= 0, fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK) == 0 { return }
+                break
+            }
+            usleep(20_000)  // gpsd is starting: nothing to wait on but the clock
+        }
+        kill()
+        throw HarnessError("gpsd did not come up on port \(self.port) with \(fifo) open:\n\(log())")
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Writes an NMEA log into the FIFO in the background, a line at a time with `pause`
+    /// seconds between lines (0: as one write).
+    func feed(_ path: String, pause: Double = 0) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = pause > 0 ? text.split(separator: "\n", omittingEmptySubsequences: false).map { $0 + "\n" } : [Substring(text)]
+        feeder.async { [self] in
+            for line in lines {
+                guard writeAll(line) else { return }  // gpsd is gone
+                if pause > 0 { usleep(useconds_t(pause * 1e6)) }
+            }
+        }
+    }
+
+    /// On the feeder's queue, which alone owns `writer`: a descriptor is never written
+    /// after it was closed (its number may by then belong to another test's socket).
+    private func writeAll(_ text: Substring) -> Bool {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            guard writer >= 0 else { return false }
+            let written = bytes.withUnsafeMutableBytes { write(writer, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// SIGKILL, as a crash would; waits until the process is gone and any feed has ended
+    /// (its next write fails with EPIPE).
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        feeder.sync {
+            if writer >= 0 { close(writer) }
+            writer = -1
+        }
+    }
+
+}
+
+/// A plain gpsd client, independent of libgps and of the daemon: `?WATCH` JSON, one
+/// report a line. The reference for what gpsd itself said.
+final class GPSDWatcher {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects and waits until gpsd acknowledges the watch.
+    init(port: UInt16) throws {
+        guard let fd = connectLoopback(port: port) else { throw HarnessError("cannot connect to gpsd on port \(port)") }
+        self.fd = fd
+        let watch = #"?WATCH={"enable":true,"json":true}"# + "\n"
+        _ = watch.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        _ = try nextReport(timeout: 10) { $0["class"] == "WATCH" }
+    }
+
+    deinit { close(fd) }
+
+    /// The next report that matches, waiting up to `timeout` seconds.
+    func nextReport(timeout: Double, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if let report = try? JSONValue.parse(bytes: line), matches(report) { return report }
+            }
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0 else { throw HarnessError("no matching report from gpsd within \(timeout) s") }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw HarnessError("gpsd closed the watcher's connection (read \(count), errno \(errno), revents \(descriptor.revents), fd \(fd))") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// The next `count` TPV reports.
+    func tpvs(_ count: Int, timeout: Double = 30) throws -> [JSONValue] {
+        let deadline = monotonicSeconds() + timeout
+        var seen: [JSONValue] = []
+        while seen.count < count {
+            seen.append(try nextReport(timeout: max(0, deadline - monotonicSeconds())) { $0["class"] == "TPV" })
+        }
+        return seen
+    }
+}
+
+/// What gpsd's TPVs must become: the fixes (mode 2 or 3 with a position).
+func fixes(among tpvs: [JSONValue]) -> [JSONValue] {
+    tpvs.filter { ($0["mode"]?.intValue ?? 0) >= 2 && $0["lat"]?.doubleValue != nil && $0["lon"]?.doubleValue != nil }
+}
+
+/// Stands where gpsd was: accepts connections and hangs up at once, saying nothing, and
+/// notes when each attempt came. The daemon must treat each as a failed attempt.
+final class HangingUpListener {
+    private var fd: Int32
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = loopbackAddress(port: port)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            Glibc.close(fd)
+            throw HarnessError("cannot listen on port \(port): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close() }
+
+    /// Stops listening, so that gpsd can have its port back.
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// Accepts and hangs up on `count` connections; their arrival times (monotonic s).
+    func acceptAndHangUp(_ count: Int, timeout: Double) throws -> [Double] {
+        let deadline = monotonicSeconds() + timeout
+        var times: [Double] = []
+        while times.count < count {
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0 else { throw HarnessError("only \(times.count) connection attempts within \(timeout) s") }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
+            let client = accept(fd, nil, nil)
+            guard client >= 0 else { continue }
+            times.append(monotonicSeconds())
+            Glibc.close(client)
+        }
+        return times
+    }
+}
+
+extension DaemonHarness {
+    /// Starts a daemon fed by the gpsd on `port`.
+    convenience init(gpsdPort port: UInt16, arguments: [String] = []) throws {
+        try self.init(arguments: ["--gpsd", "127.0.0.1:\(port)"] + arguments)
+    }
+
+    /// The gpsd source's state in `status`, or nil when there is none.
+    func gpsdState() throws -> String? {
+        let sources = try control().call(Method.status)["sources"]?.arrayValue ?? []
+        return sources.first { $0["name"] == "gpsd" }?["state"]?.stringValue
+    }
+
+    /// Waits (asking `status` every 20 ms) until the gpsd source is in `state`.
+    func waitForGPSDState(_ state: String, timeout: Double = 20) throws {
+        let deadline = monotonicSeconds() + timeout
+        var last: String?
+        while monotonicSeconds() < deadline {
+            last = try gpsdState()
+            if last == state { return }
+            usleep(20_000)  // status has no event for source states: ask again
+        }
+        throw HarnessError("the gpsd source stayed \(last ?? "absent"), not \(state), for \(timeout) s:\n\(log())")
+    }
+
+    /// An app with permission, streaming locations.
+    func streamingApp(_ id: String) throws -> SextantConnection {
+        guard try ctl(["permissions", "grant", id]).status == 0 else { throw HarnessError("cannot grant \(id)") }
+        let (app, _) = try app(id)
+        _ = try app.call(Method.locationStart)
+        return app
+    }
+}
+
+extension SextantConnection {
+    /// The next `count` `location` events; everything else that came is dropped.
+    func locations(_ count: Int, timeout: Double = 30) throws -> [JSONValue] {
+        let deadline = monotonicSeconds() + timeout
+        var seen: [JSONValue] = []
+        while seen.count < count {
+            let event = try nextEvent(timeout: max(0, deadline - monotonicSeconds()), description: "location \(seen.count + 1) of \(count)") {
+                $0.method == Event.location
+            }
+            seen.append(event.params)
+        }
+        return seen
+    }
+}
