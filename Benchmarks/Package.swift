@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+// Benchmarks and measured figures for Sextant's engines. A package of its own, so that
+// neither the root package nor CI builds it: run `swift package benchmark` here.
+
+import PackageDescription
+
+let package = Package(
+    name: "SextantBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Sextant", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Realistic accelerometer streams (hand turns with Gaussian noise), shared by the
+        // benchmark and the figures.
+        .target(
+            name: "OrientationWorkload",
+            dependencies: [.product(name: "SextantCore", package: "Sextant")]
+        ),
+
+        // Decision latency of the orientation judge, in trace time, and a plain timing of
+        // its cost per sample: `swift run -c release orientation-figures`.
+        .executableTarget(
+            name: "orientation-figures",
+            dependencies: ["OrientationWorkload", .product(name: "SextantCore", package: "Sextant")]
+        ),
+
+        // CPU cost of judging 100 Hz samples: `swift package benchmark`.
+        .executableTarget(
+            name: "OrientationJudge",
+            dependencies: [
+                "OrientationWorkload",
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/OrientationJudge",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
