@@ -227,10 +227,19 @@ public final class SextantConnection {
             let written = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw errno == EPIPE || errno == ECONNRESET ? .closed : .io("write: \(String(cString: strerror(errno)))")
+                throw errno == EPIPE || errno == ECONNRESET ? closedWithReason() : .io("write: \(String(cString: strerror(errno)))")
             }
             offset += written
         }
+    }
+
+    /// The daemon closed the connection before our request went out. It may have said why
+    /// first (an error with a null id, such as 1007 to a foreign uid): that is the error then.
+    private func closedWithReason() -> ClientError {
+        while (try? fill(until: Self.now(), waitingFor: "")) != nil {}
+        while let line = takeLine() { absorb(line) }
+        if case .failure(let error) = responses.removeValue(forKey: .null) { return .rpc(error) }
+        return .closed
     }
 
     static func now() -> Double {
