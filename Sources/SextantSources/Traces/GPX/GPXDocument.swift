@@ -44,10 +44,18 @@ struct GPXDocument: Equatable {
         parser.delegate = builder
         let ok = parser.parse()
         if let error = builder.error { throw error }
-        guard ok else {
-            throw TraceError(path: path, line: max(1, builder.errorLine ?? parser.lineNumber), reason: "not well-formed XML: \(describe(parser.parserError))")
+        // libxml2 recovers from some errors (a mismatched end tag) and `parse()` then
+        // returns true: any error reported is one.
+        if let (line, error) = builder.syntaxError {
+            throw TraceError(path: path, line: max(1, line), reason: "not well-formed XML: \(describe(error))")
         }
-        guard builder.sawRoot else { throw TraceError(path: path, line: 1, reason: "not a GPX file: no <gpx> element") }
+        guard ok else {
+            throw TraceError(path: path, line: max(1, parser.lineNumber), reason: "not well-formed XML: \(describe(parser.parserError))")
+        }
+        guard builder.sawRoot else {
+            let empty = text.allSatisfy(\.isWhitespace)
+            throw TraceError(path: path, line: 1, reason: empty ? "not a GPX file: the file is empty" : "not a GPX file: no <gpx> element")
+        }
         return builder.document
     }
 
@@ -72,7 +80,8 @@ struct GPXDocument: Equatable {
         let path: String
         var document = GPXDocument()
         var error: TraceError?
-        var errorLine: Int?
+        /// The first XML syntax error and the line libxml2 found it on.
+        var syntaxError: (Int, any Error)?
         var sawRoot = false
 
         private var depth = 0
@@ -182,8 +191,8 @@ struct GPXDocument: Equatable {
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            // The line where libxml2 stopped; after `parse()` returns it has moved on.
-            if errorLine == nil { errorLine = parser.lineNumber }
+            // The line is right only now: after `parse()` returns it has moved on.
+            if syntaxError == nil { syntaxError = (parser.lineNumber, parseError) }
         }
     }
 
