@@ -97,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SextantClient", "SextantProtocol"]
+            dependencies: ["SextantClient", "SextantProtocol", "SextantSources"]
         ),
     ]
 )
