@@ -139,6 +139,17 @@ struct NMEAReaderTests {
         #expect(trace.samples.map(\.offset) == [0, 500_000_000, 1_500_000_000, 2_000_000_000])
     }
 
+    @Test("A fix more than a day after the previous one starts another recording too: the replay does not wait days")
+    func jumpForward() throws {
+        let trace = try read([
+            nmea("$GPRMC,120000,A,4807.038,N,01131.000,E,0.0,0.0,010120,,,A"),
+            nmea("$GPRMC,120001,A,4807.038,N,01131.000,E,0.0,0.0,010120,,,A"),
+            nmea("$GPRMC,080000,A,4807.038,N,01131.000,E,0.0,0.0,050120,,,A"),
+            nmea("$GPRMC,080002,A,4807.038,N,01131.000,E,0.0,0.0,050120,,,A"),
+        ])
+        #expect(trace.samples.map(\.offset) == [0, 1_000_000_000, 2_000_000_000, 4_000_000_000])
+    }
+
     @Test("Bad lines are skipped and counted by reason, never fatal")
     func badLines() throws {
         let good = nmea("$GPRMC,120000,A,4807.038,N,01131.000,E,0.0,0.0,230394,,,A")
@@ -168,6 +179,18 @@ struct NMEAReaderTests {
         let trace = try read([nmea("$GPGGA,000416.984,0000.0000,N,00000.0000,E,0,00,50.0,0.0,M,0.0,M,0.0,0000")])
         #expect(trace.samples == [TraceSample(offset: 0, value: .gps(.noFix))])
         #expect(trace.start == time("2000-01-01T00:04:16.984Z"))
+    }
+
+    @Test("A GLL without time or status (an old Garmin's) joins the cycle it comes in; before any time it cannot be placed")
+    func untimedFix() throws {
+        let trace = try read([
+            "$GPGLL,4916.45,N,12311.12,W",
+            nmea("$GPRMC,120000,A,4807.038,N,01131.000,E,0.0,0.0,230394,,,A"),
+            "$GPGLL,4916.45,N,12311.12,W",
+        ])
+        let f = fixes(trace)
+        #expect(f.count == 1)
+        #expect(abs(f[0].latitude - (49 + 16.45 / 60)) < 1e-12 && f[0].time == time("1994-03-23T12:00:00Z"))
     }
 
     @Test("TraceLoader reads .nmea and .log files as NMEA")

@@ -34,8 +34,10 @@ import Testing
 ///   D, E, F, R or P), and that fix's coordinates are one of those sentences' own
 ///   (decoded here by hand).
 /// - Times: Sextant's time of day equals the receiver's, except after the receiver's
-///   time went back (bt451.log is three recordings put end to end): from there on, the
-///   fixes are moved to follow the previous fix by exactly 1 s and keep their spacing.
+///   time went back (bt451.log is three recordings put end to end; humminbird-M37.log's
+///   clock jumps back 13 s): from there on, the fixes are moved to follow the previous
+///   fix by exactly 1 s and keep their spacing. (A jump forward by more than a day would
+///   do the same; none of these logs has one.)
 @Suite("NMEA logs against gpsd 3.22's answers")
 struct NMEAReferenceTests {
     static let directory: String = {

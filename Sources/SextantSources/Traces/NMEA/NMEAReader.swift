@@ -99,7 +99,7 @@ public enum NMEAReader {
         guard text.hasPrefix("Date:") else { return nil }
         guard let word = text.dropFirst(5).split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { return nil }
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+        guard parts.count == 3, let year = Int(parts[0]), (1970...2099).contains(year), let month = Int(parts[1]), let day = Int(parts[2]),
             (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day)
         else { return nil }
         return NMEADate(year: year, month: month, day: day)

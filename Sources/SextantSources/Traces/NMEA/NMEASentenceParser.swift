@@ -272,7 +272,10 @@ struct NMEAFields {
         else { return nil }
         var date: NMEADate?
         if let day, let month, let year {
-            guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day), year >= 1980 else { return nil }
+            // GPS time began in 1980; beyond 2099 is a garbled year.
+            guard (1980...2099).contains(year), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day) else {
+                return nil
+            }
             date = NMEADate(year: year, month: month, day: day)
         }
         return ZDA(time: time, date: date)

@@ -15,10 +15,12 @@ import SextantProtocol
 /// log began is told by one `gps noFix` sample at offset 0; its times before the first
 /// fix are not used (MTK and Royaltek receivers report made-up times until then).
 ///
-/// **Offsets never decrease.** A fix dated before the previous one means the log was put
-/// together from several recordings (gpsd's bt451.log): the later recording is moved to
-/// follow the earlier one `segmentGap` after it, keeping its own pace. A no-fix report is
-/// never moved back in time; it is held at the last sample's offset instead.
+/// **Offsets never decrease.** A fix dated before the previous one, or more than
+/// `maximumGap` (a day) after it, means the log was put together from several recordings
+/// (gpsd's bt451.log) or the receiver's clock jumped (humminbird-M37.log): the later part
+/// is moved to follow the earlier one `segmentGap` (1 s) after it, keeping its own pace. A
+/// no-fix report is never moved back in time; it is held at the last sample's offset
+/// instead.
 ///
 /// **Fixes.** Speed comes in knots (× 1852/3600 for m/s). The horizontal accuracy (a
 /// 68 % radius, as `hAcc` means everywhere in Sextant) is √(σlat² + σlon²) from GST
@@ -31,6 +33,9 @@ struct NMEATimeline {
         year: TraceConventions.fallbackDate.year, month: TraceConventions.fallbackDate.month, day: TraceConventions.fallbackDate.day)
     /// How far after the previous fix a recording appended to another one starts.
     static let segmentGap: Int64 = 1_000_000_000
+    /// The longest a replay waits between two fixes: a longer step forward also starts
+    /// another recording (a log whose dates jump by months is not waited through).
+    static let maximumGap: Int64 = 86_400_000_000_000
 
     static let day: Int64 = 86_400_000_000_000
 
@@ -41,33 +46,39 @@ struct NMEATimeline {
             if case .epoch(let e) = events[i] { return (e, instants[i]) }
             return nil
         }
-        guard let firstFix = epochs.firstIndex(where: { $0.epoch.isFix }) else {
+        // A fix needs a time to be placed; an untimed one (an old Garmin's GLL before any
+        // timed sentence) cannot be.
+        guard let firstFix = epochs.firstIndex(where: { $0.epoch.isFix && $0.instant != nil }) else {
             // Never a fix: the trace only says so.
             let start = epochs.lazy.compactMap(\.instant).first ?? (fallbackDate.daysSinceEpoch * day)
             let samples = epochs.isEmpty ? [] : [TraceSample(offset: 0, value: .gps(.noFix))]
             return (Timestamp(nanoseconds: start), samples)
         }
         let start = epochs[firstFix].instant!
+        // Offsets stop growing where `start + offset` would overflow (a file made to go
+        // forward by a day at every fix, for hundreds of thousands of fixes).
+        let limit = Int64.max - start
         var samples: [TraceSample] = []
         if firstFix > 0 { samples.append(TraceSample(offset: 0, value: .gps(.noFix))) }
-        var shift: Int64 = 0
         var lastOffset: Int64 = 0
-        var hasFix = false
+        var lastFix: (instant: Int64, offset: Int64)?
         for (epoch, instant) in epochs[firstFix...] {
             if epoch.isFix, let instant {
-                var offset = instant + shift - start
-                if offset < lastOffset {
-                    shift += lastOffset + segmentGap - offset
-                    offset = lastOffset + segmentGap
+                var offset: Int64 = 0
+                if let lastFix {
+                    let step = instant - lastFix.instant
+                    let advance = (0...maximumGap).contains(step) ? step : segmentGap
+                    offset = max(lastOffset, advance > limit - lastFix.offset ? limit : lastFix.offset + advance)
                 }
                 lastOffset = offset
+                lastFix = (instant, offset)
                 samples.append(TraceSample(offset: offset, value: .location(fix(epoch, time: Timestamp(nanoseconds: start + offset)))))
-                hasFix = true
-            } else if !epoch.isFix, hasFix {
-                let offset = instant.map { max(lastOffset, $0 + shift - start) } ?? lastOffset
-                lastOffset = offset
-                samples.append(TraceSample(offset: offset, value: .gps(.noFix)))
-                hasFix = false
+            } else if !epoch.isFix, let fix = lastFix, case .location = samples.last?.value {
+                // Where the loss falls after the last fix, if it is in step with it.
+                let step = instant.map { $0 - fix.instant } ?? 0
+                let offset = (0...maximumGap).contains(step) && step <= limit - fix.offset ? fix.offset + step : lastOffset
+                lastOffset = max(lastOffset, offset)
+                samples.append(TraceSample(offset: lastOffset, value: .gps(.noFix)))
             }
         }
         return (Timestamp(nanoseconds: start), samples)
