@@ -16,5 +16,8 @@ enum TraceConventions {
 
     /// The day of a trace whose file gives no date at all (an NMEA log of GGA and GLL
     /// only without a `# Date:` comment, a GPX route without times).
-    static let fallbackDate = (year: 2000, month: 1, day: 1)
+    static let fallbackDate = NMEADate(year: 2000, month: 1, day: 1)
+
+    /// Midnight (UTC) of `fallbackDate`.
+    static var fallbackStart: Timestamp { Timestamp(nanoseconds: fallbackDate.daysSinceEpoch * 86_400_000_000_000) }
 }

@@ -38,7 +38,7 @@ public struct TraceLoadOptions: Sendable {
     /// Walking speed for GPX routes and waypoints that carry no times (m/s).
     public var gpxSpeed: Double
 
-    public init(gpxSpeed: Double = 1.4) { self.gpxSpeed = gpxSpeed }
+    public init(gpxSpeed: Double = GPXReader.defaultSpeed) { self.gpxSpeed = gpxSpeed }
 }
 
 public enum TraceLoader {

@@ -50,8 +50,7 @@ public enum GPXReader {
             }
         } else if timed == 0 {
             guard speed.isFinite, speed > 0 else { throw TraceError(path: path, line: points[0].line, reason: "the GPX speed must be a positive number of m/s, not \(speed)") }
-            let fallback = TraceConventions.fallbackDate
-            times = walk(points, speed: speed, from: document.time ?? Timestamp(year: fallback.year, month: fallback.month, day: fallback.day, secondsOfDay: 0))
+            times = walk(points, speed: speed, from: document.time ?? TraceConventions.fallbackStart)
         } else {
             let odd = points.first { $0.time == nil }!
             throw TraceError(path: path, line: odd.line, reason: "a point without <time> among points with times")

@@ -143,7 +143,7 @@ struct NMEAFields {
         return .some(NMEAPosition(latitude: latitude, longitude: longitude))
     }
 
-    /// A sentence type of standard shape `ttSSS` (talker + type), or a proprietary tag.
+    /// The sentence these fields make, by its tag.
     func decode() -> Result<NMEASentence, NMEALineProblem> {
         let tag = bytes(0)
         // `$P…` is proprietary (PGRME, PMTK, PSRF, PASHR…), in whatever form its maker

@@ -24,13 +24,11 @@ import SextantProtocol
 ///
 /// **Fixes.** Speed comes in knots (× 1852/3600 for m/s). The horizontal accuracy (a
 /// 68 % radius, as `hAcc` means everywhere in Sextant) is √(σlat² + σlon²) from GST
-/// when the receiver sends it, else HDOP × 5 m, else Sextant's
-/// default 5 m; the vertical one is GST's σalt, else VDOP × the same constant
-/// (`TraceConventions.userEquivalentRangeError`).
+/// when the receiver sends it, else HDOP × 5 m, else Sextant's default 5 m; the
+/// vertical one is GST's σalt, else VDOP × 5 m (`TraceConventions`).
 struct NMEATimeline {
     /// The date of a log that gives none in its sentences or comments.
-    static let fallbackDate = NMEADate(
-        year: TraceConventions.fallbackDate.year, month: TraceConventions.fallbackDate.month, day: TraceConventions.fallbackDate.day)
+    static let fallbackDate = TraceConventions.fallbackDate
     /// How far after the previous fix a recording appended to another one starts.
     static let segmentGap: Int64 = 1_000_000_000
     /// The longest a replay waits between two fixes: a longer step forward also starts
