@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SextantProtocol", targets: ["SextantProtocol"]),
         .library(name: "SextantClient", targets: ["SextantClient"]),
         .library(name: "SextantCore", targets: ["SextantCore"]),
+        // The trace readers, for tools outside this package (Benchmarks/).
+        .library(name: "SextantSources", targets: ["SextantSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -97,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SextantClient", "SextantProtocol"]
+            dependencies: ["SextantClient", "SextantProtocol", "SextantSources"]
         ),
     ]
 )

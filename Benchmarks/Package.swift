@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
-// Benchmarks and measured figures for Sextant's engines. A package of its own, so that
-// neither the root package nor CI builds it: run `swift package benchmark` here.
+// Benchmarks and measured figures for Sextant, a package of its own so that neither the
+// root package nor CI builds it. `swift package benchmark` runs the benchmarks;
+// `swift run -c release orientation-figures` and Tools/bench-nmea.sh print figures.
 
 import PackageDescription
 
@@ -36,6 +37,15 @@ let package = Package(
             ],
             path: "Benchmarks/OrientationJudge",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // NMEA decode throughput: Tools/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).
+        .executableTarget(
+            name: "NMEAThroughput",
+            dependencies: [
+                .product(name: "SextantSources", package: "Sextant"),
+                .product(name: "SextantCore", package: "Sextant"),
+            ]
         ),
     ]
 )

@@ -38,25 +38,30 @@ public struct TraceLoadOptions: Sendable {
     /// Walking speed for GPX routes and waypoints that carry no times (m/s).
     public var gpxSpeed: Double
 
-    public init(gpxSpeed: Double = 1.4) { self.gpxSpeed = gpxSpeed }
+    public init(gpxSpeed: Double = GPXReader.defaultSpeed) { self.gpxSpeed = gpxSpeed }
 }
 
 public enum TraceLoader {
     /// Reads and parses a trace file of any supported format. All or nothing.
     public static func load(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> Trace {
-        let contents: String
+        let contents = try contents(ofFile: path)
+        return try parse(contents, path: path, format: TraceFormat.detect(path: path, contents: contents), options: options)
+    }
+
+    /// A trace file's text: unreadable (1006) if it cannot be read, invalid (1008) if it
+    /// is not UTF-8.
+    public static func contents(ofFile path: String) throws(TraceLoadError) -> String {
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             guard let text = String(data: data, encoding: .utf8) else {
                 throw TraceLoadError.invalid(TraceError(path: path, line: 1, reason: "not UTF-8 text"))
             }
-            contents = text
+            return text
         } catch let error as TraceLoadError {
             throw error
         } catch {
             throw .unreadable(path: path, reason: describe(error))
         }
-        return try parse(contents, path: path, format: TraceFormat.detect(path: path, contents: contents), options: options)
     }
 
     public static func parse(_ contents: String, path: String, format: TraceFormat, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> Trace {

@@ -1,0 +1,204 @@
+import Foundation
+import SextantCore
+import SextantProtocol
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// One point of a GPX track, route or waypoint list, as the file gives it.
+struct GPXPoint: Equatable {
+    var latitude: Double
+    var longitude: Double
+    /// `<ele>`: metres (GPX says above the geoid, i.e. mean sea level).
+    var elevation: Double?
+    var time: Timestamp?
+    var hdop: Double?
+    var vdop: Double?
+    /// `<speed>` (GPX 1.0, or an extension such as Garmin's TrackPointExtension), m/s.
+    var speed: Double?
+    /// `<course>` (GPX 1.0, or an extension), degrees from true north.
+    var course: Double?
+    /// The 1-based line of the point's start tag.
+    var line: Int
+}
+
+/// The parts of a GPX 1.1 (or 1.0) file a replay uses: tracks (`trk`, made of `trkseg`
+/// of `trkpt`), routes (`rte` of `rtept`) and waypoints (`wpt`), each a list of points
+/// in file order, and the file's own time (`metadata/time`).
+struct GPXDocument: Equatable {
+    /// Each track segment is one list: a segment break is a gap in the recording.
+    var trackSegments: [[GPXPoint]] = []
+    var routes: [[GPXPoint]] = []
+    var waypoints: [GPXPoint] = []
+    var time: Timestamp?
+    /// The line of the `<gpx>` start tag.
+    var rootLine = 1
+
+    /// Parses a whole file with Foundation's `XMLParser` (libxml2), which reports the
+    /// line of every element and of the first syntax error.
+    static func parse(_ text: String, path: String) throws(TraceError) -> GPXDocument {
+        let builder = Builder(path: path)
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.shouldProcessNamespaces = true
+        parser.delegate = builder
+        let ok = parser.parse()
+        if let error = builder.error { throw error }
+        // libxml2 recovers from some errors (a mismatched end tag) and `parse()` then
+        // returns true: any error reported is one.
+        if let (line, error) = builder.syntaxError {
+            throw TraceError(path: path, line: max(1, line), reason: "not well-formed XML: \(describe(error))")
+        }
+        guard ok else {
+            throw TraceError(path: path, line: max(1, parser.lineNumber), reason: "not well-formed XML: \(describe(parser.parserError))")
+        }
+        guard builder.sawRoot else {
+            let empty = text.allSatisfy(\.isWhitespace)
+            throw TraceError(path: path, line: 1, reason: empty ? "not a GPX file: the file is empty" : "not a GPX file: no <gpx> element")
+        }
+        return builder.document
+    }
+
+    private static func describe(_ error: (any Error)?) -> String {
+        guard let error = error as NSError? else { return "unknown error" }
+        switch XMLParser.ErrorCode(rawValue: error.code) {
+        case .tagNameMismatchError?: return "an end tag does not match its start tag"
+        case .prematureDocumentEndError?: return "the document ends too early"
+        case .emptyDocumentError?: return "the document is empty"
+        case .documentStartError?: return "no XML document"
+        case .ltRequiredError?, .gtRequiredError?: return "a tag is not closed"
+        case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeRedefinedError?:
+            return "a bad attribute"
+        case .entityRefLoopError?, .entityBoundaryError?, .undeclaredEntityError?, .entityReferenceMissingSemiError?: return "a bad entity"
+        case .extraContentError?: return "content after the root element"
+        default: return "libxml2 error \(error.code)"
+        }
+    }
+
+    /// The `XMLParser` delegate that collects the points.
+    private final class Builder: NSObject, XMLParserDelegate {
+        let path: String
+        var document = GPXDocument()
+        var error: TraceError?
+        /// The first XML syntax error and the line libxml2 found it on.
+        var syntaxError: (Int, any Error)?
+        var sawRoot = false
+
+        private var depth = 0
+        private var point: GPXPoint?
+        private var pointElement = ""
+        private var segment: [GPXPoint]?
+        private var route: [GPXPoint]?
+        private var inMetadata = false
+        /// The value element being read (`ele`, `time`…) and its text so far.
+        private var field: (name: String, line: Int)?
+        private var text = ""
+
+        static let pointFields: Set<String> = ["ele", "time", "hdop", "vdop", "speed", "course"]
+
+        init(path: String) { self.path = path }
+
+        private func fail(_ parser: XMLParser, _ reason: String, line: Int? = nil) {
+            guard error == nil else { return }
+            error = TraceError(path: path, line: line ?? parser.lineNumber, reason: reason)
+            parser.abortParsing()
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            depth += 1
+            if depth == 1 {
+                guard name == "gpx" else { return fail(parser, "not a GPX file: the root element is <\(qualifiedName ?? name)>, not <gpx>") }
+                sawRoot = true
+                document.rootLine = parser.lineNumber
+                return
+            }
+            switch name {
+            case "trkseg": segment = []
+            case "rte": route = []
+            case "metadata": inMetadata = true
+            case "trkpt", "rtept", "wpt":
+                guard point == nil else { return fail(parser, "<\(name)> inside another point") }
+                guard let latText = attributes["lat"], let lonText = attributes["lon"] else {
+                    return fail(parser, "<\(name)> needs lat and lon attributes")
+                }
+                guard let lat = Double(latText.trimmingCharacters(in: .whitespaces)), let lon = Double(lonText.trimmingCharacters(in: .whitespaces)) else {
+                    return fail(parser, "<\(name)> lat and lon must be numbers (got \"\(latText)\", \"\(lonText)\")")
+                }
+                if let problem = LocationFix.problem(latitude: lat, longitude: lon) { return fail(parser, "<\(name)>: \(problem)") }
+                if name == "trkpt" && segment == nil { return fail(parser, "<trkpt> outside a <trkseg>") }
+                if name == "rtept" && route == nil { return fail(parser, "<rtept> outside a <rte>") }
+                point = GPXPoint(latitude: lat, longitude: lon, line: parser.lineNumber)
+                pointElement = name
+            default:
+                if (point != nil && Self.pointFields.contains(name)) || (inMetadata && point == nil && name == "time" && depth == 3) {
+                    field = (name, parser.lineNumber)
+                    text = ""
+                }
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if field != nil { text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            defer { depth -= 1 }
+            if let (fieldName, line) = field, fieldName == name {
+                field = nil
+                store(fieldName, text.trimmingCharacters(in: .whitespacesAndNewlines), line: line, parser)
+                return
+            }
+            switch name {
+            case "trkseg":
+                if let segment { document.trackSegments.append(segment) }
+                segment = nil
+            case "rte":
+                if let route { document.routes.append(route) }
+                route = nil
+            case "metadata": inMetadata = false
+            case pointElement where point != nil:
+                switch name {
+                case "trkpt": segment?.append(point!)
+                case "rtept": route?.append(point!)
+                default: document.waypoints.append(point!)
+                }
+                point = nil
+            default: break
+            }
+        }
+
+        private func store(_ name: String, _ value: String, line: Int, _ parser: XMLParser) {
+            if name == "time" {
+                guard let time = GPXDocument.time(value) else { return fail(parser, "<time> is not an ISO 8601 UTC time: \"\(value)\"", line: line) }
+                if point != nil { point!.time = time } else { document.time = time }
+                return
+            }
+            guard let number = Double(value), number.isFinite else { return fail(parser, "<\(name)> is not a number: \"\(value)\"", line: line) }
+            switch name {
+            case "ele": point?.elevation = number
+            case "hdop": point?.hdop = number
+            case "vdop": point?.vdop = number
+            case "speed":
+                guard number >= 0 else { return fail(parser, "<speed> must not be negative", line: line) }
+                point?.speed = number
+            default:
+                guard (0...360).contains(number) else { return fail(parser, "<course> must be within 0...360 degrees", line: line) }
+                point?.course = number.truncatingRemainder(dividingBy: 360)
+            }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            // The line is right only now: after `parse()` returns it has moved on.
+            if syntaxError == nil { syntaxError = (parser.lineNumber, parseError) }
+        }
+    }
+
+    /// An `xsd:dateTime` as GPX writes it: RFC 3339, or without a zone (taken as UTC).
+    static func time(_ text: String) -> Timestamp? {
+        if let t = Timestamp(rfc3339: text) { return t }
+        return Timestamp(rfc3339: text + "Z")
+    }
+}

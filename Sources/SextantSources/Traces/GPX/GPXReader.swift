@@ -1,0 +1,106 @@
+import SextantCore
+import SextantProtocol
+
+/// Reads a GPX 1.1 file (1.0 too) as a trace of locations.
+///
+/// **Which points.** The tracks (`trk`/`trkseg`/`trkpt`, all of them in file order) when
+/// the file has any; else its routes (`rte`/`rtept`); else its waypoints (`wpt`). The
+/// waypoints of a file with a track are points of interest, not a path, and are left out.
+///
+/// **Times.** When every point has a `<time>`, the points keep them (they must not go
+/// back). When none has one, as in a planned route, the path is walked at `speed` m/s
+/// from the file's `metadata/time` (else 2000-01-01T00:00:00Z): each point comes its
+/// great-circle distance from the previous one / `speed` after it. A list where some
+/// points have a time and others not is an error: there is no honest time to give them.
+///
+/// **Values.** `ele` is the altitude; `hdop`/`vdop` give `hAcc`/`vAcc` as in NMEA logs
+/// (× 5 m), else `hAcc` is Sextant's default 5 m. A point's speed and course are its own
+/// `<speed>`/`<course>` (GPX 1.0, or an extension such as Garmin's TrackPointExtension)
+/// when it has them, else derived from the leg that arrives at it: haversine distance /
+/// time for the speed, the initial bearing of the leg for the course (`Geo`). The first
+/// point of a track segment takes its segment's first leg; a leg of zero length gives no
+/// course, a leg of zero duration no speed.
+///
+/// A file that is not well-formed XML, not GPX, or whose points cannot be read is a
+/// `TraceError` with the 1-based line of the offending element.
+public enum GPXReader {
+    /// The walking speed used for routes and waypoints without times (TraceLoadOptions).
+    public static let defaultSpeed = 1.4
+
+    public static func read(_ text: String, path: String, speed: Double = GPXReader.defaultSpeed) throws(TraceError) -> Trace {
+        let document = try GPXDocument.parse(text, path: path)
+        let lists: [[GPXPoint]]
+        if document.trackSegments.contains(where: { !$0.isEmpty }) {
+            lists = document.trackSegments.filter { !$0.isEmpty }
+        } else if document.routes.contains(where: { !$0.isEmpty }) {
+            // Routes are one path: a route's start follows the previous route's end.
+            lists = [document.routes.flatMap { $0 }]
+        } else if !document.waypoints.isEmpty {
+            lists = [document.waypoints]
+        } else {
+            throw TraceError(path: path, line: document.rootLine, reason: "no points: the file has no trkpt, rtept or wpt")
+        }
+        let points = lists.flatMap { $0 }
+        let timed = points.filter { $0.time != nil }.count
+        let times: [Timestamp]
+        if timed == points.count {
+            times = points.map { $0.time! }
+            for i in times.indices.dropFirst() where times[i] < times[i - 1] {
+                throw TraceError(path: path, line: points[i].line, reason: "<time> goes back: \(times[i]) after \(times[i - 1])")
+            }
+        } else if timed == 0 {
+            guard speed.isFinite, speed > 0 else { throw TraceError(path: path, line: points[0].line, reason: "the GPX speed must be a positive number of m/s, not \(speed)") }
+            times = walk(points, speed: speed, from: document.time ?? TraceConventions.fallbackStart)
+        } else {
+            let odd = points.first { $0.time == nil }!
+            throw TraceError(path: path, line: odd.line, reason: "a point without <time> among points with times")
+        }
+
+        let start = times[0]
+        var samples: [TraceSample] = []
+        samples.reserveCapacity(points.count)
+        var index = 0
+        for list in lists {
+            for (k, point) in list.enumerated() {
+                // The leg that arrives at this point; the first point takes the first leg.
+                let leg = list.count < 2 ? nil : (k == 0 ? (index, index + 1) : (index - 1, index))
+                let offset = times[index].nanoseconds - start.nanoseconds
+                samples.append(TraceSample(offset: offset, value: .location(fix(point, time: times[index], leg: leg, points: points, times: times))))
+                index += 1
+            }
+        }
+        return Trace(start: start, samples: samples)
+    }
+
+    /// Times for points without any: one after the other at `speed`.
+    static func walk(_ points: [GPXPoint], speed: Double, from start: Timestamp) -> [Timestamp] {
+        var times = [start]
+        var elapsed = 0.0
+        for i in points.indices.dropFirst() {
+            elapsed += distance(points[i - 1], points[i]) / speed
+            times.append(start.adding(nanoseconds: Int64((elapsed * 1e9).rounded())))
+        }
+        return times
+    }
+
+    static func fix(_ point: GPXPoint, time: Timestamp, leg: (Int, Int)?, points: [GPXPoint], times: [Timestamp]) -> LocationFix {
+        var speed = point.speed
+        var course = point.course
+        if let (a, b) = leg {
+            let metres = distance(points[a], points[b])
+            let seconds = Double(times[b].nanoseconds - times[a].nanoseconds) / 1e9
+            if speed == nil, seconds > 0 { speed = metres / seconds }
+            if course == nil, metres > 0 {
+                course = Geo.bearing(lat1: points[a].latitude, lon1: points[a].longitude, lat2: points[b].latitude, lon2: points[b].longitude)
+            }
+        }
+        return LocationFix(
+            latitude: point.latitude, longitude: point.longitude, altitude: point.elevation,
+            horizontalAccuracy: TraceConventions.accuracy(dilution: point.hdop) ?? LocationFix.defaultHorizontalAccuracy,
+            verticalAccuracy: TraceConventions.accuracy(dilution: point.vdop), speed: speed, course: course, time: time)
+    }
+
+    static func distance(_ a: GPXPoint, _ b: GPXPoint) -> Double {
+        Geo.distance(lat1: a.latitude, lon1: a.longitude, lat2: b.latitude, lon2: b.longitude)
+    }
+}

@@ -1,0 +1,422 @@
+import SextantProtocol
+
+/// Why a line of an NMEA log was skipped. The raw values are the keys of `Trace.skipped`.
+public enum NMEALineProblem: String, Error, Sendable, CaseIterable {
+    /// The `*hh` checksum does not match the sentence, or is not two hex digits.
+    case badChecksum = "bad checksum"
+    /// The line holds no sentence at all (no `$` or `!`): garbage, a half line.
+    case notNMEA = "not NMEA"
+    /// The start of a sentence that another sentence's `$` cut short (a receiver or a
+    /// serial link dropped bytes): the fragment is skipped, the sentence after it is read.
+    case spliced = "spliced sentence"
+    /// The checksum is right (or absent) but a field Sextant needs is unreadable: a bad
+    /// time, a latitude beyond 90°, too few fields, a valid status without a position.
+    case malformed = "malformed sentence"
+}
+
+/// Turns one NMEA 0183 sentence (`$GPRMC,…*hh`) into an `NMEASentence`.
+///
+/// Checksums: a `*hh` suffix must match the XOR of the bytes between `$` and `*`
+/// (either case of hex digit). A sentence without `*` is accepted unchecked, as gpsd
+/// accepts it; several receivers (MTK, Ashtech `$PASHR`) send some that way.
+///
+/// Works on the line's UTF-8 bytes without building strings for the fields: a log of
+/// tens of megabytes decodes at the speed of a scan.
+public struct NMEASentenceParser {
+    /// Field bounds of the sentence being parsed, reused from one sentence to the next.
+    private var fieldStarts: [Int] = []
+    private var fieldEnds: [Int] = []
+
+    public init() {
+        fieldStarts.reserveCapacity(48)
+        fieldEnds.reserveCapacity(48)
+    }
+
+    /// Parses one sentence given as text (tests, tools).
+    public static func parse(_ sentence: String) -> Result<NMEASentence, NMEALineProblem> {
+        var parser = NMEASentenceParser()
+        var text = sentence
+        return text.withUTF8 { parser.parse($0[...]) }
+    }
+
+    /// Parses one sentence: its bytes start at `$` or `!` and hold no line break.
+    public mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<NMEASentence, NMEALineProblem> {
+        guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") else { return .failure(.notNMEA) }
+        var end = line.endIndex
+        while end > line.startIndex, NMEAByte.isSpace(line[end - 1]) { end -= 1 }
+
+        // Checksum: XOR of everything between the start mark and `*`.
+        var sum: UInt8 = 0
+        var star: Int?
+        var i = line.startIndex + 1
+        while i < end {
+            let b = line[i]
+            if b == UInt8(ascii: "*") {
+                star = i
+                break
+            }
+            sum ^= b
+            i += 1
+        }
+        if let star {
+            guard end - star == 3, let high = NMEAByte.hexValue(line[star + 1]), let low = NMEAByte.hexValue(line[star + 2]),
+                high << 4 | low == sum
+            else { return .failure(.badChecksum) }
+            end = star
+        }
+
+        // Fields: the tag is field 0.
+        fieldStarts.removeAll(keepingCapacity: true)
+        fieldEnds.removeAll(keepingCapacity: true)
+        var fieldStart = line.startIndex + 1
+        i = fieldStart
+        while i < end {
+            if line[i] == UInt8(ascii: ",") {
+                fieldStarts.append(fieldStart)
+                fieldEnds.append(i)
+                fieldStart = i + 1
+            }
+            i += 1
+        }
+        fieldStarts.append(fieldStart)
+        fieldEnds.append(end)
+
+        let fields = NMEAFields(base: line.base, starts: fieldStarts, ends: fieldEnds)
+        return fields.decode()
+    }
+}
+
+/// The fields of one sentence, as byte ranges of its line. Field 0 is the tag (`GPRMC`).
+struct NMEAFields {
+    let base: UnsafeBufferPointer<UInt8>
+    let starts: [Int]
+    let ends: [Int]
+
+    /// Number of data fields after the tag.
+    var dataCount: Int { starts.count - 1 }
+
+    func isEmpty(_ n: Int) -> Bool { n >= starts.count || starts[n] == ends[n] }
+
+    /// The single letter of field `n`, nil when empty.
+    func letter(_ n: Int) -> UInt8? { isEmpty(n) ? nil : base[starts[n]] }
+
+    func bytes(_ n: Int) -> Slice<UnsafeBufferPointer<UInt8>> {
+        n < starts.count ? base[starts[n]..<ends[n]] : base[0..<0]
+    }
+
+    /// A field that may be empty: `.some(nil)` when empty, nil when present but unreadable.
+    func optionalNumber(_ n: Int) -> Double?? {
+        if isEmpty(n) { return .some(nil) }
+        guard let value = NMEANumber.decimal(bytes(n)) else { return nil }
+        return .some(value)
+    }
+
+    func optionalInteger(_ n: Int) -> Int?? {
+        if isEmpty(n) { return .some(nil) }
+        guard let value = NMEANumber.integer(bytes(n)) else { return nil }
+        return .some(value)
+    }
+
+    func optionalTime(_ n: Int) -> NMEATimeOfDay?? {
+        if isEmpty(n) { return .some(nil) }
+        guard let value = NMEANumber.timeOfDay(bytes(n)) else { return nil }
+        return .some(value)
+    }
+
+    /// Latitude and longitude in the four fields from `n` (`ddmm.mmmm,N,dddmm.mmmm,E`):
+    /// `.some(nil)` when all four are empty, nil when they cannot be read.
+    func optionalPosition(_ n: Int) -> NMEAPosition?? {
+        if isEmpty(n) && isEmpty(n + 1) && isEmpty(n + 2) && isEmpty(n + 3) { return .some(nil) }
+        guard let lat = NMEANumber.degreesMinutes(bytes(n)), let lon = NMEANumber.degreesMinutes(bytes(n + 2)) else { return nil }
+        let latitude: Double, longitude: Double
+        switch letter(n + 1) {
+        case UInt8(ascii: "N"): latitude = lat
+        case UInt8(ascii: "S"): latitude = -lat
+        default: return nil
+        }
+        switch letter(n + 3) {
+        case UInt8(ascii: "E"): longitude = lon
+        case UInt8(ascii: "W"): longitude = -lon
+        default: return nil
+        }
+        guard latitude.magnitude <= 90, longitude.magnitude <= 180 else { return nil }
+        return .some(NMEAPosition(latitude: latitude, longitude: longitude))
+    }
+
+    /// The sentence these fields make, by its tag.
+    func decode() -> Result<NMEASentence, NMEALineProblem> {
+        let tag = bytes(0)
+        // `$P…` is proprietary (PGRME, PMTK, PSRF, PASHR…), in whatever form its maker
+        // chose (SiRF: `$PSRFTXTVersion GSW3…`); standard tags are a two-letter talker
+        // and a three-letter type.
+        if tag.first == UInt8(ascii: "P") {
+            return .success(NMEASentence(talker: "", body: .other(String(decoding: tag, as: UTF8.self))))
+        }
+        guard tag.count >= 3, tag.allSatisfy(NMEAByte.isTagCharacter) else { return .failure(.malformed) }
+        if tag.count != 5 { return .success(NMEASentence(talker: "", body: .other(String(decoding: tag, as: UTF8.self)))) }
+        let talker = String(decoding: tag.prefix(2), as: UTF8.self)
+        let type = tag.suffix(3)
+        func named(_ name: StaticString) -> Bool {
+            name.withUTF8Buffer { $0.elementsEqual(type) }
+        }
+        let body: NMEASentence.Body?
+        if named("RMC") {
+            body = rmc().map { .rmc($0) }
+        } else if named("GGA") {
+            body = gga().map { .gga($0) }
+        } else if named("GLL") {
+            body = gll().map { .gll($0) }
+        } else if named("GNS") {
+            body = gns().map { .gns($0) }
+        } else if named("GSA") {
+            body = gsa().map { .gsa($0) }
+        } else if named("VTG") {
+            body = vtg().map { .vtg($0) }
+        } else if named("ZDA") {
+            body = zda().map { .zda($0) }
+        } else if named("GST") {
+            body = gst().map { .gst($0) }
+        } else {
+            body = .other(String(decoding: type, as: UTF8.self))
+        }
+        guard let body else { return .failure(.malformed) }
+        return .success(NMEASentence(talker: talker, body: body))
+    }
+
+    // MARK: - Sentences (field numbers as NMEA 0183 4.11 counts them, the tag being 0)
+
+    // A sentence that reports no fix is kept whatever its position fields hold: receivers
+    // fill them with leftovers or garbage then (MTK `8960.000000`, a TN-200 `36000.0000`).
+    // One that reports a fix must have a readable time and position, or it is malformed.
+
+    /// `RMC,hhmmss.ss,A,llll.ll,a,yyyyy.yy,a,x.x,x.x,ddmmyy,x.x,a,m,s`
+    private func rmc() -> RMC? {
+        guard dataCount >= 9, let time = optionalTime(1) else { return nil }
+        let status = letter(2)
+        let isValid = (status == UInt8(ascii: "A") || status == UInt8(ascii: "D"))
+            && NMEAModeIndicator(letter(12)) != .invalid && letter(13) != UInt8(ascii: "V")
+        guard isValid else {
+            return RMC(time: time, isValid: false, position: nil, speedKnots: nil, course: nil, date: NMEANumber.ddmmyy(bytes(9)))
+        }
+        guard let time, let position = optionalPosition(3), let position, let speed = optionalNumber(7), let course = optionalNumber(8) else {
+            return nil
+        }
+        // A date that cannot be read (`2208-1`: a Telit after the 2019 week rollover) is
+        // left out; the rest of the sentence is good.
+        return RMC(time: time, isValid: true, position: position, speedKnots: speed, course: course, date: NMEANumber.ddmmyy(bytes(9)))
+    }
+
+    /// `GGA,hhmmss.ss,llll.ll,a,yyyyy.yy,a,q,nn,h.h,alt,M,sep,M,age,station`
+    private func gga() -> GGA? {
+        guard dataCount >= 9, let time = optionalTime(1), let quality = optionalInteger(6), let quality,
+            let satellites = optionalInteger(7)
+        else { return nil }
+        let noFix = GGA(time: time, position: nil, quality: quality, satellitesUsed: satellites, hdop: nil, altitude: nil)
+        guard noFix.isFix else { return noFix }
+        guard time != nil, let position = optionalPosition(2), let position, let hdop = optionalNumber(8), let altitude = optionalNumber(9) else {
+            return nil
+        }
+        return GGA(time: time, position: position, quality: quality, satellitesUsed: satellites, hdop: hdop, altitude: altitude)
+    }
+
+    /// `GLL,llll.ll,a,yyyyy.yy,a,hhmmss.ss,A,m`
+    private func gll() -> GLL? {
+        guard dataCount >= 4, let time = optionalTime(5) else { return nil }
+        let status = letter(6)
+        let isValid = (status == nil || status == UInt8(ascii: "A")) && NMEAModeIndicator(letter(7)) != .invalid
+        guard isValid else { return GLL(time: time, position: nil, isValid: false) }
+        guard let position = optionalPosition(1), let position else { return nil }
+        return GLL(time: time, position: position, isValid: true)
+    }
+
+    /// `GNS,hhmmss.ss,llll.ll,a,yyyyy.yy,a,mm…,nn,h.h,alt,sep,age,station,s`
+    private func gns() -> GNS? {
+        guard dataCount >= 9, let time = optionalTime(1), let satellites = optionalInteger(7) else { return nil }
+        // One mode letter per constellation (GPS, GLONASS, Galileo, BeiDou, QZSS, NavIC):
+        // a fix when any of them has one.
+        let anyValid = bytes(6).contains { NMEAModeIndicator($0) == .valid }
+        let navigationStatus = letter(13)
+        let isValid = anyValid && navigationStatus != UInt8(ascii: "U") && navigationStatus != UInt8(ascii: "V")
+        guard isValid else { return GNS(time: time, position: nil, isValid: false, satellitesUsed: satellites, hdop: nil, altitude: nil) }
+        guard time != nil, let position = optionalPosition(2), let position, let hdop = optionalNumber(8), let altitude = optionalNumber(9) else {
+            return nil
+        }
+        return GNS(time: time, position: position, isValid: true, satellitesUsed: satellites, hdop: hdop, altitude: altitude)
+    }
+
+    /// `GSA,A,3,sv×12,pdop,hdop,vdop[,system]`
+    private func gsa() -> GSA? {
+        guard dataCount >= 17, let mode = optionalInteger(2), let pdop = optionalNumber(15), let hdop = optionalNumber(16),
+            let vdop = optionalNumber(17)
+        else { return nil }
+        return GSA(fixMode: mode, pdop: pdop, hdop: hdop, vdop: vdop)
+    }
+
+    /// `VTG,t.t,T,m.m,M,k.k,N,s.s,K,m`, or the NMEA 1.5 form `VTG,t.t,m.m,k.k,s.s`.
+    private func vtg() -> VTG? {
+        guard dataCount >= 4 else { return nil }
+        let modern = letter(2) == UInt8(ascii: "T") || dataCount >= 8
+        let courseField = 1, knotsField = modern ? 5 : 3, kmhField = modern ? 7 : 4
+        guard let course = optionalNumber(courseField), let knots = optionalNumber(knotsField), let kmh = optionalNumber(kmhField) else {
+            return nil
+        }
+        let speedKnots = knots ?? kmh.map { $0 / NMEAUnits.kilometresPerHourPerKnot }
+        let isValid = NMEAModeIndicator(modern ? letter(9) : nil) != .invalid
+        return VTG(course: course, speedKnots: speedKnots, isValid: isValid)
+    }
+
+    /// `ZDA,hhmmss.ss,dd,mm,yyyy,zh,zm`
+    private func zda() -> ZDA? {
+        guard dataCount >= 4, let time = optionalTime(1), let day = optionalInteger(2), let month = optionalInteger(3),
+            let year = optionalInteger(4)
+        else { return nil }
+        var date: NMEADate?
+        if let day, let month, let year {
+            // GPS time began in 1980; beyond 2099 is a garbled year.
+            guard (1980...2099).contains(year), (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day) else {
+                return nil
+            }
+            date = NMEADate(year: year, month: month, day: day)
+        }
+        return ZDA(time: time, date: date)
+    }
+
+    /// `GST,hhmmss.ss,rms,major,minor,orientation,σlat,σlon,σalt`
+    private func gst() -> GST? {
+        guard dataCount >= 8, let time = optionalTime(1), let lat = optionalNumber(6), let lon = optionalNumber(7),
+            let alt = optionalNumber(8)
+        else { return nil }
+        return GST(time: time, latitudeError: lat, longitudeError: lon, altitudeError: alt)
+    }
+}
+
+enum NMEAUnits {
+    /// A knot is one nautical mile (1852 m) an hour.
+    static let metresPerSecondPerKnot = 1852.0 / 3600.0
+    static let kilometresPerHourPerKnot = 1.852
+}
+
+enum NMEAByte {
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    static func isTagCharacter(_ b: UInt8) -> Bool { isDigit(b) || (b >= 0x41 && b <= 0x5A) }
+
+    static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        case 0x61...0x66: return b - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// Number formats of NMEA fields, read straight from bytes.
+enum NMEANumber {
+    private static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { acc, _ in acc * 10 } }
+
+    /// `[-+]digits[.digits]`. Exact to the last bit for up to 15 significant digits (one
+    /// correctly rounded division of two exact doubles); longer ones go to `Double(_:)`.
+    static func decimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        var i = bytes.startIndex
+        var negative = false
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+            negative = bytes[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var mantissa: Int64 = 0
+        var significantDigits = 0, fractionDigits = 0
+        var sawDigit = false, sawPoint = false
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            i += 1
+            if b == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+                continue
+            }
+            guard NMEAByte.isDigit(b) else { return nil }
+            sawDigit = true
+            if sawPoint { fractionDigits += 1 }
+            // Leading zeros are not significant.
+            if significantDigits == 0 && b == UInt8(ascii: "0") { continue }
+            significantDigits += 1
+            mantissa = mantissa * 10 + Int64(b - 0x30)
+            if significantDigits > 15 { return slow(bytes) }
+        }
+        guard sawDigit else { return nil }
+        guard fractionDigits < powersOfTen.count else { return slow(bytes) }
+        let value = Double(mantissa) / powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static func slow(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        Double(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Unsigned or signed decimal digits.
+    static func integer(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var i = bytes.startIndex
+        var negative = false
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard i < bytes.endIndex, bytes.endIndex - i <= 9 else { return nil }
+        var value = 0
+        while i < bytes.endIndex {
+            guard NMEAByte.isDigit(bytes[i]) else { return nil }
+            value = value * 10 + Int(bytes[i] - 0x30)
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// `hhmmss[.s…]` as nanoseconds since midnight; a leap second (ss = 60) is allowed.
+    static func timeOfDay(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> NMEATimeOfDay? {
+        guard bytes.count >= 6 else { return nil }
+        let s = bytes.startIndex
+        for k in 0..<6 where !NMEAByte.isDigit(bytes[s + k]) { return nil }
+        func two(_ k: Int) -> Int64 { Int64(bytes[s + k] - 0x30) * 10 + Int64(bytes[s + k + 1] - 0x30) }
+        let hours = two(0), minutes = two(2), seconds = two(4)
+        guard hours < 24, minutes < 60, seconds <= 60 else { return nil }
+        var nanos: Int64 = 0
+        if bytes.count > 6 {
+            guard bytes[s + 6] == UInt8(ascii: "."), bytes.count > 7 else { return nil }
+            var scale: Int64 = 100_000_000
+            for k in 7..<bytes.count {
+                let b = bytes[s + k]
+                guard NMEAByte.isDigit(b) else { return nil }
+                nanos += Int64(b - 0x30) * scale
+                scale /= 10
+            }
+        }
+        return ((hours * 60 + minutes) * 60 + seconds) * 1_000_000_000 + nanos
+    }
+
+    /// `ddmmyy`, years 80–99 being 1980–1999 and 00–79 2000–2079 (GPS time began in 1980).
+    static func ddmmyy(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> NMEADate? {
+        guard bytes.count == 6, bytes.allSatisfy(NMEAByte.isDigit) else { return nil }
+        let s = bytes.startIndex
+        func two(_ k: Int) -> Int { Int(bytes[s + k] - 0x30) * 10 + Int(bytes[s + k + 1] - 0x30) }
+        let day = two(0), month = two(2), yy = two(4)
+        let year = yy >= 80 ? 1900 + yy : 2000 + yy
+        guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
+        return NMEADate(year: year, month: month, day: day)
+    }
+
+    /// `dddmm.mmmm` (degrees then minutes) as degrees. Minutes must be below 60: MTK
+    /// receivers say `8960.000000` before their first fix, which is no place.
+    static func degreesMinutes(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
+        // Whole degrees are the digits before the last two of the integer part (none
+        // when a receiver drops leading zeros down to `07.5`).
+        guard point - bytes.startIndex >= 2, NMEAByte.isDigit(bytes[point - 2]), NMEAByte.isDigit(bytes[point - 1]),
+            let minutes = decimal(bytes[(point - 2)..<bytes.endIndex]), minutes < 60
+        else { return nil }
+        let degreeDigits = bytes[bytes.startIndex..<(point - 2)]
+        guard degreeDigits.allSatisfy(NMEAByte.isDigit), let degrees = degreeDigits.isEmpty ? 0 : integer(degreeDigits) else { return nil }
+        return Double(degrees) + minutes / 60
+    }
+}
