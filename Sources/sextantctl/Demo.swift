@@ -71,10 +71,10 @@ struct Demo: ParsableCommand {
             let apps = try control.call(Method.appsList)
             print(Apps.table(apps).split(separator: "\n").map { "  ctl │ \($0)" }.joined(separator: "\n"))
 
-            step("Stopping the app and the daemon (SIGTERM)")
-            DemoTools.stop(appProcess)
+            step("Stopping the daemon (SIGTERM): it closes every session, and the app sees it go")
             let status = DemoTools.stop(daemon)
             guard status == 0 else { throw Failure("sextantd exited with status \(status); its log: \(logPath)") }
+            DemoTools.waitForExit(appProcess, timeout: 10)
             step("Done. Try it yourself: sextantd & then sextantctl status, watch, prompts list, replay start …")
         }
     }
@@ -140,6 +140,14 @@ enum DemoTools {
             usleep(20_000)  // polling a socket that does not exist yet: nothing to wait on
         }
         throw Failure("sextantd did not open its control socket within 15 s; its log: \(log)")
+    }
+
+    /// Waits for a process that should end by itself; kills it if it does not in time.
+    static func waitForExit(_ process: Process, timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }  // Process offers no timed wait
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// SIGTERM, then the exit status.

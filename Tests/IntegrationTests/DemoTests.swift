@@ -13,6 +13,7 @@ struct DemoTests {
         #expect(out.contains("replay finished"), "\(out)")
         #expect(out.contains("interface orientation: portrait → landscapeRight"), "\(out)")
         #expect(out.contains("authorization changed: denied"), "\(out)")
+        #expect(out.contains("the daemon went away"), "the app sees the daemon stop: \(out)")
         #expect(out.components(separatedBy: "  app │ location ").count > 50, "the walk's fixes reach the app")
     }
 }

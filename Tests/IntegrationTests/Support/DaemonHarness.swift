@@ -88,7 +88,7 @@ final class DaemonHarness {
         logHandle.seekToEndOfFile()
         p.standardError = logHandle
         p.standardOutput = logHandle
-        try p.run()
+        try launch(p)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             // The control socket is bound first, the app socket right after: wait for both.
@@ -160,6 +160,17 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Starts a process, one at a time across the test run. Foundation's Process on Linux can
+/// fail with "Bad file descriptor" when tests on several threads spawn at once and the
+/// file handles of one launch are closed while another is being set up.
+func launch(_ process: Process) throws {
+    processLaunchLock.lock()
+    defer { processLaunchLock.unlock() }
+    try process.run()
+}
+
+private let processLaunchLock = NSLock()
+
 /// Runs a program to completion, capturing its output (through files, so that a
 /// chatty program can never block on a full pipe).
 func run(_ command: [String], environment: [String: String]? = nil) throws -> CommandResult {
@@ -177,7 +188,7 @@ func run(_ command: [String], environment: [String: String]? = nil) throws -> Co
     p.standardOutput = FileHandle(forWritingAtPath: base + ".out")
     p.standardError = FileHandle(forWritingAtPath: base + ".err")
     p.standardInput = FileHandle.nullDevice
-    try p.run()
+    try launch(p)
     p.waitUntilExit()
     return CommandResult(
         status: p.terminationStatus,

@@ -101,7 +101,7 @@ final class GPSDProcess: @unchecked Sendable {
         process.arguments = ["-N", "-n", "-b", "-S", String(self.port), fifo]
         process.standardOutput = FileHandle(forWritingAtPath: logPath)
         process.standardError = FileHandle(forWritingAtPath: logPath)
-        try process.run()
+        try launch(process)
         // gpsd listens before it opens the FIFO, and refuses a device that another process
         // already has open: the write end is opened only once gpsd has answered a client,
         // which it does after opening its devices.

@@ -32,7 +32,7 @@ final class IIOTestbed {
         process.arguments = [IIOTestbed.script]
         process.standardInput = stdin
         process.standardOutput = stdout
-        try process.run()
+        try launch(process)
         commands = stdin.fileHandleForWriting
         answers = stdout.fileHandleForReading.fileDescriptor
         let ready = try IIOTestbed.readLine(answers, buffer: &pending, timeout: 20)
