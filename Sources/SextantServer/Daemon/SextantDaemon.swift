@@ -87,9 +87,11 @@ public struct SextantDaemon: Service {
             throw error
         }
 
-        let iio = hub.startIIOSource(configuration.iioRate.map { IIOSourceConfiguration(rate: $0) })
-        // Live GPS: a missing gpsd is not a start-up failure; the feed keeps retrying.
+        // Live sources. Neither a missing gpsd nor a machine without sensors is a start-up
+        // failure: the gpsd feed keeps retrying, the IIO feed waits for hotplug.
         let gpsdFeed = configuration.gpsd.map { GPSDFeed(endpoint: $0, hub: hub, logger: logger) }
+        let iioFeed = configuration.iioRate.map { IIOFeed(configuration: IIOSourceConfiguration(rate: $0), hub: hub, logger: logger) }
+        if iioFeed == nil { IIOFeed.off(in: hub) }
 
         logger.info(
             "sextantd ready",
@@ -105,8 +107,8 @@ public struct SextantDaemon: Service {
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
         gpsdFeed?.stop()
+        await iioFeed?.stop()
         for channel in listeners { try? await channel.close() }
-        await iio?.stop()
         await hub.shutdown()
         unlink(appPath)
         unlink(controlPath)
