@@ -134,4 +134,41 @@ struct ReplayTests {
         while second.count < 40 { let e = try app.nextEvent(timeout: 10); if e.method == Event.location { second.append(e.params) } }
         #expect(first == second)
     }
+
+    @Test("locationUnavailable: once per loss of the GPS source, also to a stream that starts during the loss; a fix ends the loss")
+    func locationUnavailableOncePerLoss() throws {
+        let daemon = try DaemonHarness()
+        let path = try daemon.write("lost.jsonl", """
+            {"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}
+            {"t":0,"location":{"lat":48.1,"lon":2.3}}
+            {"t":0.1,"gps":{"state":"lost"}}
+            {"t":0.2,"gps":{"state":"lost"}}
+
+            """)
+        #expect(try daemon.ctl(["permissions", "grant", "com.example.maps"]).status == 0)
+        let (early, _) = try daemon.app("com.example.maps")
+        _ = try early.call(Method.locationStart)
+        _ = try daemon.control().call(Method.replayStart, ["path": .string(path), "speed": "max"])
+        let told = try early.nextEvent(timeout: 10, description: "locationUnavailable") { $0.method == Event.locationUnavailable }
+        #expect(told.params["reason"]?.stringValue?.contains("lost") == true)
+        _ = try daemon.ctl(["replay", "start", path, "--speed", "max", "--wait"])
+
+        // A stream that starts during the loss hears of it at once, before the response.
+        let (late, _) = try daemon.app("com.example.maps")
+        _ = try late.call(Method.locationStart)
+        #expect(try late.takeEvents().filter { $0.method == Event.locationUnavailable }.count == 1)
+
+        // The second "lost" of each replay is the same loss: the early app heard it once per
+        // replay (each replay's first fix ended the previous loss).
+        _ = try early.call(Method.authorizationGet)
+        let unavailable = try early.takeEvents().filter { $0.method == Event.locationUnavailable }
+        #expect(unavailable.count == 1, "one more for the second replay's loss, none for its second lost sample")
+
+        // A fix ends the loss: a new stream then hears nothing.
+        #expect(try daemon.ctl(["location", "set", "48.2", "2.3"]).status == 0)
+        let (after, _) = try daemon.app("com.example.maps")
+        _ = try after.call(Method.locationStart)
+        _ = try after.call(Method.authorizationGet)
+        #expect(try after.takeEvents().allSatisfy { $0.method != Event.locationUnavailable })
+    }
 }

@@ -47,7 +47,11 @@ extension Hub {
                 defer { perform(authorization.drainPendingEffects()) }
                 return .error(refusal.rpcError)
             }
+            let wasStreaming = session.stream != nil
             session.stream = LocationStream(desiredAccuracy: desired, distanceFilter: distance)
+            // A stream that starts while the GPS source is lost hears of the loss at once,
+            // once (a restart of the same stream has heard it already).
+            if let loss = locationLoss, !wasStreaming { tellLocationUnavailable(session, loss) }
             return .result([:])
 
         case Method.locationStop:

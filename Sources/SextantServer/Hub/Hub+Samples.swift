@@ -22,7 +22,7 @@ extension Hub {
     /// (RULES L1, L8, L10, L11); `location.once` waiters get one; watchers see the raw fix.
     func publishLocation(_ fix: LocationFix) {
         lastFix = fix
-        locationLost = false
+        locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
         for session in sessions.values.sorted(by: { $0.id < $1.id }) {
             guard session.stream != nil || !session.onceWaiters.isEmpty else { continue }
@@ -51,15 +51,19 @@ extension Hub {
     func gpsSignal(_ signal: GPSSignal, from source: String) {
         switch signal {
         case .lost, .noFix:
-            if signal == .lost, !locationLost {
-                locationLost = true
+            if signal == .lost, locationLoss == nil {
                 let reason = source == "gpsd" ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source))"
+                locationLoss = reason
                 for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.stream != nil {
-                    publish(to: session, Event.locationUnavailable, ["reason": .string(reason)], kind: .essential)
+                    tellLocationUnavailable(session, reason)
                 }
             }
         case .ok:
             break
         }
+    }
+
+    func tellLocationUnavailable(_ session: AppSession, _ reason: String) {
+        publish(to: session, Event.locationUnavailable, ["reason": .string(reason)], kind: .essential)
     }
 }

@@ -55,9 +55,9 @@ public final class Hub: @unchecked Sendable {
 
     // Location.
     var lastFix: LocationFix?
-    /// Set when the GPS source reports a loss; cleared by the next fix (one
-    /// `locationUnavailable` per loss).
-    var locationLost = false
+    /// Why the GPS source is gone, from its loss until the next fix: each streaming app
+    /// hears it once per loss, including one that starts streaming during the loss.
+    var locationLoss: String?
     var sourceStates: [String: String] = ["manual": "ready", "replay": "idle"]
 
     // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
