@@ -24,7 +24,10 @@ struct Demo: ParsableCommand {
             let runtime = work + "/run", logPath = work + "/sextantd.log"
 
             step("Starting a private sextantd (runtime dir \(runtime))")
-            let daemon = try DemoTools.spawn(tools.sextantd, ["--runtime-dir", runtime, "--state-dir", work + "/state", "--log-level", "notice"], stderrTo: logPath)
+            // Only the demo's own trace and hand-set values: no live gpsd, no live sensors.
+            let daemon = try DemoTools.spawn(
+                tools.sextantd, ["--runtime-dir", runtime, "--state-dir", work + "/state", "--log-level", "notice", "--no-gpsd", "--no-iio"],
+                stderrTo: logPath)
             defer { DemoTools.stop(daemon) }
             let control = try DemoTools.waitForControlSocket(runtime: runtime, daemon: daemon, log: logPath)
             _ = try control.call(Method.watch, ["topics": ["prompt", "authorization", "replay", "promptClosed", "interfaceOrientation"]])
