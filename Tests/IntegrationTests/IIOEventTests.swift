@@ -94,4 +94,26 @@ struct IIOEventTests {
         let back = try event(app, Event.posture, "halfOpened after re-adding") { $0["state"] == "halfOpened" }
         #expect(back["previous"] == "flat" && back["hingeAngle"]?.doubleValue == 60)
     }
+
+    @Test("O4a: a value held by hand outranks the live sensor; released, the sensor is heard again")
+    func manualHoldOutranksLiveSensor() throws {
+        let testbed = try IIOTestbed()
+        try testbed.add("iio:device0", attributes: accelerometerAttributes(raw: (0, -981, 0)))  // portrait
+        let daemon = try DaemonHarness(sensors: testbed)
+        try waitForDeviceOrientation(daemon, "portrait")
+        let (app, _) = try daemon.app("com.example.game")
+        _ = try app.call(Method.orientationStart)
+
+        #expect(try daemon.ctl(["rotate", "landscapeLeft"]).status == 0)
+        #expect(try event(app, Event.deviceOrientation, "landscapeLeft by hand")["orientation"] == "landscapeLeft")
+        // The sensor still reads portrait 50 times a second; held for a while, nothing moves.
+        _ = try daemon.recordUntil("a second of samples while held", window: 1.0) { $0.accelerations.count >= 40 }
+        _ = try app.call(Method.authorizationGet)
+        #expect(try app.takeEvents().allSatisfy { $0.method != Event.deviceOrientation })
+        #expect(try daemon.control().call(Method.status)["deviceOrientation"] == "landscapeLeft")
+
+        #expect(try daemon.ctl(["accel", "release"]).status == 0)
+        let back = try event(app, Event.deviceOrientation, "portrait from the sensor after the release")
+        #expect(back["orientation"] == "portrait" && back["previous"] == "landscapeLeft")
+    }
 }

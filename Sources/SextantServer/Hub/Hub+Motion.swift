@@ -12,18 +12,14 @@ extension Hub {
             lastUprightDeviceOrientation: judge.lastUprightOrientation, rotationLock: rotationLock)
     }
 
-    /// One accelerometer reading from any source. A reading held by hand (O4a) owns the
-    /// accelerometer: a live sensor's samples are ignored meanwhile, and a replay that
-    /// carries accelerometer samples takes it back.
+    /// One accelerometer reading from any source. A reading held by hand (O4a) outranks a
+    /// replay, which outranks a live sensor (``SensorArbiter``); a replay that carries
+    /// accelerometer samples ends a hold, as a new instruction.
     func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: String) {
-        if manualAccelerometer.isHolding {
-            switch source {
-            case "manual": break
-            case "replay": manualAccelerometer.release()
-            default: return
-            }
-        }
-        guard let change = judge.judge(reading, at: time) else { return }
+        if source == "replay", manualAccelerometer.isHolding { manualAccelerometer.release() }
+        guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
+            let change = judge.judge(reading, at: time)
+        else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
         let params: JSONValue = [
             "orientation": .string(change.orientation.rawValue), "previous": .string(change.previous.rawValue), "time": .string(change.time.rfc3339),
@@ -39,11 +35,11 @@ extension Hub {
         }
     }
 
-    /// One hinge angle from any source (P1–P4).
-    func hingeSample(_ angle: Double, at time: Timestamp) {
-        guard let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation) else {
-            return
-        }
+    /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.
+    func hingeSample(_ angle: Double, at time: Timestamp, from source: String) {
+        guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
+            let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
+        else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
         let params = change.json
@@ -80,6 +76,17 @@ extension Hub {
 
     /// `posture` in `hello` and `status`: the last decision, or null before the first hinge sample.
     var postureJSON: JSONValue { lastPosture?.json ?? .null }
+}
+
+extension SensorArbiter.Rank {
+    /// The hub's source names: `manual`, `replay`, and live hardware (`iio`, anything else).
+    init(source: String) {
+        switch source {
+        case "manual": self = .manual
+        case "replay": self = .replay
+        default: self = .live
+        }
+    }
 }
 
 extension PostureChange {

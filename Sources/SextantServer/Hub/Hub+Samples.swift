@@ -14,7 +14,7 @@ extension Hub {
         case .acceleration(let reading):
             accelerometerSample(reading, at: sample.time, from: source)
         case .hingeAngle(let angle):
-            hingeSample(angle, at: sample.time)
+            hingeSample(angle, at: sample.time, from: source)
         }
     }
 

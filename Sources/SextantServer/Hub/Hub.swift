@@ -64,6 +64,9 @@ public final class Hub: @unchecked Sendable {
     var judge = OrientationJudge()
     var rotationLock = false
     var postureEngine = PostureEngine()
+    /// Which source the judge and the posture engine hear when several speak at once.
+    var accelerometerArbiter = SensorArbiter()
+    var hingeArbiter = SensorArbiter()
     /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
     var lastPosture: PostureChange?
 
