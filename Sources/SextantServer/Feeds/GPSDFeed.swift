@@ -6,15 +6,14 @@ import SextantSources
 /// `status` (`sources`, name `gpsd`). Both hop onto the hub's event loop in the order the
 /// source produced them.
 final class GPSDFeed: Sendable {
-    static let sourceName = "gpsd"
     private let source: GPSDSource
 
     init(endpoint: GPSDEndpoint, hub: Hub, logger: Logger) {
         source = GPSDSource(endpoint: endpoint, logger: logger) { event in
             hub.eventLoop.execute {
                 switch event {
-                case .state(let state): hub.sourceStates[GPSDFeed.sourceName] = state.rawValue
-                case .sample(let sample): hub.ingest(sample, from: GPSDFeed.sourceName)
+                case .state(let state): hub.sourceStates[SourceName.gpsd.rawValue] = state.rawValue
+                case .sample(let sample): hub.ingest(sample, from: .gpsd)
                 }
             }
         }

@@ -6,16 +6,15 @@ import SextantSources
 /// in use into `status` (`sources`, name `iio`). Both hop onto the hub's event loop in
 /// the order the source produced them.
 final class IIOFeed: Sendable {
-    static let sourceName = "iio"
     private let source: IIOSensorSource
 
     init(configuration: IIOSourceConfiguration, hub: Hub, logger: Logger) {
-        hub.eventLoop.execute { hub.sourceStates[IIOFeed.sourceName] = "starting" }
+        hub.eventLoop.execute { hub.sourceStates[SourceName.iio.rawValue] = "starting" }
         source = IIOSensorSource(configuration: configuration, logger: logger) { event in
             hub.eventLoop.execute {
                 switch event {
-                case .sample(let sample): hub.ingest(sample, from: IIOFeed.sourceName)
-                case .sensors(let summary): hub.sourceStates[IIOFeed.sourceName] = summary
+                case .sample(let sample): hub.ingest(sample, from: .iio)
+                case .sensors(let summary): hub.sourceStates[SourceName.iio.rawValue] = summary
                 }
             }
         }
@@ -24,7 +23,7 @@ final class IIOFeed: Sendable {
 
     /// `--no-iio`: the source is off, and `status` says so.
     static func off(in hub: Hub) {
-        hub.eventLoop.execute { hub.sourceStates[IIOFeed.sourceName] = "off" }
+        hub.eventLoop.execute { hub.sourceStates[SourceName.iio.rawValue] = "off" }
     }
 
     /// Nothing reaches the hub after this returns.

@@ -228,8 +228,8 @@ extension Hub {
         guard !samples.isEmpty || held != nil || release else {
             throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle")
         }
-        sourceStates["manual"] = "active"
-        for value in samples { ingest(Sample(time: time, value: value), from: "manual") }
+        sourceStates[SourceName.manual.rawValue] = "active"
+        for value in samples { ingest(Sample(time: time, value: value), from: .manual) }
         if let held {
             manualAccelerometer.hold(held)
         } else if release {

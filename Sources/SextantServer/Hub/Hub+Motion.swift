@@ -15,8 +15,8 @@ extension Hub {
     /// One accelerometer reading from any source. A reading held by hand (O4a) outranks a
     /// replay, which outranks a live sensor (``SensorArbiter``); a replay that carries
     /// accelerometer samples ends a hold, as a new instruction.
-    func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: String) {
-        if source == "replay", manualAccelerometer.isHolding { manualAccelerometer.release() }
+    func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: SourceName) {
+        if source == .replay, manualAccelerometer.isHolding { manualAccelerometer.release() }
         guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
             let change = judge.judge(reading, at: time)
         else { return }
@@ -36,7 +36,7 @@ extension Hub {
     }
 
     /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.
-    func hingeSample(_ angle: Double, at time: Timestamp, from source: String) {
+    func hingeSample(_ angle: Double, at time: Timestamp, from source: SourceName) {
         guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
             let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
         else { return }
@@ -79,12 +79,11 @@ extension Hub {
 }
 
 extension SensorArbiter.Rank {
-    /// The hub's source names: `manual`, `replay`, and live hardware (`iio`, anything else).
-    init(source: String) {
+    init(source: SourceName) {
         switch source {
-        case "manual": self = .manual
-        case "replay": self = .replay
-        default: self = .live
+        case .manual: self = .manual
+        case .replay: self = .replay
+        case .gpsd, .iio: self = .live
         }
     }
 }

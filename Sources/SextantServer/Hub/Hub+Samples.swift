@@ -3,7 +3,7 @@ import SextantProtocol
 
 /// Samples from every source (replay, manual, gpsd, IIO) come in here, one at a time, in order.
 extension Hub {
-    func ingest(_ sample: Sample, from source: String) {
+    func ingest(_ sample: Sample, from source: SourceName) {
         eventLoop.preconditionInEventLoop()
         recorder?.record(sample)
         switch sample.value {
@@ -48,11 +48,11 @@ extension Hub {
     }
 
     /// The GPS source's own state: a loss is told once to every streaming app.
-    func gpsSignal(_ signal: GPSSignal, from source: String) {
+    func gpsSignal(_ signal: GPSSignal, from source: SourceName) {
         switch signal {
         case .lost, .noFix:
             if signal == .lost, locationLoss == nil {
-                let reason = source == "gpsd" ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source))"
+                let reason = source == .gpsd ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source.rawValue))"
                 locationLoss = reason
                 for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.stream != nil {
                     tellLocationUnavailable(session, reason)

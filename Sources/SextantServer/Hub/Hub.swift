@@ -58,7 +58,7 @@ public final class Hub: @unchecked Sendable {
     /// Why the GPS source is gone, from its loss until the next fix: each streaming app
     /// hears it once per loss, including one that starts streaming during the loss.
     var locationLoss: String?
-    var sourceStates: [String: String] = ["manual": "ready", "replay": "idle"]
+    var sourceStates: [String: String] = [SourceName.manual.rawValue: "ready", SourceName.replay.rawValue: "idle"]
 
     // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
     var judge = OrientationJudge()
@@ -75,7 +75,7 @@ public final class Hub: @unchecked Sendable {
     var recorder: TraceRecorder?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
     lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop) { [unowned self] sample in
-        ingest(sample, from: "manual")
+        ingest(sample, from: .manual)
     }
 
     init(eventLoop: EventLoop, store: SextantStore, snapshot: StoreSnapshot, configuration: HubConfiguration, logger: Logger) {

@@ -63,7 +63,7 @@ final class ReplayPlayer {
         baseDeadline = .now()
         baseOffset = 0
         state = .running
-        hub.sourceStates["replay"] = "running"
+        hub.sourceStates[SourceName.replay.rawValue] = "running"
         hub.logger.info(
             "replay started",
             metadata: ["path": "\(path)", "samples": "\(trace.samples.count)", "duration": "\(trace.duration)", "speed": "\(speed.json)", "loop": "\(loop)"])
@@ -76,7 +76,7 @@ final class ReplayPlayer {
         cancelTimers()
         generation += 1
         state = .stopped
-        hub.sourceStates["replay"] = "stopped"
+        hub.sourceStates[SourceName.replay.rawValue] = "stopped"
         hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(events)"])
         report()
     }
@@ -192,14 +192,14 @@ final class ReplayPlayer {
         index += 1
         events += 1
         position = sample.offset
-        hub.ingest(Sample(time: time, value: value), from: "replay")
+        hub.ingest(Sample(time: time, value: value), from: .replay)
         let now = monotonicNow()
         if now - lastProgressReport >= 250_000_000 { report() }
     }
 
     private func finish() {
         state = .finished
-        hub.sourceStates["replay"] = "finished"
+        hub.sourceStates[SourceName.replay.rawValue] = "finished"
         hub.logger.info("replay finished", metadata: ["path": "\(path ?? "")", "events": "\(events)"])
         report()
     }
