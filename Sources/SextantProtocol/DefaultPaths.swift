@@ -4,9 +4,11 @@ public enum DefaultPaths {
     public static let appSocketName = "app.sock"
     public static let controlSocketName = "control.sock"
 
-    /// `/run/sextant` for root; `$XDG_RUNTIME_DIR/sextant` otherwise, or
+    /// `$SEXTANT_RUNTIME_DIR` when set (so that a shell can point every client at a private
+    /// daemon once); else `/run/sextant` for root; `$XDG_RUNTIME_DIR/sextant` otherwise, or
     /// `/tmp/sextant-UID` when that variable is unset.
     public static func runtimeDirectory(environment: [String: String], uid: UInt32) -> String {
+        if let chosen = environment["SEXTANT_RUNTIME_DIR"], !chosen.isEmpty { return chosen }
         if uid == 0 { return "/run/sextant" }
         if let base = environment["XDG_RUNTIME_DIR"], !base.isEmpty { return base + "/sextant" }
         return "/tmp/sextant-\(uid)"

@@ -17,4 +17,27 @@ struct SextantctlCommand: ParsableCommand {
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
             Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self,
         ])
+
+    /// `sextantctl --json status` works as well as `sextantctl status --json`: the options
+    /// every command takes may also come before the command's name, as with git or docker.
+    static func main() {
+        main(movingCommonOptionsAfterCommand(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    static func movingCommonOptionsAfterCommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first {
+            if first == "--json" || first.hasPrefix("--runtime-dir=") {
+                leading.append(first)
+                rest = rest.dropFirst()
+            } else if first == "--runtime-dir", rest.count >= 2 {
+                leading += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else {
+                break
+            }
+        }
+        return Array(rest) + leading
+    }
 }

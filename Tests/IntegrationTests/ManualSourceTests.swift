@@ -18,4 +18,16 @@ struct ManualSourceTests {
         #expect(fix["alt"]?.doubleValue == 520 && fix["hAcc"]?.doubleValue == 8)
         #expect(try daemon.ctl(["location", "set", "-33.8568"]).status != 0)
     }
+
+    @Test("sextantctl takes --runtime-dir and --json before the command too, and SEXTANT_RUNTIME_DIR instead of --runtime-dir")
+    func commonOptionsAnywhere() throws {
+        let daemon = try DaemonHarness()
+        let before = try run([Binaries.sextantctl, "--runtime-dir", daemon.runtime, "--json", "status"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(try JSONValue.parse(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["sessions"] == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SEXTANT_RUNTIME_DIR"] = daemon.runtime
+        let fromEnvironment = try run([Binaries.sextantctl, "status"], environment: environment)
+        #expect(fromEnvironment.status == 0 && fromEnvironment.stdout.contains("Location Services: on"), "\(fromEnvironment.stderr)")
+    }
 }
