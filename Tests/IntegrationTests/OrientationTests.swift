@@ -217,6 +217,7 @@ struct OrientationTests {
         let status = try daemon.ctl(["status"])
         #expect(status.stdout.contains("Device:            landscapeLeft, rotation lock off"), "\(status.stdout)")
         #expect(status.stdout.contains("Posture:           halfOpened (hinge 100°)"), "\(status.stdout)")
+        #expect(status.stdout.contains("iio (off), manual (active), replay (idle)"), "\(status.stdout)")
         let apps = try daemon.ctl(["apps", "list"])
         let row = try #require(apps.stdout.split(separator: "\n").first { $0.contains("com.example.game") })
         #expect(row.contains("landscapeRight"), "\(apps.stdout)")
