@@ -15,16 +15,8 @@ struct IIOEventTests {
         try app.nextEvent(timeout: 15, description: description) { $0.method == method && matches($0.params) }.params
     }
 
-    /// Polls `status` until the daemon's device orientation is `expected` (or fails after 15 s).
     private func waitForDeviceOrientation(_ daemon: DaemonHarness, _ expected: JSONValue) throws {
-        let deadline = Date().addingTimeInterval(15)
-        var last: JSONValue?
-        while Date() < deadline {
-            last = try daemon.control().call(Method.status)["deviceOrientation"]
-            if last == expected { return }
-            usleep(20_000)  // the daemon decides on its own sensor's clock: nothing to wait on
-        }
-        throw HarnessError("device orientation still \(last ?? .null), not \(expected), after 15 s")
+        try daemon.waitForStatus("device orientation \(expected)") { $0["deviceOrientation"] == expected }
     }
 
     @Test("O2 O7: an IIO accelerometer turned while the daemon runs drives device and interface events")

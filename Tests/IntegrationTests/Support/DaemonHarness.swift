@@ -125,6 +125,19 @@ final class DaemonHarness {
         return (connection, hello)
     }
 
+    /// Polls `status` until `satisfied` holds, for what the daemon announces by no event
+    /// (a source's state, a decision made before any app was there).
+    func waitForStatus(_ description: String, timeout: Double = 15, until satisfied: (JSONValue) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: JSONValue = .null
+        while Date() < deadline {
+            last = try control().call(Method.status)
+            if satisfied(last) { return }
+            usleep(20_000)  // polling: there is nothing to wait on
+        }
+        throw HarnessError("waited \(timeout) s for \(description); last status: \(last.serialized())\n\(log())")
+    }
+
     /// Runs `sextantctl` against this daemon.
     func ctl(_ arguments: [String], asUser: UInt32? = nil) throws -> CommandResult {
         var command = [Binaries.sextantctl] + arguments + ["--runtime-dir", runtime]

@@ -170,14 +170,9 @@ extension DaemonHarness {
 
     /// Polls `status` until the `iio` source's state is `expected`.
     func waitForIIOState(_ expected: String, timeout: Double = 15) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: String?
-        while Date() < deadline {
-            last = try iioState()
-            if last == expected { return }
-            usleep(20_000)  // polling status: the daemon has no event for a source's state
+        try waitForStatus("the iio source's state to be \(expected)", timeout: timeout) { status in
+            status["sources"]?.arrayValue?.first { $0["name"] == "iio" }?["state"]?.stringValue == expected
         }
-        throw HarnessError("iio state stayed \(last ?? "nil"), expected \(expected)\n\(log())")
     }
 
     /// Records short traces (`record.start`/`record.stop`, each over about `window`
