@@ -14,8 +14,8 @@ let package = Package(
         .library(name: "SextantProtocol", targets: ["SextantProtocol"]),
         .library(name: "SextantClient", targets: ["SextantClient"]),
         .library(name: "SextantCore", targets: ["SextantCore"]),
-        // The trace readers, for tools outside this package (Benchmarks/).
-        .library(name: "SextantSources", targets: ["SextantSources"]),
+        // The trace readers and writer, for tools outside this package (Benchmarks/).
+        .library(name: "SextantTraces", targets: ["SextantTraces"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -36,13 +36,19 @@ let package = Package(
         .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
 
-        // The outside world turned into samples: trace readers (JSONL, NMEA, GPX), gpsd, IIO.
+        // The outside world turned into samples, one module per kind of source, so that a
+        // program that reads traces (sextantctl) links neither libgps nor libudev.
+        // Recorded traces: Sextant JSONL, NMEA 0183, GPX; the JSONL writer. No C library.
+        .target(name: "SextantTraces", dependencies: ["SextantCore"]),
+        // Live GPS from gpsd, through libgps.
         .target(
-            name: "SextantSources",
-            dependencies: [
-                "SextantCore", "CLibGPS", "CUdev",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "SextantGPSD",
+            dependencies: ["SextantCore", "CLibGPS", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Live accelerometer and hinge from Linux IIO devices, found and watched through libudev.
+        .target(
+            name: "SextantIIO",
+            dependencies: ["SextantCore", "CUdev", .product(name: "Logging", package: "swift-log")]
         ),
 
         // Decisions that must survive a restart, in SQLite (WAL).
@@ -55,7 +61,7 @@ let package = Package(
         .target(
             name: "SextantServer",
             dependencies: [
-                "SextantCore", "SextantSources", "SextantStore",
+                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "sextantd",
             dependencies: [
-                "SextantServer",
+                "SextantServer", "SextantGPSD", "SextantIIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -78,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "sextantctl",
             dependencies: [
-                "SextantClient", "SextantSources",
+                "SextantClient", "SextantTraces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,7 +97,9 @@ let package = Package(
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore"]),
-        .testTarget(name: "SextantSourcesTests", dependencies: ["SextantSources"]),
+        .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces"]),
+        .testTarget(name: "SextantGPSDTests", dependencies: ["SextantGPSD"]),
+        .testTarget(name: "SextantIIOTests", dependencies: ["SextantIIO"]),
         .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
         .testTarget(
             name: "SextantServerTests",
@@ -99,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SextantClient", "SextantProtocol", "SextantSources"]
+            dependencies: ["SextantClient", "SextantProtocol", "SextantTraces"]
         ),
     ]
 )

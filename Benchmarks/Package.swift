@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(
             name: "NMEAThroughput",
             dependencies: [
-                .product(name: "SextantSources", package: "Sextant"),
+                .product(name: "SextantTraces", package: "Sextant"),
                 .product(name: "SextantCore", package: "Sextant"),
             ]
         ),

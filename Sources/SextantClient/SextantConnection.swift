@@ -242,9 +242,5 @@ public final class SextantConnection {
         return .closed
     }
 
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
+    static func now() -> Double { SextantClock.system.monotonicSeconds }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 
 /// `sextantctl trace …`: work on trace files alone, without a daemon.
 struct TraceCommand: ParsableCommand {

@@ -4,7 +4,8 @@ import Logging
 import SextantCore
 import SextantProtocol
 import SextantServer
-import SextantSources
+import SextantGPSD
+import SextantIIO
 import ServiceLifecycle
 
 @main

@@ -1,7 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 import Testing
 
 /// `sextantctl trace convert` and `trace info`, run as the built binary; no daemon.

@@ -9,7 +9,7 @@
 
 import Foundation
 import SextantCore
-import SextantSources
+import SextantTraces
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

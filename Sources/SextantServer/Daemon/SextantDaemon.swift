@@ -4,7 +4,9 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantGPSD
+import SextantIIO
+import SextantTraces
 import SextantStore
 import ServiceLifecycle
 

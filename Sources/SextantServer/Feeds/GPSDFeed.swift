@@ -1,6 +1,6 @@
 import Logging
 import SextantCore
-import SextantSources
+import SextantGPSD
 
 /// Feeds a live gpsd into the hub: samples through `ingest`, the source's state into
 /// `status` (`sources`, name `gpsd`). Both hop onto the hub's event loop in the order the

@@ -1,6 +1,6 @@
 import Logging
 import SextantCore
-import SextantSources
+import SextantIIO
 
 /// Feeds the live IIO sensors into the hub: samples through `ingest`, the list of sensors
 /// in use into `status` (`sources`, name `iio`). Both hop onto the hub's event loop in

@@ -1,7 +1,7 @@
 import NIOCore
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 
 /// The control socket's methods (PROTOCOL "Control socket"), for `sextantctl`.
 extension Hub {

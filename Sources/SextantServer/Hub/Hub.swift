@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 import SextantStore
 
 /// Settings the hub needs from the command line.
@@ -376,8 +376,4 @@ final class AppSession {
     }
 }
 
-func wallNow() -> Timestamp {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Timestamp(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
-}
+func wallNow() -> Timestamp { SextantClock.system.wallTime() }

@@ -1,6 +1,7 @@
 import NIOCore
 import SextantCore
 import SextantProtocol
+import SextantTraces
 
 /// How fast a replay runs: a factor of real time, or as fast as the clients read.
 enum ReplaySpeed: Equatable {

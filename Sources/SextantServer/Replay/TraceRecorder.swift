@@ -1,7 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 
 /// Writes every sample the daemon receives, from any source, to a Sextant trace
 /// (`record.start` / `record.stop`).

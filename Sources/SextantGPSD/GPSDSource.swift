@@ -77,11 +77,7 @@ public final class GPSDSource: @unchecked Sendable {
         }
     }
 
-    public static let wallClock: @Sendable () -> Timestamp = {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Timestamp(nanoseconds: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))
-    }
+    public static let wallClock: @Sendable () -> Timestamp = SextantClock.system.wallTime
 
     // MARK: - Link (on `queue`)
 

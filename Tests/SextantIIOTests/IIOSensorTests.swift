@@ -1,7 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantIIO
 import Testing
 
 /// A directory standing for one IIO device's sysfs directory.

@@ -1,7 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 import Testing
 
 /// Every log of gpsd's regression suite (Traces/gpsd, from gpsd 3.22) read by Sextant's

@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantSources
+@testable import SextantGPSD
 
 @Suite("gpsd reports (gpsd_json(5) TPV to a location)")
 struct GPSDReportTests {

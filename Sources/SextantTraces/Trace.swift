@@ -1,3 +1,4 @@
+import SextantCore
 import SextantProtocol
 
 /// A recorded sequence of samples on its own time line: what a replay plays back and what

@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantSources
+@testable import SextantGPSD
 
 @Suite("gpsd source state (one loss told once)")
 struct GPSDStateTrackerTests {

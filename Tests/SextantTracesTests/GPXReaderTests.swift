@@ -1,6 +1,6 @@
 import SextantCore
 import SextantProtocol
-import SextantSources
+import SextantTraces
 import Testing
 
 @Suite("GPX files as traces")

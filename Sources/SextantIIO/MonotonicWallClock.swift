@@ -19,8 +19,8 @@ public struct MonotonicWallClock: Sendable {
     public var tolerance: Int64 = 1_000_000_000
 
     public init() {
-        monotonicAnchor = Self.read(CLOCK_MONOTONIC)
-        wallAnchor = Self.read(CLOCK_REALTIME)
+        monotonicAnchor = SextantClock.system.monotonicNanoseconds()
+        wallAnchor = SextantClock.system.wallTime().nanoseconds
     }
 
     /// For tests: an anchor pair given by hand.
@@ -30,7 +30,7 @@ public struct MonotonicWallClock: Sendable {
     }
 
     /// CLOCK_MONOTONIC now, in nanoseconds.
-    public static func monotonicNow() -> Int64 { read(CLOCK_MONOTONIC) }
+    public static func monotonicNow() -> Int64 { SextantClock.system.monotonicNanoseconds() }
 
     /// The time of a reading taken at `monotonic`, given the wall clock now.
     public mutating func timestamp(monotonic: Int64, wall: Int64) -> Timestamp {
@@ -45,13 +45,7 @@ public struct MonotonicWallClock: Sendable {
 
     /// The time of a reading taken just now.
     public mutating func now() -> Timestamp {
-        let monotonic = Self.read(CLOCK_MONOTONIC)
-        return timestamp(monotonic: monotonic, wall: Self.read(CLOCK_REALTIME))
-    }
-
-    private static func read(_ clock: clockid_t) -> Int64 {
-        var spec = timespec()
-        clock_gettime(clock, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+        let monotonic = SextantClock.system.monotonicNanoseconds()
+        return timestamp(monotonic: monotonic, wall: SextantClock.system.wallTime().nanoseconds)
     }
 }

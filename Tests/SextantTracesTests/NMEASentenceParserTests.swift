@@ -1,4 +1,4 @@
-import SextantSources
+import SextantTraces
 import Testing
 
 /// Appends the checksum: the XOR of the bytes between `$` and `*`, in two hex digits.
