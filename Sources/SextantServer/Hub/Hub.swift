@@ -35,14 +35,14 @@ public final class Hub: @unchecked Sendable {
     let eventLoop: EventLoop
     let logger: Logger
     let configuration: HubConfiguration
-    private let store: SextantStore
+    let store: SextantStore
     /// One thread: store writes happen in the order they were asked for.
-    private let storeThread: NIOThreadPool
+    let storeThread: NIOThreadPool
     /// For loading trace files without stalling the loop.
     let fileThread: NIOThreadPool
 
     var authorization: AuthorizationEngine
-    private var fudgers: [String: LocationFudger]
+    var fudgers: [String: LocationFudger]
     let startedAt = monotonicNow()
 
     var connections: [UInt64: Connection] = [:]
@@ -297,30 +297,8 @@ public final class Hub: @unchecked Sendable {
         return persist(writes)
     }
 
-    func persist(_ writes: [@Sendable (SextantStore) throws -> Void]) -> EventLoopFuture<Void> {
-        guard !writes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        let store = self.store
-        let logger = self.logger
-        return storeThread.runIfActive(eventLoop: eventLoop) {
-            for write in writes { try write(store) }
-        }.flatMapErrorThrowing { error in
-            logger.error("cannot write the permission store", metadata: ["path": "\(store.path)", "error": "\(error)"])
-            throw RPCError.internalError("the permission store \(store.path) could not be written: \(error)")
-        }
-    }
-
     func authorizationError(for id: SessionID) -> RPCError {
         authorization.servicesEnabled ? AuthorizationRefusal.notAuthorized.rpcError : AuthorizationRefusal.servicesDisabled.rpcError
-    }
-
-    /// The grid shift of an app, made (and stored) on first use.
-    func fudger(for app: String) -> LocationFudger {
-        if let existing = fudgers[app] { return existing }
-        var generator = SystemRandomNumberGenerator()
-        let fresh = LocationFudger.random(using: &generator)
-        fudgers[app] = fresh
-        persist([{ try $0.saveFudger(app: app, fresh) }]).whenFailure { _ in }  // logged by persist
-        return fresh
     }
 
     // MARK: - Publishing
