@@ -13,7 +13,7 @@ extension Hub {
 
         case Method.servicesSet:
             let enabled = try p.requiredBool("enabled")
-            return .later(perform(authorization.setServicesEnabled(enabled)).map { ["enabled": .bool(enabled)] })
+            return .later(try commitDecision { engine in (["enabled": .bool(enabled)], engine.setServicesEnabled(enabled)) })
 
         case Method.permissionsList:
             return .result(.array(permissionEntries()))
@@ -22,14 +22,21 @@ extension Hub {
             let app = try validApp(p.requiredString("app"))
             guard let status = try p.name("status", as: AuthorizationStatus.self) else { throw .invalidParams("\"status\" is required") }
             let accuracy = try p.name("accuracy", as: LocationAccuracy.self)
-            let (entry, effects) = authorization.setPermission(app: app, status: status, accuracy: accuracy, at: now)
-            logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(entry.accuracy.rawValue)"])
-            return .later(perform(effects).map { entry.json(app: app) })
+            let time = now
+            logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(accuracy?.rawValue ?? "kept")"])
+            return .later(
+                try commitDecision { engine in
+                    let (entry, effects) = engine.setPermission(app: app, status: status, accuracy: accuracy, at: time)
+                    return (entry.json(app: app), effects)
+                })
 
         case Method.permissionsReset:
             let app = try p.string("app").map { (name) throws(RPCError) in try validApp(name) }
-            let (count, effects) = authorization.resetPermissions(app: app)
-            return .later(perform(effects).map { ["count": .int(Int64(count))] })
+            return .later(
+                try commitDecision { engine in
+                    let (count, effects) = engine.resetPermissions(app: app)
+                    return (["count": .int(Int64(count))], effects)
+                })
 
         case Method.promptsList:
             return .result(.array(authorization.prompts.map(\.json)))
@@ -38,25 +45,8 @@ extension Hub {
             let id = try p.requiredString("id")
             guard let choice = try p.name("choice", as: PromptChoice.self) else { throw .invalidParams("\"choice\" is required") }
             let precise = try p.bool("precise") ?? true
-            let answer: AuthorizationEngine.AnswerResult
-            do {
-                answer = try authorization.answer(id, choice: choice, precise: precise, at: now)
-            } catch {
-                switch error {
-                case .noSuchPrompt(let id): throw RPCError(.noSuchPrompt, "no pending prompt \"\(id)\"")
-                case .invalidChoice(let why): throw .invalidParams(why)
-                }
-            }
-            var members: [String: JSONValue] = [
-                "id": .string(answer.prompt.id), "app": .string(answer.prompt.app), "kind": .string(answer.prompt.kind.rawValue),
-                "choice": .string(choice.rawValue),
-            ]
-            if let auth = answer.authorization, answer.prompt.kind == .authorization {
-                members["status"] = .string(auth.status.rawValue)
-                members["accuracy"] = .string(auth.accuracy.rawValue)
-            }
-            let result = JSONValue.object(members)
-            return .later(perform(answer.effects).map { result })
+            let time = now
+            return .later(try commitDecision { (engine: inout AuthorizationEngine) throws(RPCError) in try Self.answerPrompt(&engine, id: id, choice: choice, precise: precise, at: time) })
 
         case Method.promptsPolicy:
             let mode = try p.requiredString("mode")
@@ -64,18 +54,8 @@ extension Hub {
             guard let policy = PromptPolicy(mode: mode, precise: precise) else {
                 throw .invalidParams("\"mode\" must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
             }
-            var effects = authorization.setPolicy(policy)
-            // A policy answers what is already pending too, oldest first.
-            if policy.choice != nil {
-                for prompt in authorization.prompts {
-                    var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policy.choice!
-                    if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
-                    if let answer = try? authorization.answer(prompt.id, choice: choice, precise: policy.precise, at: now) {
-                        effects += answer.effects
-                    }
-                }
-            }
-            return .later(perform(effects).map { policy.json })
+            let time = now
+            return .later(try commitDecision { engine in (policy.json, Self.setPolicy(&engine, policy, at: time)) })
 
         case Method.appsList:
             return .result(.array(sessions.values.sorted { $0.id < $1.id }.map(appEntry)))
@@ -163,6 +143,44 @@ extension Hub {
                     data: ["path": .string(error.path), "line": .int(Int64(error.line)), "reason": .string(error.reason)])
             }
         }
+    }
+
+    /// `prompts.answer` on an engine (the hub's, or a copy being staged: Hub+Store).
+    private static func answerPrompt(
+        _ engine: inout AuthorizationEngine, id: String, choice: PromptChoice, precise: Bool, at time: EngineTime
+    ) throws(RPCError) -> (JSONValue, [AuthorizationEffect]) {
+        let answer: AuthorizationEngine.AnswerResult
+        do {
+            answer = try engine.answer(id, choice: choice, precise: precise, at: time)
+        } catch {
+            switch error {
+            case .noSuchPrompt(let id): throw RPCError(.noSuchPrompt, "no pending prompt \"\(id)\"")
+            case .invalidChoice(let why): throw .invalidParams(why)
+            }
+        }
+        var members: [String: JSONValue] = [
+            "id": .string(answer.prompt.id), "app": .string(answer.prompt.app), "kind": .string(answer.prompt.kind.rawValue),
+            "choice": .string(choice.rawValue),
+        ]
+        if let auth = answer.authorization, answer.prompt.kind == .authorization {
+            members["status"] = .string(auth.status.rawValue)
+            members["accuracy"] = .string(auth.accuracy.rawValue)
+        }
+        return (.object(members), answer.effects)
+    }
+
+    /// `prompts.policy` on an engine: a policy answers what is already pending too, oldest first.
+    private static func setPolicy(_ engine: inout AuthorizationEngine, _ policy: PromptPolicy, at time: EngineTime) -> [AuthorizationEffect] {
+        var effects = engine.setPolicy(policy)
+        guard let policyChoice = policy.choice else { return effects }
+        for prompt in engine.prompts {
+            var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policyChoice
+            if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
+            if let answer = try? engine.answer(prompt.id, choice: choice, precise: policy.precise, at: time) {
+                effects += answer.effects
+            }
+        }
+        return effects
     }
 
     private func validApp(_ app: String) throws(RPCError) -> String {

@@ -4,26 +4,111 @@ import SextantProtocol
 import SextantStore
 
 /// Where the hub writes to the permission store.
+///
+/// Every write goes through GRDB's one serialized writer (`SextantStore.asyncWrite`): batches
+/// are committed in the order they were asked for, each batch in one transaction. A decision
+/// takes effect only once it is on disk (`commitDecision`), so that a failed write changes
+/// nothing and a `kill -9` loses nothing an app or `sextantctl` has already been told.
 extension Hub {
-    func persist(_ writes: [@Sendable (SextantStore) throws -> Void]) -> EventLoopFuture<Void> {
-        guard !writes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        let store = self.store
+    /// Writes a batch; the future completes on the event loop once it is committed, or fails
+    /// with -32603 naming the store.
+    func write(_ changes: [StoreChange]) -> EventLoopFuture<Void> {
+        guard !changes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+        let promise = eventLoop.makePromise(of: Void.self)
         let logger = self.logger
-        return storeThread.runIfActive(eventLoop: eventLoop) {
-            for write in writes { try write(store) }
-        }.flatMapErrorThrowing { error in
-            logger.error("cannot write the permission store", metadata: ["path": "\(store.path)", "error": "\(error)"])
-            throw RPCError.internalError("the permission store \(store.path) could not be written: \(error)")
+        store.asyncWrite(changes) { result in
+            switch result {
+            case .success:
+                promise.succeed()
+            case .failure(let error):
+                logger.error("cannot write the permission store", metadata: ["path": "\(error.path)", "error": "\(error.reason)"])
+                promise.fail(RPCError.internalError("\(error.description); nothing was changed"))
+            }
+        }
+        return promise.futureResult
+    }
+
+    static func storeChange(_ effect: AuthorizationEffect) -> StoreChange? {
+        switch effect {
+        case .persistPermission(let app, let entry): return .permission(app: app, entry)
+        case .persistServicesEnabled(let enabled): return .servicesEnabled(enabled)
+        case .persistPolicy(let policy): return .policy(policy)
+        default: return nil
         }
     }
 
-    /// The grid shift of an app, made (and stored) on first use.
-    func fudger(for app: String) -> LocationFudger {
+    /// A change of decisions (RULES L1, L2, L12) that takes effect only after its commit.
+    ///
+    /// `change` is first run on a copy of the engine, to learn what it would store; the live
+    /// engine keeps deciding as before while that is written. Once it is committed, `change`
+    /// runs on the live engine and its events and replies go out; if the write fails, the
+    /// live engine was never touched, no app hears anything, and the caller gets -32603.
+    /// Running it again (rather than swapping in the copy) keeps whatever happened in
+    /// between: sessions opened or closed, apps moved to the background. Should that make the
+    /// second run decide something else than what was written, the store is brought in line
+    /// with the engine before the caller is answered.
+    func commitDecision(
+        _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (JSONValue, [AuthorizationEffect])
+    ) throws(RPCError) -> EventLoopFuture<JSONValue> {
+        var staged = authorization
+        let (stagedResult, stagedEffects) = try change(&staged)
+        let written = stagedEffects.compactMap(Self.storeChange)
+        guard !written.isEmpty else {
+            authorization = staged
+            perform(stagedEffects)
+            return eventLoop.makeSucceededFuture(stagedResult)
+        }
+        return write(written).assumeIsolated().flatMap { [self] in
+            let outcome: Result<(JSONValue, [AuthorizationEffect]), RPCError>
+            do throws(RPCError) { outcome = .success(try change(&authorization)) } catch { outcome = .failure(error) }
+            let applied = (try? outcome.get().1) ?? []
+            perform(applied.filter { Self.storeChange($0) == nil })
+            let corrections = storeCorrections(written: written, applied: applied.compactMap(Self.storeChange))
+            if !corrections.isEmpty {
+                logger.notice("the store is brought in line with a decision changed during its write", metadata: ["changes": "\(corrections.count)"])
+            }
+            return write(corrections).flatMapResult { outcome.map(\.0) }
+        }.nonisolated()
+    }
+
+    /// What must be written so that the store holds the live engine's decisions for every
+    /// key written or changed: nothing when the second run decided as the first.
+    private func storeCorrections(written: [StoreChange], applied: [StoreChange]) -> [StoreChange] {
+        var corrections: [StoreChange] = []
+        for change in written + applied {
+            let live: StoreChange
+            switch change {
+            case .permission(let app, _): live = .permission(app: app, authorization.permissions[app])
+            case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
+            case .policy: live = .policy(authorization.policy)
+            case .gridOffset, .owner: continue
+            }
+            if !written.contains(live), !corrections.contains(live) { corrections.append(live) }
+        }
+        return corrections
+    }
+
+    /// The grid shift of an app whose fixes are served reduced (RULES L10), or nil while it
+    /// is being made. The first one is made on first use and must be on disk before any fix
+    /// coarsened with it leaves, or a `kill -9` would give the app another grid after the
+    /// restart: the fix waits, and the newest fix is delivered to the app once it is committed.
+    func committedFudger(for app: String) -> LocationFudger? {
         if let existing = fudgers[app] { return existing }
+        guard !gridOffsetsBeingWritten.contains(app) else { return nil }
         var generator = SystemRandomNumberGenerator()
         let fresh = LocationFudger.random(using: &generator)
-        fudgers[app] = fresh
-        persist([{ try $0.saveFudger(app: app, fresh) }]).whenFailure { _ in }  // logged by persist
-        return fresh
+        gridOffsetsBeingWritten.insert(app)
+        write([.gridOffset(app: app, fresh)]).assumeIsolated().whenComplete { [self] result in
+            gridOffsetsBeingWritten.remove(app)
+            // A failed write is logged; the next fix tries again.
+            guard case .success = result else { return }
+            fudgers[app] = fresh
+            if let fix = lastFix {
+                for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.app == app {
+                    deliverLocation(fix, to: session)
+                }
+            }
+        }
+        return nil
     }
 }

@@ -35,14 +35,18 @@ public final class Hub: @unchecked Sendable {
     let eventLoop: EventLoop
     let logger: Logger
     let configuration: HubConfiguration
+    /// Written through GRDB's one serialized writer, in the order asked (Hub+Store).
     let store: SextantStore
-    /// One thread: store writes happen in the order they were asked for.
-    let storeThread: NIOThreadPool
     /// For loading trace files without stalling the loop.
     let fileThread: NIOThreadPool
 
     var authorization: AuthorizationEngine
+    /// Each app's committed grid shift (RULES L10).
     var fudgers: [String: LocationFudger]
+    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
+    var gridOffsetsBeingWritten: Set<String> = []
+    /// App id → the uid it is bound to (docs/security.md).
+    var owners: [String: UInt32]
     let startedAt = monotonicNow()
 
     var connections: [UInt64: Connection] = [:]
@@ -83,15 +87,14 @@ public final class Hub: @unchecked Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.storeThread = NIOThreadPool(numberOfThreads: 1)
         self.fileThread = NIOThreadPool(numberOfThreads: 1)
-        storeThread.start()
         fileThread.start()
         self.authorization = AuthorizationEngine(
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: Int64(configuration.allowOnceBackgroundLimit.components.seconds) * 1_000_000_000
                 + configuration.allowOnceBackgroundLimit.components.attoseconds / 1_000_000_000)
         self.fudgers = snapshot.fudgers
+        self.owners = snapshot.owners
         self.replay = ReplayPlayer(hub: self)
     }
 
@@ -104,7 +107,6 @@ public final class Hub: @unchecked Sendable {
             recorder = nil
             for connection in connections.values { connection.close() }
         }.get()
-        try? await storeThread.shutdownGracefully()
         try? await fileThread.shutdownGracefully()
         store.close()
     }
@@ -246,7 +248,7 @@ public final class Hub: @unchecked Sendable {
     /// once every store write among the effects is on disk.
     @discardableResult
     func perform(_ effects: [AuthorizationEffect]) -> EventLoopFuture<Void> {
-        var writes: [@Sendable (SextantStore) throws -> Void] = []
+        var changes: [StoreChange] = []
         for effect in effects {
             switch effect {
             case .authorizationChanged(let id, let snapshot):
@@ -276,12 +278,8 @@ public final class Hub: @unchecked Sendable {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission(let app, let entry):
-                writes.append { try $0.savePermission(app: app, entry) }
-            case .persistServicesEnabled(let enabled):
-                writes.append { try $0.saveServicesEnabled(enabled) }
-            case .persistPolicy(let policy):
-                writes.append { try $0.savePolicy(policy) }
+            case .persistPermission, .persistServicesEnabled, .persistPolicy:
+                changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
                 for session in sessions.values.sorted(by: { $0.id < $1.id }) {
@@ -294,7 +292,7 @@ public final class Hub: @unchecked Sendable {
                 }
             }
         }
-        return persist(writes)
+        return write(changes)
     }
 
     func authorizationError(for id: SessionID) -> RPCError {
