@@ -15,6 +15,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     case sourceUnavailable = 1006
     case forbidden = 1007
     case invalidTrace = 1008
+    /// `hello` with an app id bound to another uid (docs/security.md).
+    case wrongUser = 1009
 
     public var name: String {
         switch self {
@@ -31,6 +33,7 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .sourceUnavailable: return "sourceUnavailable"
         case .forbidden: return "forbidden"
         case .invalidTrace: return "invalidTrace"
+        case .wrongUser: return "wrongUser"
         }
     }
 }

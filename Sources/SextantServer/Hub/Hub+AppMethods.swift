@@ -117,18 +117,25 @@ extension Hub {
         } catch {
             throw error.rpcError
         }
-        let session = openSession(app: app, state: state, interface: interface, connection: connection)
-        let auth = authorization.authorization(of: session.id)
-        return .result([
+        // docs/security.md: the app id must be this uid's (Hub+Store).
+        return try claimAppID(app, by: connection) { [self] () throws(RPCError) -> JSONValue in
+            guard connection.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
+            let session = openSession(app: app, state: state, interface: interface, connection: connection)
+            return helloResult(session)
+        }
+    }
+
+    private func helloResult(_ session: AppSession) -> JSONValue {
+        [
             "protocol": .int(Int64(sextantProtocolVersion)),
             "session": .int(Int64(session.id)),
             "profile": .string(configuration.profile.rawValue),
             "servicesEnabled": .bool(authorization.servicesEnabled),
-            "authorization": auth.json,
+            "authorization": authorization.authorization(of: session.id).json,
             "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
             "deviceOrientation": .string(judge.orientation.rawValue),
             "posture": postureJSON,
-        ])
+        ]
     }
 
     private func interfaceOrientations(_ p: Params) throws(RPCError) -> [InterfaceOrientation]? {

@@ -38,6 +38,12 @@ extension Hub {
                     return (["count": .int(Int64(count))], effects)
                 })
 
+        case Method.permissionsOwners:
+            return .result(.array(ownerEntries()))
+
+        case Method.permissionsUnbind:
+            return .later(unbindAppID(try validApp(p.requiredString("app"))))
+
         case Method.promptsList:
             return .result(.array(authorization.prompts.map(\.json)))
 
@@ -290,7 +296,12 @@ extension Hub {
                 "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(wallNow().rfc3339),
             ]
         }
-        return entries.keys.sorted().map { entries[$0]! }
+        // The uid the app id is bound to (docs/security.md), null if none.
+        return entries.keys.sorted().map { app in
+            var entry = entries[app]!.objectValue ?? [:]
+            entry["uid"] = owners[app].map { .int(Int64($0)) } ?? .null
+            return .object(entry)
+        }
     }
 
     func appEntry(_ session: AppSession) -> JSONValue {

@@ -112,3 +112,51 @@ extension Hub {
         return nil
     }
 }
+
+// MARK: - App ids and their owners
+
+extension Hub {
+    /// `hello`'s check of who says an app id (docs/security.md): an app id belongs to the
+    /// uid that first said it, and is refused to every other uid with 1009 until
+    /// `sextantctl permissions unbind` frees it. A first claim is committed before the
+    /// session opens, so that a restart cannot hand the id to the next uid that asks.
+    func claimAppID(_ app: String, by connection: Connection, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
+        guard let uid = connection.credentials?.uid else { throw .internalError("the peer's uid is not known") }
+        if let owner = owners[app] {
+            guard owner == uid else {
+                logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
+                throw RPCError(
+                    .wrongUser, "app id \"\(app)\" belongs to uid \(owner); this client is uid \(uid)",
+                    data: ["app": .string(app), "owner": .int(Int64(owner)), "uid": .int(Int64(uid))])
+            }
+            return .result(try open())
+        }
+        // Taken at once, so that another uid's hello during the write is refused too.
+        owners[app] = uid
+        logger.info("app id bound to its first uid", metadata: ["app": "\(app)", "uid": "\(uid)"])
+        let opened = write([.owner(app: app, uid: uid)]).assumeIsolated().flatMapError { [self] error in
+            if owners[app] == uid { owners[app] = nil }
+            return eventLoop.makeFailedFuture(error)
+        }.flatMapThrowing { () throws -> JSONValue in
+            do throws(RPCError) { return try open() } catch { throw error }
+        }
+        return .later(opened.nonisolated())
+    }
+
+    /// `permissions.owners`: every bound app id with its uid, by app id.
+    func ownerEntries() -> [JSONValue] {
+        owners.keys.sorted().map { ["app": .string($0), "uid": .int(Int64(owners[$0]!))] }
+    }
+
+    /// `permissions.unbind`: the app id is free for the next uid that says it. Live sessions
+    /// keep running; the previous uid is returned (null if it was not bound).
+    func unbindAppID(_ app: String) -> EventLoopFuture<JSONValue> {
+        guard let previous = owners[app] else { return eventLoop.makeSucceededFuture(["app": .string(app), "uid": .null]) }
+        return write([.owner(app: app, uid: nil)]).assumeIsolated().map { [self] () -> JSONValue in
+            // Written first: a failed write leaves the binding as it was.
+            if owners[app] == previous { owners[app] = nil }
+            logger.info("app id unbound", metadata: ["app": "\(app)", "uid": "\(previous)"])
+            return ["app": .string(app), "uid": .int(Int64(previous))]
+        }.nonisolated()
+    }
+}
