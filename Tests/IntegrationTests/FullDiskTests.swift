@@ -89,4 +89,37 @@ struct FullDiskTests {
         #expect(askingHeard.method == Event.authorization && askingHeard.params["status"] == "denied")
         withExtendedLifetime(disk) {}  // mounted until the daemon is done with it
     }
+
+    @Test("L12: a prompt the policy answers at once is not shown, stored or told when the store cannot be written")
+    func policyAnswerOnFullDiskChangesNothing() throws {
+        let root = NSTemporaryDirectory() + "sextant-full-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let disk = try SmallDisk(under: root)
+        let daemon = try DaemonHarness(arguments: ["--prompt-policy", "allowWhileUsing"], state: disk.path)
+        let (app, _) = try daemon.app("com.example.auto")
+        let watcher = try daemon.control()
+        _ = try watcher.call(Method.watch, ["topics": ["prompt", "promptClosed"]])
+
+        try disk.fill()
+        #expect {
+            try app.call(Method.authorizationRequest, ["level": "whenInUse"])
+        } throws: { error in
+            guard case ClientError.rpc(let rpc) = error else { return false }
+            return rpc.code == -32603 && rpc.message.contains("the disk is full")
+        }
+        #expect(try daemon.ctl(["permissions", "list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(try app.call(Method.authorizationGet)["status"] == "notDetermined")
+
+        // With room again the app may ask again (its failed request was no prompt), and the
+        // watcher sees only that one prompt; the app hears only that decision.
+        try disk.free()
+        #expect(try app.call(Method.authorizationRequest, ["level": "whenInUse"])["status"] == "authorizedWhenInUse")
+        _ = try watcher.call(Method.status)  // answered after every event sent before it
+        #expect(try watcher.takeEvents().map(\.method) == [Event.prompt, Event.promptClosed])
+        let heard = try app.nextEvent(timeout: 10, description: "the decision") { $0.method == Event.authorization }
+        #expect(heard.params["status"] == "authorizedWhenInUse")
+        #expect(try app.takeEvents().filter { $0.method == Event.authorization }.isEmpty)
+        withExtendedLifetime(disk) {}
+    }
 }

@@ -28,15 +28,8 @@ extension Hub {
             guard let level = try p.name("level", as: AuthorizationLevel.self) else {
                 throw .invalidParams("\"level\" is required: whenInUse or always")
             }
-            let token = makeToken(for: connection, id: id)
-            do {
-                perform(try authorization.request(sessionID, level: level, token: token, at: now))
-                return .deferred
-            } catch {
-                pendingRequests[token] = nil
-                defer { perform(authorization.drainPendingEffects()) }
-                return .error(error.rpcError)
-            }
+            // Hub+Store: a decision the policy makes at once is committed before it applies.
+            return requestAuthorization(sessionID, level: level, token: makeToken(for: connection, id: id))
 
         case Method.locationStart:
             let desired = try p.number("desiredAccuracy") ?? 0

@@ -160,3 +160,39 @@ extension Hub {
         }.nonisolated()
     }
 }
+
+// MARK: - Requests from apps
+
+extension Hub {
+    /// `authorization.request` (RULES L4–L7, L12). When the prompt policy answers at once, the
+    /// request stores a decision: like a control call, it takes effect only once committed,
+    /// and a failed write answers the request with -32603 with nothing changed (no prompt
+    /// shown, no event, the app may ask again).
+    func requestAuthorization(_ session: SessionID, level: AuthorizationLevel, token: RequestToken) -> Reply {
+        let time = now
+        let committed: EventLoopFuture<JSONValue>
+        do throws(RPCError) {
+            committed = try commitDecision { (engine: inout AuthorizationEngine) throws(RPCError) in
+                do throws(AuthorizationRefusal) {
+                    return (.null, try engine.request(session, level: level, token: token, at: time))
+                } catch {
+                    throw error.rpcError
+                }
+            }
+        } catch {
+            // Refused at once (services off, L7): the refusal, and the alert it raises once
+            // per session, happen on the live engine; the alert's events go out before the error.
+            pendingRequests[token] = nil
+            _ = try? authorization.request(session, level: level, token: token, at: time)
+            perform(authorization.drainPendingEffects())
+            return .error(error)
+        }
+        committed.assumeIsolated().whenFailure { [self] error in
+            perform(authorization.drainPendingEffects())
+            if let pending = pendingRequests.removeValue(forKey: token) {
+                pending.connection.respond(pending.id, .failure((error as? RPCError) ?? .internalError("\(error)")))
+            }
+        }
+        return .deferred
+    }
+}
