@@ -21,8 +21,10 @@ struct DamagedStoreTests {
         return daemon
     }
 
+    /// Starts sextantd on the damaged store. It must stop at once; `timeout` ends (status
+    /// 124) a daemon that wrongly starts, so that the test fails instead of waiting forever.
     private func startDaemon(on daemon: DaemonHarness) throws -> CommandResult {
-        try run([Binaries.sextantd, "--runtime-dir", daemon.runtime, "--state-dir", daemon.state, "--no-iio", "--no-gpsd"])
+        try run(["/usr/bin/timeout", "60", Binaries.sextantd, "--runtime-dir", daemon.runtime, "--state-dir", daemon.state, "--no-iio", "--no-gpsd"])
     }
 
     private func sqlite(_ path: String, _ sql: String) throws {
