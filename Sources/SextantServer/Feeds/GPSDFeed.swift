@@ -12,7 +12,7 @@ final class GPSDFeed: Sendable {
         source = GPSDSource(endpoint: endpoint, logger: logger) { event in
             hub.eventLoop.execute {
                 switch event {
-                case .state(let state): hub.sourceStates[SourceName.gpsd.rawValue] = state.rawValue
+                case .state(let state): hub.sourceStates.set(.gpsd, .live(state.rawValue))
                 case .sample(let sample): hub.ingest(sample, from: .gpsd)
                 }
             }

@@ -9,12 +9,12 @@ final class IIOFeed: Sendable {
     private let source: IIOSensorSource
 
     init(configuration: IIOSourceConfiguration, hub: Hub, logger: Logger) {
-        hub.eventLoop.execute { hub.sourceStates[SourceName.iio.rawValue] = "starting" }
+        hub.eventLoop.execute { hub.sourceStates.set(.iio, .starting) }
         source = IIOSensorSource(configuration: configuration, logger: logger) { event in
             hub.eventLoop.execute {
                 switch event {
                 case .sample(let sample): hub.ingest(sample, from: .iio)
-                case .sensors(let summary): hub.sourceStates[SourceName.iio.rawValue] = summary
+                case .sensors(let summary): hub.sourceStates.set(.iio, .live(summary))
                 }
             }
         }
@@ -23,7 +23,7 @@ final class IIOFeed: Sendable {
 
     /// `--no-iio`: the source is off, and `status` says so.
     static func off(in hub: Hub) {
-        hub.eventLoop.execute { hub.sourceStates[SourceName.iio.rawValue] = "off" }
+        hub.eventLoop.execute { hub.sourceStates.set(.iio, .off) }
     }
 
     /// Nothing reaches the hub after this returns.

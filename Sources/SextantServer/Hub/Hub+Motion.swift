@@ -17,7 +17,7 @@ extension Hub {
     /// accelerometer samples ends a hold, as a new instruction.
     func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: SourceName) {
         if source == .replay, manualAccelerometer.isHolding { manualAccelerometer.release() }
-        guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
+        guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: clock.monotonicNanoseconds()),
             let change = judge.judge(reading, at: time)
         else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
@@ -25,28 +25,28 @@ extension Hub {
             "orientation": .string(change.orientation.rawValue), "previous": .string(change.previous.rawValue), "time": .string(change.time.rfc3339),
         ]
         let conditions = interfaceConditions
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+        for session in sessions.ordered {
             if session.wantsOrientation { publish(to: session, Event.deviceOrientation, params, kind: .sensor) }
             // O7: each foreground app follows, in the same turn, after the device event.
             publishInterface(session.interface.deviceChanged(conditions), to: session)
         }
-        if !sessions.values.contains(where: \.wantsOrientation) {
+        if !sessions.ordered.contains(where: \.wantsOrientation) {
             broadcastToWatchers(Event.deviceOrientation, params, kind: .sensor)
         }
     }
 
     /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.
     func hingeSample(_ angle: Double, at time: Timestamp, from source: SourceName) {
-        guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
+        guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: clock.monotonicNanoseconds()),
             let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
         else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
         let params = change.json
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.wantsPosture {
+        for session in sessions.ordered where session.wantsPosture {
             publish(to: session, Event.posture, params, kind: .sensor)
         }
-        if !sessions.values.contains(where: \.wantsPosture) {
+        if !sessions.ordered.contains(where: \.wantsPosture) {
             broadcastToWatchers(Event.posture, params, kind: .sensor)
         }
     }
@@ -57,7 +57,7 @@ extension Hub {
         rotationLock = enabled
         logger.info("rotation lock \(enabled ? "on" : "off")")
         let conditions = interfaceConditions
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+        for session in sessions.ordered {
             publishInterface(session.interface.deviceChanged(conditions), to: session)
         }
     }

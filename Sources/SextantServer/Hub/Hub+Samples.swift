@@ -24,18 +24,17 @@ extension Hub {
         lastFix = fix
         locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
+        for session in sessions.ordered {
             guard session.stream != nil || !session.onceWaiters.isEmpty else { continue }
             guard authorization.mayReceiveLocations(session.id) else { continue }
             let granted = authorization.authorization(of: session.id).accuracy
             let fudger = fudger(for: session.app)
             if !session.onceWaiters.isEmpty {
                 let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
-                for waiter in session.onceWaiters {
+                for waiter in session.onceWaiters.removeAll() {
                     waiter.timeout.cancel()
                     session.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
                 }
-                session.onceWaiters = []
             }
             if var stream = session.stream {
                 let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
@@ -54,7 +53,7 @@ extension Hub {
             if signal == .lost, locationLoss == nil {
                 let reason = source == .gpsd ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source.rawValue))"
                 locationLoss = reason
-                for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.stream != nil {
+                for session in sessions.ordered where session.stream != nil {
                     tellLocationUnavailable(session, reason)
                 }
             }

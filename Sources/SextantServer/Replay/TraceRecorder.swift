@@ -42,7 +42,7 @@ final class TraceRecorder {
 
     /// Writes what is buffered; at stop, a recording with no sample still gets its header.
     func finish() {
-        if start == nil { buffer += SextantTraceFormat.header(start: wallNow(), profile: profile) + "\n" }
+        if start == nil { buffer += SextantTraceFormat.header(start: SextantClock.system.wallTime(), profile: profile) + "\n" }
         flush()
         try? handle.synchronize()
         try? handle.close()
