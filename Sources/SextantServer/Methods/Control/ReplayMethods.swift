@@ -65,6 +65,6 @@ struct RecordStopMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let recorder = try call.hub.stopRecording()
-        return .result(["path": .string(recorder.path), "events": .int(Int64(recorder.count))])
+        return .result(["path": .string(recorder.path), "events": .int(Int64(recorder.count)), "skipped": .int(Int64(recorder.skipped))])
     }
 }
