@@ -47,3 +47,13 @@ struct ReplayResponsivenessTests {
         #expect(latencies.max()! < 0.1, "slowest status: \(latencies.max()!) s")
     }
 }
+
+@Suite("Replay speed bounds")
+struct ReplaySpeedBoundsTests {
+    @Test("sextantd --speed outside 0.001…1000000 exits 64 naming the bounds; replay.start answers -32602", arguments: ["1e-12", "0", "2e6", "nan"])
+    func outOfRangeSpeed(speed: String) throws {
+        let result = try run([Binaries.sextantd, "--replay", "/nonexistent.jsonl", "--speed", speed, "--no-gpsd", "--no-iio"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("0.001"), "\(result.stderr)")
+    }
+}

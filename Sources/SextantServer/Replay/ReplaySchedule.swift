@@ -2,6 +2,11 @@ import SextantCore
 import SextantProtocol
 import SextantTraces
 
+/// The factors of real time a replay takes, for the command line to check.
+public enum ReplaySpeedLimits {
+    public static let range = ReplaySpeed.slowest...ReplaySpeed.fastest
+}
+
 /// How fast a replay runs: a factor of real time, or as fast as the clients read.
 enum ReplaySpeed: Equatable {
     case factor(Double)
