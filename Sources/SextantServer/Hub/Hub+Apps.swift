@@ -10,7 +10,7 @@ extension Hub {
         let before = authorization.appState(of: session.id)
         perform(authorization.setAppState(session.id, state, by: changer, at: now))
         guard let after = authorization.appState(of: session.id), after != before else { return }
-        publishInterface(session.interface.setState(after, interfaceConditions), to: session)
+        publishInterface(session.interface.stateChanged(to: after, interfaceConditions), to: session)
         if !authorization.mayReceiveLocations(session.id) {
             // L8: a when-in-use stream pauses in the background; nothing queued leaks out.
             session.connection.discardQueuedLocations()
@@ -19,10 +19,13 @@ extension Hub {
         logger.info("app state changed", metadata: ["app": "\(session.app)", "session": "\(session.id)", "state": "\(after.rawValue)"])
     }
 
+    /// Foreground or background, as the authorization engine (its one owner) has it.
+    func appState(of session: AppSession) -> AppState { authorization.appState(of: session.id) ?? .foreground }
+
     /// `app.update`'s result: the state in force (which may be the control side's, L8a).
     func appStateJSON(_ session: AppSession) -> JSONValue {
         [
-            "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
+            "state": .string(appState(of: session).rawValue),
             "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
         ]
     }

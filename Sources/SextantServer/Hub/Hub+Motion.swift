@@ -28,7 +28,7 @@ extension Hub {
         for session in sessions.ordered {
             if session.wantsOrientation { publish(to: session, Event.deviceOrientation, params, kind: .sensor) }
             // O7: each foreground app follows, in the same turn, after the device event.
-            publishInterface(session.interface.deviceChanged(conditions), to: session)
+            publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
         if !sessions.ordered.contains(where: \.wantsOrientation) {
             broadcastToWatchers(Event.deviceOrientation, params, kind: .sensor)
@@ -58,7 +58,7 @@ extension Hub {
         logger.info("rotation lock \(enabled ? "on" : "off")")
         let conditions = interfaceConditions
         for session in sessions.ordered {
-            publishInterface(session.interface.deviceChanged(conditions), to: session)
+            publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
     }
 

@@ -21,14 +21,14 @@ struct AppUpdateMethod: RPCMethod {
         let session = call.session!
         if let orientations {
             do {
-                let change = try session.interface.setSupported(orientations, hub.interfaceConditions)
+                let change = try session.interface.setSupported(orientations, hub.interfaceConditions, state: hub.appState(of: session))
                 hub.publishInterface(change, to: session)
             } catch {
                 throw error.rpcError
             }
         }
         if let interfaceLocked {
-            hub.publishInterface(session.interface.setInterfaceLocked(interfaceLocked, hub.interfaceConditions), to: session)
+            hub.publishInterface(session.interface.setInterfaceLocked(interfaceLocked, hub.interfaceConditions, state: hub.appState(of: session)), to: session)
         }
         if let state { hub.setAppState(session, state, by: .app) }
         return .result(hub.appStateJSON(session))
