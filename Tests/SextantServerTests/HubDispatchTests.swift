@@ -32,7 +32,7 @@ struct HubDispatchTests {
         #expect(try await app.errorCode(Method.status) == -32601, "a control method is unknown on the app socket")
     }
 
-    @Test("Every method of PROTOCOL is registered on its socket, and only there")
+    @Test("Every method of PROTOCOL (and our additions) is registered on its socket, and only there")
     func tablesMatchTheProtocol() {
         #expect(
             MethodTable.appSocket().names == [
@@ -43,7 +43,8 @@ struct HubDispatchTests {
             MethodTable.controlSocket().names == [
                 "apps.list", "apps.update", "device.rotationLock", "device.set", "permissions.list", "permissions.reset",
                 "permissions.set", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
-                "replay.start", "replay.status", "replay.stop", "services.set", "status", "watch",
+                "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
+                "services.set", "status", "watch",
             ])
     }
 

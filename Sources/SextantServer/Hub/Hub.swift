@@ -325,24 +325,29 @@ public final class Hub: @unchecked Sendable {
     /// Sends an event to an app session, and a copy to the watchers.
     func publish(to session: AppSession, _ method: String, _ params: JSONValue, kind: OutboundKind) {
         session.connection.notify(method, params, kind: kind)
-        broadcastToWatchers(method, params, app: session.app, session: session.id, kind: kind)
+        broadcastToWatchers(method, params, app: session.app, session: session.id, kind: kind, delivered: true)
     }
 
-    func broadcastToWatchers(_ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential) {
+    /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
+    /// says whether it went to that app (a watcher of one app sees only those).
+    func broadcastToWatchers(
+        _ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential,
+        delivered: Bool = false
+    ) {
         guard !watchers.isEmpty else { return }
         var members = params.objectValue ?? [:]
         if let app { members["app"] = .string(app) }
         if let session { members["session"] = .int(Int64(session)) }
         let watched = JSONValue.object(members)
         for connection in watchers.values {
-            guard let topics = connection.watchTopics, topics.isEmpty || topics.contains(method) else { continue }
+            guard let filter = connection.watch, filter.admits(method, deliveredTo: delivered ? app : nil) else { continue }
             connection.notify(method, watched, kind: kind == .location ? .sensor : kind)
         }
     }
 
-    /// `watch`: the connection sees every event of these topics (all when empty) from now on.
-    func watch(_ topics: Set<String>, on connection: Connection) {
-        connection.watchTopics = topics
+    /// `watch`: the connection sees the events its filter admits from now on.
+    func watch(_ filter: WatchFilter, on connection: Connection) {
+        connection.watch = filter
         watchers[connection.id] = connection
     }
 }

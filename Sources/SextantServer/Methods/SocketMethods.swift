@@ -22,6 +22,7 @@ extension MethodTable {
                 PromptsListMethod.self, PromptsAnswerMethod.self, PromptsPolicyMethod.self,
                 AppsListMethod.self, AppsUpdateMethod.self, DeviceSetMethod.self, DeviceRotationLockMethod.self,
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,
+                ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
                 RecordStartMethod.self, RecordStopMethod.self,
             ])
     }

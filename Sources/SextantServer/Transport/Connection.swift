@@ -20,8 +20,8 @@ final class Connection {
     var credentials: PeerCredentials?
     /// The app session, once `hello` succeeded (app socket only).
     var session: SessionID?
-    /// Set by `watch` (control socket only): nil = not watching, empty = every topic.
-    var watchTopics: Set<String>?
+    /// Set by `watch` (control socket only): nil = not watching.
+    var watch: WatchFilter?
     private(set) var outbox = Outbox()
     /// Monotonic time of the last moment the client took data off our hands.
     private(set) var lastProgress: Int64
