@@ -47,7 +47,7 @@ func freeLoopbackPort() throws -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
-private func loopbackAddress(port: UInt16) -> sockaddr_in {
+func loopbackAddress(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -156,6 +156,12 @@ final class GPSDProcess: @unchecked Sendable {
         }
         return true
     }
+
+    /// SIGSTOP: gpsd freezes with its sockets open, saying nothing to anyone.
+    func freeze() { Glibc.kill(process.processIdentifier, SIGSTOP) }
+
+    /// SIGCONT after ``freeze()``.
+    func thaw() { Glibc.kill(process.processIdentifier, SIGCONT) }
 
     /// SIGKILL, as a crash would; waits until the process is gone and any feed has ended
     /// (its next write fails with EPIPE).
