@@ -28,11 +28,7 @@ enum GPSDLog {
     }
 }
 
-func monotonicSeconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
+func monotonicSeconds() -> Double { SextantClock.system.monotonicSeconds }
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now.
 func freeLoopbackPort() throws -> UInt16 {
