@@ -2,6 +2,7 @@ import Foundation
 import SextantCore
 import SextantProtocol
 @testable import SextantIIO
+import Synchronization
 import Testing
 
 /// A directory standing for one IIO device's sysfs directory.
@@ -255,6 +256,17 @@ struct MonotonicWallClockTests {
         let resumed = clock.timestamp(monotonic: 60_001_000, wall: 1_700_003_600_000_000_000)
         #expect(resumed.nanoseconds == 1_700_003_600_000_000_000)
         #expect(clock.timestamp(monotonic: 80_001_000, wall: 1_700_003_600_020_500_000).nanoseconds == 1_700_003_600_020_000_000)
+    }
+
+    @Test("Reads the clock it is given: stamps follow a clock moved by hand, not the machine's")
+    func injectedClock() {
+        let now = Mutex<(monotonic: Int64, wall: Int64)>((5_000, 1_800_000_000_000_000_000))
+        let handMoved = SextantClock(
+            monotonicNanoseconds: { now.withLock { $0.monotonic } }, wallTime: { Timestamp(nanoseconds: now.withLock { $0.wall }) })
+        var stamps = MonotonicWallClock(clock: handMoved)
+        #expect(stamps.now().nanoseconds == 1_800_000_000_000_000_000)
+        now.withLock { $0 = ($0.monotonic + 20_000_000, $0.wall + 21_000_000) }
+        #expect(stamps.now().nanoseconds == 1_800_000_000_020_000_000, "the monotonic step, not the wall's")
     }
 }
 
