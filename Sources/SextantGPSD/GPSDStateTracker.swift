@@ -9,7 +9,7 @@ public enum GPSDSourceState: String, Sendable, Equatable, CaseIterable, CustomSt
     case noFix = "no fix"
     /// gpsd delivers fixes.
     case fix
-    /// gpsd cannot be reached, or its connection dropped; the source keeps retrying.
+    /// gpsd cannot be reached, its connection dropped, or it stopped answering; the source keeps retrying.
     case lost
 
     public var description: String { rawValue }

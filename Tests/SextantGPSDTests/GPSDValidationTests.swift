@@ -113,3 +113,64 @@ struct GPSDLivenessTests {
         }
     }
 }
+
+/// Random TPVs from a seeded generator: whatever the numbers and times, decoding never
+/// traps, and every location it gives passes the checks above.
+@Suite("gpsd values (seeded random TPVs)")
+struct GPSDRandomTPVTests {
+    /// SplitMix64: small, and the same sequence for the same seed on every machine.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// A finite double from anywhere in the range: extremes, zeros, negatives, ordinary values.
+    static func number(_ random: inout SeededGenerator) -> String {
+        switch random.next() % 4 {
+        case 0: return "\(Double(bitPattern: random.next() & ~(0x7FF << 52) | (UInt64.random(in: 0..<0x7FF, using: &random) << 52)))"
+        case 1: return ["0", "-0", "1e308", "-1e308", "5e-324", "99999", "360", "-1"][Int(random.next() % 8)]
+        default: return "\(Double.random(in: -400...400, using: &random))"
+        }
+    }
+
+    /// An RFC 3339 time, in any year 0000-9999 one time in four, else around Sextant's range.
+    static func time(_ random: inout SeededGenerator) -> String {
+        let year = random.next() % 4 == 0 ? Int.random(in: 0...9999, using: &random) : Int.random(in: 1950...2300, using: &random)
+        func padded(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
+        let month = Int.random(in: 1...12, using: &random), day = Int.random(in: 1...28, using: &random)
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T12:34:56.789Z"
+    }
+
+    @Test("10,000 random TPVs (seed 9): no trap; every location has finite, in-range fields")
+    func randomTPVs() throws {
+        var random = SeededGenerator(state: 9)
+        let received = Timestamp(year: 2026, month: 3, day: 1, secondsOfDay: 0)
+        var positions = 0
+        for _ in 0..<10_000 {
+            var fields = [#""class":"TPV""#, #""mode":\#(random.next() % 4)"#, #""time":"\#(Self.time(&random))""#]
+            for key in ["lat", "lon"] where random.next() % 8 != 0 {
+                fields.append(#""\#(key)":\#(Double.random(in: -200...200, using: &random))"#)
+            }
+            for key in ["altMSL", "eph", "epx", "epy", "epv", "speed", "track"] where random.next() % 3 != 0 {
+                fields.append(#""\#(key)":\#(Self.number(&random))"#)
+            }
+            let line = "{" + fields.joined(separator: ",") + "}"
+            guard case .position(let fix) = try GPSDReport.decode(line: line, receivedAt: received) else { continue }
+            positions += 1
+            #expect(LocationFix.problem(latitude: fix.latitude, longitude: fix.longitude) == nil, "\(line)")
+            #expect(fix.horizontalAccuracy.isFinite && fix.horizontalAccuracy >= 0 && fix.horizontalAccuracy <= 20_040_000, "\(line)")
+            #expect(fix.speed.map { $0 >= 0 } ?? true, "\(line)")
+            #expect(fix.course.map { (0..<360).contains($0) } ?? true, "\(line)")
+            #expect(fix.verticalAccuracy.map { $0 >= 0 } ?? true, "\(line)")
+            #expect(fix.altitude.map(\.isFinite) ?? true, "\(line)")
+            #expect(TPVFieldCheck.plausibleYears.contains(Timestamp.civil(fromDays: fix.time.nanoseconds / 86_400_000_000_000).year), "\(line)")
+        }
+        #expect(positions > 100, "the generator reaches the location path often enough to mean something")
+    }
+}
