@@ -55,11 +55,9 @@ struct GPSDFaultTests {
         let gpsd = try GPSDProcess()
         let daemon = try DaemonHarness(gpsdPort: gpsd.port)
         try daemon.waitForGPSDState("no fix")
-        let connectedAt = monotonicSeconds()
-        // Asked at 5 s of silence, gpsd answers; so the source is still there to ask again
-        // 5 s after that answer, past the 10 s a dead gpsd would have been given.
+        // Asked at 5 s of silence, gpsd answers; only because it did is there a second
+        // question 5 s after that answer (unanswered, the source would have given up at 10 s).
         try daemon.waitForLog("asking ?VERSION;", count: 2, timeout: 2 * Self.silenceLimit + Self.slack)
-        #expect(monotonicSeconds() - connectedAt >= Self.silenceLimit - 0.5)
         #expect(try daemon.gpsdState() == "no fix")
         #expect(!daemon.log().contains("gpsd: connection lost"))
     }
@@ -71,9 +69,11 @@ struct GPSDFaultTests {
         let daemon = try DaemonHarness(gpsdPort: port)
         let first = try silent.accept(timeout: 10)
         let second = try silent.accept(timeout: Self.bannerTimeout + Self.slack + 5)
-        // Given up at 5 s, retried after the first back-off step (0.5 s).
+        // Given up at 5 s, retried after the first back-off step (0.5 s): about 5.5 s apart.
+        // The lower bound leaves a second for the acceptor thread waking late on a loaded
+        // machine; a source without the time-out would never come back at all.
         let wait = second - first
-        #expect(wait >= Self.bannerTimeout - 0.1 && wait <= Self.bannerTimeout + 0.5 + Self.slack, "second attempt after \(wait) s")
+        #expect(wait >= Self.bannerTimeout - 1 && wait <= Self.bannerTimeout + 0.5 + Self.slack, "second attempt after \(wait) s")
         try daemon.waitForGPSDState("lost", timeout: 5)
         #expect(daemon.log().contains("no VERSION banner from gpsd within 5 s"))
         #expect(daemon.process.isRunning)
