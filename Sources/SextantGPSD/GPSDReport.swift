@@ -16,7 +16,7 @@ public enum GPSDReport: Sendable, Equatable {
     /// A TPV that claims a fix but carries no usable latitude and longitude: not a location.
     case fixWithoutPosition(mode: Int)
     /// A TPV with a position that cannot be passed on (an accuracy that is no number of
-    /// metres, a time outside ``GPSDReport/plausibleYears``): not a location.
+    /// metres, a time outside `TPVFieldCheck.plausibleYears`): not a location.
     case unusableFix(reason: String)
     /// Any other class (SKY, DEVICES, WATCH, GST, ATT, ...).
     case other(class: String)
@@ -28,7 +28,7 @@ public enum GPSDReport: Sendable, Equatable {
     /// - altitude: `altMSL`, else `altHAE`, else the deprecated `alt`.
     /// - `speed` (m/s over ground) and `track` (degrees from true north) as they are, when
     ///   valid (see ``TPVFieldCheck``).
-    /// - horizontal accuracy: `eph`; else `sqrt(epx² + epy²)`, the length of the error
+    /// - horizontal accuracy: `eph`; else `hypot(epx, epy)`, the length of the error
     ///   box's diagonal, since `epx` and `epy` are separate longitude and latitude errors
     ///   in metres and a radius must cover both; else the protocol's default of 5 m.
     ///   gpsd guesses its estimates at 95 % confidence; they are passed on unscaled.
