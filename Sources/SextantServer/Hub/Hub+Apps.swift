@@ -13,7 +13,7 @@ extension Hub {
         publishInterface(session.interface.stateChanged(to: after, interfaceConditions), to: session)
         if !authorization.mayReceiveLocations(session.id) {
             // L8: a when-in-use stream pauses in the background; nothing queued leaks out.
-            session.connection.discardQueuedLocations()
+            session.output.discardQueuedLocations()
             session.failOnceWaiters(RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground"))
         }
         logger.info("app state changed", metadata: ["app": "\(session.app)", "session": "\(session.id)", "state": "\(after.rawValue)"])

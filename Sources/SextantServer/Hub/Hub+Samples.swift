@@ -33,14 +33,14 @@ extension Hub {
                 let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
                 for waiter in session.onceWaiters.removeAll() {
                     waiter.timeout.cancel()
-                    session.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
+                    waiter.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
                 }
             }
             if var stream = session.stream {
                 let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
                 session.stream = stream
                 if let (out, accuracy) = delivered {
-                    publish(to: session, Event.location, out.json(accuracy: accuracy), kind: .location)
+                    publish(to: session, .location(out, accuracy))
                 }
             }
         }
@@ -63,6 +63,6 @@ extension Hub {
     }
 
     func tellLocationUnavailable(_ session: AppSession, _ reason: String) {
-        publish(to: session, Event.locationUnavailable, ["reason": .string(reason)], kind: .essential)
+        publish(to: session, .locationUnavailable(reason: reason))
     }
 }

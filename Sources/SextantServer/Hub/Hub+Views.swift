@@ -44,8 +44,9 @@ extension Hub {
         return [
             "session": .int(Int64(session.id)),
             "app": .string(session.app),
-            "pid": session.connection.credentials.map { JSONValue.int(Int64($0.pid)) } ?? .null,
-            "uid": session.connection.credentials.map { JSONValue.int(Int64($0.uid)) } ?? .null,
+            "pid": session.output.peer.map { JSONValue.int(Int64($0.pid)) } ?? .null,
+            "uid": session.output.peer.map { JSONValue.int(Int64($0.uid)) } ?? .null,
+            "kind": .string(session.output.face),
             "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
             "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
             "orientations": .array(session.interface.declared.map { .string($0.rawValue) }),

@@ -165,12 +165,16 @@ public final class Hub: @unchecked Sendable {
         connections[connection.id] = nil
         watchers[connection.id] = nil
         pendingRequests = pendingRequests.filter { $0.value.connection !== connection }
-        if let id = connection.session, let session = sessions.close(id) {
-            session.cancelOnceWaiters()
-            perform(authorization.closeSession(id))
-            logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
-        }
+        if let id = connection.session { closeSession(id) }
         replay.clientDrained()
+    }
+
+    /// The app's session ended, whatever face it came through (its allowOnce lapses, L5).
+    func closeSession(_ id: SessionID) {
+        guard let session = sessions.close(id) else { return }
+        session.cancelOnceWaiters()
+        perform(authorization.closeSession(id))
+        logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
     }
 
     // MARK: - Requests
@@ -228,12 +232,20 @@ public final class Hub: @unchecked Sendable {
     }
 
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, connection: Connection) -> AppSession {
-        let session = sessions.open(app: app, connection: connection, interface: interface)
+        let session = openSession(app: app, state: state, interface: interface, output: connection)
         connection.session = session.id
+        return session
+    }
+
+    /// Opens a session for an app that came through any face.
+    func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
+        let session = sessions.open(app: app, output: output, interface: interface)
         authorization.openSession(session.id, app: app, state: state, at: now)
         logger.info(
             "app session started",
-            metadata: ["app": "\(app)", "session": "\(session.id)", "pid": "\(connection.credentials?.pid ?? 0)", "state": "\(state.rawValue)"])
+            metadata: [
+                "app": "\(app)", "session": "\(session.id)", "face": "\(output.face)", "pid": "\(output.peer?.pid ?? 0)", "state": "\(state.rawValue)",
+            ])
         return session
     }
 
@@ -250,10 +262,10 @@ public final class Hub: @unchecked Sendable {
                 guard let session = sessions[id] else { continue }
                 if !authorization.mayReceiveLocations(id) {
                     // L9: not one more location after the change.
-                    session.connection.discardQueuedLocations()
+                    session.output.discardQueuedLocations()
                     session.failOnceWaiters(authorizationError(for: id))
                 }
-                publish(to: session, Event.authorization, snapshot.json, kind: .essential)
+                publish(to: session, .authorization(snapshot))
             case .reply(let token, let snapshot):
                 if let pending = pendingRequests.removeValue(forKey: token) {
                     pending.connection.respond(pending.id, .success(snapshot.json))
@@ -282,7 +294,7 @@ public final class Hub: @unchecked Sendable {
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
                 for session in sessions.ordered {
-                    publish(to: session, Event.servicesEnabled, ["enabled": .bool(enabled)], kind: .essential)
+                    publish(to: session, .servicesEnabled(enabled))
                 }
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
@@ -323,9 +335,9 @@ public final class Hub: @unchecked Sendable {
     // MARK: - Publishing
 
     /// Sends an event to an app session, and a copy to the watchers.
-    func publish(to session: AppSession, _ method: String, _ params: JSONValue, kind: OutboundKind) {
-        session.connection.notify(method, params, kind: kind)
-        broadcastToWatchers(method, params, app: session.app, session: session.id, kind: kind, delivered: true)
+    func publish(to session: AppSession, _ event: AppEvent) {
+        session.output.deliver(event)
+        broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
     }
 
     /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
