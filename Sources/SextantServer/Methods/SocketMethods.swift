@@ -7,7 +7,8 @@ extension MethodTable {
             [
                 HelloMethod.self, AuthorizationGetMethod.self, AuthorizationRequestMethod.self,
                 LocationStartMethod.self, LocationStopMethod.self, LocationOnceMethod.self,
-                OrientationStartMethod.self, OrientationStopMethod.self, PostureStartMethod.self, PostureStopMethod.self,
+                SubscriptionMethod<OrientationStart>.self, SubscriptionMethod<OrientationStop>.self,
+                SubscriptionMethod<PostureStart>.self, SubscriptionMethod<PostureStop>.self,
                 AppUpdateMethod.self,
             ])
     }
