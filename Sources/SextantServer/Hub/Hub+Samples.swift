@@ -24,7 +24,7 @@ extension Hub {
         lastFix = fix
         locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) { deliverLocation(fix, to: session) }
+        for session in sessions.ordered { deliverLocation(fix, to: session) }
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is
@@ -44,17 +44,16 @@ extension Hub {
         }
         if !session.onceWaiters.isEmpty {
             let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
-            for waiter in session.onceWaiters {
+            for waiter in session.onceWaiters.removeAll() {
                 waiter.timeout.cancel()
-                session.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
+                waiter.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
             }
-            session.onceWaiters = []
         }
         if var stream = session.stream {
             let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
             session.stream = stream
             if let (out, accuracy) = delivered {
-                publish(to: session, Event.location, out.json(accuracy: accuracy), kind: .location)
+                publish(to: session, .location(out, accuracy))
             }
         }
     }
@@ -66,7 +65,7 @@ extension Hub {
             if signal == .lost, locationLoss == nil {
                 let reason = source == .gpsd ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source.rawValue))"
                 locationLoss = reason
-                for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.stream != nil {
+                for session in sessions.ordered where session.stream != nil {
                     tellLocationUnavailable(session, reason)
                 }
             }
@@ -76,6 +75,6 @@ extension Hub {
     }
 
     func tellLocationUnavailable(_ session: AppSession, _ reason: String) {
-        publish(to: session, Event.locationUnavailable, ["reason": .string(reason)], kind: .essential)
+        publish(to: session, .locationUnavailable(reason: reason))
     }
 }

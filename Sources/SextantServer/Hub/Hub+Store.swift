@@ -47,9 +47,9 @@ extension Hub {
     /// between: sessions opened or closed, apps moved to the background. Should that make the
     /// second run decide something else than what was written, the store is brought in line
     /// with the engine before the caller is answered.
-    func commitDecision(
-        _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (JSONValue, [AuthorizationEffect])
-    ) throws(RPCError) -> EventLoopFuture<JSONValue> {
+    func commitDecision<Value: Sendable>(
+        _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
+    ) throws(RPCError) -> EventLoopFuture<Value> {
         var staged = authorization
         let (stagedResult, stagedEffects) = try change(&staged)
         let written = stagedEffects.compactMap(Self.storeChange)
@@ -59,7 +59,7 @@ extension Hub {
             return eventLoop.makeSucceededFuture(stagedResult)
         }
         return write(written).assumeIsolated().flatMap { [self] in
-            let outcome: Result<(JSONValue, [AuthorizationEffect]), RPCError>
+            let outcome: Result<(Value, [AuthorizationEffect]), RPCError>
             do throws(RPCError) { outcome = .success(try change(&authorization)) } catch { outcome = .failure(error) }
             let applied = (try? outcome.get().1) ?? []
             perform(applied.filter { Self.storeChange($0) == nil })
@@ -104,7 +104,7 @@ extension Hub {
             guard case .success = result else { return }
             fudgers[app] = fresh
             if let fix = lastFix {
-                for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.app == app {
+                for session in sessions.ordered where session.app == app {
                     deliverLocation(fix, to: session)
                 }
             }
@@ -170,27 +170,27 @@ extension Hub {
     /// shown, no event, the app may ask again).
     func requestAuthorization(_ session: SessionID, level: AuthorizationLevel, token: RequestToken) -> Reply {
         let time = now
-        let committed: EventLoopFuture<JSONValue>
+        let committed: EventLoopFuture<AuthorizationRefusal?>
         do throws(RPCError) {
-            committed = try commitDecision { (engine: inout AuthorizationEngine) throws(RPCError) in
-                do throws(AuthorizationRefusal) {
-                    return (.null, try engine.request(session, level: level, token: token, at: time))
-                } catch {
-                    throw error.rpcError
-                }
+            committed = try commitDecision { engine in
+                let outcome = engine.request(session, level: level, token: token, at: time)
+                return (outcome.refusal, outcome.effects)
             }
         } catch {
-            // Refused at once (services off, L7): the refusal, and the alert it raises once
-            // per session, happen on the live engine; the alert's events go out before the error.
             pendingRequests[token] = nil
-            _ = try? authorization.request(session, level: level, token: token, at: time)
-            perform(authorization.drainPendingEffects())
             return .error(error)
         }
-        committed.assumeIsolated().whenFailure { [self] error in
-            perform(authorization.drainPendingEffects())
+        committed.assumeIsolated().whenComplete { [self] result in
+            // Refused (services off, L7), or the store could not be written: the request's
+            // answer is that error; nothing waits for it any more.
+            let failure: RPCError
+            switch result {
+            case .success(nil): return
+            case .success(let refusal?): failure = refusal.rpcError
+            case .failure(let error): failure = (error as? RPCError) ?? .internalError("\(error)")
+            }
             if let pending = pendingRequests.removeValue(forKey: token) {
-                pending.connection.respond(pending.id, .failure((error as? RPCError) ?? .internalError("\(error)")))
+                pending.connection.respond(pending.id, .failure(failure))
             }
         }
         return .deferred

@@ -20,8 +20,8 @@ final class Connection {
     var credentials: PeerCredentials?
     /// The app session, once `hello` succeeded (app socket only).
     var session: SessionID?
-    /// Set by `watch` (control socket only): nil = not watching, empty = every topic.
-    var watchTopics: Set<String>?
+    /// Set by `watch` (control socket only): nil = not watching.
+    var watch: WatchFilter?
     private(set) var outbox = Outbox()
     /// Monotonic time of the last moment the client took data off our hands.
     private(set) var lastProgress: Int64
@@ -30,11 +30,14 @@ final class Connection {
     /// Told when the outbox drains, so a max-speed replay can move on.
     var onDrain: (() -> Void)?
 
-    init(id: UInt64, kind: SocketKind, channel: Channel, now: Int64, logger: Logger) {
+    private let clock: SextantClock
+
+    init(id: UInt64, kind: SocketKind, channel: Channel, clock: SextantClock, logger: Logger) {
         self.id = id
         self.kind = kind
         self.channel = channel
-        self.lastProgress = now
+        self.clock = clock
+        self.lastProgress = clock.monotonicNanoseconds()
         self.logger = logger
     }
 
@@ -51,7 +54,7 @@ final class Connection {
         buffer.writeString(text)
         if outbox.isEmpty, channel.isWritable {
             channel.writeAndFlush(buffer, promise: nil)
-            lastProgress = monotonicNow()
+            lastProgress = clock.monotonicNanoseconds()
             return
         }
         switch outbox.push(buffer, kind: outboundKind) {
@@ -86,7 +89,7 @@ final class Connection {
             wrote = true
         }
         if wrote { channel.flush() }
-        lastProgress = monotonicNow()
+        lastProgress = clock.monotonicNanoseconds()
         if outbox.isEmpty { onDrain?() }
     }
 
@@ -117,5 +120,3 @@ final class Connection {
         channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }
     }
 }
-
-func monotonicNow() -> Int64 { Int64(NIODeadline.now().uptimeNanoseconds) }
