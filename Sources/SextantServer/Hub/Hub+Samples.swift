@@ -24,6 +24,7 @@ extension Hub {
         lastFix = fix
         locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
+        let fullFix = SharedEvent(.location(fix, .full))
         for session in sessions.ordered {
             guard session.stream != nil || !session.onceWaiters.isEmpty else { continue }
             guard authorization.mayReceiveLocations(session.id) else { continue }
@@ -40,7 +41,8 @@ extension Hub {
                 let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
                 session.stream = stream
                 if let (out, accuracy) = delivered {
-                    publish(to: session, .location(out, accuracy))
+                    // A full fix is the same for every app: encoded once for all of them.
+                    if accuracy == .full { publish(to: session, fullFix) } else { publish(to: session, .location(out, accuracy)) }
                 }
             }
         }
