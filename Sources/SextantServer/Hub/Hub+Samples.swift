@@ -24,13 +24,15 @@ extension Hub {
         lastFix = fix
         locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
-        for session in sessions.ordered { deliverLocation(fix, to: session) }
+        // A full fix is the same for every app: encoded once for all of them.
+        let fullFix = SharedEvent(.location(fix, .full))
+        for session in sessions.ordered { deliverLocation(fix, to: session, fullFix: fullFix) }
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is
     /// still being written gets nothing now: it gets the newest fix once the grid is on disk
     /// (Hub+Store `committedFudger`).
-    func deliverLocation(_ fix: LocationFix, to session: AppSession) {
+    func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
         guard session.stream != nil || !session.onceWaiters.isEmpty else { return }
         guard authorization.mayReceiveLocations(session.id) else { return }
         let granted = authorization.authorization(of: session.id).accuracy
@@ -53,7 +55,11 @@ extension Hub {
             let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
             session.stream = stream
             if let (out, accuracy) = delivered {
-                publish(to: session, .location(out, accuracy))
+                if accuracy == .full {
+                    publish(to: session, fullFix ?? SharedEvent(.location(fix, .full)))
+                } else {
+                    publish(to: session, .location(out, accuracy))
+                }
             }
         }
     }

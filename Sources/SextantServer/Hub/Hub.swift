@@ -291,8 +291,9 @@ public final class Hub: @unchecked Sendable {
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
+                let event = SharedEvent(.servicesEnabled(enabled))
                 for session in sessions.ordered {
-                    publish(to: session, .servicesEnabled(enabled))
+                    publish(to: session, event)
                 }
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
@@ -314,6 +315,15 @@ public final class Hub: @unchecked Sendable {
     func publish(to session: AppSession, _ event: AppEvent) {
         session.output.deliver(event)
         broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
+    }
+
+    /// The same for an event that goes to many sessions, encoded once for all of them.
+    func publish(to session: AppSession, _ shared: SharedEvent) {
+        session.output.deliver(shared)
+        if !watchers.isEmpty {
+            broadcastToWatchers(
+                shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.kind, delivered: true)
+        }
     }
 
     /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`

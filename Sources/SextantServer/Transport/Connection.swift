@@ -52,6 +52,13 @@ final class Connection {
         let text = message.line
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
+        sendLine(buffer, kind: outboundKind)
+    }
+
+    /// Sends a line already encoded (and perhaps shared with other connections: a
+    /// `ByteBuffer` is copied on write, so none of them can change it for the others).
+    func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
+        guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
             channel.writeAndFlush(buffer, promise: nil)
             lastProgress = clock.monotonicNanoseconds()
