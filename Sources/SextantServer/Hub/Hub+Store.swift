@@ -47,7 +47,30 @@ extension Hub {
     /// between: sessions opened or closed, apps moved to the background. Should that make the
     /// second run decide something else than what was written, the store is brought in line
     /// with the engine before the caller is answered.
+    ///
+    /// Changes apply in the order they were asked for: one asked while another is being
+    /// written is staged only once that one is in force (a `permissions reset` sent right
+    /// after a `permissions set` resets what was set).
     func commitDecision<Value: Sendable>(
+        _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
+    ) throws(RPCError) -> EventLoopFuture<Value> {
+        let future: EventLoopFuture<Value>
+        if let previous = decisionInFlight {
+            future = previous.assumeIsolated().flatMap { [self] () -> EventLoopFuture<Value> in
+                do throws(RPCError) { return try stageAndCommit(change) } catch { return eventLoop.makeFailedFuture(error) }
+            }.nonisolated()
+        } else {
+            future = try stageAndCommit(change)
+        }
+        let done = future.assumeIsolated().map { _ in () }.recover { _ in () }.nonisolated()
+        decisionInFlight = done
+        done.assumeIsolated().whenComplete { [self] _ in
+            if decisionInFlight === done { decisionInFlight = nil }
+        }
+        return future
+    }
+
+    private func stageAndCommit<Value: Sendable>(
         _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
     ) throws(RPCError) -> EventLoopFuture<Value> {
         var staged = authorization

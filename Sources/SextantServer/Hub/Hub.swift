@@ -50,6 +50,8 @@ public final class Hub: @unchecked Sendable {
     var gridOffsetsBeingWritten: Set<String> = []
     /// App id → the uid it is bound to (docs/security.md).
     var owners: [String: UInt32]
+    /// The last decision change being committed (Hub+Store): the next one waits for it.
+    var decisionInFlight: EventLoopFuture<Void>?
     let startedAt: Int64
 
     /// Each socket's methods (`SocketMethods.swift`).
