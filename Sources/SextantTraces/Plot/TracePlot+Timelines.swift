@@ -35,7 +35,7 @@ extension TracePlot {
     }
 
     private func drawLane(_ canvas: inout SVGCanvas, name: String, segments: [TimelineSegment], emptyNote: String, y: Double) {
-        canvas.text(name, x: 20, y: y + Self.laneHeight * 0.68, size: 12, bold: true)
+        canvas.text(name, x: 20, y: y + Self.laneHeight * 0.68, size: 11, bold: true)
         canvas.rect(x: Self.laneX, y: y, width: Self.laneWidth, height: Self.laneHeight, fill: "#f3f4f6")
         if segments.isEmpty, !emptyNote.isEmpty {
             canvas.text(emptyNote, x: Self.laneX + 8, y: y + Self.laneHeight * 0.68, size: 10, fill: "#6b7280")
@@ -57,7 +57,7 @@ extension TracePlot {
         for change in events.authorizations where change.app == app {
             authorization.change(to: change.allowsLocations ? "authorized" : "denied", at: Double(change.time.nanoseconds - trace.start.nanoseconds) / 1e9)
         }
-        let short = app.count > 20 ? "…" + app.suffix(19) : app
+        let short = app.count > 17 ? "…" + app.suffix(16) : app
         drawLane(&canvas, name: short, segments: authorization.finish(at: trace.duration), emptyNote: "", y: y)
         let received = events.received.filter { $0.app == app }
         let times = Set(received.map { $0.time.nanoseconds / 1_000_000 })
@@ -88,7 +88,7 @@ extension TracePlot {
     private func drawLegend(_ canvas: inout SVGCanvas, y: Double) {
         var x = 20.0
         let items: [(String, String)] = [("#16a34a", "start"), ("#dc2626", "end"), ("#3b82f6", "hAcc (68 %)"), ("#1d4ed8", "time tick")]
-            + (events.apps.isEmpty ? [] : [("#f59e0b", "reduced fix received"), ("#6b7280", "fix withheld")])
+            + (events.apps.isEmpty ? [] : [("#1d4ed8", "fix received"), ("#f59e0b", "reduced fix received"), ("#6b7280", "fix withheld"), ("#fecaca", "denied")])
         for (colour, label) in items {
             canvas.circle(x: x + 5, y: y - 4, radius: 5, fill: colour)
             canvas.text(label, x: x + 14, y: y, size: 10, fill: "#374151")
