@@ -113,7 +113,7 @@ extension LocationCommand {
 
         /// A new directory only this user can enter, for the route's file.
         private func privateDirectory() throws -> String {
-            var template = Array((NSTemporaryDirectory() + "/sextantctl-route.XXXXXX").utf8CString)
+            var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sextantctl-route.XXXXXX").path).utf8CString)
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
                 throw Failure("cannot create a temporary directory: \(String(cString: strerror(errno)))")
             }

@@ -69,6 +69,8 @@ struct RoutePlannerTests {
         (["0,0", "91,1"], 1.0, 1.0, "point 2: lat must be within"),
         (["5,5", "5,5"], 1.0, 1.0, "two distinct points"),
         (["0,0", "0,179"], 1.0, 0.001, "more than 1000000"),
+        // 1e-300 m a fix: a count beyond any integer, said, not converted.
+        (["0,0", "0,1"], 1e-300, 1.0, "more than 1000000"),
     ])
     func refused(points: [String], speed: Double, interval: Double, reason: String) {
         let waypoints = points.map { text in

@@ -61,13 +61,22 @@ extension TracePlot {
     private func drawReceived(_ canvas: inout SVGCanvas) {
         guard !events.received.isEmpty || !events.authorizations.isEmpty else { return }
         let receivedTimes = Set(events.received.map { $0.time.nanoseconds / 1_000_000 })
+        // One mark a pixel at most, whatever the number of fixes.
+        var marked = Set<Int>()
         for (_, fix) in locations where !receivedTimes.contains(fix.time.nanoseconds / 1_000_000) {
             let p = pixel(fix)
+            guard marked.insert(Int(p.x.rounded()) * 10_000 + Int(p.y.rounded())).inserted else { continue }
             canvas.line(x1: p.x - 3, y1: p.y - 3, x2: p.x + 3, y2: p.y + 3, stroke: "#6b7280", width: 1.5)
             canvas.line(x1: p.x - 3, y1: p.y + 3, x2: p.x + 3, y2: p.y - 3, stroke: "#6b7280", width: 1.5)
         }
+        marked = []
         for received in events.received where received.reduced {
             let p = projection.pixel(received.point)
+            // A reduced fix may lie far off the map: only those within it (and its margin).
+            let f = Self.mapFrame
+            guard (f.x...(f.x + f.width)).contains(p.x), (f.y...(f.y + f.height)).contains(p.y),
+                marked.insert(Int(p.x.rounded()) * 10_000 + Int(p.y.rounded())).inserted
+            else { continue }
             canvas.rect(x: p.x - 3.5, y: p.y - 3.5, width: 7, height: 7, fill: "#f59e0b", stroke: "#92400e")
         }
     }

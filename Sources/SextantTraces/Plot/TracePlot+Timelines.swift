@@ -61,12 +61,16 @@ extension TracePlot {
         drawLane(&canvas, name: short, segments: authorization.finish(at: trace.duration), emptyNote: "", y: y)
         let received = events.received.filter { $0.app == app }
         let times = Set(received.map { $0.time.nanoseconds / 1_000_000 })
+        // One tick a pixel column at most, whatever the number of fixes.
+        var withheldColumns = Set<Int>(), receivedColumns = Set<Int>()
         for (offset, fix) in locations where !times.contains(fix.time.nanoseconds / 1_000_000) {
             let x = timeX(Double(offset) / 1e9)
+            guard withheldColumns.insert(Int(x.rounded())).inserted else { continue }
             canvas.line(x1: x, y1: y + 16, x2: x, y2: y + Self.laneHeight, stroke: "#6b7280", width: 1)
         }
         for event in received {
             let x = timeX(Double(event.time.nanoseconds - trace.start.nanoseconds) / 1e9)
+            guard receivedColumns.insert(Int(x.rounded()) * 2 + (event.reduced ? 1 : 0)).inserted else { continue }
             canvas.line(x1: x, y1: y, x2: x, y2: y + 14, stroke: event.reduced ? "#d97706" : "#1d4ed8", width: 1.5)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SextantCore
 import SextantProtocol
 
@@ -68,7 +69,8 @@ public struct RoutePlanner: Sendable {
         let total = legs.reduce(0) { $0 + $1.0.length }
         let estimate = total / step + Double(legs.count) + 1
         guard estimate <= Double(Self.maximumFixes) else {
-            throw RouteError("the route would have \(Int(estimate.rounded())) fixes, more than \(Self.maximumFixes): make the interval or distance larger")
+            // Printed, never converted to an integer: the estimate may be beyond any.
+            throw RouteError("the route would have \(String(format: "%.0f", estimate)) fixes, more than \(Self.maximumFixes): make the interval or distance larger")
         }
         guard total / speed <= Self.maximumDuration else {
             throw RouteError("the route would last \(total / speed) s, more than ten years: make the speed higher")
