@@ -44,3 +44,23 @@ struct LocationRouteTests {
         #expect(try daemon.control().call(Method.replayStatus)["state"]?.stringValue != "running")
     }
 }
+
+/// A GPX route without times, replayed by a daemon started with `--gpx-interval`.
+@Suite("GPX routes replayed with --gpx-interval")
+struct GPXIntervalReplayTests {
+    @Test("a two-point GPX route plays as a fix every second along it, not as two fixes")
+    func interpolated() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpx-speed", "10", "--gpx-interval", "1"])
+        let app = try daemon.streamingApp("com.example.gpx")
+        let gpx = #"<gpx version="1.1"><metadata><time>2026-03-01T08:00:00Z</time></metadata><rte><rtept lat="0" lon="20"/><rtept lat="0" lon="20.001"/></rte></gpx>"#
+        let path = try daemon.write("route.gpx", gpx)
+        _ = try daemon.control().call(Method.replayStart, ["path": .string(path), "speed": "max"])
+        // 0.001° of the equator is 111.195 m: at 10 m/s, fixes at 0, 1, …, 11 s and 11.12 s.
+        let locations = try app.locations(13)
+        for (k, location) in locations.prefix(12).enumerated() {
+            #expect(abs(location["lon"]!.doubleValue! - (20 + Double(k) * 10 / 6_371_008.8 * 180 / .pi)) < 1e-9, "fix \(k)")
+            #expect(location["speed"]?.doubleValue == 10)
+        }
+        #expect(abs(locations[12]["lon"]!.doubleValue! - 20.001) < 1e-12)
+    }
+}
