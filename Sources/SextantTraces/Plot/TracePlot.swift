@@ -75,7 +75,9 @@ public struct TracePlot {
     private func drawHeader(_ canvas: inout SVGCanvas) {
         let summary = TraceSummary(trace)
         canvas.text(title, x: 20, y: 24, size: 15, bold: true)
-        let figures = String(format: "%@ · %.1f s · %d fixes · %.0f m", trace.start.rfc3339, trace.duration, locations.count, summary.motion.distance)
+        let metres = summary.motion.distance
+        let distance = metres >= 10_000 ? String(format: "%.1f km", metres / 1000) : String(format: "%.0f m", metres)
+        let figures = String(format: "%@ · %.1f s · %d fixes · %@", trace.start.rfc3339, trace.duration, locations.count, distance)
         canvas.text(figures, x: 940, y: 24, size: 11, anchor: .end, fill: "#555")
     }
 
