@@ -3,7 +3,8 @@
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
-#                 sqlite3, util-linux (setpriv)
+#                 sqlite3, util-linux (setpriv),
+#                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
     gpsd gpsd-tools gpsd-clients python3-gps
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
+    librsvg2-bin
 )
 
 missing=()

@@ -37,8 +37,14 @@ public enum TraceFormat: String, Sendable, CaseIterable {
 public struct TraceLoadOptions: Sendable {
     /// Walking speed for GPX routes and waypoints that carry no times (m/s).
     public var gpxSpeed: Double
+    /// For the same: seconds between fixes interpolated along the great circles between
+    /// the points (`RoutePlanner`); nil for the points alone.
+    public var gpxInterval: Double?
 
-    public init(gpxSpeed: Double = GPXReader.defaultSpeed) { self.gpxSpeed = gpxSpeed }
+    public init(gpxSpeed: Double = GPXReader.defaultSpeed, gpxInterval: Double? = nil) {
+        self.gpxSpeed = gpxSpeed
+        self.gpxInterval = gpxInterval
+    }
 }
 
 public enum TraceLoader {
@@ -69,7 +75,7 @@ public enum TraceLoader {
             switch format {
             case .sextant: return try SextantTraceFormat.read(contents, path: path)
             case .nmea: return try NMEAReader.read(contents, path: path)
-            case .gpx: return try GPXReader.read(contents, path: path, speed: options.gpxSpeed)
+            case .gpx: return try GPXReader.read(contents, path: path, speed: options.gpxSpeed, interval: options.gpxInterval)
             }
         } catch {
             throw .invalid(error)

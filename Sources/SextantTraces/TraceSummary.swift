@@ -24,6 +24,8 @@ public struct TraceSummary: Sendable, Equatable {
     /// Lines skipped by reason (NMEA: bad checksum, not NMEA, spliced, malformed).
     public var skipped: [String: Int]
     public var profile: DeviceProfile?
+    /// Distance, speeds, gaps and sample rates.
+    public var motion: TraceMotion
 
     public init(_ trace: Trace) {
         start = trace.start
@@ -54,6 +56,7 @@ public struct TraceSummary: Sendable, Equatable {
             }
         }
         boundingBox = box
+        motion = TraceMotion(trace)
     }
 
     /// The instant of the last sample.

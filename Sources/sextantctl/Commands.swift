@@ -232,7 +232,7 @@ struct Apps: ParsableCommand {
 }
 
 struct LocationCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "location", abstract: "Set the device's location by hand.", subcommands: [Set.self])
+    static let configuration = CommandConfiguration(commandName: "location", abstract: "Set the device's location by hand, or move it along a route.", subcommands: [Set.self, Route.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish one fix, as if the GPS had reported it now.")

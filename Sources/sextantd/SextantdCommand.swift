@@ -65,6 +65,9 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(name: .customLong("gpx-speed"), help: ArgumentHelp("Speed for GPX routes without times (m/s).", valueName: "mps"))
     var gpxSpeed: Double = 1.4
 
+    @Option(name: .customLong("gpx-interval"), help: ArgumentHelp("Interpolate a fix every this many seconds along GPX routes without times (default: the points alone).", valueName: "s"))
+    var gpxInterval: Double?
+
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
     var noIIO = false
 
@@ -87,6 +90,7 @@ struct SextantdCommand: AsyncParsableCommand {
         }
         guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
         guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
+        if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--gpx-interval must be a positive number of seconds") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
         if let gpsd {
             guard !noGPSD else { throw ValidationError("--gpsd and --no-gpsd exclude each other") }
@@ -110,6 +114,7 @@ struct SextantdCommand: AsyncParsableCommand {
             stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid))
         configuration.hub.profile = profile
         configuration.hub.gpxSpeed = gpxSpeed
+        configuration.hub.gpxInterval = gpxInterval
         configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         configuration.replayPath = replay
         configuration.replaySpeed = speed == "max" ? nil : Double(speed)

@@ -18,6 +18,8 @@ public struct HubConfiguration: Sendable {
     public var locationOnceTimeout: Duration = .seconds(30)
     /// Default speed for GPX routes without times (m/s).
     public var gpxSpeed: Double = 1.4
+    /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
+    public var gpxInterval: Double?
     public var version: String = sextantVersion
 
     public init() {}

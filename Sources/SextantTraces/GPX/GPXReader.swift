@@ -27,7 +27,10 @@ public enum GPXReader {
     /// The walking speed used for routes and waypoints without times (TraceLoadOptions).
     public static let defaultSpeed = 1.4
 
-    public static func read(_ text: String, path: String, speed: Double = GPXReader.defaultSpeed) throws(TraceError) -> Trace {
+    /// - Parameter interval: for points without times, interpolate a fix every this many
+    ///   seconds along the great circles between them (`RoutePlanner`) instead of
+    ///   playing the points alone.
+    public static func read(_ text: String, path: String, speed: Double = GPXReader.defaultSpeed, interval: Double? = nil) throws(TraceError) -> Trace {
         let document = try GPXDocument.parse(text, path: path)
         let lists: [[GPXPoint]]
         if document.trackSegments.contains(where: { !$0.isEmpty }) {
@@ -50,6 +53,7 @@ public enum GPXReader {
             }
         } else if timed == 0 {
             guard speed.isFinite, speed > 0 else { throw TraceError(path: path, line: points[0].line, reason: "the GPX speed must be a positive number of m/s, not \(speed)") }
+            if let interval, points.count >= 2 { return try interpolate(points, speed: speed, interval: interval, from: document.time, path: path) }
             times = walk(points, speed: speed, from: document.time ?? TraceConventions.fallbackStart)
         } else {
             let odd = points.first { $0.time == nil }!
@@ -70,6 +74,17 @@ public enum GPXReader {
             }
         }
         return Trace(start: start, samples: samples)
+    }
+
+    /// Points without times walked as a route, a fix every `interval` seconds.
+    static func interpolate(_ points: [GPXPoint], speed: Double, interval: Double, from start: Timestamp?, path: String) throws(TraceError) -> Trace {
+        let waypoints = points.map { RouteWaypoint(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.elevation) }
+        let planner = RoutePlanner(waypoints: waypoints, speed: speed, spacing: .interval(seconds: interval), start: start ?? TraceConventions.fallbackStart)
+        do {
+            return try planner.trace()
+        } catch {
+            throw TraceError(path: path, line: points[0].line, reason: error.description)
+        }
     }
 
     /// Times for points without any: one after the other at `speed`.
