@@ -28,6 +28,10 @@ let package = Package(
         // Wire types: JSON values, JSON-RPC envelope, error codes, names. No I/O.
         .target(name: "SextantProtocol"),
 
+        // Unix socket plumbing shared by the daemon, the client and the tests: the
+        // `sockaddr_un` of a path, a descriptor closed exactly once, SO_PEERCRED.
+        .target(name: "SextantSocket"),
+
         // Pure engines (authorization, orientation, interface rules, posture), samples,
         // geo helpers and time. No I/O, no NIO, no wall clock.
         .target(name: "SextantCore", dependencies: ["SextantProtocol"]),
@@ -61,7 +65,7 @@ let package = Package(
         .target(
             name: "SextantServer",
             dependencies: [
-                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore",
+                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,7 +74,7 @@ let package = Package(
         ),
 
         // A small blocking client of both sockets: sextantctl, the demo, tests and apps.
-        .target(name: "SextantClient", dependencies: ["SextantProtocol"]),
+        .target(name: "SextantClient", dependencies: ["SextantProtocol", "SextantSocket"]),
 
         .executableTarget(
             name: "sextantd",
@@ -96,6 +100,7 @@ let package = Package(
         ),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
+        .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore"]),
         .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces"]),
         .testTarget(name: "SextantGPSDTests", dependencies: ["SextantGPSD"]),
@@ -107,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SextantClient", "SextantProtocol", "SextantTraces"]
+            dependencies: ["SextantClient", "SextantProtocol", "SextantSocket", "SextantTraces"]
         ),
     ]
 )

@@ -1,0 +1,94 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Testing
+
+/// Issue 9 point 8: apps cannot take every descriptor, the daemon does not spin at the
+/// limit, and the control socket stays serviceable.
+@Suite("Connection limits")
+struct ConnectionLimitTests {
+    /// Opens `count` raw app connections and waits until `refused` of them have had their
+    /// refusal (an error line, then the end of the stream); the others are held open.
+    static func connectApps(_ daemon: DaemonHarness, count: Int, refused: Int) throws -> (held: [RawSocket], refusals: [String]) {
+        var sockets: [RawSocket] = []
+        for _ in 0..<count { sockets.append(try RawSocket(path: daemon.runtime + "/app.sock")) }
+        var held = sockets, refusals: [String] = []
+        let deadline = monotonicSeconds() + 15
+        while refusals.count < refused, monotonicSeconds() < deadline {
+            held = []
+            for socket in sockets {
+                guard socket.hasInput else {
+                    held.append(socket)
+                    continue
+                }
+                if let line = try socket.line(timeout: 5) { refusals.append(line) }
+                #expect(try socket.line(timeout: 5) == nil, "a refused client is disconnected")
+            }
+            sockets = held
+            usleep(10_000)  // the refusals come from the daemon's loop as it accepts
+        }
+        // The rest are held: a control round trip, then none of them has heard anything.
+        _ = try daemon.control().call(Method.status)
+        #expect(held.allSatisfy { !$0.hasInput }, "more than \(refused) refused")
+        return (held, refusals)
+    }
+
+    /// The app socket's share the daemon chose, from its "ready" log line.
+    static func appClientLimit(_ daemon: DaemonHarness) throws -> Int {
+        let line = try #require(daemon.log().split(separator: "\n").first { $0.contains("sextantd ready") })
+        let value = try #require(line.firstMatch(of: /max app clients=(\d+)/)?.1)
+        return try #require(Int(value))
+    }
+
+    @Test("--max-clients N: the next app gets error -32000 and is closed; a place is free again once a client leaves")
+    func maxClients() throws {
+        let daemon = try DaemonHarness(arguments: ["--max-clients", "5"])
+        #expect(try Self.appClientLimit(daemon) == 5)
+        var (held, refusals) = try Self.connectApps(daemon, count: 8, refused: 3)
+        #expect(held.count == 5)
+        #expect(refusals.count == 3)
+        for line in refusals {
+            let message = try JSONValue.parse(line)
+            #expect(message["id"] == .null)
+            #expect(message["error"]?["code"] == -32000)
+            #expect(message["error"]?["message"]?.stringValue?.contains("at most 5") == true, "\(line)")
+        }
+        // The held ones are served.
+        try held[0].write(#"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"app":"com.example.held"}}"# + "\n")
+        #expect(try held[0].line(timeout: 10)?.contains(#""result""#) == true)
+        // One leaves (its session ends with its connection): a new app takes its place.
+        held.removeFirst()
+        try daemon.waitForStatus("the departed client's session to end") { $0["sessions"] == 0 }
+        let (again, refusedAgain) = try Self.connectApps(daemon, count: 1, refused: 0)
+        #expect(again.count == 1 && refusedAgain.isEmpty)
+        // The control socket is never counted with the apps.
+        #expect(try daemon.ctl(["status"]).status == 0)
+    }
+
+    @Test("At a low descriptor limit, apps get only their share: control answers and the daemon does not spin")
+    func lowDescriptorLimit() throws {
+        let daemon = try DaemonHarness(launcher: ["/usr/bin/prlimit", "--nofile=160:160"])
+        let limit = try Self.appClientLimit(daemon)
+        #expect(limit >= 1 && limit < 160 - 32, "the apps' share leaves room for the control socket and the reserve")
+        let (held, refusals) = try Self.connectApps(daemon, count: 200, refused: 200 - limit)
+        #expect(held.count == limit)
+        #expect(refusals.count == 200 - limit)
+        #expect(refusals.allSatisfy { $0.contains("-32000") })
+
+        // More connection attempts keep arriving; the control socket still answers at once.
+        let (_, moreRefusals) = try Self.connectApps(daemon, count: 50, refused: 50)
+        #expect(moreRefusals.count == 50)
+        let pid = daemon.process.processIdentifier
+        let before = cpuSeconds(pid: pid), start = monotonicSeconds()
+        for _ in 0..<10 {
+            let asked = monotonicSeconds()
+            #expect(try daemon.control().call(Method.status, timeout: 5)["sessions"] == 0)
+            #expect(monotonicSeconds() - asked < 1)
+        }
+        // Idle but for those status calls, over at least one second: no busy loop.
+        while monotonicSeconds() - start < 1 { usleep(100_000) }  // measuring a window of time
+        let used = cpuSeconds(pid: pid) - before, elapsed = monotonicSeconds() - start
+        #expect(used < 0.3 * elapsed, "sextantd used \(used) s of CPU in \(elapsed) s")
+        withExtendedLifetime(held) {}
+    }
+}
