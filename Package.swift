@@ -39,6 +39,8 @@ let package = Package(
         // C libraries, reached through pkg-config.
         .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // glibc's <malloc.h>: the daemon returns connection buffers to the system.
+        .systemLibrary(name: "CMalloc"),
 
         // The outside world turned into samples, one module per kind of source, so that a
         // program that reads traces (sextantctl) links neither libgps nor libudev.
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "SextantServer",
             dependencies: [
-                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket",
+                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

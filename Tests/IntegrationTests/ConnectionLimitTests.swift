@@ -91,4 +91,37 @@ struct ConnectionLimitTests {
         #expect(used < 0.3 * elapsed, "sextantd used \(used) s of CPU in \(elapsed) s")
         withExtendedLifetime(held) {}
     }
+
+    @Test("Buffers of closed connections go back to the system: 1000 clients with 64 KiB partial lines, then none")
+    func memoryReturnsAfterClose() throws {
+        let daemon = try DaemonHarness(arguments: ["--max-clients", "1000"])
+        _ = try daemon.control().call(Method.status)
+        let pid = daemon.process.processIdentifier
+        let idle = residentKilobytes(pid: pid)
+        let partial = #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"app":""# + String(repeating: "x", count: 65_000)
+        var clients: [RawSocket] = []
+        for _ in 0..<1000 {
+            let client = try RawSocket(path: daemon.runtime + "/app.sock")
+            try client.write(partial)
+            clients.append(client)
+        }
+        // Wait until the daemon has read the partial lines (they take memory as they come).
+        try waitForResident(pid: pid, "to grow by 40 MiB", timeout: 30) { $0 > idle + 40_000 }
+        clients.removeAll()
+        // Closed: what they held is returned, not kept for good.
+        try waitForResident(pid: pid, "to fall back within 30 MiB of the idle \(idle) KiB", timeout: 30) { $0 < idle + 30_000 }
+        #expect(try daemon.ctl(["status"]).status == 0)
+    }
+
+    /// Waits (reading /proc every 50 ms) until the daemon's resident set satisfies `condition`.
+    func waitForResident(pid: Int32, _ description: String, timeout: Double, until condition: (Int) -> Bool) throws {
+        let deadline = monotonicSeconds() + timeout
+        var last = 0
+        while monotonicSeconds() < deadline {
+            last = residentKilobytes(pid: pid)
+            if condition(last) { return }
+            usleep(50_000)  // memory has no event to wait on
+        }
+        throw HarnessError("waited \(timeout) s for sextantd's resident set \(description); it is \(last) KiB")
+    }
 }

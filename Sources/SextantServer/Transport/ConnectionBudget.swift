@@ -12,10 +12,12 @@ final class ConnectionBudget: @unchecked Sendable {
     let limit: Int
     private(set) var open = 0
     private let eventLoop: EventLoop
+    private let trimmer: HeapTrimmer
 
-    init(limit: Int, eventLoop: EventLoop) {
+    init(limit: Int, eventLoop: EventLoop, trimmer: HeapTrimmer) {
         self.limit = limit
         self.eventLoop = eventLoop
+        self.trimmer = trimmer
     }
 
     /// Takes a place for a new connection; false when the socket is full.
@@ -29,6 +31,7 @@ final class ConnectionBudget: @unchecked Sendable {
     func give() {
         eventLoop.preconditionInEventLoop()
         open -= 1
+        trimmer.connectionClosed()
     }
 }
 
