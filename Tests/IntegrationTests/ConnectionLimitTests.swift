@@ -92,6 +92,32 @@ struct ConnectionLimitTests {
         withExtendedLifetime(held) {}
     }
 
+    @Test("Out of descriptors all the same (limit lowered under it): waiting clients are refused, no spin, serving resumes")
+    func acceptPausesAtEMFILE() throws {
+        let daemon = try DaemonHarness()
+        let pid = daemon.process.processIdentifier
+        var held: [RawSocket] = []
+        for _ in 0..<20 { held.append(try RawSocket(path: daemon.runtime + "/app.sock")) }
+        _ = try daemon.control().call(Method.status)
+        // Leave the daemon no descriptor to spare: every accept now fails with EMFILE.
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        #expect(try run(["/usr/bin/prlimit", "--pid", "\(pid)", "--nofile=\(open):\(open)"]).status == 0)
+        var waiting: [RawSocket] = []
+        for _ in 0..<10 { waiting.append(try RawSocket(path: daemon.runtime + "/app.sock")) }
+        let before = cpuSeconds(pid: pid), start = monotonicSeconds()
+        while monotonicSeconds() - start < 1.5 { usleep(100_000) }  // measuring a window of time
+        let used = cpuSeconds(pid: pid) - before
+        #expect(used < 0.3 * (monotonicSeconds() - start), "sextantd used \(used) s of CPU while out of descriptors")
+        #expect(daemon.log().contains("out of descriptors: refused the clients waiting"))
+        for client in waiting {
+            #expect(try client.line(timeout: 5)?.contains("out of file descriptors") == true)
+        }
+        // Descriptors come back as clients leave: the control socket is served again.
+        held.removeAll()
+        #expect(try daemon.control().call(Method.status, timeout: 10)["sessions"] == 0)
+        withExtendedLifetime(waiting) {}
+    }
+
     @Test("Buffers of closed connections go back to the system: 1000 clients with 64 KiB partial lines, then none")
     func memoryReturnsAfterClose() throws {
         let daemon = try DaemonHarness(arguments: ["--max-clients", "1000"])

@@ -74,11 +74,12 @@ final class ListenerService: Service, Sendable {
         do {
             let appLimit = try DescriptorBudget.appClientLimit(requested: maxAppClients)
             let trimmer = HeapTrimmer(eventLoop: hub.eventLoop)
+            let reserve = DescriptorReserve()
             let controlBudget = ConnectionBudget(limit: DescriptorBudget.controlClients, eventLoop: hub.eventLoop, trimmer: trimmer)
-            channels.append(try await SocketListener.bind(path: controlPath, kind: .control, mode: 0o600, budget: controlBudget, hub: hub))
+            channels.append(try await SocketListener.bind(path: controlPath, kind: .control, mode: 0o600, budget: controlBudget, reserve: reserve, hub: hub))
             bound.append(controlPath)
             let appBudget = ConnectionBudget(limit: appLimit, eventLoop: hub.eventLoop, trimmer: trimmer)
-            channels.append(try await SocketListener.bind(path: appPath, kind: .app, mode: 0o666, budget: appBudget, hub: hub))
+            channels.append(try await SocketListener.bind(path: appPath, kind: .app, mode: 0o666, budget: appBudget, reserve: reserve, hub: hub))
             bound.append(appPath)
             return ListenerService(controlPath: controlPath, appPath: appPath, appClientLimit: appLimit, channels: channels)
         } catch {

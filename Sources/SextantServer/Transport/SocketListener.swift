@@ -13,21 +13,17 @@ public struct ListenError: Error, CustomStringConvertible {
 enum SocketListener {
     /// The largest line a client may send (PROTOCOL: 64 KiB).
     static let maxLineLength = 65_536
-    /// How long accepting pauses when the process is out of descriptors (EMFILE, ENFILE):
-    /// the listening socket stays readable, so accepting again at once would spin.
-    static let acceptBackoff = TimeAmount.milliseconds(250)
-
-    static func bind(path: String, kind: SocketKind, mode: mode_t, budget: ConnectionBudget, hub: Hub) async throws -> Channel {
+    static func bind(
+        path: String, kind: SocketKind, mode: mode_t, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
+    ) async throws -> Channel {
         try prepare(path: path)
         let socket = try boundSocket(path: path, mode: mode)
+        let listener = socket.raw
         return try await ServerBootstrap(group: hub.eventLoop)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
-                            hub.logger.warning("out of descriptors: accepting pauses", metadata: ["socket": "\(path)", "error": "\(error)"])
-                            return acceptBackoff
-                        })
+                        OutOfDescriptorsHandler(listener: listener, reserve: reserve, kind: kind, logger: hub.logger))
                 }
             }
             // A client that shuts down its writing side still hears the answers to what it sent.
