@@ -33,8 +33,13 @@ struct ConnectionLimitTests {
         return (held, refusals)
     }
 
-    /// The app socket's share the daemon chose, from its "ready" log line.
+    /// The app socket's share the daemon chose, from its "ready" log line (written just
+    /// after the sockets are bound, so perhaps after the harness could connect).
     static func appClientLimit(_ daemon: DaemonHarness) throws -> Int {
+        let deadline = monotonicSeconds() + 10
+        while !daemon.log().contains("sextantd ready"), monotonicSeconds() < deadline {
+            usleep(20_000)  // the log is a file: nothing to wait on but the clock
+        }
         let line = try #require(daemon.log().split(separator: "\n").first { $0.contains("sextantd ready") })
         let value = try #require(line.firstMatch(of: /max app clients=(\d+)/)?.1)
         return try #require(Int(value))

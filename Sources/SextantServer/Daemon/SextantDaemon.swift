@@ -52,7 +52,6 @@ public struct SextantDaemon {
     let readyStatus: String
 
     public static func start(configuration: DaemonConfiguration, logger: Logger) async throws(DaemonStartError) -> SextantDaemon {
-        MemoryReturn.configure()
         try PrivateDirectory.prepare(configuration.stateDirectory, option: "--state-dir")
         try PrivateDirectory.prepare(configuration.runtimeDirectory, option: "--runtime-dir")
         let hubService = try HubService.open(configuration: configuration, logger: logger)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import SextantProtocol
+import SextantSocket
 
 /// One descriptor held back for the moment the process runs out.
 ///
@@ -11,23 +12,20 @@ import SextantProtocol
 /// instant, each queued connection can be accepted, told why, and closed: the queue
 /// empties and the loop sleeps until the next client comes.
 final class DescriptorReserve: @unchecked Sendable {  // confined to the hub's event loop
-    private var descriptor: Int32 = -1
+    private var descriptor: OwnedDescriptor?
 
     init() { take() }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
-
+    /// Holds a descriptor again; without one to spare, the next shortage tries again.
     private func take() {
-        descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        descriptor = fd >= 0 ? OwnedDescriptor(adopting: fd) : nil
     }
 
     /// Accepts every connection queued on `listener` and closes it after one error line;
     /// the number refused.
     func refusePending(on listener: Int32, line: String) -> Int {
-        if descriptor >= 0 {
-            close(descriptor)
-            descriptor = -1
-        }
+        descriptor = nil  // closed: one descriptor free for the accepts below
         defer { take() }
         var refused = 0
         while true {
