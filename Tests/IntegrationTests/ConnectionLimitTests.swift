@@ -103,7 +103,9 @@ struct ConnectionLimitTests {
         let pid = daemon.process.processIdentifier
         var held: [RawSocket] = []
         for _ in 0..<20 { held.append(try RawSocket(path: daemon.runtime + "/app.sock")) }
-        _ = try daemon.control().call(Method.status)
+        // Kept open, so that no descriptor of the daemon's frees behind the count below.
+        let control = try daemon.control()
+        _ = try control.call(Method.status)
         // Leave the daemon no descriptor to spare: every accept now fails with EMFILE.
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
         #expect(try run(["/usr/bin/prlimit", "--pid", "\(pid)", "--nofile=\(open):\(open)"]).status == 0)
@@ -113,17 +115,25 @@ struct ConnectionLimitTests {
         while monotonicSeconds() - start < 1.5 { usleep(100_000) }  // measuring a window of time
         let used = cpuSeconds(pid: pid) - before
         #expect(used < 0.3 * (monotonicSeconds() - start), "sextantd used \(used) s of CPU while out of descriptors")
-        #expect(daemon.log().contains("out of descriptors: refused the clients waiting"))
         for client in waiting {
             #expect(try client.line(timeout: 5)?.contains("out of file descriptors") == true)
         }
-        // Descriptors come back as clients leave: the control socket is served again.
+        #expect(daemon.log().contains("out of descriptors: refused the clients waiting"))
+        #expect(try control.call(Method.status)["sessions"] == 0, "a connection already open is still served")
+
+        // Descriptors come back as clients leave: new clients are served again.
         held.removeAll()
-        #expect(try daemon.control().call(Method.status, timeout: 10)["sessions"] == 0)
-        withExtendedLifetime(waiting) {}
+        waiting.removeAll()
+        let deadline = monotonicSeconds() + 10
+        var served = false
+        while !served, monotonicSeconds() < deadline {
+            served = (try? daemon.control().call(Method.status)) != nil
+            if !served { usleep(20_000) }  // the daemon has yet to see the closes: try again
+        }
+        #expect(served)
     }
 
-    @Test("Buffers of closed connections go back to the system: 1000 clients with 64 KiB partial lines, then none")
+    @Test("Buffers of closed connections go back to the system: 600 clients with 64 KiB partial lines, then none")
     func memoryReturnsAfterClose() throws {
         let daemon = try DaemonHarness(arguments: ["--max-clients", "1000"])
         _ = try daemon.control().call(Method.status)
@@ -131,16 +141,16 @@ struct ConnectionLimitTests {
         let idle = residentKilobytes(pid: pid)
         let partial = #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"app":""# + String(repeating: "x", count: 65_000)
         var clients: [RawSocket] = []
-        for _ in 0..<1000 {
+        for _ in 0..<600 {
             let client = try RawSocket(path: daemon.runtime + "/app.sock")
             try client.write(partial)
             clients.append(client)
         }
         // Wait until the daemon has read the partial lines (they take memory as they come).
-        try waitForResident(pid: pid, "to grow by 40 MiB", timeout: 30) { $0 > idle + 40_000 }
+        try waitForResident(pid: pid, "to grow by 25 MiB", timeout: 30) { $0 > idle + 25_000 }
         clients.removeAll()
         // Closed: what they held is returned, not kept for good.
-        try waitForResident(pid: pid, "to fall back within 30 MiB of the idle \(idle) KiB", timeout: 30) { $0 < idle + 30_000 }
+        try waitForResident(pid: pid, "to fall back within 15 MiB of the idle \(idle) KiB", timeout: 30) { $0 < idle + 15_000 }
         #expect(try daemon.ctl(["status"]).status == 0)
     }
 
