@@ -109,6 +109,13 @@ struct ConnectionLimitTests {
         // Leave the daemon no descriptor to spare: every accept now fails with EMFILE.
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
         #expect(try run(["/usr/bin/prlimit", "--pid", "\(pid)", "--nofile=\(open):\(open)"]).status == 0)
+        // A descriptor the daemon was closing as it was counted leaves room for one more
+        // client: take up such room until a client is refused.
+        for _ in 0..<5 {
+            let filler = try RawSocket(path: daemon.runtime + "/app.sock")
+            if filler.waitForInput(timeout: 1) { break }
+            held.append(filler)
+        }
         var waiting: [RawSocket] = []
         for _ in 0..<10 { waiting.append(try RawSocket(path: daemon.runtime + "/app.sock")) }
         let before = cpuSeconds(pid: pid), start = monotonicSeconds()

@@ -37,9 +37,13 @@ final class RawSocket {
     }
 
     /// Whether the daemon has written something or hung up, without waiting.
-    var hasInput: Bool {
+    var hasInput: Bool { waitForInput(timeout: 0) }
+
+    /// Whether the daemon writes something or hangs up within `timeout` seconds.
+    func waitForInput(timeout: Double) -> Bool {
+        guard buffer.isEmpty else { return true }
         var descriptor = pollfd(fd: socket.raw, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0
+        return poll(&descriptor, 1, Int32((timeout * 1000).rounded(.up))) > 0
     }
 
     private func read(until deadline: Double) throws -> [UInt8]? {
