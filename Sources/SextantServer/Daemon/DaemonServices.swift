@@ -106,13 +106,11 @@ final class ListenerService: Service, Sendable {
 
 /// The live sources: first to stop, so that no sample arrives while the sockets close.
 final class FeedService: Service, Sendable {
-    private let gpsd: GPSDFeed?
-    private let iio: IIOFeed?
+    private let sources: [any LiveSource]
     private let logger: Logger
 
-    init(gpsd: GPSDFeed?, iio: IIOFeed?, logger: Logger) {
-        self.gpsd = gpsd
-        self.iio = iio
+    init(sources: [any LiveSource], logger: Logger) {
+        self.sources = sources
         self.logger = logger
     }
 
@@ -120,7 +118,6 @@ final class FeedService: Service, Sendable {
         try? await gracefulShutdown()
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
-        gpsd?.stop()
-        await iio?.stop()
+        await LiveSources.stop(sources)
     }
 }

@@ -74,10 +74,8 @@ public struct SextantDaemon {
 
         // Live sources. Neither a missing gpsd nor a machine without sensors is a start-up
         // failure: the gpsd feed keeps retrying, the IIO feed waits for hotplug.
-        let gpsdFeed = configuration.gpsd.map { GPSDFeed(endpoint: $0, hub: hub, logger: logger) }
-        let iioFeed = configuration.iioRate.map { IIOFeed(configuration: IIOSourceConfiguration(rate: $0), hub: hub, logger: logger) }
-        if iioFeed == nil { IIOFeed.off(in: hub) }
-        let feeds = FeedService(gpsd: gpsdFeed, iio: iioFeed, logger: logger)
+        let liveSources = LiveSources.start(configuration, hub: hub, logger: logger)
+        let feeds = FeedService(sources: liveSources, logger: logger)
 
         logger.info(
             "sextantd ready",
