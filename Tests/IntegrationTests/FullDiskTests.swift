@@ -122,4 +122,29 @@ struct FullDiskTests {
         #expect(try app.takeEvents().filter { $0.method == Event.authorization }.isEmpty)
         withExtendedLifetime(disk) {}
     }
+
+    @Test("L4 L12: an app that comes forward with a request waiting is answered by the policy only once stored; on a full disk it stays behind")
+    func comingForwardOnFullDiskChangesNothing() throws {
+        let root = NSTemporaryDirectory() + "sextant-full-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let disk = try SmallDisk(under: root)
+        let daemon = try DaemonHarness(arguments: ["--prompt-policy", "allowWhileUsing"], state: disk.path)
+        let (app, _) = try daemon.app("com.example.late", state: "background")
+        let request = try app.send(Method.authorizationRequest, ["level": "whenInUse"])
+        _ = try app.call(Method.authorizationGet)  // the request is in: it waits for the foreground (L4)
+
+        try disk.fill()
+        let refused = try daemon.ctl(["apps", "foreground", "com.example.late"])
+        #expect(refused.status != 0 && refused.stderr.contains("-32603"), "\(refused.stderr)")
+        #expect(try daemon.ctl(["permissions", "list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        let apps = try JSONValue.parse(try daemon.ctl(["apps", "list", "--json"]).stdout)
+        #expect(apps.arrayValue?.first?["state"] == "background", "nothing moved")
+        #expect(try !app.hasResponse(to: request))
+
+        try disk.free()
+        #expect(try daemon.ctl(["apps", "foreground", "com.example.late"]).status == 0)
+        #expect(try app.response(to: request)["status"] == "authorizedWhenInUse")
+        withExtendedLifetime(disk) {}
+    }
 }
