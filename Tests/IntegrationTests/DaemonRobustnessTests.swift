@@ -23,6 +23,16 @@ struct DaemonRobustnessTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/control.sock"))
     }
 
+    @Test("SIGTERM the moment READY=1 is said is a graceful stop: exit 0, both sockets removed (10 rounds)")
+    func terminateRightAfterReady() throws {
+        for round in 0..<10 {
+            let daemon = try DaemonHarness()  // returns as READY=1 arrives
+            #expect(daemon.terminate() == 0, "round \(round)")
+            #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/app.sock"), "round \(round)")
+            #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/control.sock"), "round \(round)")
+        }
+    }
+
     @Test("A start-up failure after the sockets are bound leaves no socket file behind")
     func failedStartLeavesNoSocket() throws {
         let base = NSTemporaryDirectory() + "sextant-start-" + UUID().uuidString.prefix(8)

@@ -59,6 +59,35 @@ struct HostileLocalUserTests {
         #expect(stateRefused.stderr.contains("--state-dir \(base)/state2 is writable by"), "\(stateRefused.stderr)")
     }
 
+    @Test("A runtime directory in a parent everyone may write without the sticky bit is refused (it could be swapped)")
+    func swappableParent() throws {
+        let base = try Self.base()
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try Self.makeDirectory(base + "/open", mode: 0o777)
+        try Self.makeDirectory(base + "/open/run", mode: 0o700)
+        let refused = try Self.daemon(base + "/open/run", base + "/state")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--runtime-dir \(base)/open/run is in \(base)/open, which everyone may write"), "\(refused.stderr)")
+        // With the sticky bit (as /tmp has) only the owner may rename it: served.
+        #expect(chmod(base + "/open", 0o1777) == 0)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: Binaries.sextantd)
+        daemon.arguments = ["--runtime-dir", base + "/open/run", "--state-dir", base + "/state", "--no-gpsd", "--no-iio"]
+        daemon.standardError = FileHandle.nullDevice
+        try launch(daemon)
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        let deadline = monotonicSeconds() + 15
+        var served = false
+        while !served, daemon.isRunning, monotonicSeconds() < deadline {
+            served = (try? SextantConnection.control(runtimeDirectory: base + "/open/run").call(Method.status)) != nil
+            if !served { usleep(20_000) }  // not listening yet: nothing to wait on but the clock
+        }
+        #expect(served)
+    }
+
     @Test("A symlink planted at either socket path is refused; its target is untouched and no socket is left")
     func symlinkAtSocketPath() throws {
         for socketName in ["control.sock", "app.sock"] {

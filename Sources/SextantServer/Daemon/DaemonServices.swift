@@ -116,8 +116,26 @@ final class FeedService: Service, Sendable {
 
     func run() async throws {
         try? await gracefulShutdown()
+        await LiveSources.stop(sources)
+    }
+}
+
+/// Last in the group: says READY=1 (to systemd, to the test harness) only once the group
+/// runs, that is once SIGTERM and SIGINT are trapped, so that a stop asked for the moment
+/// the daemon says it is ready is a graceful one; first to hear of the stop.
+final class ReadinessService: Service, Sendable {
+    private let status: String
+    private let logger: Logger
+
+    init(status: String, logger: Logger) {
+        self.status = status
+        self.logger = logger
+    }
+
+    func run() async throws {
+        SystemdNotifier.notify("READY=1\nSTATUS=\(status)")
+        try? await gracefulShutdown()
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
-        await LiveSources.stop(sources)
     }
 }

@@ -20,6 +20,20 @@ enum PrivateDirectory {
             guard stat(path, &info) == 0 else { throw DaemonStartError(description: "\(option) \(path): \(String(cString: strerror(errno)))") }
         }
         try check(path, info, option: option)
+        try checkParent(of: path, option: option)
+    }
+
+    /// In a parent every user may write without the sticky bit (unlike /tmp), anyone could
+    /// rename the checked directory away and put one of theirs in its place after the check.
+    static func checkParent(of path: String, option: String) throws(DaemonStartError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        var info = stat()
+        guard !parent.isEmpty, stat(parent, &info) == 0 else { return }
+        guard info.st_mode & S_IWOTH == 0 || info.st_mode & S_ISVTX != 0 else {
+            throw DaemonStartError(
+                description: "\(option) \(path) is in \(parent), which everyone may write without the sticky bit (mode "
+                    + String(info.st_mode & 0o7777, radix: 8) + "): another user could replace the directory; use another place")
+        }
     }
 
     static func check(_ path: String, _ info: stat, option: String) throws(DaemonStartError) {

@@ -40,16 +40,15 @@ public struct DaemonStartError: Error, CustomStringConvertible {
 }
 
 /// The daemon, started: its parts as services of one `ServiceGroup`, in dependency order
-/// (the hub with its store, the listeners, the live feeds), so that SIGTERM or SIGINT
-/// stops them in reverse: the feeds first, then the sockets (closed and removed), then
-/// the hub (sessions closed, store flushed).
+/// (the hub with its store, the listeners, the live feeds, the readiness notice), so that
+/// SIGTERM or SIGINT stops them in reverse: the feeds first, then the sockets (closed and
+/// removed), then the hub (sessions closed, store flushed).
 ///
 /// Everything that can fail at start-up happens in `start`, before any service runs, so a
 /// bad directory, store, socket or trace stops the daemon with one clear message.
 public struct SextantDaemon {
     public let services: [any Service]
     let logger: Logger
-    let readyStatus: String
 
     public static func start(configuration: DaemonConfiguration, logger: Logger) async throws(DaemonStartError) -> SextantDaemon {
         try PrivateDirectory.prepare(configuration.stateDirectory, option: "--state-dir")
@@ -84,7 +83,8 @@ public struct SextantDaemon {
                 "store": "\(hubService.storePath)", "profile": "\(configuration.hub.profile.rawValue)", "pid": "\(getpid())",
                 "max app clients": "\(listeners.appClientLimit)",
             ])
-        return SextantDaemon(services: [hubService, listeners, feeds], logger: logger, readyStatus: "serving \(listeners.appPath)")
+        let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
+        return SextantDaemon(services: [hubService, listeners, feeds, readiness], logger: logger)
     }
 
     private static func startReplay(configuration: DaemonConfiguration, hub: Hub) async throws(DaemonStartError) {
@@ -99,15 +99,13 @@ public struct SextantDaemon {
         }
     }
 
-    /// Tells systemd the daemon serves (both sockets are bound), runs the services until
-    /// SIGTERM or SIGINT, and stops them in reverse order.
+    /// Runs the services until SIGTERM or SIGINT, and stops them in reverse order.
     public func run() async throws {
         let group = ServiceGroup(
             configuration: .init(
                 services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        SystemdNotifier.notify("READY=1\nSTATUS=\(readyStatus)")
         try await group.run()
         logger.info("sextantd stopped")
     }
