@@ -25,8 +25,6 @@ public struct HubConfiguration: Sendable {
     public init() {}
 }
 
-public let sextantVersion = "0.1.0"
-
 /// The one owner of mutable state: sessions, engines, sources, replay, recording.
 ///
 /// Everything runs on a single event loop: sockets, timers and sources hop onto it, so
