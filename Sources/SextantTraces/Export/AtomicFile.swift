@@ -11,7 +11,7 @@ public enum AtomicFile {
         var template = Array((directory + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw TraceExportError("\(path): cannot create a file in \(directory): \(errorText())") }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var failure: String?
         // mkstemp makes the file 0600; a written trace is as readable as any new file.
         let mask = umask(0)
