@@ -24,9 +24,12 @@ public struct TraceSummary: Sendable, Equatable {
     /// Lines skipped by reason (NMEA: bad checksum, not NMEA, spliced, malformed).
     public var skipped: [String: Int]
     public var profile: DeviceProfile?
+    /// The instant of the last sample.
+    public var end: Timestamp
 
     public init(_ trace: Trace) {
         start = trace.start
+        end = trace.start.adding(nanoseconds: trace.durationNanoseconds)
         duration = trace.duration
         profile = trace.profile
         skipped = trace.skipped
@@ -55,7 +58,4 @@ public struct TraceSummary: Sendable, Equatable {
         }
         boundingBox = box
     }
-
-    /// The instant of the last sample.
-    public var end: Timestamp { start.adding(nanoseconds: Int64((duration * 1e9).rounded())) }
 }
