@@ -152,9 +152,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         // A four-digit year keeps the seconds far inside Int64; the nanoseconds may not be.
         let days = Timestamp.days(fromCivil: year, month, day)
         let secs = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        let (wholeNanos, overflow) = secs.multipliedReportingOverflow(by: 1_000_000_000)
+        // Before the epoch, go from the next whole second back: the earliest instant is
+        // a fraction of a second after a whole second that Int64 nanoseconds cannot hold.
+        let (wholeSeconds, fraction) = secs < 0 && fractionNanos > 0 ? (secs + 1, fractionNanos - 1_000_000_000) : (secs, fractionNanos)
+        let (wholeNanos, overflow) = wholeSeconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { throw .outOfRange }
-        let (nanos, overflowFraction) = wholeNanos.addingReportingOverflow(fractionNanos)
+        let (nanos, overflowFraction) = wholeNanos.addingReportingOverflow(fraction)
         guard !overflowFraction else { throw .outOfRange }
         return Timestamp(nanoseconds: nanos)
     }
