@@ -47,6 +47,8 @@ struct GPXDocument: Equatable {
     /// whole document at once, libxml2 stops at 10 MB (its limit on one chunk, which
     /// Foundation gives no way to lift) with a bogus error past the end.
     static func parse(_ data: Data, path: String) throws(TraceError) -> GPXDocument {
+        // What would crash Foundation's XMLParser is refused first (found by fuzzing).
+        if let (line, reason) = GPXPreflight.problem(in: data) { throw TraceError(path: path, line: line, reason: reason) }
         let builder = Builder(path: path)
         let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
