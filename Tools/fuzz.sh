@@ -6,8 +6,8 @@
 # Targets: fuzz-rpc-line (a JSON-RPC line), fuzz-jsonl-trace, fuzz-nmea, fuzz-gpx,
 # fuzz-gpsd-report (a line from gpsd). Builds Fuzz/ in release with
 # -sanitize=fuzzer,address (into .build-fuzz/, apart from the root's .build), then runs
-# each target for SECONDS_EACH from the seeds in Fuzz/Corpus/<target> and the corpus the
-# earlier runs grew (.build-fuzz/corpus/<target>). A crash, leak, trap or timeout is kept
+# each target for SECONDS_EACH from hand-made seeds (Fuzz/Corpus/<target>), seeds taken
+# from Traces/, and the corpus earlier runs grew (.build-fuzz/corpus/<target>). A crash, leak, trap or timeout is kept
 # as Fuzz/crashes/<target>/crash-… (replay it with `.build-fuzz/release/<target> FILE`);
 # the script exits 1 if any target found one. CI runs `Tools/fuzz.sh 10`.
 set -euo pipefail
@@ -35,15 +35,26 @@ echo "fuzz.sh: built in $(($(date +%s) - start)) s"
 export SWIFT_BACKTRACE=enable=no
 # Leaks inside the toolchain's Foundation are not Sextant's (Fuzz/lsan.supp says which).
 export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# Seeds from Traces/: the start of every gpsd test log (NMEA), three TPV reports of each
+# gpsd answer file, the start of the demo walk (JSONL); the hand-made ones are in Fuzz/Corpus.
+seeds="$scratch/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"/{fuzz-nmea,fuzz-gpsd-report,fuzz-jsonl-trace}
+for log in "$root"/Traces/gpsd/*.log; do head -c 4096 "$log" > "$seeds/fuzz-nmea/$(basename "$log")"; done
+for chk in "$root"/Traces/gpsd/*.chk; do
+    grep -m3 '"class":"TPV"' "$chk" | awk -v out="$seeds/fuzz-gpsd-report/$(basename "$chk" .log.chk)" '{ print > (out "-" NR) }'
+done
+head -40 "$root/Traces/demo-walk.jsonl" > "$seeds/fuzz-jsonl-trace/demo-walk.jsonl"
+
 failed=()
 for target in "${targets[@]}"; do
     corpus="$scratch/corpus/$target"
     crashes="$root/Fuzz/crashes/$target"
-    mkdir -p "$corpus" "$crashes"
+    mkdir -p "$corpus" "$crashes" "$seeds/$target"
     echo "fuzz.sh: $target for $seconds s"
     # -max_len: every parser works a line or a few at a time; 8 KiB reaches all of it
     # quickly. -timeout: an input that takes 10 s is a hang. -rss_limit_mb: a leak.
-    if ! "$scratch/release/$target" "$corpus" "$root/Fuzz/Corpus/$target" \
+    if ! "$scratch/release/$target" "$corpus" "$root/Fuzz/Corpus/$target" "$seeds/$target" \
         -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$crashes/" -print_final_stats=1 2> "$scratch/$target.log"; then
         failed+=("$target")
