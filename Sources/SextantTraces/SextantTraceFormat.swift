@@ -22,7 +22,13 @@ public enum SextantTraceFormat {
 
     /// Reads a whole trace from its bytes, a line at a time: no copy of the file is made.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(TraceError) -> Trace {
-        var trace: Trace?
+        // The header's trace and the samples apart: appending through a trace that a
+        // binding of the header also holds would copy the samples at every line.
+        var header: Trace?
+        var samples: [TraceSample] = []
+        // One sample a line at most: room for all at once, rather than doubling (and
+        // briefly holding twice) the array as it grows.
+        samples.reserveCapacity(bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         var lastOffset: Int64 = 0
         var lineNumber = 0
         var lineStart = 0
@@ -40,18 +46,19 @@ public enum SextantTraceFormat {
             let value: JSONValue
             do { value = try JSONValue.parse(text) } catch { throw fail("not JSON: \(error)") }
             guard case .object(let o) = value else { throw fail("a line must be a JSON object") }
-            guard let header = trace else {
-                trace = try readHeader(o, fail: fail)
+            guard let start = header?.start else {
+                header = try readHeader(o, fail: fail)
                 continue
             }
-            let (offset, sampleValue) = try readSample(o, start: header.start, fail: fail)
+            let (offset, sampleValue) = try readSample(o, start: start, fail: fail)
             guard offset >= lastOffset else {
                 throw fail("\"t\" goes back in time (\(Double(offset) / 1e9) after \(Double(lastOffset) / 1e9))")
             }
             lastOffset = offset
-            trace!.samples.append(TraceSample(offset: offset, value: sampleValue))
+            samples.append(TraceSample(offset: offset, value: sampleValue))
         }
-        guard let trace else { throw TraceError(path: path, line: max(lineNumber, 1), reason: "empty trace: no header line") }
+        guard var trace = header else { throw TraceError(path: path, line: max(lineNumber, 1), reason: "empty trace: no header line") }
+        trace.samples = samples
         return trace
     }
 
