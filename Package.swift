@@ -105,7 +105,11 @@ let package = Package(
         .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
         .testTarget(
             name: "SextantServerTests",
-            dependencies: ["SextantServer", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: [
+                "SextantServer", "SextantStore", "SextantTraces",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "IntegrationTests",

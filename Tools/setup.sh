@@ -2,14 +2,14 @@
 # Installs the Debian packages Sextant builds and tests with. Safe to run again.
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
-#                 umockdev, gir1.2-umockdev, python3-gi (fake IIO sensors that libudev sees),
+#                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv)
 set -euo pipefail
 
 packages=(
     libgps-dev libudev-dev libsqlite3-dev pkg-config
     gpsd gpsd-tools gpsd-clients python3-gps
-    umockdev gir1.2-umockdev python3-gi
+    umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
 )
 

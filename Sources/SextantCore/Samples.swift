@@ -122,6 +122,19 @@ public struct Acceleration: Sendable, Equatable {
     }
 
     public var magnitude: Double { (x * x + y * y + z * z).squareRoot() }
+
+    /// The largest component a reading may have, in m/s²: about 100 g, beyond any phone's
+    /// accelerometer, and small enough that the judge's arithmetic (squares, filters) stays
+    /// exact and finite.
+    public static let componentLimit = 1000.0
+
+    /// Why three values are not a usable reading, or nil when they are.
+    public static func problem(x: Double, y: Double, z: Double) -> String? {
+        for (name, value) in [("x", x), ("y", y), ("z", z)] where !(value.isFinite && abs(value) <= componentLimit) {
+            return "\(name) must be a number within ±\(Int(componentLimit)) m/s²"
+        }
+        return nil
+    }
 }
 
 /// What a GPS source says about itself, as a trace records it (`{"gps":{"state":"lost"}}`).

@@ -133,6 +133,8 @@ private struct JSONByteParser {
         }
     }
 
+    // shape: long because it is the parser's innermost loop: a fast path for strings without
+    // escapes and the escapes themselves, kept together so that neither pays a call.
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index

@@ -15,6 +15,11 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     case sourceUnavailable = 1006
     case forbidden = 1007
     case invalidTrace = 1008
+    /// `hello` with an app id bound to another uid (docs/security.md).
+    case wrongUser = 1009
+    /// A session has as many requests waiting (authorization.request, location.once) as it
+    /// may: the daemon holds a bounded number per session.
+    case tooManyRequests = 1010
 
     public var name: String {
         switch self {
@@ -31,6 +36,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .sourceUnavailable: return "sourceUnavailable"
         case .forbidden: return "forbidden"
         case .invalidTrace: return "invalidTrace"
+        case .wrongUser: return "wrongUser"
+        case .tooManyRequests: return "tooManyRequests"
         }
     }
 }

@@ -56,15 +56,15 @@ enum OnOff: String, ExpressibleByArgument, CaseIterable {
 struct Permissions: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List and change apps' location permissions.",
-        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self])
+        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self, Owners.self, Unbind.self])
 
     static func table(_ entries: JSONValue) -> String {
         Text.table(
-            ["APP", "STATUS", "ACCURACY", "UPDATED"],
+            ["APP", "STATUS", "ACCURACY", "UPDATED", "UID"],
             (entries.arrayValue ?? []).map { e in
                 [
                     Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Text.plain(e["status"]),
-                    Text.plain(e["accuracy"]), Text.plain(e["updated"]),
+                    Text.plain(e["accuracy"]), Text.plain(e["updated"]), e["uid"]?.isNull == false ? Text.plain(e["uid"]) : "-",
                 ]
             })
     }

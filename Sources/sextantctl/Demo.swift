@@ -37,27 +37,9 @@ struct Demo: ParsableCommand {
             let appProcess = try DemoTools.spawn(tools.sampleApp, ["--runtime-dir", runtime, "--app", app])
             defer { DemoTools.stop(appProcess) }
 
-            let prompt = try control.nextEvent(timeout: 15, description: "the app's permission prompt") { $0.method == Event.prompt }
-            let id = prompt.params["id"]?.stringValue ?? "?"
-            step("Prompt \(id): \"Allow \(app) to use your location?\"  → answering Allow While Using App (precise)")
-            print("      (by hand: sextantctl prompts answer \(id) allowWhileUsing)")
-            _ = try control.call(Method.promptsAnswer, ["id": .string(id), "choice": "allowWhileUsing", "precise": true])
-            _ = try control.nextEvent(timeout: 10, description: "the app's authorization") { $0.method == Event.authorization && $0.params["app"]?.stringValue == app }
-
+            try answerPrompt(control, app: app)
             step("Replaying \(tracePath) at \(speed)×")
-            _ = try control.call(Method.replayStart, ["path": .string(tracePath), "speed": .double(speed)])
-            var lastShown = -1.0
-            while true {
-                let event = try control.nextEvent(timeout: 120, description: "the replay to finish") { $0.method == Event.replay }
-                let position = event.params["position"]?.doubleValue ?? 0, duration = event.params["duration"]?.doubleValue ?? 0
-                let state = event.params["state"]?.stringValue
-                if position - lastShown >= duration / 5 || state == "finished" {
-                    lastShown = position
-                    print(String(format: "  ctl │ replay %@ %5.1f/%.1fs (%3.0f%%)", state ?? "?", position, duration, duration > 0 ? 100 * position / duration : 100))
-                    fflush(nil)
-                }
-                if state == "finished" || state == "stopped" { break }
-            }
+            try replay(tracePath, control)
 
             step("Turning the device to landscape: the accelerometer's gravity moves to +x, the judge decides")
             print("      (by hand: sextantctl rotate landscapeLeft)")
@@ -79,6 +61,33 @@ struct Demo: ParsableCommand {
             guard status == 0 else { throw Failure("sextantd exited with status \(status); its log: \(logPath)") }
             DemoTools.waitForExit(appProcess, timeout: 10)
             step("Done. Try it yourself: sextantd & then sextantctl status, watch, prompts list, replay start …")
+        }
+    }
+
+    /// Waits for the sample app's prompt and answers it as a user would.
+    private func answerPrompt(_ control: SextantConnection, app: String) throws {
+        let prompt = try control.nextEvent(timeout: 15, description: "the app's permission prompt") { $0.method == Event.prompt }
+        let id = prompt.params["id"]?.stringValue ?? "?"
+        step("Prompt \(id): \"Allow \(app) to use your location?\"  → answering Allow While Using App (precise)")
+        print("      (by hand: sextantctl prompts answer \(id) allowWhileUsing)")
+        _ = try control.call(Method.promptsAnswer, ["id": .string(id), "choice": "allowWhileUsing", "precise": true])
+        _ = try control.nextEvent(timeout: 10, description: "the app's authorization") { $0.method == Event.authorization && $0.params["app"]?.stringValue == app }
+    }
+
+    /// Plays the walk, showing its progress about five times, until it finishes.
+    private func replay(_ tracePath: String, _ control: SextantConnection) throws {
+        _ = try control.call(Method.replayStart, ["path": .string(tracePath), "speed": .double(speed)])
+        var lastShown = -1.0
+        while true {
+            let event = try control.nextEvent(timeout: 120, description: "the replay to finish") { $0.method == Event.replay }
+            let position = event.params["position"]?.doubleValue ?? 0, duration = event.params["duration"]?.doubleValue ?? 0
+            let state = event.params["state"]?.stringValue
+            if position - lastShown >= duration / 5 || state == "finished" {
+                lastShown = position
+                print(String(format: "  ctl │ replay %@ %5.1f/%.1fs (%3.0f%%)", state ?? "?", position, duration, duration > 0 ? 100 * position / duration : 100))
+                fflush(nil)
+            }
+            if state == "finished" || state == "stopped" { break }
         }
     }
 

@@ -78,7 +78,9 @@ struct SextantdCommand: AsyncParsableCommand {
 
     func validate() throws {
         if speed != "max" {
-            guard let factor = Double(speed), factor > 0, factor.isFinite else { throw ValidationError("--speed must be a positive number or max") }
+            guard let factor = Double(speed), ReplaySpeedLimits.range.contains(factor) else {
+                throw ValidationError("--speed must be max or a number from \(ReplaySpeedLimits.range.lowerBound) to \(ReplaySpeedLimits.range.upperBound)")
+            }
         }
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")

@@ -18,9 +18,9 @@ struct AppInterfaceOrientationTests {
 
     @Test("Effective set: declared ∩ profile; nil declares all the profile allows")
     func testEffectiveSet() throws {
-        let all = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait, on: .tablet))
+        let all = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait, on: .tablet))
         #expect(all.supported == Set(InterfaceOrientation.allCases))
-        let phone = try AppInterfaceOrientation(
+        let phone = try TestApp(
             declared: [.portraitUpsideDown, .landscapeLeft], state: .foreground, conditions: device(.portrait, on: .phone))
         #expect(phone.supported == [.landscapeLeft])
         #expect(phone.declared == [.portraitUpsideDown, .landscapeLeft])
@@ -31,16 +31,16 @@ struct AppInterfaceOrientationTests {
         arguments: [DeviceProfile.phone, .foldable])
     func testEmptyEffectiveSetIsInvalidParams(profile: DeviceProfile) throws {
         #expect(throws: InterfaceOrientationError.noSupportedOrientation(declared: [.portraitUpsideDown], profile: profile)) {
-            try AppInterfaceOrientation(declared: [.portraitUpsideDown], state: .foreground, conditions: device(.portrait, on: profile))
+            try TestApp(declared: [.portraitUpsideDown], state: .foreground, conditions: device(.portrait, on: profile))
         }
         #expect(throws: InterfaceOrientationError.self) {
-            try AppInterfaceOrientation(declared: [], state: .foreground, conditions: device(.portrait, on: profile))
+            try TestApp(declared: [], state: .foreground, conditions: device(.portrait, on: profile))
         }
         let error = InterfaceOrientationError.noSupportedOrientation(declared: [.portraitUpsideDown], profile: profile)
         #expect(error.rpcError.code == -32602)
 
         // A refused change leaves everything as it was.
-        var app = try AppInterfaceOrientation(declared: [.portrait], state: .foreground, conditions: device(.portrait, on: profile))
+        var app = try TestApp(declared: [.portrait], state: .foreground, conditions: device(.portrait, on: profile))
         #expect(throws: InterfaceOrientationError.self) {
             try app.setSupported([.portraitUpsideDown], device(.portrait, on: profile))
         }
@@ -94,7 +94,7 @@ struct AppInterfaceOrientationTests {
     func testO6_launchAtHello(_ c: LaunchCase) throws {
         let conditions = InterfaceConditions(
             profile: c.profile, deviceOrientation: c.device, lastUprightDeviceOrientation: c.lastUpright, rotationLock: c.rotationLock)
-        let app = try AppInterfaceOrientation(declared: c.declared, state: .foreground, conditions: conditions)
+        let app = try TestApp(declared: c.declared, state: .foreground, conditions: conditions)
         #expect(app.orientation == c.expected)
     }
 
@@ -103,7 +103,7 @@ struct AppInterfaceOrientationTests {
         let conditions = InterfaceConditions(
             profile: c.profile, deviceOrientation: c.device, lastUprightDeviceOrientation: c.lastUpright, rotationLock: c.rotationLock)
         // At hello the device is elsewhere: the launch reads the conditions of the moment.
-        var app = try AppInterfaceOrientation(declared: c.declared, state: .background, conditions: device(.portrait, on: c.profile))
+        var app = try TestApp(declared: c.declared, state: .background, conditions: device(.portrait, on: c.profile))
         #expect(app.orientation == nil)
         #expect(app.deviceChanged(conditions) == nil)
         #expect(app.setState(.foreground, conditions) == InterfaceOrientationChange(previous: nil, orientation: c.expected))
@@ -173,7 +173,7 @@ struct AppInterfaceOrientationTests {
 
     @Test("O8: a frozen app hears no interface events; unfreezing moves it at once (O9a) to the device's orientation")
     func testO8_interfaceLocked() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         #expect(app.setInterfaceLocked(true, device(.portrait)) == nil)
         #expect(app.interfaceLocked)
         #expect(app.deviceChanged(device(.landscapeLeft)) == nil)
@@ -193,9 +193,9 @@ struct AppInterfaceOrientationTests {
     @Test("O9: the rotation lock freezes every app; turning it off moves each foreground app at once (O9a)")
     func testO9_rotationLock() throws {
         var apps = try [
-            AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait)),
-            AppInterfaceOrientation(declared: [.portrait], state: .foreground, conditions: device(.portrait)),
-            AppInterfaceOrientation(declared: nil, state: .background, conditions: device(.portrait)),
+            TestApp(declared: nil, state: .foreground, conditions: device(.portrait)),
+            TestApp(declared: [.portrait], state: .foreground, conditions: device(.portrait)),
+            TestApp(declared: nil, state: .background, conditions: device(.portrait)),
         ]
         let locked = device(.landscapeLeft, rotationLock: true)
         for i in apps.indices { #expect(apps[i].deviceChanged(device(.portrait, rotationLock: true)) == nil) }
@@ -208,12 +208,12 @@ struct AppInterfaceOrientationTests {
 
     @Test("O9a: turning the rotation lock off does not unfreeze an app that froze itself")
     func testO9a_rotationLockOffKeepsInterfaceLocked() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         _ = app.setInterfaceLocked(true, device(.portrait))
         #expect(app.deviceChanged(device(.landscapeLeft, rotationLock: true)) == nil)
         #expect(app.deviceChanged(device(.landscapeLeft)) == nil)
         // Nor does unlocking the app while the rotation lock holds it.
-        var held = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var held = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         _ = held.setInterfaceLocked(true, device(.portrait, rotationLock: true))
         #expect(held.setInterfaceLocked(false, device(.landscapeLeft, rotationLock: true)) == nil)
         #expect(held.orientation == .portrait)
@@ -223,7 +223,7 @@ struct AppInterfaceOrientationTests {
 
     @Test("O9a: unfreezing while the device lies flat gives what O7 gives for faceUp: nothing")
     func testO9a_unfreezeWhileFlat() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         _ = app.setInterfaceLocked(true, device(.portrait))
         let flatAfterLandscape = InterfaceConditions(
             profile: .phone, deviceOrientation: .faceUp, lastUprightDeviceOrientation: .landscapeLeft, rotationLock: false)
@@ -235,7 +235,7 @@ struct AppInterfaceOrientationTests {
 
     @Test("O10: losing the current orientation moves at once as at launch; gaining one moves nothing")
     func testO10_supportedSetChanges() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
         #expect(app.orientation == .landscapeRight)
         // Still supported: stays.
         #expect(try app.setSupported([.portrait, .landscapeRight], device(.landscapeLeft)) == nil)
@@ -251,12 +251,12 @@ struct AppInterfaceOrientationTests {
 
     @Test("O10: a frozen app still leaves an orientation it no longer supports (under the rotation lock, device as portrait)")
     func testO10_whileFrozen() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
         _ = app.setInterfaceLocked(true, device(.landscapeLeft))
         #expect(
             try app.setSupported([.landscapeLeft, .portrait], device(.landscapeRight))
                 == InterfaceOrientationChange(previous: .landscapeRight, orientation: .landscapeLeft))
-        var held = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
+        var held = try TestApp(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
         #expect(
             try held.setSupported([.portrait, .landscapeLeft], device(.landscapeLeft, rotationLock: true))
                 == InterfaceOrientationChange(previous: .landscapeRight, orientation: .portrait))
@@ -264,7 +264,7 @@ struct AppInterfaceOrientationTests {
 
     @Test("O10 with O11: in the background the move is silent; the return to the foreground reports from there")
     func testO10_inBackground() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.landscapeLeft))
         #expect(app.setState(.background, device(.landscapeLeft)) == nil)
         #expect(try app.setSupported([.portrait, .landscapeLeft], device(.landscapeLeft)) == nil)
         #expect(app.orientation == .portrait)
@@ -273,7 +273,7 @@ struct AppInterfaceOrientationTests {
 
     @Test("O10: an app not launched yet only records the set")
     func testO10_beforeLaunch() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .background, conditions: device(.portrait))
+        var app = try TestApp(declared: nil, state: .background, conditions: device(.portrait))
         #expect(try app.setSupported([.landscapeLeft], device(.portrait)) == nil)
         #expect(app.orientation == nil)
         #expect(app.setState(.foreground, device(.portrait)) == InterfaceOrientationChange(previous: nil, orientation: .landscapeLeft))
@@ -283,7 +283,7 @@ struct AppInterfaceOrientationTests {
 
     @Test("O11: background apps hear nothing; back in the foreground they jump in one event to the device's orientation")
     func testO11_backgroundAndReturn() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         #expect(app.setState(.background, device(.portrait)) == nil)
         #expect(app.state == .background)
         for orientation in [DeviceOrientation.landscapeLeft, .portrait, .landscapeRight] {
@@ -303,7 +303,7 @@ struct AppInterfaceOrientationTests {
             device(.portrait), device(.portraitUpsideDown),
             InterfaceConditions(profile: .phone, deviceOrientation: .faceUp, lastUprightDeviceOrientation: .landscapeLeft, rotationLock: false),
         ] {
-            var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+            var app = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
             _ = app.setState(.background, device(.portrait))
             #expect(app.setState(.foreground, conditions) == nil, "\(conditions.deviceOrientation)")
             #expect(app.orientation == .portrait)
@@ -312,11 +312,11 @@ struct AppInterfaceOrientationTests {
 
     @Test("O11 with O8/O9: a frozen app coming back stays where it was")
     func testO11_returnWhileFrozen() throws {
-        var app = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var app = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         _ = app.setState(.background, device(.portrait))
         #expect(app.setState(.foreground, device(.landscapeLeft, rotationLock: true)) == nil)
         #expect(app.orientation == .portrait)
-        var locked = try AppInterfaceOrientation(declared: nil, state: .foreground, conditions: device(.portrait))
+        var locked = try TestApp(declared: nil, state: .foreground, conditions: device(.portrait))
         _ = locked.setInterfaceLocked(true, device(.portrait))
         _ = locked.setState(.background, device(.portrait))
         #expect(locked.setState(.foreground, device(.landscapeLeft)) == nil)
@@ -329,7 +329,7 @@ struct AppInterfaceOrientationTests {
         profile: DeviceProfile, declared: [InterfaceOrientation]?, start: DeviceOrientation, _ steps: [Step],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        var app = try AppInterfaceOrientation(declared: declared, state: .foreground, conditions: device(start, on: profile))
+        var app = try TestApp(declared: declared, state: .foreground, conditions: device(start, on: profile))
         var lastUpright: DeviceOrientation? = start
         for (index, step) in steps.enumerated() {
             if step.device.isUpright { lastUpright = step.device }
@@ -345,4 +345,42 @@ private func device(_ orientation: DeviceOrientation, on profile: DeviceProfile 
     InterfaceConditions(
         profile: profile, deviceOrientation: orientation,
         lastUprightDeviceOrientation: orientation.isUpright ? orientation : nil, rotationLock: rotationLock)
+}
+
+/// An app's interface orientation with the foreground/background state that the hub keeps
+/// for it elsewhere (the authorization engine owns it there), so that these tests read as
+/// the rules do.
+private struct TestApp: Equatable {
+    private var interface: AppInterfaceOrientation
+    private(set) var state: AppState
+
+    init(declared: [InterfaceOrientation]?, state: AppState, conditions: InterfaceConditions) throws(InterfaceOrientationError) {
+        interface = try AppInterfaceOrientation(declared: declared, state: state, conditions: conditions)
+        self.state = state
+    }
+
+    var orientation: InterfaceOrientation? { interface.orientation }
+    var declared: [InterfaceOrientation] { interface.declared }
+    var supported: Set<InterfaceOrientation> { interface.supported }
+    var interfaceLocked: Bool { interface.interfaceLocked }
+
+    mutating func deviceChanged(_ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
+        interface.deviceChanged(conditions, state: state)
+    }
+
+    mutating func setState(_ newState: AppState, _ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
+        guard newState != state else { return nil }
+        state = newState
+        return interface.stateChanged(to: newState, conditions)
+    }
+
+    mutating func setSupported(
+        _ declared: [InterfaceOrientation], _ conditions: InterfaceConditions
+    ) throws(InterfaceOrientationError) -> InterfaceOrientationChange? {
+        try interface.setSupported(declared, conditions, state: state)
+    }
+
+    mutating func setInterfaceLocked(_ locked: Bool, _ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
+        interface.setInterfaceLocked(locked, conditions, state: state)
+    }
 }

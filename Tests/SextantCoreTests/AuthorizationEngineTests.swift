@@ -42,7 +42,7 @@ struct AuthorizationEngineTests {
     func engineWithOpenPrompt(level: AuthorizationLevel = .whenInUse) throws -> (AuthorizationEngine, Prompt) {
         var engine = AuthorizationEngine()
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        let effects = try engine.request(1, level: level, token: 10, at: clock.now)
+        let effects = try engine.request(1, level: level, token: 10, at: clock.now).get()
         let prompt = try #require(Self.prompts(in: effects).first)
         #expect(Self.replies(in: effects).isEmpty, "the request waits for the answer")
         return (engine, prompt)
@@ -96,7 +96,7 @@ struct AuthorizationEngineTests {
     func l2RestrictedCannotPrompt() throws {
         var engine = AuthorizationEngine(permissions: [Self.app: StoredPermission(status: .restricted, accuracy: .full, updated: clock.now.wall)])
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        let effects = try engine.request(1, level: .whenInUse, token: 7, at: clock.now)
+        let effects = try engine.request(1, level: .whenInUse, token: 7, at: clock.now).get()
         #expect(Self.prompts(in: effects).isEmpty)
         #expect(Self.replies(in: effects) == [7: Self.snapshot(.restricted)])
     }
@@ -128,7 +128,6 @@ struct AuthorizationEngineTests {
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
         for _ in 0..<3 { #expect(engine.authorization(of: 1) == Self.snapshot(.denied)) }
         #expect(engine.prompts.isEmpty)
-        #expect(engine.drainPendingEffects().isEmpty)
     }
 
     // MARK: - L4: when a prompt may be created
@@ -143,7 +142,7 @@ struct AuthorizationEngineTests {
     @Test("L4: a second request while the prompt is open joins it; both get the answer")
     func l4SecondRequestJoins() throws {
         var (engine, prompt) = try engineWithOpenPrompt()
-        let joined = try engine.request(1, level: .whenInUse, token: 11, at: clock.now)
+        let joined = try engine.request(1, level: .whenInUse, token: 11, at: clock.now).get()
         #expect(joined.isEmpty)
         #expect(engine.prompts.count == 1)
         let result = try engine.answer(prompt.id, choice: .allowWhileUsing, precise: true, at: clock.now)
@@ -156,12 +155,12 @@ struct AuthorizationEngineTests {
         _ = engine.setAppState(1, .background, at: clock.now)  // L6 cancels it
         #expect(engine.prompts.isEmpty)
         _ = engine.setAppState(1, .foreground, at: clock.now)
-        let again = try engine.request(1, level: .whenInUse, token: 12, at: clock.now)
+        let again = try engine.request(1, level: .whenInUse, token: 12, at: clock.now).get()
         #expect(Self.prompts(in: again).isEmpty)
         #expect(Self.replies(in: again) == [12: Self.snapshot(.notDetermined)])
         // A new session of the same app may prompt again.
         engine.openSession(2, app: Self.app, state: .foreground, at: clock.now)
-        #expect(Self.prompts(in: try engine.request(2, level: .whenInUse, token: 13, at: clock.now)).count == 1)
+        #expect(Self.prompts(in: try engine.request(2, level: .whenInUse, token: 13, at: clock.now).get()).count == 1)
     }
 
     @Test("L4: a request from a decided status answers at once with that status and opens nothing",
@@ -169,7 +168,7 @@ struct AuthorizationEngineTests {
     func l4OnlyFromNotDetermined(status: AuthorizationStatus) throws {
         var engine = AuthorizationEngine(permissions: [Self.app: StoredPermission(status: status, accuracy: .full, updated: clock.now.wall)])
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        let effects = try engine.request(1, level: .always, token: 3, at: clock.now)
+        let effects = try engine.request(1, level: .always, token: 3, at: clock.now).get()
         #expect(Self.prompts(in: effects).isEmpty)
         #expect(Self.replies(in: effects) == [3: Self.snapshot(status)])
     }
@@ -178,7 +177,7 @@ struct AuthorizationEngineTests {
     func l4BackgroundRequestWaits() throws {
         var engine = AuthorizationEngine()
         engine.openSession(1, app: Self.app, state: .background, at: clock.now)
-        #expect(try engine.request(1, level: .whenInUse, token: 4, at: clock.now).isEmpty)
+        #expect(try engine.request(1, level: .whenInUse, token: 4, at: clock.now).get().isEmpty)
         #expect(engine.prompts.isEmpty)
         let front = engine.setAppState(1, .foreground, at: clock.now)
         let prompt = try #require(Self.prompts(in: front).first)
@@ -191,7 +190,7 @@ struct AuthorizationEngineTests {
     func l4BackgroundRequestThenSwitchOff() throws {
         var engine = AuthorizationEngine()
         engine.openSession(1, app: Self.app, state: .background, at: clock.now)
-        _ = try engine.request(1, level: .whenInUse, token: 4, at: clock.now)
+        _ = try engine.request(1, level: .whenInUse, token: 4, at: clock.now).get()
         _ = engine.setServicesEnabled(false)
         let front = engine.setAppState(1, .foreground, at: clock.now)
         #expect(Self.prompts(in: front).isEmpty)
@@ -342,12 +341,14 @@ struct AuthorizationEngineTests {
     func l7ServicesOffAlertOncePerSession() throws {
         var engine = AuthorizationEngine(servicesEnabled: false)
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        #expect(throws: AuthorizationRefusal.servicesDisabled) { try engine.request(1, level: .whenInUse, token: 1, at: clock.now) }
-        let alert = try #require(Self.prompts(in: engine.drainPendingEffects()).first)
+        let refused = engine.request(1, level: .whenInUse, token: 1, at: clock.now)
+        #expect(refused.refusal == .servicesDisabled)
+        let alert = try #require(Self.prompts(in: refused.effects).first)
         #expect(alert.kind == .servicesOff && alert.level == .whenInUse)
 
-        #expect(engine.checkLocationAccess(1, at: clock.now) == .failure(.servicesDisabled))
-        #expect(engine.drainPendingEffects().isEmpty, "at most one alert per app session")
+        let again = engine.checkLocationAccess(1, at: clock.now)
+        #expect(again.refusal == .servicesDisabled)
+        #expect(again.effects.isEmpty, "at most one alert per app session")
         #expect(engine.prompts == [alert])
     }
 
@@ -355,8 +356,9 @@ struct AuthorizationEngineTests {
     func l7AlertFromLocationStart() throws {
         var engine = AuthorizationEngine(servicesEnabled: false)
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        #expect(engine.checkLocationAccess(1, at: clock.now) == .failure(.servicesDisabled))
-        let alert = try #require(Self.prompts(in: engine.drainPendingEffects()).first)
+        let refused = engine.checkLocationAccess(1, at: clock.now)
+        #expect(refused.refusal == .servicesDisabled)
+        let alert = try #require(Self.prompts(in: refused.effects).first)
         #expect(alert.kind == .servicesOff && alert.level == nil)
     }
 
@@ -378,17 +380,16 @@ struct AuthorizationEngineTests {
     func l7ServicesOffBeforeNotAuthorized() {
         var engine = AuthorizationEngine(servicesEnabled: false)
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        #expect(engine.checkLocationAccess(1, at: clock.now) == .failure(.servicesDisabled))
+        #expect(engine.checkLocationAccess(1, at: clock.now).refusal == .servicesDisabled)
         _ = engine.setServicesEnabled(true)
-        #expect(engine.checkLocationAccess(1, at: clock.now) == .failure(.notAuthorized))
+        #expect(engine.checkLocationAccess(1, at: clock.now).refusal == .notAuthorized)
     }
 
     @Test("L7 L12: a policy other than ask cancels the alert at once")
     func l7PolicyCancelsAlert() throws {
         var engine = AuthorizationEngine(servicesEnabled: false, policy: PromptPolicy(choice: .allowWhileUsing))
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        _ = engine.checkLocationAccess(1, at: clock.now)
-        let effects = engine.drainPendingEffects()
+        let effects = engine.checkLocationAccess(1, at: clock.now).effects
         let alert = try #require(Self.prompts(in: effects).first)
         #expect(effects.last == .promptClosed(alert, .answered(.cancel, precise: true)))
         #expect(engine.prompts.isEmpty)
@@ -439,7 +440,7 @@ struct AuthorizationEngineTests {
         #expect(count == 2)
         #expect(effects.contains(.persistPermission(app: Self.app, nil)) && effects.contains(.persistPermission(app: Self.other, nil)))
         #expect(Self.changes(in: effects) == [1: Self.snapshot(.notDetermined)])
-        #expect(Self.prompts(in: try engine.request(1, level: .whenInUse, token: 20, at: clock.now)).count == 1)
+        #expect(Self.prompts(in: try engine.request(1, level: .whenInUse, token: 20, at: clock.now).get()).count == 1)
     }
 
     @Test("L9: reset of one app leaves the others")
@@ -460,7 +461,7 @@ struct AuthorizationEngineTests {
     func l12PolicyAnswers(choice: PromptChoice, status: AuthorizationStatus) throws {
         var engine = AuthorizationEngine(policy: PromptPolicy(choice: choice, precise: false))
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        let effects = try engine.request(1, level: .whenInUse, token: 5, at: clock.now)
+        let effects = try engine.request(1, level: .whenInUse, token: 5, at: clock.now).get()
         let prompt = try #require(Self.prompts(in: effects).first)
         #expect(effects.contains(.promptClosed(prompt, .answered(choice, precise: false))))
         #expect(Self.replies(in: effects) == [5: Self.snapshot(status, .reduced)])
@@ -472,8 +473,8 @@ struct AuthorizationEngineTests {
         var engine = AuthorizationEngine(policy: PromptPolicy(choice: .allowAlways))
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
         engine.openSession(2, app: Self.other, state: .foreground, at: clock.now)
-        #expect(Self.replies(in: try engine.request(1, level: .whenInUse, token: 1, at: clock.now)) == [1: Self.snapshot(.authorizedWhenInUse)])
-        #expect(Self.replies(in: try engine.request(2, level: .always, token: 2, at: clock.now)) == [2: Self.snapshot(.authorizedAlways)])
+        #expect(Self.replies(in: try engine.request(1, level: .whenInUse, token: 1, at: clock.now).get()) == [1: Self.snapshot(.authorizedWhenInUse)])
+        #expect(Self.replies(in: try engine.request(2, level: .always, token: 2, at: clock.now).get()) == [2: Self.snapshot(.authorizedAlways)])
     }
 
     @Test("L12: ask leaves prompts pending; setting the policy persists it")
@@ -500,7 +501,7 @@ struct AuthorizationEngineTests {
         var ids: Set<String> = []
         for session in SessionID(1)...5 {
             engine.openSession(session, app: "com.example.app\(session)", state: .foreground, at: clock.now)
-            let prompt = try #require(Self.prompts(in: try engine.request(session, level: .whenInUse, token: session, at: clock.now)).first)
+            let prompt = try #require(Self.prompts(in: try engine.request(session, level: .whenInUse, token: session, at: clock.now).get()).first)
             ids.insert(prompt.id)
             _ = engine.closeSession(session)
         }

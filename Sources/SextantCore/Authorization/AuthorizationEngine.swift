@@ -27,6 +27,8 @@ public struct AuthorizationEngine: Sendable {
         var prompted = false
         /// Whether this session has had its one services-off alert (L7).
         var alerted = false
+        /// Whether the control side set the state, which the app may then not change (L8a).
+        var heldByControl = false
         /// `authorization.request`s waiting for the foreground or for an open prompt.
         var waiting: [(token: RequestToken, level: AuthorizationLevel)] = []
     }
@@ -108,7 +110,16 @@ public struct AuthorizationEngine: Sendable {
     }
 
     /// The app moved between foreground and background (L5, L6, L8, L4's waiting request).
-    public mutating func setAppState(_ session: SessionID, _ state: AppState, at now: EngineTime) -> [AuthorizationEffect] {
+    /// A state the control side set holds against the app's own changes (L8a): the app's
+    /// call then changes nothing.
+    public mutating func setAppState(
+        _ session: SessionID, _ state: AppState, by changer: AppStateChanger = .app, at now: EngineTime
+    ) -> [AuthorizationEffect] {
+        guard sessions[session] != nil else { return [] }
+        switch changer {
+        case .control: sessions[session]?.heldByControl = true
+        case .app: if sessions[session]?.heldByControl == true { return [] }
+        }
         guard var record = sessions[session], record.state != state else { return [] }
         var effects: [AuthorizationEffect] = []
         record.state = state
@@ -144,62 +155,62 @@ public struct AuthorizationEngine: Sendable {
 
     // MARK: - Requests from apps
 
-    /// `authorization.request` (L4–L7). The reply comes as a `.reply` effect, now or later.
-    /// Throws `servicesDisabled` at once while the switch is off (after raising the alert).
+    /// `authorization.request` (L4–L7). The reply comes as a `.reply` effect, now or later;
+    /// while the switch is off the outcome is a refusal (`servicesDisabled`), with the
+    /// services-off alert among its effects.
     public mutating func request(
         _ session: SessionID, level: AuthorizationLevel, token: RequestToken, at now: EngineTime
-    ) throws(AuthorizationRefusal) -> [AuthorizationEffect] {
-        guard var record = sessions[session] else { throw .notAuthorized }
-        guard servicesEnabled else { throw refuseServicesOff(session, level: level, at: now) }
+    ) -> AuthorizationOutcome {
+        guard let record = sessions[session] else { return AuthorizationOutcome(refusal: .notAuthorized) }
+        guard servicesEnabled else { return refuseServicesOff(session, level: level, at: now) }
         let current = ownDecision(record)
         // L4: only from notDetermined, once per session.
         guard current.status == .notDetermined, !record.prompted || hasOpenPrompt(session, kind: .authorization) else {
-            return [.reply(token, current)]
+            return AuthorizationOutcome(effects: [.reply(token, current)])
         }
-        record.waiting.append((token, level))
-        sessions[session] = record
+        // In place: a copy of the record would copy the list at every request.
+        sessions[session]!.waiting.append((token, level))
         if hasOpenPrompt(session, kind: .authorization) || record.state == .background {
-            return []  // joins the open prompt, or waits for the foreground
+            return AuthorizationOutcome()  // joins the open prompt, or waits for the foreground
         }
-        return startPrompt(session, level: level, at: now)
+        return AuthorizationOutcome(effects: startPrompt(session, level: level, at: now))
+    }
+
+    /// How many `authorization.request`s of a session may wait for a decision at once; one
+    /// more is refused (a client pipelining requests must not grow the daemon without bound).
+    public static let maxWaitingRequests = 16
+
+    /// Whether a session already has as many requests waiting as it may.
+    public func isWaitingListFull(_ session: SessionID) -> Bool {
+        (sessions[session]?.waiting.count ?? 0) >= Self.maxWaitingRequests
     }
 
     /// `location.start` / `location.once`: whether the session may stream (L7 before L1/L8).
-    public mutating func checkLocationAccess(_ session: SessionID, at now: EngineTime) -> Result<[AuthorizationEffect], AuthorizationRefusal> {
-        guard servicesEnabled else {
-            return .failure(refuseServicesOff(session, level: nil, at: now))
-        }
+    public mutating func checkLocationAccess(_ session: SessionID, at now: EngineTime) -> AuthorizationOutcome {
+        guard servicesEnabled else { return refuseServicesOff(session, level: nil, at: now) }
         guard let record = sessions[session], ownDecision(record).status.isAuthorized else {
-            return .failure(.notAuthorized)
+            return AuthorizationOutcome(refusal: .notAuthorized)
         }
-        return .success([])
+        return AuthorizationOutcome()
     }
 
-    /// Raises the services-off alert once per session (L7) and returns the refusal. The
-    /// alert's effects are collected by `drainPendingEffects()`.
-    private mutating func refuseServicesOff(_ session: SessionID, level: AuthorizationLevel?, at now: EngineTime) -> AuthorizationRefusal {
-        guard var record = sessions[session], !record.alerted, record.state == .foreground else { return .servicesDisabled }
+    /// The refusal of a call made while the switch is off, raising the services-off alert
+    /// once per session (L7).
+    private mutating func refuseServicesOff(_ session: SessionID, level: AuthorizationLevel?, at now: EngineTime) -> AuthorizationOutcome {
+        var outcome = AuthorizationOutcome(refusal: .servicesDisabled)
+        guard var record = sessions[session], !record.alerted, record.state == .foreground else { return outcome }
         record.alerted = true
         sessions[session] = record
         let prompt = makePrompt(session: session, app: record.app, kind: .servicesOff, level: level, at: now)
         prompts.append(prompt)
-        pendingEffects.append(.promptOpened(prompt))
+        outcome.effects.append(.promptOpened(prompt))
         if policy.choice != nil {
             // A policy other than `ask` answers alerts with `cancel` (PROTOCOL prompts.policy).
             prompts.removeAll { $0.id == prompt.id }
-            pendingEffects.append(.promptClosed(prompt, .answered(.cancel, precise: true)))
+            outcome.effects.append(.promptClosed(prompt, .answered(.cancel, precise: true)))
         }
-        return .servicesDisabled
+        return outcome
     }
-
-    /// Effects produced while a call failed (the services-off alert): the owner performs
-    /// them after sending the error.
-    public mutating func drainPendingEffects() -> [AuthorizationEffect] {
-        defer { pendingEffects = [] }
-        return pendingEffects
-    }
-
-    private var pendingEffects: [AuthorizationEffect] = []
 
     private func hasOpenPrompt(_ session: SessionID, kind: PromptKind) -> Bool {
         prompts.contains { $0.session == session && $0.kind == kind }

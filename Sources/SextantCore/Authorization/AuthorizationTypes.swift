@@ -109,6 +109,31 @@ public enum AuthorizationEffect: Sendable, Equatable {
 }
 
 /// Why an app call was refused.
+/// Who moves an app between foreground and background: the app itself (`app.update`), or
+/// the control side playing the system (`apps.update`), whose word holds (RULES L8a).
+public enum AppStateChanger: Sendable, Equatable {
+    case app
+    case control
+}
+
+/// What an app's call came to: the refusal to answer it with, if any, and the effects the
+/// owner performs either way (a refused call can still raise the services-off alert, L7).
+public struct AuthorizationOutcome: Sendable, Equatable {
+    public var refusal: AuthorizationRefusal?
+    public var effects: [AuthorizationEffect]
+
+    public init(refusal: AuthorizationRefusal? = nil, effects: [AuthorizationEffect] = []) {
+        self.refusal = refusal
+        self.effects = effects
+    }
+
+    /// The effects of a call that was not refused; the refusal otherwise.
+    public func get() throws(AuthorizationRefusal) -> [AuthorizationEffect] {
+        if let refusal { throw refusal }
+        return effects
+    }
+}
+
 public enum AuthorizationRefusal: Error, Sendable, Equatable {
     case servicesDisabled
     case notAuthorized

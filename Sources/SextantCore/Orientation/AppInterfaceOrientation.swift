@@ -86,6 +86,9 @@ extension InterfaceOrientation {
 /// `orientation` is what `hello`, `app.update` and `apps.list` report at any time.
 /// Background apps hear nothing (O11): a move made while in the background (O10) is
 /// silent, and the next event's `previous` is the orientation it moved to.
+///
+/// Whether the app is in the foreground is not kept here: the authorization engine owns
+/// that state (L5–L8a decide it), and each call is handed the state in force.
 public struct AppInterfaceOrientation: Sendable, Equatable {
     /// nil until the app first comes to the foreground (O6).
     public private(set) var orientation: InterfaceOrientation?
@@ -93,7 +96,6 @@ public struct AppInterfaceOrientation: Sendable, Equatable {
     public private(set) var declared: [InterfaceOrientation]
     /// The effective set: declared ∩ the profile's, never empty.
     public private(set) var supported: Set<InterfaceOrientation>
-    public private(set) var state: AppState
     /// O8: the app froze its own interface orientation.
     public private(set) var interfaceLocked = false
 
@@ -106,48 +108,46 @@ public struct AppInterfaceOrientation: Sendable, Equatable {
         let declared = declared ?? conditions.profile.interfaceOrientations
         self.declared = declared
         self.supported = try Self.effective(declared, conditions.profile)
-        self.state = state
         if state == .foreground { orientation = launchOrientation(conditions) }
     }
 
     /// Call after the device orientation or the rotation lock changed: a foreground app
     /// that is not frozen follows (O7); turning the rotation lock off unfreezes (O9a).
-    public mutating func deviceChanged(_ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
+    public mutating func deviceChanged(_ conditions: InterfaceConditions, state: AppState) -> InterfaceOrientationChange? {
         guard state == .foreground, !isFrozen(conditions) else { return nil }
-        return move(to: followingOrientation(conditions))
+        return move(to: followingOrientation(conditions), state: state)
     }
 
-    /// The app went to the background or came back to the foreground: the first time it
-    /// launches (O6); later it jumps to what O7 gives unless frozen (O11).
-    public mutating func setState(_ newState: AppState, _ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
-        guard newState != state else { return nil }
-        state = newState
-        guard newState == .foreground else { return nil }
-        guard orientation != nil else { return move(to: launchOrientation(conditions)) }
+    /// The app went to the background or came back to the foreground (call on a change
+    /// only): the first time it launches (O6); later it jumps to what O7 gives unless
+    /// frozen (O11).
+    public mutating func stateChanged(to state: AppState, _ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
+        guard state == .foreground else { return nil }
+        guard orientation != nil else { return move(to: launchOrientation(conditions), state: state) }
         guard !isFrozen(conditions) else { return nil }
-        return move(to: followingOrientation(conditions))
+        return move(to: followingOrientation(conditions), state: state)
     }
 
     /// The app declared a new supported set. When its interface orientation left the set
     /// it moves at once as at launch (O10), frozen or not; otherwise it stays.
     /// - Throws: when the effective set would be empty; then nothing changes.
     public mutating func setSupported(
-        _ newDeclared: [InterfaceOrientation], _ conditions: InterfaceConditions
+        _ newDeclared: [InterfaceOrientation], _ conditions: InterfaceConditions, state: AppState
     ) throws(InterfaceOrientationError) -> InterfaceOrientationChange? {
         supported = try Self.effective(newDeclared, conditions.profile)
         declared = newDeclared
         guard let orientation, !supported.contains(orientation) else { return nil }
-        return move(to: launchOrientation(conditions))
+        return move(to: launchOrientation(conditions), state: state)
     }
 
     /// O8: the app freezes or unfreezes its interface; unfreezing moves it at once to
     /// what O7 gives for the current device orientation (O9a), unless the rotation lock
     /// still holds it.
-    public mutating func setInterfaceLocked(_ locked: Bool, _ conditions: InterfaceConditions) -> InterfaceOrientationChange? {
+    public mutating func setInterfaceLocked(_ locked: Bool, _ conditions: InterfaceConditions, state: AppState) -> InterfaceOrientationChange? {
         guard locked != interfaceLocked else { return nil }
         interfaceLocked = locked
         guard !locked, state == .foreground, !isFrozen(conditions) else { return nil }
-        return move(to: followingOrientation(conditions))
+        return move(to: followingOrientation(conditions), state: state)
     }
 
     // MARK: - The rules
@@ -175,7 +175,7 @@ public struct AppInterfaceOrientation: Sendable, Equatable {
     }
 
     /// Moves to `target`; the event to send when it changed and the app is in the foreground.
-    private mutating func move(to target: InterfaceOrientation?) -> InterfaceOrientationChange? {
+    private mutating func move(to target: InterfaceOrientation?, state: AppState) -> InterfaceOrientationChange? {
         guard let target, target != orientation else { return nil }
         let previous = orientation
         orientation = target

@@ -91,9 +91,7 @@ public struct SextantDaemon: Service {
 
         // Live sources. Neither a missing gpsd nor a machine without sensors is a start-up
         // failure: the gpsd feed keeps retrying, the IIO feed waits for hotplug.
-        let gpsdFeed = configuration.gpsd.map { GPSDFeed(endpoint: $0, hub: hub, logger: logger) }
-        let iioFeed = configuration.iioRate.map { IIOFeed(configuration: IIOSourceConfiguration(rate: $0), hub: hub, logger: logger) }
-        if iioFeed == nil { IIOFeed.off(in: hub) }
+        let liveSources = LiveSources.start(configuration, hub: hub, logger: logger)
 
         logger.info(
             "sextantd ready",
@@ -108,8 +106,7 @@ public struct SextantDaemon: Service {
 
         logger.info("sextantd stopping")
         SystemdNotifier.notify("STOPPING=1")
-        gpsdFeed?.stop()
-        await iioFeed?.stop()
+        await LiveSources.stop(liveSources)
         for channel in listeners { try? await channel.close() }
         await hub.shutdown()
         unlink(appPath)

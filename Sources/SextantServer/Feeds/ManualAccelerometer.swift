@@ -14,12 +14,14 @@ final class ManualAccelerometer {
     static let interval = TimeAmount.milliseconds(20)
 
     private let eventLoop: EventLoop
+    private let clock: SextantClock
     private let emit: (Sample) -> Void
     private var tick: Scheduled<Void>?
     private(set) var held: Acceleration?
 
-    init(eventLoop: EventLoop, emit: @escaping (Sample) -> Void) {
+    init(eventLoop: EventLoop, clock: SextantClock, emit: @escaping (Sample) -> Void) {
         self.eventLoop = eventLoop
+        self.clock = clock
         self.emit = emit
     }
 
@@ -28,8 +30,8 @@ final class ManualAccelerometer {
         eventLoop.preconditionInEventLoop()
         held = reading
         tick?.cancel()
-        emit(Sample(time: wallNow(), value: .acceleration(reading)))
-        schedule(after: .now())
+        emit(Sample(time: clock.wallTime(), value: .acceleration(reading)))
+        schedule(after: eventLoop.now)
     }
 
     /// Ticks on a fixed grid from the first one, so that a late tick does not push the rest.
@@ -37,7 +39,7 @@ final class ManualAccelerometer {
         let due = previous + Self.interval
         tick = eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
             guard let self, let held = self.held else { return }
-            self.emit(Sample(time: wallNow(), value: .acceleration(held)))
+            self.emit(Sample(time: clock.wallTime(), value: .acceleration(held)))
             self.schedule(after: due)
         }
     }

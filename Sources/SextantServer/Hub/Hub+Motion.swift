@@ -17,37 +17,35 @@ extension Hub {
     /// accelerometer samples ends a hold, as a new instruction.
     func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: SourceName) {
         if source == .replay, manualAccelerometer.isHolding { manualAccelerometer.release() }
-        guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
+        guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: clock.monotonicNanoseconds()),
             let change = judge.judge(reading, at: time)
         else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
-        let params: JSONValue = [
-            "orientation": .string(change.orientation.rawValue), "previous": .string(change.previous.rawValue), "time": .string(change.time.rfc3339),
-        ]
         let conditions = interfaceConditions
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
-            if session.wantsOrientation { publish(to: session, Event.deviceOrientation, params, kind: .sensor) }
+        let event = SharedEvent(.deviceOrientation(change))
+        for session in sessions.ordered {
+            if session.wantsOrientation { publish(to: session, event) }
             // O7: each foreground app follows, in the same turn, after the device event.
-            publishInterface(session.interface.deviceChanged(conditions), to: session)
+            publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
-        if !sessions.values.contains(where: \.wantsOrientation) {
-            broadcastToWatchers(Event.deviceOrientation, params, kind: .sensor)
+        if !sessions.ordered.contains(where: \.wantsOrientation) {
+            broadcastToWatchers(Event.deviceOrientation, change.json, kind: .sensor)
         }
     }
 
     /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.
     func hingeSample(_ angle: Double, at time: Timestamp, from source: SourceName) {
-        guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: monotonicNow()),
+        guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: clock.monotonicNanoseconds()),
             let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
         else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
-        let params = change.json
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) where session.wantsPosture {
-            publish(to: session, Event.posture, params, kind: .sensor)
+        let event = SharedEvent(.posture(change))
+        for session in sessions.ordered where session.wantsPosture {
+            publish(to: session, event)
         }
-        if !sessions.values.contains(where: \.wantsPosture) {
-            broadcastToWatchers(Event.posture, params, kind: .sensor)
+        if !sessions.ordered.contains(where: \.wantsPosture) {
+            broadcastToWatchers(Event.posture, change.json, kind: .sensor)
         }
     }
 
@@ -57,8 +55,8 @@ extension Hub {
         rotationLock = enabled
         logger.info("rotation lock \(enabled ? "on" : "off")")
         let conditions = interfaceConditions
-        for session in sessions.values.sorted(by: { $0.id < $1.id }) {
-            publishInterface(session.interface.deviceChanged(conditions), to: session)
+        for session in sessions.ordered {
+            publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
     }
 
@@ -66,11 +64,10 @@ extension Hub {
     /// whether there is one).
     func publishInterface(_ change: InterfaceOrientationChange?, to session: AppSession) {
         guard let change else { return }
-        let params: JSONValue = ["orientation": .string(change.orientation.rawValue), "previous": JSONValue(change.previous?.rawValue)]
         if session.wantsOrientation {
-            publish(to: session, Event.interfaceOrientation, params, kind: .essential)
+            publish(to: session, .interfaceOrientation(change))
         } else {
-            broadcastToWatchers(Event.interfaceOrientation, params, app: session.app, session: session.id)
+            broadcastToWatchers(Event.interfaceOrientation, change.json, app: session.app, session: session.id)
         }
     }
 

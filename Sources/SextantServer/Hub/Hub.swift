@@ -35,20 +35,35 @@ public final class Hub: @unchecked Sendable {
     let eventLoop: EventLoop
     let logger: Logger
     let configuration: HubConfiguration
-    private let store: SextantStore
-    /// One thread: store writes happen in the order they were asked for.
-    private let storeThread: NIOThreadPool
+    /// Written through GRDB's one serialized writer, in the order asked (Hub+Store).
+    let store: SextantStore
     /// For loading trace files without stalling the loop.
     let fileThread: NIOThreadPool
 
+    /// Where the hub reads the time: monotonic from the event loop (so NIO's testing loops
+    /// drive it), wall from the system unless a test gives its own.
+    let clock: SextantClock
     var authorization: AuthorizationEngine
-    private var fudgers: [String: LocationFudger]
-    let startedAt = monotonicNow()
+    /// Each app's committed grid shift (RULES L10).
+    var fudgers: [String: LocationFudger]
+    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
+    var gridOffsetsBeingWritten: Set<String> = []
+    /// App id → the uid it is bound to (docs/security.md).
+    var owners: [String: UInt32]
+    /// The last decision change being committed (Hub+Store): the next one waits for it.
+    var decisionInFlight: EventLoopFuture<Void>?
+    let startedAt: Int64
+
+    /// Each socket's methods (`SocketMethods.swift`).
+    private let appMethods = MethodTable.appSocket()
+    private let controlMethods = MethodTable.controlSocket()
 
     var connections: [UInt64: Connection] = [:]
     private var nextConnectionID: UInt64 = 0
-    var sessions: [SessionID: AppSession] = [:]
-    private var nextSessionID: SessionID = 0
+    /// Control connections that called `watch`, kept apart so that publishing an event
+    /// does not look at every connection.
+    private var watchers: [UInt64: Connection] = [:]
+    var sessions = SessionTable()
     /// `authorization.request`s waiting for a decision.
     var pendingRequests: [RequestToken: (connection: Connection, id: JSONValue)] = [:]
     private var nextToken: RequestToken = 0
@@ -58,7 +73,7 @@ public final class Hub: @unchecked Sendable {
     /// Why the GPS source is gone, from its loss until the next fix: each streaming app
     /// hears it once per loss, including one that starts streaming during the loss.
     var locationLoss: String?
-    var sourceStates: [String: String] = [SourceName.manual.rawValue: "ready", SourceName.replay.rawValue: "idle"]
+    var sourceStates = SourceStates()
 
     // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
     var judge = OrientationJudge()
@@ -74,24 +89,29 @@ public final class Hub: @unchecked Sendable {
     var replay: ReplayPlayer!
     var recorder: TraceRecorder?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
-    lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop) { [unowned self] sample in
+    lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
         ingest(sample, from: .manual)
     }
 
-    init(eventLoop: EventLoop, store: SextantStore, snapshot: StoreSnapshot, configuration: HubConfiguration, logger: Logger) {
+    init(
+        eventLoop: EventLoop, store: SextantStore, snapshot: StoreSnapshot, configuration: HubConfiguration, logger: Logger,
+        wallClock: (@Sendable () -> Timestamp)? = nil
+    ) {
         self.eventLoop = eventLoop
+        self.clock = SextantClock(
+            monotonicNanoseconds: { Int64(clamping: eventLoop.now.uptimeNanoseconds) },
+            wallTime: wallClock ?? SextantClock.system.wallTime)
+        self.startedAt = clock.monotonicNanoseconds()
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.storeThread = NIOThreadPool(numberOfThreads: 1)
         self.fileThread = NIOThreadPool(numberOfThreads: 1)
-        storeThread.start()
         fileThread.start()
         self.authorization = AuthorizationEngine(
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
-            allowOnceBackgroundLimit: Int64(configuration.allowOnceBackgroundLimit.components.seconds) * 1_000_000_000
-                + configuration.allowOnceBackgroundLimit.components.attoseconds / 1_000_000_000)
+            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.fudgers = snapshot.fudgers
+        self.owners = snapshot.owners
         self.replay = ReplayPlayer(hub: self)
     }
 
@@ -104,24 +124,23 @@ public final class Hub: @unchecked Sendable {
             recorder = nil
             for connection in connections.values { connection.close() }
         }.get()
-        try? await storeThread.shutdownGracefully()
         try? await fileThread.shutdownGracefully()
         store.close()
     }
 
     // MARK: - Clocks
 
-    var now: EngineTime { EngineTime(monotonic: monotonicNow(), wall: wallNow()) }
+    var now: EngineTime { EngineTime(monotonic: clock.monotonicNanoseconds(), wall: clock.wallTime()) }
 
     // MARK: - Connections
 
-    func connectionOpened(channel: Channel, kind: SocketKind) -> Connection {
+    func connectionOpened(channel: Channel, kind: SocketKind, credentials: EventLoopFuture<PeerCredentials>) -> Connection {
         eventLoop.preconditionInEventLoop()
         nextConnectionID += 1
-        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, now: monotonicNow(), logger: logger)
+        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, clock: clock, logger: logger)
         connections[connection.id] = connection
         connection.onDrain = { [weak self] in self?.replay.clientDrained() }
-        PeerCredentials.of(channel).assumeIsolated().whenComplete { [self] result in
+        credentials.assumeIsolated().whenComplete { [self] result in
             switch result {
             case .success(let credentials):
                 connection.credentials = credentials
@@ -148,13 +167,18 @@ public final class Hub: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         connection.close()
         connections[connection.id] = nil
+        watchers[connection.id] = nil
         pendingRequests = pendingRequests.filter { $0.value.connection !== connection }
-        if let id = connection.session, let session = sessions.removeValue(forKey: id) {
-            session.cancelOnceWaiters()
-            perform(authorization.closeSession(id))
-            logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
-        }
+        if let id = connection.session { closeSession(id) }
         replay.clientDrained()
+    }
+
+    /// The app's session ended, whatever face it came through (its allowOnce lapses, L5).
+    func closeSession(_ id: SessionID) {
+        guard let session = sessions.close(id) else { return }
+        session.cancelOnceWaiters()
+        perform(authorization.closeSession(id))
+        logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
     }
 
     // MARK: - Requests
@@ -190,26 +214,9 @@ public final class Hub: @unchecked Sendable {
         }
     }
 
-    /// What a method handler gives back.
-    enum Reply {
-        case result(JSONValue)
-        case error(RPCError)
-        /// The handler answers later (a prompt, a fix, a store write).
-        case later(EventLoopFuture<JSONValue>)
-        /// The answer is sent by someone else (an `authorization.request` token).
-        case deferred
-    }
-
     private func dispatch(method: String, params: JSONValue?, id: JSONValue?, on connection: Connection) {
-        let reply: Reply
-        do throws(RPCError) {
-            switch connection.kind {
-            case .app: reply = try handleApp(method: method, params: params, id: id, on: connection)
-            case .control: reply = try handleControl(method: method, params: params, on: connection)
-            }
-        } catch {
-            reply = .error(error)
-        }
+        let table = connection.kind == .app ? appMethods : controlMethods
+        let reply = table.dispatch(method, params: params, id: id, on: connection, hub: self)
         guard let id else { return }
         switch reply {
         case .result(let value): connection.respond(id, .success(value))
@@ -229,14 +236,20 @@ public final class Hub: @unchecked Sendable {
     }
 
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, connection: Connection) -> AppSession {
-        nextSessionID += 1
-        let session = AppSession(id: nextSessionID, app: app, connection: connection, interface: interface)
-        sessions[session.id] = session
+        let session = openSession(app: app, state: state, interface: interface, output: connection)
         connection.session = session.id
+        return session
+    }
+
+    /// Opens a session for an app that came through any face.
+    func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
+        let session = sessions.open(app: app, output: output, interface: interface)
         authorization.openSession(session.id, app: app, state: state, at: now)
         logger.info(
             "app session started",
-            metadata: ["app": "\(app)", "session": "\(session.id)", "pid": "\(connection.credentials?.pid ?? 0)", "state": "\(state.rawValue)"])
+            metadata: [
+                "app": "\(app)", "session": "\(session.id)", "face": "\(output.face)", "pid": "\(output.peer?.pid ?? 0)", "state": "\(state.rawValue)",
+            ])
         return session
     }
 
@@ -246,17 +259,17 @@ public final class Hub: @unchecked Sendable {
     /// once every store write among the effects is on disk.
     @discardableResult
     func perform(_ effects: [AuthorizationEffect]) -> EventLoopFuture<Void> {
-        var writes: [@Sendable (SextantStore) throws -> Void] = []
+        var changes: [StoreChange] = []
         for effect in effects {
             switch effect {
             case .authorizationChanged(let id, let snapshot):
                 guard let session = sessions[id] else { continue }
                 if !authorization.mayReceiveLocations(id) {
                     // L9: not one more location after the change.
-                    session.connection.discardQueuedLocations()
+                    session.output.discardQueuedLocations()
                     session.failOnceWaiters(authorizationError(for: id))
                 }
-                publish(to: session, Event.authorization, snapshot.json, kind: .essential)
+                publish(to: session, .authorization(snapshot))
             case .reply(let token, let snapshot):
                 if let pending = pendingRequests.removeValue(forKey: token) {
                     pending.connection.respond(pending.id, .success(snapshot.json))
@@ -276,104 +289,65 @@ public final class Hub: @unchecked Sendable {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission(let app, let entry):
-                writes.append { try $0.savePermission(app: app, entry) }
-            case .persistServicesEnabled(let enabled):
-                writes.append { try $0.saveServicesEnabled(enabled) }
-            case .persistPolicy(let policy):
-                writes.append { try $0.savePolicy(policy) }
+            case .persistPermission, .persistServicesEnabled, .persistPolicy:
+                changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
-                for session in sessions.values.sorted(by: { $0.id < $1.id }) {
-                    publish(to: session, Event.servicesEnabled, ["enabled": .bool(enabled)], kind: .essential)
+                let event = SharedEvent(.servicesEnabled(enabled))
+                for session in sessions.ordered {
+                    publish(to: session, event)
                 }
             case .scheduleExpiryCheck(let at):
-                let delay = max(0, at - monotonicNow()) + 1_000_000
+                let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
                 eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [self] in
                     perform(authorization.expireAllowOnce(at: now))
                 }
             }
         }
-        return persist(writes)
-    }
-
-    func persist(_ writes: [@Sendable (SextantStore) throws -> Void]) -> EventLoopFuture<Void> {
-        guard !writes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        let store = self.store
-        let logger = self.logger
-        return storeThread.runIfActive(eventLoop: eventLoop) {
-            for write in writes { try write(store) }
-        }.flatMapErrorThrowing { error in
-            logger.error("cannot write the permission store", metadata: ["path": "\(store.path)", "error": "\(error)"])
-            throw RPCError.internalError("the permission store \(store.path) could not be written: \(error)")
-        }
+        return write(changes)
     }
 
     func authorizationError(for id: SessionID) -> RPCError {
         authorization.servicesEnabled ? AuthorizationRefusal.notAuthorized.rpcError : AuthorizationRefusal.servicesDisabled.rpcError
     }
 
-    /// The grid shift of an app, made (and stored) on first use.
-    func fudger(for app: String) -> LocationFudger {
-        if let existing = fudgers[app] { return existing }
-        var generator = SystemRandomNumberGenerator()
-        let fresh = LocationFudger.random(using: &generator)
-        fudgers[app] = fresh
-        persist([{ try $0.saveFudger(app: app, fresh) }]).whenFailure { _ in }  // logged by persist
-        return fresh
-    }
-
     // MARK: - Publishing
 
     /// Sends an event to an app session, and a copy to the watchers.
-    func publish(to session: AppSession, _ method: String, _ params: JSONValue, kind: OutboundKind) {
-        session.connection.notify(method, params, kind: kind)
-        broadcastToWatchers(method, params, app: session.app, session: session.id, kind: kind)
+    func publish(to session: AppSession, _ event: AppEvent) {
+        session.output.deliver(event)
+        broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
     }
 
-    func broadcastToWatchers(_ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential) {
-        for connection in connections.values where connection.watchTopics != nil {
-            guard let topics = connection.watchTopics, topics.isEmpty || topics.contains(method) else { continue }
-            var members = params.objectValue ?? [:]
-            if let app { members["app"] = .string(app) }
-            if let session { members["session"] = .int(Int64(session)) }
-            connection.notify(method, .object(members), kind: kind == .location ? .sensor : kind)
+    /// The same for an event that goes to many sessions, encoded once for all of them.
+    func publish(to session: AppSession, _ shared: SharedEvent) {
+        session.output.deliver(shared)
+        if !watchers.isEmpty {
+            broadcastToWatchers(
+                shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.kind, delivered: true)
         }
     }
-}
 
-/// What the hub knows of one app session beyond what the authorization engine keeps.
-final class AppSession {
-    let id: SessionID
-    let app: String
-    let connection: Connection
-    /// The app's interface orientation under O6–O11.
-    var interface: AppInterfaceOrientation
-    var wantsOrientation = false
-    var wantsPosture = false
-    var stream: LocationStream?
-    /// `location.once` requests waiting for the next fix, with their time-outs.
-    var onceWaiters: [(id: JSONValue, timeout: Scheduled<Void>)] = []
-
-    init(id: SessionID, app: String, connection: Connection, interface: AppInterfaceOrientation) {
-        self.id = id
-        self.app = app
-        self.connection = connection
-        self.interface = interface
-    }
-
-    func cancelOnceWaiters() {
-        for waiter in onceWaiters { waiter.timeout.cancel() }
-        onceWaiters = []
-    }
-
-    func failOnceWaiters(_ error: RPCError) {
-        for waiter in onceWaiters {
-            waiter.timeout.cancel()
-            connection.respond(waiter.id, .failure(error))
+    /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
+    /// says whether it went to that app (a watcher of one app sees only those).
+    func broadcastToWatchers(
+        _ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential,
+        delivered: Bool = false
+    ) {
+        guard !watchers.isEmpty else { return }
+        var members = params.objectValue ?? [:]
+        if let app { members["app"] = .string(app) }
+        if let session { members["session"] = .int(Int64(session)) }
+        let watched = JSONValue.object(members)
+        for connection in watchers.values {
+            guard let filter = connection.watch, filter.admits(method, deliveredTo: delivered ? app : nil) else { continue }
+            connection.notify(method, watched, kind: kind == .location ? .sensor : kind)
         }
-        onceWaiters = []
+    }
+
+    /// `watch`: the connection sees the events its filter admits from now on.
+    func watch(_ filter: WatchFilter, on connection: Connection) {
+        connection.watch = filter
+        watchers[connection.id] = connection
     }
 }
-
-func wallNow() -> Timestamp { SextantClock.system.wallTime() }

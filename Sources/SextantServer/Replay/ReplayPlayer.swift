@@ -3,170 +3,169 @@ import SextantCore
 import SextantProtocol
 import SextantTraces
 
-/// How fast a replay runs: a factor of real time, or as fast as the clients read.
-enum ReplaySpeed: Equatable {
-    case factor(Double)
-    case max
-
-    var json: JSONValue {
-        switch self {
-        case .factor(let f): return .double(f)
-        case .max: return "max"
-        }
-    }
-}
-
-/// Plays a trace into the hub on a virtual clock.
+/// Plays a ``ReplaySchedule`` into the hub on its event loop: the thin, timed part of a
+/// replay.
 ///
-/// Sample times come from the trace (`start + t`), never from the wall, so the events
-/// and their `time` fields are the same at every speed; only the pacing differs. At a
-/// factor, sample i is due `t_i / factor` after the start. At `max`, samples go as fast
-/// as the subscribed clients take them: the player waits (at most 1 s) while a client
-/// that is still reading has a full queue, so a reading client loses nothing.
+/// It never holds the loop: each turn emits a bounded batch (by count and by time), then
+/// schedules the next turn a little in the future, so that the loop polls its sockets in
+/// between — a status request or a `hello` is answered within a batch's time at any
+/// speed. (A task that re-queues itself at once, with `execute` or a deadline already
+/// past, would run again before NIO looks at I/O: the loop runs every due task first.)
+///
+/// At `max`, samples go as fast as the subscribed clients take them: the player waits (at
+/// most 1 s) while a client that is still reading has a full queue, so a reading client
+/// loses nothing (PROTOCOL "Trace files").
 final class ReplayPlayer {
     private unowned let hub: Hub
     private(set) var state: ReplayState = .idle
     private var path: String?
-    private var trace: Trace?
-    private var speed: ReplaySpeed = .factor(1)
-    private var loop = false
-    private var index = 0
-    private var lap: Int64 = 0
-    private var events = 0
-    private var position: Int64 = 0
+    private var schedule: ReplaySchedule?
     /// Bumped at every start and stop: a timer of an older run does nothing.
     private var generation = 0
     private var timer: Scheduled<Void>?
-    /// Wall deadline and virtual offset that correspond, for paced replays.
-    private var baseDeadline = NIODeadline.now()
-    private var baseOffset: Int64 = 0
     private var waitingForRoom = false
     private var lastProgressReport: Int64 = 0
 
-    /// How many samples one turn of the event loop may emit before letting I/O run.
+    /// The most samples one turn of the loop emits, and the longest it spends emitting.
     static let batchSize = 256
-    /// The next lap of a looping replay starts this long after the last sample.
-    static let lapGap: Int64 = 1_000_000_000
+    static let batchTime: Int64 = 2_000_000
+    /// The pause between two turns that had work left: long enough that the loop's next
+    /// look at its task queue finds nothing due, and so polls its sockets.
+    static let yieldTime = TimeAmount.microseconds(200)
 
     init(hub: Hub) { self.hub = hub }
 
-    func start(trace: Trace, path: String, speed: ReplaySpeed, loop: Bool) {
+    func start(trace: Trace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
         cancelTimers()
         generation += 1
-        self.trace = trace
         self.path = path
-        self.speed = speed
-        self.loop = loop
-        index = 0
-        lap = 0
-        events = 0
-        position = 0
-        baseDeadline = .now()
-        baseOffset = 0
+        schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: hub.clock.monotonicNanoseconds())
         state = .running
-        hub.sourceStates[SourceName.replay.rawValue] = "running"
+        hub.sourceStates.set(.replay, .running)
         hub.logger.info(
             "replay started",
             metadata: ["path": "\(path)", "samples": "\(trace.samples.count)", "duration": "\(trace.duration)", "speed": "\(speed.json)", "loop": "\(loop)"])
         report()
-        scheduleNext()
+        turn()
     }
 
     func stop() {
-        guard state == .running else { return }
+        guard state == .running || state == .paused else { return }
         cancelTimers()
         generation += 1
         state = .stopped
-        hub.sourceStates[SourceName.replay.rawValue] = "stopped"
-        hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(events)"])
+        hub.sourceStates.set(.replay, .stopped)
+        hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
         report()
+    }
+
+    /// Stops the virtual clock; samples wait until `resume` (or come one by one with `step`).
+    func pause() throws(RPCError) {
+        guard state == .running, var schedule else { throw RPCError(.invalidParams, "no replay is running (state \(state.rawValue))") }
+        cancelTimers()
+        schedule.pause(now: hub.clock.monotonicNanoseconds())
+        self.schedule = schedule
+        paused()
+    }
+
+    func resume() throws(RPCError) {
+        guard state == .paused, var schedule else { throw RPCError(.invalidParams, "no replay is paused (state \(state.rawValue))") }
+        schedule.resume(now: hub.clock.monotonicNanoseconds())
+        self.schedule = schedule
+        state = .running
+        hub.sourceStates.set(.replay, .running)
+        report()
+        turn()
+    }
+
+    /// While paused: plays the next `count` samples now. Answers how many it played.
+    func step(_ count: Int) throws(RPCError) -> Int {
+        guard state == .paused, var schedule else { throw RPCError(.invalidParams, "pause the replay first (state \(state.rawValue))") }
+        let samples = schedule.step(count)
+        self.schedule = schedule
+        for sample in samples { hub.ingest(sample, from: .replay) }
+        if schedule.isFinished { finish() } else { report() }
+        return samples.count
+    }
+
+    /// Moves to `offset` nanoseconds into the current lap, running or paused.
+    func seek(to offset: Int64) throws(RPCError) {
+        guard state == .running || state == .paused, var schedule else {
+            throw RPCError(.invalidParams, "no replay is running or paused (state \(state.rawValue))")
+        }
+        cancelTimers()
+        schedule.seek(to: offset, now: hub.clock.monotonicNanoseconds())
+        self.schedule = schedule
+        report()
+        if state == .running { turn() }
     }
 
     /// A client's queue drained: a max-speed replay waiting for room may go on.
     func clientDrained() {
         guard waitingForRoom, state == .running else { return }
-        waitingForRoom = false
         cancelTimers()
-        let current = generation
-        hub.eventLoop.assumeIsolated().execute { [self] in if generation == current { scheduleNext() } }
+        after(Self.yieldTime)
     }
 
     var statusJSON: JSONValue {
         [
             "path": JSONValue(path),
-            "position": .double(Double(position) / 1e9),
-            "duration": .double(trace?.duration ?? 0),
-            "events": .int(Int64(events)),
+            "position": .double(Double(schedule?.position ?? 0) / 1e9),
+            "duration": .double(schedule?.trace.duration ?? 0),
+            "events": .int(Int64(schedule?.emitted ?? 0)),
             "state": .string(state.rawValue),
-            "speed": speed.json,
-            "loop": .bool(loop),
-            "lap": .int(lap),
+            "speed": schedule?.speed.json ?? ReplaySpeed.factor(1).json,
+            "loop": .bool(schedule?.loop ?? false),
+            "lap": .int(schedule?.lap ?? 0),
+            "until": schedule?.until.map { JSONValue.double(Double($0) / 1e9) } ?? .null,
         ]
     }
 
-    // MARK: - Pacing
+    // MARK: - Turns of the loop
 
-    private var lapPeriod: Int64 { (trace?.durationNanoseconds ?? 0) + Self.lapGap }
-
-    private func virtualOffset(_ i: Int) -> Int64 { lap * lapPeriod + trace!.samples[i].offset }
-
-    private func scheduleNext() {
-        guard state == .running, let trace else { return }
-        if index >= trace.samples.count {
-            guard loop, !trace.samples.isEmpty else { return finish() }
-            lap += 1
-            index = 0
+    /// Emits what is due now, within the batch's bounds, then arranges the next turn.
+    private func turn() {
+        guard state == .running, var schedule else { return }
+        let clock = hub.clock
+        let started = clock.monotonicNanoseconds()
+        var now = started
+        var emitted = 0
+        while emitted < Self.batchSize, now - started < Self.batchTime {
+            if schedule.speed == .max, clientsHoldBack(now: now) {
+                self.schedule = schedule
+                return waitForRoom()
+            }
+            guard let sample = schedule.takeIfDue(now: now) else { break }
+            // The schedule is stored before the hub hears the sample: the hub may ask for
+            // `replay.status` while it handles it.
+            self.schedule = schedule
+            hub.ingest(sample, from: .replay)
+            emitted += 1
+            now = clock.monotonicNanoseconds()
         }
-        switch speed {
-        case .max:
-            runMax()
-        case .factor(let factor):
-            let due = baseDeadline + .nanoseconds(Int64(Double(virtualOffset(index) - baseOffset) / factor))
-            if due <= .now() {
-                runDue(factor: factor)
-            } else {
-                let current = generation
-                timer = hub.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in if generation == current { runDue(factor: factor) } }
+        self.schedule = schedule
+        if now - lastProgressReport >= 250_000_000 { report() }
+        if schedule.isPaused { return paused() }
+        guard let due = schedule.nextDue(now: now) else { return finish() }
+        if due <= now {
+            after(Self.yieldTime)
+        } else {
+            let current = generation
+            timer = hub.eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline.uptimeNanoseconds(UInt64(due))) { [self] in
+                if generation == current { turn() }
             }
         }
     }
 
-    private func runDue(factor: Double) {
-        guard let trace else { return }
-        let now = NIODeadline.now()
-        var emitted = 0
-        while index < trace.samples.count, emitted < Self.batchSize,
-            baseDeadline + .nanoseconds(Int64(Double(virtualOffset(index) - baseOffset) / factor)) <= now
-        {
-            emit()
-            emitted += 1
-        }
-        continueSoon()
-    }
-
-    private func runMax() {
-        guard let trace else { return }
-        var emitted = 0
-        while index < trace.samples.count, emitted < Self.batchSize {
-            if clientsHoldBack() {
-                waitForRoom()
-                return
-            }
-            emit()
-            emitted += 1
-        }
-        continueSoon()
-    }
-
-    /// Lets the loop write what was queued before the next batch.
-    private func continueSoon() {
+    private func after(_ delay: TimeAmount) {
         let current = generation
-        hub.eventLoop.assumeIsolated().execute { [self] in if generation == current { scheduleNext() } }
+        timer = hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            if generation == current { turn() }
+        }
     }
 
-    private func clientsHoldBack() -> Bool {
-        let now = monotonicNow()
-        return hub.connections.values.contains { $0.holdsBackReplay(now: now) }
+    private func clientsHoldBack(now: Int64) -> Bool {
+        hub.connections.values.contains { $0.holdsBackReplay(now: now) }
     }
 
     private func waitForRoom() {
@@ -176,37 +175,27 @@ final class ReplayPlayer {
         timer = hub.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(1001)) { [self] in
             guard generation == current else { return }
             waitingForRoom = false
-            scheduleNext()
+            turn()
         }
     }
 
-    private func emit() {
-        guard let trace else { return }
-        let sample = trace.samples[index]
-        let offset = virtualOffset(index)
-        let time = trace.start.adding(nanoseconds: offset)
-        var value = sample.value
-        if case .location(var fix) = value {
-            fix.time = time
-            value = .location(fix)
-        }
-        index += 1
-        events += 1
-        position = sample.offset
-        hub.ingest(Sample(time: time, value: value), from: .replay)
-        let now = monotonicNow()
-        if now - lastProgressReport >= 250_000_000 { report() }
+    /// The schedule paused (by hand, or at `until`).
+    private func paused() {
+        state = .paused
+        hub.sourceStates.set(.replay, .paused)
+        hub.logger.info("replay paused", metadata: ["path": "\(path ?? "")", "position": "\(Double(schedule?.position ?? 0) / 1e9)"])
+        report()
     }
 
     private func finish() {
         state = .finished
-        hub.sourceStates[SourceName.replay.rawValue] = "finished"
-        hub.logger.info("replay finished", metadata: ["path": "\(path ?? "")", "events": "\(events)"])
+        hub.sourceStates.set(.replay, .finished)
+        hub.logger.info("replay finished", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
         report()
     }
 
     private func report() {
-        lastProgressReport = monotonicNow()
+        lastProgressReport = hub.clock.monotonicNanoseconds()
         hub.broadcastToWatchers(Event.replay, statusJSON)
     }
 

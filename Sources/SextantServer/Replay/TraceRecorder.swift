@@ -9,7 +9,8 @@ import SextantTraces
 /// The trace starts at the first recorded sample's time. Sources keep their own clocks (a
 /// replay's trace time, gpsd's fix time, the wall for manual samples); a sample stamped
 /// earlier than the one before it is written at the previous offset, because a trace
-/// never goes back in time.
+/// never goes back in time; one too far from the start to be written is left out and
+/// counted (`record.stop` says how many).
 final class TraceRecorder {
     let path: String
     private let handle: FileHandle
@@ -17,7 +18,13 @@ final class TraceRecorder {
     private var start: Timestamp?
     private var lastOffset: Int64 = 0
     private(set) var count = 0
+    /// Samples left out because they fell too far from the recording's start.
+    private(set) var skipped = 0
     private var buffer = ""
+
+    /// The latest a sample may come after the recording's start (the trace format's bound
+    /// on `t`), in nanoseconds.
+    static let maximumOffset: Int64 = 1_000_000_000 * 1_000_000_000
 
     init(path: String, profile: DeviceProfile) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
@@ -33,7 +40,15 @@ final class TraceRecorder {
             start = sample.time
             buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
         }
-        let offset = max(lastOffset, sample.time.nanoseconds - start!.nanoseconds)
+        // Sources keep their own clocks: a replay of 1680 then a fix set by hand now are
+        // centuries apart, past what a trace's offsets hold. Such a sample is left out and
+        // counted, never allowed to overflow.
+        let (since, overflow) = sample.time.nanoseconds.subtractingReportingOverflow(start!.nanoseconds)
+        guard !overflow, since <= Self.maximumOffset else {
+            skipped += 1
+            return
+        }
+        let offset = max(lastOffset, since)
         lastOffset = offset
         buffer += SextantTraceFormat.line(offset: offset, value: sample.value) + "\n"
         count += 1
@@ -42,7 +57,7 @@ final class TraceRecorder {
 
     /// Writes what is buffered; at stop, a recording with no sample still gets its header.
     func finish() {
-        if start == nil { buffer += SextantTraceFormat.header(start: wallNow(), profile: profile) + "\n" }
+        if start == nil { buffer += SextantTraceFormat.header(start: SextantClock.system.wallTime(), profile: profile) + "\n" }
         flush()
         try? handle.synchronize()
         try? handle.close()

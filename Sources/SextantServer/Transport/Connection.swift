@@ -20,8 +20,8 @@ final class Connection {
     var credentials: PeerCredentials?
     /// The app session, once `hello` succeeded (app socket only).
     var session: SessionID?
-    /// Set by `watch` (control socket only): nil = not watching, empty = every topic.
-    var watchTopics: Set<String>?
+    /// Set by `watch` (control socket only): nil = not watching.
+    var watch: WatchFilter?
     private(set) var outbox = Outbox()
     /// Monotonic time of the last moment the client took data off our hands.
     private(set) var lastProgress: Int64
@@ -30,11 +30,14 @@ final class Connection {
     /// Told when the outbox drains, so a max-speed replay can move on.
     var onDrain: (() -> Void)?
 
-    init(id: UInt64, kind: SocketKind, channel: Channel, now: Int64, logger: Logger) {
+    private let clock: SextantClock
+
+    init(id: UInt64, kind: SocketKind, channel: Channel, clock: SextantClock, logger: Logger) {
         self.id = id
         self.kind = kind
         self.channel = channel
-        self.lastProgress = now
+        self.clock = clock
+        self.lastProgress = clock.monotonicNanoseconds()
         self.logger = logger
     }
 
@@ -49,9 +52,16 @@ final class Connection {
         let text = message.line
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
+        sendLine(buffer, kind: outboundKind)
+    }
+
+    /// Sends a line already encoded (and perhaps shared with other connections: a
+    /// `ByteBuffer` is copied on write, so none of them can change it for the others).
+    func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
+        guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
             channel.writeAndFlush(buffer, promise: nil)
-            lastProgress = monotonicNow()
+            lastProgress = clock.monotonicNanoseconds()
             return
         }
         switch outbox.push(buffer, kind: outboundKind) {
@@ -86,7 +96,7 @@ final class Connection {
             wrote = true
         }
         if wrote { channel.flush() }
-        lastProgress = monotonicNow()
+        lastProgress = clock.monotonicNanoseconds()
         if outbox.isEmpty { onDrain?() }
     }
 
@@ -117,5 +127,3 @@ final class Connection {
         channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }
     }
 }
-
-func monotonicNow() -> Int64 { Int64(NIODeadline.now().uptimeNanoseconds) }

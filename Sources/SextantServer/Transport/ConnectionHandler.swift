@@ -6,15 +6,18 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private let hub: Hub
     private let kind: SocketKind
+    /// Who the peer is: SO_PEERCRED on a Unix socket; given by in-process tests.
+    private let credentials: (Channel) -> EventLoopFuture<PeerCredentials>
     private var connection: Connection?
 
-    init(hub: Hub, kind: SocketKind) {
+    init(hub: Hub, kind: SocketKind, credentials: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = PeerCredentials.of) {
         self.hub = hub
         self.kind = kind
+        self.credentials = credentials
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = hub.connectionOpened(channel: context.channel, kind: kind)
+        connection = hub.connectionOpened(channel: context.channel, kind: kind, credentials: credentials(context.channel))
         context.fireChannelActive()
     }
 

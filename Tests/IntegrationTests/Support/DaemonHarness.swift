@@ -49,7 +49,7 @@ final class DaemonHarness {
     private let sensors: IIOTestbed?
     let logPath: String
 
-    /// Starts a daemon and waits (up to 15 s) until both its sockets answer.
+    /// Starts a daemon and waits (up to 15 s) for its READY=1.
     init(arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700) throws {
         directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
@@ -76,11 +76,15 @@ final class DaemonHarness {
         var options = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
         // Hermetic: a daemon under test reads only the fake sensors it is given and reaches
         // gpsd only when told where, never this machine's own sensors or gpsd on :2947.
+        let readiness = try ReadinessNotification(path: directory + "/notify.sock")
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = readiness.path
         if let sensors {
-            p.environment = ProcessInfo.processInfo.environment.merging(sensors.environment) { $1 }
+            environment.merge(sensors.environment) { $1 }
         } else if !options.contains("--no-iio") {
             options.append("--no-iio")
         }
+        p.environment = environment
         if !arguments.contains("--gpsd") { options.append("--no-gpsd") }
         p.arguments = options
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
@@ -89,18 +93,9 @@ final class DaemonHarness {
         p.standardError = logHandle
         p.standardOutput = logHandle
         try launch(p)
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            // The control socket is bound first, the app socket right after: wait for both.
-            if (try? SextantConnection.control(runtimeDirectory: runtime)) != nil,
-                (try? SextantConnection.app(runtimeDirectory: runtime)) != nil
-            {
-                return p
-            }
-            if !p.isRunning { throw HarnessError("sextantd exited at start:\n\(log())") }
-            usleep(20_000)  // the socket does not exist yet: nothing to wait on but the clock
-        }
-        throw HarnessError("sextantd did not listen within 15 s:\n\(log())")
+        // READY=1 comes once both sockets are bound (as systemd's Type=notify expects).
+        try readiness.waitForReady(of: p, timeout: 15, log: log)
+        return p
     }
 
     /// Starts the daemon again on the same directories (after a kill).

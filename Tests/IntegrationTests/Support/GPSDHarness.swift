@@ -28,11 +28,7 @@ enum GPSDLog {
     }
 }
 
-func monotonicSeconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
+func monotonicSeconds() -> Double { SextantClock.system.monotonicSeconds }
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now.
 func freeLoopbackPort() throws -> UInt16 {
@@ -47,7 +43,7 @@ func freeLoopbackPort() throws -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
-private func loopbackAddress(port: UInt16) -> sockaddr_in {
+func loopbackAddress(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -156,6 +152,12 @@ final class GPSDProcess: @unchecked Sendable {
         }
         return true
     }
+
+    /// SIGSTOP: gpsd freezes with its sockets open, saying nothing to anyone.
+    func freeze() { Glibc.kill(process.processIdentifier, SIGSTOP) }
+
+    /// SIGCONT after ``freeze()``.
+    func thaw() { Glibc.kill(process.processIdentifier, SIGCONT) }
 
     /// SIGKILL, as a crash would; waits until the process is gone and any feed has ended
     /// (its next write fails with EPIPE).

@@ -1,0 +1,45 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+import SextantTraces
+
+/// Replay and recording, as the control methods drive them.
+extension Hub {
+    func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) -> EventLoopFuture<Void> {
+        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed)
+        return fileThread.runIfActive(eventLoop: eventLoop) { () throws -> Result<Trace, TraceLoadError> in
+            do throws(TraceLoadError) { return .success(try TraceLoader.load(path: path, options: options)) } catch { return .failure(error) }
+        }.flatMapThrowing { [self] loaded in
+            switch loaded {
+            case .success(let trace):
+                replay.start(trace: trace, path: path, speed: speed, loop: loop, until: until)
+            case .failure(.unreadable(let path, let reason)):
+                logger.warning("replay: cannot read the trace", metadata: ["path": "\(path)", "reason": "\(reason)"])
+                throw RPCError(.sourceUnavailable, "cannot read \(path): \(reason)", data: ["path": .string(path)])
+            case .failure(.invalid(let error)):
+                logger.warning("replay: bad trace", metadata: ["path": "\(error.path)", "line": "\(error.line)", "reason": "\(error.reason)"])
+                throw RPCError(
+                    .invalidTrace, "\(error.path):\(error.line): \(error.reason)",
+                    data: ["path": .string(error.path), "line": .int(Int64(error.line)), "reason": .string(error.reason)])
+            }
+        }
+    }
+
+    /// `record.start`: from now on every sample the hub ingests is written to `path` too.
+    func startRecording(to path: String) throws(RPCError) {
+        if let recorder { throw RPCError(.invalidParams, "already recording to \(recorder.path): stop it first") }
+        do {
+            recorder = try TraceRecorder(path: path, profile: configuration.profile)
+        } catch {
+            throw RPCError(.sourceUnavailable, "cannot write \(path): \(error)")
+        }
+    }
+
+    /// `record.stop`: closes the recording and hands it back for its path and count.
+    func stopRecording() throws(RPCError) -> TraceRecorder {
+        guard let recorder else { throw RPCError(.invalidParams, "not recording") }
+        recorder.finish()
+        self.recorder = nil
+        return recorder
+    }
+}

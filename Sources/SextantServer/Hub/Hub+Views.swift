@@ -1,0 +1,63 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+import SextantTraces
+
+/// What the control side reads of the hub (`status`, `permissions.list`, `apps.list`).
+extension Hub {
+    func statusJSON() -> JSONValue {
+        let uptime = Double(clock.monotonicNanoseconds() - startedAt) / 1e9
+        let sources = sourceStates.sorted.map { entry -> JSONValue in
+            ["name": .string(entry.name.rawValue), "state": .string(entry.state.description)]
+        }
+        return [
+            "version": .string(configuration.version),
+            "uptime": .double((uptime * 1000).rounded() / 1000),
+            "profile": .string(configuration.profile.rawValue),
+            "sources": .array(sources),
+            "replay": replay.statusJSON,
+            "servicesEnabled": .bool(authorization.servicesEnabled),
+            "rotationLock": .bool(rotationLock),
+            "deviceOrientation": .string(judge.orientation.rawValue),
+            "posture": postureJSON,
+            "location": lastFix.map { $0.json(accuracy: nil) } ?? .null,
+            "sessions": .int(Int64(sessions.count)),
+            "promptPolicy": authorization.policy.json,
+            "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
+        ]
+    }
+
+    func permissionEntries() -> [JSONValue] {
+        var entries: [String: JSONValue] = [:]
+        for (app, entry) in authorization.permissions { entries[app] = entry.json(app: app) }
+        for (app, accuracy) in authorization.allowOnceGrants {
+            entries[app] = [
+                "app": .string(app), "status": .string(AuthorizationStatus.authorizedWhenInUse.rawValue),
+                "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(clock.wallTime().rfc3339),
+            ]
+        }
+        // The uid the app id is bound to (docs/security.md), null if none.
+        return entries.keys.sorted().map { app in
+            var entry = entries[app]!.objectValue ?? [:]
+            entry["uid"] = owners[app].map { .int(Int64($0)) } ?? .null
+            return .object(entry)
+        }
+    }
+
+    func appEntry(_ session: AppSession) -> JSONValue {
+        let auth = authorization.authorization(of: session.id)
+        return [
+            "session": .int(Int64(session.id)),
+            "app": .string(session.app),
+            "pid": session.output.peer.map { JSONValue.int(Int64($0.pid)) } ?? .null,
+            "uid": session.output.peer.map { JSONValue.int(Int64($0.uid)) } ?? .null,
+            "kind": .string(session.output.face),
+            "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
+            "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
+            "orientations": .array(session.interface.declared.map { .string($0.rawValue) }),
+            "interfaceLocked": .bool(session.interface.interfaceLocked),
+            "authorization": auth.json,
+            "locationStreaming": .bool(session.stream != nil),
+        ]
+    }
+}

@@ -1,0 +1,102 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+
+/// What the hub knows of one app session beyond what the engines keep: the authorization
+/// engine owns its authorization and its foreground/background state (L5–L8a), its
+/// `AppInterfaceOrientation` its interface (O6–O11); this holds the connection and what
+/// the app subscribed to.
+final class AppSession {
+    let id: SessionID
+    let app: String
+    /// The face it came through: its events go there.
+    let output: SessionOutput
+    /// The app's interface orientation under O6–O11.
+    var interface: AppInterfaceOrientation
+    var wantsOrientation = false
+    var wantsPosture = false
+    var stream: LocationStream?
+    /// `location.once` requests waiting for the next fix.
+    var onceWaiters = OnceWaiters()
+
+    init(id: SessionID, app: String, output: SessionOutput, interface: AppInterfaceOrientation) {
+        self.id = id
+        self.app = app
+        self.output = output
+        self.interface = interface
+    }
+
+    func cancelOnceWaiters() {
+        for waiter in onceWaiters.removeAll() { waiter.timeout.cancel() }
+    }
+
+    func failOnceWaiters(_ error: RPCError) {
+        for waiter in onceWaiters.removeAll() {
+            waiter.timeout.cancel()
+            waiter.connection.respond(waiter.id, .failure(error))
+        }
+    }
+}
+
+/// A session's `location.once` requests, each with its time-out: at most `limit`, removed
+/// in O(1) when one times out.
+struct OnceWaiters {
+    struct Waiter {
+        var id: JSONValue
+        /// Where the answer goes (app.sock: the only face with `location.once`).
+        var connection: Connection
+        var timeout: Scheduled<Void>
+    }
+
+    /// How many `location.once` calls of one session may wait at once.
+    static let limit = 16
+
+    private var waiters: [UInt64: Waiter] = [:]
+    private var counter: UInt64 = 0
+
+    var isEmpty: Bool { waiters.isEmpty }
+    var count: Int { waiters.count }
+
+    /// The key the next `add` must use (the time-out is scheduled before the waiter is added).
+    var nextKey: UInt64 { counter + 1 }
+
+    mutating func add(key: UInt64, id: JSONValue, connection: Connection, timeout: Scheduled<Void>) {
+        counter = key
+        waiters[key] = Waiter(id: id, connection: connection, timeout: timeout)
+    }
+
+    mutating func remove(_ key: UInt64) -> Waiter? { waiters.removeValue(forKey: key) }
+
+    /// Every waiter, oldest first, leaving none.
+    mutating func removeAll() -> [Waiter] {
+        defer { waiters = [:] }
+        return waiters.keys.sorted().map { waiters[$0]! }
+    }
+}
+
+/// The live app sessions: the one table of them, by id and in the order they opened.
+struct SessionTable {
+    private var byID: [SessionID: AppSession] = [:]
+    /// Opening order, which is id order: events go to sessions in this order. Kept as a
+    /// list so that publishing does not sort on every event.
+    private(set) var ordered: [AppSession] = []
+    private var lastID: SessionID = 0
+
+    subscript(id: SessionID) -> AppSession? { byID[id] }
+
+    var count: Int { ordered.count }
+
+    mutating func open(app: String, output: SessionOutput, interface: AppInterfaceOrientation) -> AppSession {
+        lastID += 1
+        let session = AppSession(id: lastID, app: app, output: output, interface: interface)
+        byID[session.id] = session
+        ordered.append(session)
+        return session
+    }
+
+    mutating func close(_ id: SessionID) -> AppSession? {
+        guard let session = byID.removeValue(forKey: id) else { return nil }
+        ordered.removeAll { $0 === session }
+        return session
+    }
+}

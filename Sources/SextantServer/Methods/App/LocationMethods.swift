@@ -1,0 +1,82 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+
+/// `location.start`: `location` events from the next fix on (RULES L1, L7–L11).
+struct LocationStartMethod: RPCMethod {
+    static let name = Method.locationStart
+    static let requiresSession = true
+    let desiredAccuracy: Double
+    let distanceFilter: Double
+
+    init(_ p: Params) throws(RPCError) {
+        desiredAccuracy = try p.number("desiredAccuracy") ?? 0
+        distanceFilter = try p.number("distanceFilter") ?? 0
+        guard desiredAccuracy >= 0 else { throw .invalidParams("\"desiredAccuracy\" must not be negative") }
+        guard distanceFilter >= 0 else { throw .invalidParams("\"distanceFilter\" must not be negative") }
+    }
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let hub = call.hub
+        let session = call.session!
+        try hub.checkLocationAccess(session)
+        let wasStreaming = session.stream != nil
+        session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
+        // A stream that starts while the GPS source is lost hears of the loss at once,
+        // once (a restart of the same stream has heard it already).
+        if let loss = hub.locationLoss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
+        return .result([:])
+    }
+}
+
+/// `location.stop`.
+struct LocationStopMethod: RPCMethod {
+    static let name = Method.locationStop
+    static let requiresSession = true
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        call.session.stream = nil
+        return .result([:])
+    }
+}
+
+/// `location.once`: the next fix, or 1006 when none comes within the configured time.
+struct LocationOnceMethod: RPCMethod {
+    static let name = Method.locationOnce
+    static let requiresSession = true
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let hub = call.hub
+        let session = call.session!
+        try hub.checkLocationAccess(session)
+        guard hub.authorization.mayReceiveLocations(session.id) else {
+            throw RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground")
+        }
+        guard let id = call.id else { return .result(.null) }
+        guard session.onceWaiters.count < OnceWaiters.limit else {
+            throw RPCError(.tooManyRequests, "at most \(OnceWaiters.limit) location.once calls may wait at once")
+        }
+        let timeout = hub.configuration.locationOnceTimeout
+        let key = session.onceWaiters.nextKey
+        let scheduled = hub.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [weak session] in
+            guard let session, let waiter = session.onceWaiters.remove(key) else { return }
+            waiter.connection.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
+        }
+        session.onceWaiters.add(key: key, id: id, connection: call.connection, timeout: scheduled)
+        return .deferred
+    }
+}
+
+extension Hub {
+    /// Whether a session may ask for locations now (L7 before L1/L8); a refusal's alert is
+    /// raised before the refusal is thrown.
+    func checkLocationAccess(_ session: AppSession) throws(RPCError) {
+        let outcome = authorization.checkLocationAccess(session.id, at: now)
+        perform(outcome.effects)
+        if let refusal = outcome.refusal { throw refusal.rpcError }
+    }
+}

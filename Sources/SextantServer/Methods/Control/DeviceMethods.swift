@@ -1,0 +1,102 @@
+import SextantCore
+import SextantProtocol
+
+/// `device.set`: values set by hand — a fix, a held acceleration or orientation (O4a), a
+/// hinge angle — as samples of the manual source, stamped with the wall clock.
+struct DeviceSetMethod: RPCMethod {
+    static let name = Method.deviceSet
+    let location: LocationFix?
+    let acceleration: Acceleration?
+    let releasesAcceleration: Bool
+    let hingeAngle: Double?
+
+    init(_ p: Params) throws(RPCError) {
+        location = try p.object("location").map { (o) throws(RPCError) in try Self.fix(o) }
+        var held: Acceleration?
+        if case .some(.null) = p.members["acceleration"] {
+            releasesAcceleration = true
+        } else {
+            releasesAcceleration = false
+            if let a = try p.object("acceleration") {
+                guard let x = try a.number("x"), let y = try a.number("y"), let z = try a.number("z") else {
+                    throw .invalidParams("\"acceleration\" needs x, y and z")
+                }
+                if let problem = Acceleration.problem(x: x, y: y, z: z) { throw .invalidParams("acceleration: \(problem)") }
+                held = Acceleration(x: x, y: y, z: z)
+            }
+        }
+        if let orientation = try p.name("orientation", as: DeviceOrientation.self) {
+            guard let gravity = ManualGravity.vector(for: orientation) else {
+                throw .invalidParams("\"orientation\" must be an upright orientation, faceUp or faceDown")
+            }
+            held = gravity
+        }
+        acceleration = held
+        hingeAngle = try p.number("hingeAngle")
+        if let hingeAngle { guard (0...180).contains(hingeAngle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") } }
+        guard location != nil || acceleration != nil || releasesAcceleration || hingeAngle != nil else {
+            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle")
+        }
+    }
+
+    /// A fix as `device.set` takes it; the time is set when it is ingested.
+    private static func fix(_ o: Params) throws(RPCError) -> LocationFix {
+        guard let lat = try o.number("lat"), let lon = try o.number("lon") else { throw .invalidParams("\"location\" needs lat and lon") }
+        if let problem = LocationFix.problem(latitude: lat, longitude: lon) { throw .invalidParams("location: \(problem)") }
+        let hAcc = try o.number("hAcc") ?? LocationFix.defaultHorizontalAccuracy
+        guard hAcc >= 0 else { throw .invalidParams("location.hAcc must not be negative") }
+        let speed = try o.number("speed"), course = try o.number("course")
+        if let speed, speed < 0 { throw .invalidParams("location.speed must not be negative") }
+        if let course, !(0..<360).contains(course) { throw .invalidParams("location.course must be within 0..<360") }
+        return LocationFix(
+            latitude: lat, longitude: lon, altitude: try o.number("alt"), horizontalAccuracy: hAcc,
+            verticalAccuracy: try o.number("vAcc"), speed: speed, course: course, time: Timestamp(nanoseconds: 0))
+    }
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let hub = call.hub
+        let time = hub.clock.wallTime()
+        hub.sourceStates.set(.manual, .active)
+        if var fix = location {
+            fix.time = time
+            hub.ingest(Sample(time: time, value: .location(fix)), from: .manual)
+        }
+        if let hingeAngle { hub.ingest(Sample(time: time, value: .hingeAngle(hingeAngle)), from: .manual) }
+        // O4a: an acceleration or orientation set by hand is held, not sent once.
+        if let acceleration {
+            hub.manualAccelerometer.hold(acceleration)
+        } else if releasesAcceleration {
+            hub.manualAccelerometer.release()
+        }
+        return .result([:])
+    }
+}
+
+/// `device.rotationLock`: the system rotation lock (O9, O9a).
+struct DeviceRotationLockMethod: RPCMethod {
+    static let name = Method.deviceRotationLock
+    let enabled: Bool
+
+    init(_ p: Params) throws(RPCError) { enabled = try p.requiredBool("enabled") }
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        call.hub.setRotationLock(enabled)
+        return .result(["enabled": .bool(call.hub.rotationLock)])
+    }
+}
+
+/// `device.set` with `orientation` holds an exact gravity vector (RULES O4a).
+enum ManualGravity {
+    static func vector(for orientation: DeviceOrientation) -> Acceleration? {
+        let g = Acceleration.standardGravity
+        switch orientation {
+        case .portrait: return Acceleration(x: 0, y: g, z: 0)
+        case .portraitUpsideDown: return Acceleration(x: 0, y: -g, z: 0)
+        case .landscapeLeft: return Acceleration(x: g, y: 0, z: 0)
+        case .landscapeRight: return Acceleration(x: -g, y: 0, z: 0)
+        case .faceUp: return Acceleration(x: 0, y: 0, z: g)
+        case .faceDown: return Acceleration(x: 0, y: 0, z: -g)
+        case .unknown: return nil
+        }
+    }
+}

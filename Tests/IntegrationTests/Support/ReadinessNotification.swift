@@ -1,0 +1,54 @@
+import Foundation
+
+/// The receiving end of the daemon's systemd notifications: a datagram socket whose path the
+/// daemon finds in `NOTIFY_SOCKET`, as systemd gives it. A harness waits here for `READY=1`
+/// (sent once both sockets are bound) instead of trying to connect until it works.
+final class ReadinessNotification {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw HarnessError("notify socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw HarnessError("bind \(path): \(reason)")
+        }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// Waits until a notification says `READY=1`, the process exits, or the deadline passes.
+    func waitForReady(of process: Process, timeout: Double, log: () -> String) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            // Short slices only to notice a daemon that died without a word.
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0 {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count > 0, String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") { return }
+            } else if !process.isRunning {
+                throw HarnessError("sextantd exited at start:\n\(log())")
+            }
+        }
+        throw HarnessError("sextantd did not say READY=1 within \(timeout) s:\n\(log())")
+    }
+}

@@ -1,0 +1,148 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+import Testing
+
+@testable import SextantServer
+
+/// The hub's method tables and their effects, in process (``InProcessHub``).
+@Suite("Hub dispatch, in process", .timeLimit(.minutes(1)))
+struct HubDispatchTests {
+    // MARK: - PROTOCOL "Errors": precedence, the same on both sockets
+
+    @Test("-32601 before -32602: an unknown method with bad params, on the control socket")
+    func controlUnknownMethodBeforeBadParams() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        #expect(try await control.errorCode("no.such.method", [1, 2]) == -32601)
+        #expect(try await control.errorCode("no.such.method", ["enabled": "yes"]) == -32601)
+        #expect(try await control.errorCode(Method.servicesSet, [1, 2]) == -32602)
+        #expect(try await control.errorCode(Method.servicesSet, ["enabled": "yes"]) == -32602)
+    }
+
+    @Test("-32601, then 1003, then -32602 on the app socket")
+    func appPrecedence() async throws {
+        let hub = try InProcessHub()
+        let app = try await hub.connect(.app)
+        #expect(try await app.errorCode("no.such.method", [1, 2]) == -32601)
+        #expect(try await app.errorCode(Method.authorizationRequest, [1, 2]) == 1003)
+        #expect(try await app.errorCode(Method.authorizationRequest, ["level": "sometimes"]) == 1003)
+        _ = try await app.call(Method.hello, ["app": "com.example.maps"])
+        #expect(try await app.errorCode(Method.authorizationRequest, ["level": "sometimes"]) == -32602)
+        #expect(try await app.errorCode(Method.status) == -32601, "a control method is unknown on the app socket")
+    }
+
+    @Test("Every method of PROTOCOL (and our additions) is registered on its socket, and only there")
+    func tablesMatchTheProtocol() {
+        #expect(
+            MethodTable.appSocket().names == [
+                "app.update", "authorization.get", "authorization.request", "hello", "location.once", "location.start",
+                "location.stop", "orientation.start", "orientation.stop", "posture.start", "posture.stop",
+            ])
+        #expect(
+            MethodTable.controlSocket().names == [
+                "apps.list", "apps.update", "device.rotationLock", "device.set", "permissions.list", "permissions.owners",
+                "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
+                "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
+                "services.set", "status", "watch",
+            ])
+    }
+
+    // MARK: - RULES L8a
+
+    @Test("L8a: an app cannot bring itself forward after apps.update put it in the background")
+    func l8aControlStateHolds() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": "com.example.maps"])
+        _ = try await control.call(Method.permissionsSet, ["app": "com.example.maps", "status": "authorizedWhenInUse"])
+        _ = try await app.call(Method.locationStart)
+        _ = try await control.call(Method.appsUpdate, ["app": "com.example.maps", "state": "background"])
+
+        let answer = try await app.call(Method.appUpdate, ["state": "foreground"])
+        #expect(answer["state"] == "background", "the response says the state in force")
+        #expect(try await control.call(Method.appsList).arrayValue?.first?["state"] == "background")
+        _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.85, "lon": 2.29]])
+        #expect(try await app.call(Method.authorizationGet)["status"] == "authorizedWhenInUse")
+        #expect(try await app.drainEvents().allSatisfy { $0.method != Event.location }, "L8: no location in the background")
+
+        // The control side's word changes it, and the app's own change is honoured again
+        // only in a new session.
+        _ = try await control.call(Method.appsUpdate, ["app": "com.example.maps", "state": "foreground"])
+        #expect(try await app.call(Method.appUpdate, ["state": "background"])["state"] == "foreground")
+    }
+
+    @Test("L8a: without a word from the control side, app.update moves the app")
+    func l8aAppMovesItselfOtherwise() async throws {
+        let hub = try InProcessHub()
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": "com.example.maps"])
+        #expect(try await app.call(Method.appUpdate, ["state": "background"])["state"] == "background")
+        #expect(try await app.call(Method.appUpdate, ["state": "foreground"])["state"] == "foreground")
+    }
+
+    // MARK: - Piles: what one client may make the daemon hold
+
+    @Test("A session may have at most 16 authorization.request calls waiting; one more is 1010")
+    func waitingAuthorizationRequestsAreBounded() async throws {
+        let hub = try InProcessHub()
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": "com.example.maps"])
+        for id in 1...16 {
+            try await app.send(#"{"jsonrpc":"2.0","id":"w\#(id)","method":"authorization.request","params":{"level":"whenInUse"}}"#)
+        }
+        #expect(try await app.errorCode(Method.authorizationRequest, ["level": "whenInUse"]) == 1010)
+        // The waiting ones are all answered when the prompt is.
+        let control = try await hub.connect(.control)
+        let prompt = try #require(try await control.call(Method.promptsList).arrayValue?.first)
+        _ = try await control.call(Method.promptsAnswer, ["id": prompt["id"]!, "choice": "allowWhileUsing"])
+        for id in 1...16 {
+            #expect(try await app.response(to: .string("w\(id)"))["result"]?["status"] == "authorizedWhenInUse")
+        }
+    }
+
+    @Test("location.once: at most 16 wait; each fails with 1006 after the configured time, fractions of a second included")
+    func onceWaitersBoundedAndTimedOut() async throws {
+        let hub = try InProcessHub { $0.locationOnceTimeout = .milliseconds(1500) }
+        let control = try await hub.connect(.control)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": "com.example.maps"])
+        _ = try await control.call(Method.permissionsSet, ["app": "com.example.maps", "status": "authorizedWhenInUse"])
+        for id in 1...16 { try await app.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"location.once"}"#) }
+        #expect(try await app.errorCode(Method.locationOnce) == 1010)
+
+        await hub.advance(by: .milliseconds(1400))
+        #expect(try await app.channel.readOutbound(as: ByteBuffer.self) == nil, "not yet: 1.5 s, not 1 s")
+        await hub.advance(by: .milliseconds(200))
+        for id in 1...16 { #expect(try await app.response(to: .int(Int64(id)))["error"]?["code"] == 1006) }
+        // Room again once they are gone.
+        try await app.send(#"{"jsonrpc":"2.0","id":"again","method":"location.once"}"#)
+        _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.85, "lon": 2.29]])
+        #expect(try await app.response(to: "again")["result"]?["lat"] == 48.85)
+    }
+
+    // MARK: - Numbers from outside
+
+    @Test("device.set: accelerations beyond ±1000 m/s² or not finite are -32602, and the daemon goes on")
+    func hugeAccelerationRefused() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        for bad: JSONValue in [1e308, -1e308, 1001] {
+            #expect(try await control.errorCode(Method.deviceSet, ["acceleration": ["x": bad, "y": 0, "z": 9.8]]) == -32602)
+        }
+        _ = try await control.call(Method.deviceSet, ["acceleration": ["x": 0, "y": 9.8, "z": 0]])
+        #expect(try await control.call(Method.status)["sources"] != nil)
+    }
+
+    @Test("replay.start: a speed outside 0.001…1e6 is -32602 naming the bounds")
+    func replaySpeedBounds() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        for bad: JSONValue in [1e-12, 0, -1, 1e300, "fast"] {
+            let response = try await control.request(Method.replayStart, ["path": "/nonexistent", "speed": bad])
+            #expect(response["error"]?["code"] == -32602)
+            #expect(response["error"]?["message"]?.stringValue?.contains("0.001") == true)
+        }
+    }
+}
