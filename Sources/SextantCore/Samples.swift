@@ -104,23 +104,6 @@ public struct Acceleration: Sendable, Equatable {
 
     public static let standardGravity = 9.80665
 
-    /// The largest magnitude a reading may have, in m/s² (about 100 g: more than any
-    /// phone's accelerometer reports), so that the judges' sums of squares stay finite.
-    public static let maximumMagnitude = 1000.0
-
-    /// Why three values are not a usable reading (a component not finite, or a magnitude
-    /// over `maximumMagnitude`), or nil when they are.
-    public static func problem(x: Double, y: Double, z: Double) -> String? {
-        for (name, value) in [("x", x), ("y", y), ("z", z)] where !(value.isFinite && abs(value) <= maximumMagnitude) {
-            return "\(name) must be a number within -\(Int(maximumMagnitude))...\(Int(maximumMagnitude)) m/s²"
-        }
-        let magnitude = Acceleration(x: x, y: y, z: z).magnitude
-        guard magnitude <= maximumMagnitude else {
-            return "the magnitude must be at most \(Int(maximumMagnitude)) m/s² (got \(magnitude))"
-        }
-        return nil
-    }
-
     public var magnitude: Double { (x * x + y * y + z * z).squareRoot() }
 
     /// The largest component a reading may have, in m/s²: about 100 g, beyond any phone's

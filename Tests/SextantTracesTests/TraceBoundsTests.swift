@@ -62,7 +62,7 @@ struct TraceBoundsTests {
     }
 
     @Test("Accelerations of ±1e308 (and over 1000 m/s²) are an error naming accel", arguments: [
-        #"{"x":1e308,"y":0,"z":0}"#, #"{"x":0,"y":-1e308,"z":0}"#, #"{"x":710,"y":710,"z":0}"#, #"{"x":0,"y":0,"z":1001}"#,
+        #"{"x":1e308,"y":0,"z":0}"#, #"{"x":0,"y":-1e308,"z":0}"#, #"{"x":-1000.5,"y":0,"z":0}"#, #"{"x":0,"y":0,"z":1001}"#,
     ])
     func hugeAcceleration(body: String) {
         let error = jsonlError([header, #"{"t":0,"accel":"# + body + "}"])
