@@ -14,8 +14,10 @@ let package = Package(
         .library(name: "SextantProtocol", targets: ["SextantProtocol"]),
         .library(name: "SextantClient", targets: ["SextantClient"]),
         .library(name: "SextantCore", targets: ["SextantCore"]),
-        // The trace readers and writer, for tools outside this package (Benchmarks/).
+        // The trace readers and writer, for tools outside this package (Benchmarks/, Fuzz/).
         .library(name: "SextantTraces", targets: ["SextantTraces"]),
+        // The gpsd source, for its report parser's fuzz target (Fuzz/).
+        .library(name: "SextantGPSD", targets: ["SextantGPSD"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

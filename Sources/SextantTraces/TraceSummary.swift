@@ -26,9 +26,12 @@ public struct TraceSummary: Sendable, Equatable {
     public var profile: DeviceProfile?
     /// Distance, speeds, gaps and sample rates.
     public var motion: TraceMotion
+    /// The instant of the last sample.
+    public var end: Timestamp
 
     public init(_ trace: Trace) {
         start = trace.start
+        end = trace.start.adding(nanoseconds: trace.durationNanoseconds)
         duration = trace.duration
         profile = trace.profile
         skipped = trace.skipped
@@ -58,7 +61,4 @@ public struct TraceSummary: Sendable, Equatable {
         boundingBox = box
         motion = TraceMotion(trace)
     }
-
-    /// The instant of the last sample.
-    public var end: Timestamp { start.adding(nanoseconds: Int64((duration * 1e9).rounded())) }
 }

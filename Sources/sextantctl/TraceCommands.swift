@@ -34,9 +34,7 @@ struct TraceCommand: ParsableCommand {
         /// Reads a trace of any format, all or nothing, and says which format it was.
         func load(_ path: String) throws -> (Trace, TraceFormat) {
             do {
-                let contents = try TraceLoader.contents(ofFile: path)
-                let format = TraceFormat.detect(path: path, contents: contents)
-                return (try TraceLoader.parse(contents, path: path, format: format, options: TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval)), format)
+                return try TraceLoader.loadDetectingFormat(path: path, options: TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval))
             } catch {
                 throw Failure("\(error)")
             }

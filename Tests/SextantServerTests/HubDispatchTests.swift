@@ -135,6 +135,20 @@ struct HubDispatchTests {
         #expect(try await control.call(Method.status)["sources"] != nil)
     }
 
+    @Test("device.set: a fix is checked field by field as a trace's are (one validator): a negative vAcc is -32602")
+    func deviceSetFixValidatedLikeTraces() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        for (field, bad): (String, JSONValue) in [("vAcc", -1), ("hAcc", -5), ("alt", 1e300), ("speed", -0.1), ("course", 360), ("lat", 91)] {
+            var location: [String: JSONValue] = ["lat": 48.85, "lon": 2.29]
+            location[field] = bad
+            let response = try await control.request(Method.deviceSet, ["location": .object(location)])
+            #expect(response["error"]?["code"] == -32602, "\(field)")
+            #expect(response["error"]?["message"]?.stringValue?.contains(field) == true, "\(response)")
+        }
+        #expect(try await control.call(Method.status)["location"] == .null, "nothing was taken")
+    }
+
     @Test("replay.start: a speed outside 0.001…1e6 is -32602 naming the bounds")
     func replaySpeedBounds() async throws {
         let hub = try InProcessHub()
