@@ -97,8 +97,13 @@ struct SextantdCommand: AsyncParsableCommand {
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
         }
-        guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
-        guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
+        // A day is far beyond RULES L5's minute, and keeps the nanoseconds in range.
+        guard allowOnceTimeout > 0, allowOnceTimeout <= 86_400 else {
+            throw ValidationError("--allow-once-timeout must be a number of seconds above 0 and at most 86400")
+        }
+        guard gpxSpeed > 0, gpxSpeed <= LocationFix.maximumSpeed else {
+            throw ValidationError("--gpx-speed must be a number of m/s above 0 and at most \(Int(LocationFix.maximumSpeed))")
+        }
         if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--gpx-interval must be a positive number of seconds") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
         if let gpsd {
