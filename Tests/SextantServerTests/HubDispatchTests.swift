@@ -48,6 +48,25 @@ struct HubDispatchTests {
             ])
     }
 
+    @Test("Requests sent right behind a first hello find the session open, and are answered after it, in order")
+    func pipelinedBehindHello() async throws {
+        let hub = try InProcessHub()
+        let app = try await hub.connect(.app)
+        try await app.send(
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"app":"com.example.pipelined"}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"authorization.get"}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"location.stop"}"#,
+            ].joined(separator: "\n"))
+        var ids: [JSONValue] = []
+        for _ in 0..<3 {
+            let message = try await app.nextMessage()
+            #expect(message["error"] == nil, "\(message)")
+            ids.append(message["id"] ?? .null)
+        }
+        #expect(ids == [1, 2, 3])
+    }
+
     // MARK: - RULES L8a
 
     @Test("L8a: an app cannot bring itself forward after apps.update put it in the background")

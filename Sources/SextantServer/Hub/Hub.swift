@@ -59,6 +59,8 @@ public final class Hub: @unchecked Sendable {
     private let controlMethods = MethodTable.controlSocket()
 
     var connections: [UInt64: Connection] = [:]
+    /// Each turn's writes leave in one flush per connection.
+    private lazy var flushes = FlushBatcher(eventLoop: eventLoop)
     private var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.
@@ -137,7 +139,7 @@ public final class Hub: @unchecked Sendable {
     func connectionOpened(channel: Channel, kind: SocketKind, credentials: EventLoopFuture<PeerCredentials>) -> Connection {
         eventLoop.preconditionInEventLoop()
         nextConnectionID += 1
-        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, clock: clock, logger: logger)
+        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, clock: clock, flushes: flushes, logger: logger)
         connections[connection.id] = connection
         connection.onDrain = { [weak self] in self?.replay.clientDrained() }
         credentials.assumeIsolated().whenComplete { [self] result in
@@ -186,6 +188,10 @@ public final class Hub: @unchecked Sendable {
     func received(_ frame: InboundFrame, on connection: Connection) {
         eventLoop.preconditionInEventLoop()
         guard !connection.isClosed else { return }
+        if connection.heldFrames != nil {
+            connection.heldFrames!.append(frame)
+            return
+        }
         switch frame {
         case .tooLong:
             logger.notice("line over 64 KiB: closing the connection", metadata: ["client": "\(connection.label)"])
@@ -226,6 +232,26 @@ public final class Hub: @unchecked Sendable {
                 connection.respond(id, result.mapError { ($0 as? RPCError) ?? RPCError.internalError("\($0)") })
             }
         case .deferred: break
+        }
+    }
+
+    /// Reads nothing more of `connection` until `answer` is written: a client may send its
+    /// next requests right behind a `hello` whose answer waits for the store, and they must
+    /// find the session open. Lines already read wait in order (no more than one read's
+    /// worth: reading is paused), and are handled after the answer.
+    func holdRequests(of connection: Connection, until answer: EventLoopFuture<JSONValue>) {
+        connection.heldFrames = []
+        _ = connection.channel.setOption(ChannelOptions.autoRead, value: false)
+        answer.assumeIsolated().whenComplete { [self] _ in
+            // Queued behind the answer, which the dispatcher writes on this same completion.
+            eventLoop.assumeIsolated().execute { [self] in
+                let held = connection.heldFrames ?? []
+                connection.heldFrames = nil
+                for frame in held { received(frame, on: connection) }
+                guard !connection.isClosed, connection.heldFrames == nil else { return }
+                _ = connection.channel.setOption(ChannelOptions.autoRead, value: true)
+                connection.channel.read()
+            }
         }
     }
 

@@ -26,7 +26,7 @@ struct HelloMethod: RPCMethod {
         }
         let (app, state, connection) = (self.app, self.state, call.connection)
         // docs/security.md: the app id must be this uid's; a first claim is stored first (Hub+Store).
-        return try hub.claimAppID(app, by: connection) { () throws(RPCError) -> JSONValue in
+        let reply = try hub.claimAppID(app, by: connection) { () throws(RPCError) -> JSONValue in
             guard connection.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
             let session = hub.openSession(app: app, state: state, interface: interface, connection: connection)
             return [
@@ -40,6 +40,9 @@ struct HelloMethod: RPCMethod {
                 "posture": hub.postureJSON,
             ]
         }
+        // The app's next requests may already be on their way: they wait for this answer.
+        if case .later(let answer) = reply { hub.holdRequests(of: connection, until: answer) }
+        return reply
     }
 }
 
