@@ -85,9 +85,12 @@ def connect_apps(runtime, count):
         s.connect(os.path.join(runtime, "app.sock"))
         rpc(s, "hello", {"app": f"com.example.bench{i}"}, 1)
         rpc(s, "authorization.request", {"level": "always"}, 2)
+        apps.append(s)
+    # Streaming needs the authorization in force: it is, once its answer has come.
+    for s in apps:
+        read_until_id(s, 2)
         rpc(s, "location.start", None, 3)
         rpc(s, "orientation.start", None, 4)
-        apps.append(s)
     for s in apps:
         read_until_id(s, 4)
     return apps
@@ -112,7 +115,10 @@ def receive(apps, replay_started, fixes, deadline):
             for line in lines:
                 if b'"method":"location"' not in line:
                     continue
-                t = json.loads(line)["params"]["time"]
+                # The reader shares the machine with the daemon: slicing the time out of
+                # the line costs it far less than parsing the JSON.
+                at = line.find(b'"time":"') + 8
+                t = line[at:line.find(b'"', at)].decode()
                 latest[t] = max(latest.get(t, 0), now)
                 counts[s] += 1
                 if counts[s] == fixes:
