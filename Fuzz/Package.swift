@@ -14,20 +14,24 @@ let package = Package(
     ],
     targets: [
         .target(name: "CLibFuzzer"),
+        // What every loaded trace must satisfy, checked by the three trace targets.
+        .target(
+            name: "TraceInvariants",
+            dependencies: [.product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
         // One JSON-RPC line as a socket reads it: JSONValue.parse, then RPCMessage.decode.
         .executableTarget(name: "fuzz-rpc-line", dependencies: ["CLibFuzzer", .product(name: "SextantProtocol", package: "Sextant")]),
         // A Sextant JSONL trace file.
         .executableTarget(
             name: "fuzz-jsonl-trace",
-            dependencies: ["CLibFuzzer", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+            dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
         // An NMEA 0183 log.
         .executableTarget(
             name: "fuzz-nmea",
-            dependencies: ["CLibFuzzer", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+            dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
         // A GPX file.
         .executableTarget(
             name: "fuzz-gpx",
-            dependencies: ["CLibFuzzer", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+            dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
         // One line from gpsd.
         .executableTarget(
             name: "fuzz-gpsd-report",

@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantTraces
+import TraceInvariants
 
 /// A GPX file, at the default walking speed and at a tiny one (routes without times).
 func fuzzGPX(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,5 +1,6 @@
 import SextantCore
 import SextantTraces
+import TraceInvariants
 
 /// A Sextant JSONL trace file. A trace that loads must be within the documented bounds.
 func fuzzJSONLTrace(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

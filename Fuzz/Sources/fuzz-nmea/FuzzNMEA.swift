@@ -1,5 +1,6 @@
 import SextantCore
 import SextantTraces
+import TraceInvariants
 
 /// An NMEA 0183 log: lenient, so almost anything loads; what loads is within bounds.
 func fuzzNMEA(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -4,7 +4,7 @@ import SextantTraces
 /// A loaded trace is within the bounds sextant-trace(5) documents: offsets in order and at
 /// most `Trace.maximumOffset`, every fix valid, every acceleration in range. Anything else
 /// is a crash for the fuzzer to keep.
-func checkTrace(_ trace: Trace) {
+public func checkTrace(_ trace: Trace) {
     var last: Int64 = 0
     for sample in trace.samples {
         guard sample.offset >= last, sample.offset <= Trace.maximumOffset else { fatalError("offset \(sample.offset) after \(last)") }
