@@ -15,7 +15,7 @@ struct SextantctlCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
-            Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self,
+            Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self, Run.self, ResetCommand.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

@@ -31,6 +31,9 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
     var stateDirectory: String?
 
+    @Flag(help: "Keep the store in a private temporary directory, removed at exit: nothing is read from or left to the next run.")
+    var ephemeral = false
+
     @Option(help: "Device profile: phone, tablet or foldable.")
     var profile: DeviceProfile = .phone
 
@@ -85,6 +88,7 @@ struct SextantdCommand: AsyncParsableCommand {
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
         }
+        if ephemeral, stateDirectory != nil { throw ValidationError("--ephemeral and --state-dir exclude each other") }
         guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
         guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
@@ -105,9 +109,11 @@ struct SextantdCommand: AsyncParsableCommand {
 
         let environment = ProcessInfo.processInfo.environment
         let uid = UInt32(getuid())
+        let ephemeralStore = try ephemeral ? EphemeralDirectory() : nil
+        defer { ephemeralStore?.remove() }
         var configuration = DaemonConfiguration(
             runtimeDirectory: runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: environment, uid: uid),
-            stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid))
+            stateDirectory: ephemeralStore?.path ?? stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid))
         configuration.hub.profile = profile
         configuration.hub.gpxSpeed = gpxSpeed
         configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
