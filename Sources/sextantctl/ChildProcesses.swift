@@ -43,6 +43,12 @@ enum SignalPipe {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
+        // A parent may have started us with them blocked (Foundation's Process does):
+        // blocked, they would never reach the handler.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGINT, SIGTERM, SIGCHLD] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     }
 
     /// Every signal recorded so far, without waiting.
