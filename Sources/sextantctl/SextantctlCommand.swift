@@ -53,6 +53,9 @@ struct SextantctlCommand: ParsableCommand {
                 break
             }
         }
-        return Array(rest) + leading
+        // Before a `--`: what follows it is positional (a LAT LON, or run's COMMAND).
+        var moved = Array(rest)
+        moved.insert(contentsOf: leading, at: moved.firstIndex(of: "--") ?? moved.endIndex)
+        return moved
     }
 }
