@@ -4,6 +4,8 @@
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
 #                 umockdev, gir1.2-umockdev, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv)
+#   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
+#                 (the client in clients/python and examples/, run by Tools/test.sh)
 set -euo pipefail
 
 packages=(
@@ -11,6 +13,7 @@ packages=(
     gpsd gpsd-tools gpsd-clients python3-gps
     umockdev gir1.2-umockdev python3-gi
     sqlite3 util-linux
+    python3-venv python3-pytest python3-setuptools python3-wheel
 )
 
 missing=()
