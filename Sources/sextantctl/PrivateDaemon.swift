@@ -43,6 +43,11 @@ final class PrivateDaemon {
             stopDaemon()
             return Run.exit(69, "\(error)").rawValue
         }
+        // Told to stop while the daemon was being set up: COMMAND never starts.
+        if let stop = SignalPipe.drain().first(where: { $0.number != SIGCHLD }) {
+            stopDaemon()
+            return 128 + stop.number
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["SEXTANT_RUNTIME_DIR"] = runtimeDirectory
         environment["SEXTANT_DAEMON_LOG"] = logPath
