@@ -38,7 +38,7 @@ def test_a_permission_revoked_mid_walk_stops_locations_at_once(sextant_control, 
     sextant_control.grant(MAPS)
     app = sextant_app(MAPS)
     app.start_location()
-    sextant_control.replay_start(path, speed=30)
+    sextant_control.replay_start(path, speed=10)
 
     first = app.wait_for("location")
     app.wait_for("location", lambda f: seconds(f["time"]) - seconds(first["time"]) >= 30, timeout=30)
