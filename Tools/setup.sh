@@ -2,8 +2,9 @@
 # Installs the Debian packages Sextant builds and tests with. Safe to run again.
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
-#                 umockdev, gir1.2-umockdev, python3-gi (fake IIO sensors that libudev sees),
-#                 sqlite3, util-linux (setpriv)
+#                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
+#                 sqlite3, util-linux (setpriv),
+#                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
 #   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
 set -euo pipefail
@@ -11,8 +12,9 @@ set -euo pipefail
 packages=(
     libgps-dev libudev-dev libsqlite3-dev pkg-config
     gpsd gpsd-tools gpsd-clients python3-gps
-    umockdev gir1.2-umockdev python3-gi
+    umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
+    librsvg2-bin
     python3-venv python3-pytest python3-setuptools python3-wheel
 )
 

@@ -9,6 +9,7 @@
 # this checkout alone: no index, no download.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+python3 Tools/check-code-shape.py Sources
 swift build --build-tests "$@"
 swift test --skip-build "$@"
 

@@ -34,20 +34,22 @@ def test_a_walk_replayed_at_max_speed_reaches_a_streaming_app_whole(sextant_cont
 
 
 def test_a_permission_revoked_mid_walk_stops_locations_at_once(sextant_control, sextant_app, walk):
-    path, _ = walk
+    path, samples = walk
     sextant_control.grant(MAPS)
     app = sextant_app(MAPS)
     app.start_location()
-    sextant_control.replay_start(path, speed=10)
 
-    first = app.wait_for("location")
-    app.wait_for("location", lambda f: seconds(f["time"]) - seconds(first["time"]) >= 30, timeout=30)
+    sextant_control.replay_start(path, speed="max", until=30)  # pauses at exactly t = 30 s
+    assert sextant_control.replay_wait(timeout=30).position == pytest.approx(30, abs=0.001)
+    before = [app.wait_for("location") for t, _, _ in samples if t <= 30]
     sextant_control.revoke(MAPS)
+    sextant_control.replay_resume()
 
     assert app.wait_for("authorization")["status"] == "denied"
-    sextant_control.replay_wait(timeout=60)  # the rest of the walk plays out
+    assert sextant_control.replay_wait(timeout=30).state == "finished"  # the rest of the walk
     app.authorization()  # a round trip: everything sent before its answer has been read
-    assert [e.method for e in app.pending_events() if e.method == "location"] == []  # L9
+    assert [e for e in app.pending_events() if e.method == "location"] == []  # L9
+    assert seconds(before[-1]["time"]) - seconds(before[0]["time"]) <= 30
 
 
 @pytest.mark.sextant(allow_once_timeout=1)

@@ -1,3 +1,4 @@
+import Foundation
 import SextantCore
 import SextantProtocol
 
@@ -14,6 +15,9 @@ public enum GPSDReport: Sendable, Equatable {
     case noFix(time: Timestamp)
     /// A TPV that claims a fix but carries no usable latitude and longitude: not a location.
     case fixWithoutPosition(mode: Int)
+    /// A TPV with a position that cannot be passed on (an accuracy that is no number of
+    /// metres, a time outside `TPVFieldCheck.plausibleYears`): not a location.
+    case unusableFix(reason: String)
     /// Any other class (SKY, DEVICES, WATCH, GST, ATT, ...).
     case other(class: String)
 
@@ -22,14 +26,19 @@ public enum GPSDReport: Sendable, Equatable {
     /// Field mapping (gpsd_json(5), TPV):
     /// - `lat`, `lon`: degrees, WGS84.
     /// - altitude: `altMSL`, else `altHAE`, else the deprecated `alt`.
-    /// - `speed` (m/s over ground) and `track` (degrees from true north) as they are.
-    /// - horizontal accuracy: `eph`; else `sqrt(epx² + epy²)`, the length of the error
+    /// - `speed` (m/s over ground) and `track` (degrees from true north) as they are, when
+    ///   valid (see ``TPVFieldCheck``).
+    /// - horizontal accuracy: `eph`; else `hypot(epx, epy)`, the length of the error
     ///   box's diagonal, since `epx` and `epy` are separate longitude and latitude errors
     ///   in metres and a radius must cover both; else the protocol's default of 5 m.
     ///   gpsd guesses its estimates at 95 % confidence; they are passed on unscaled.
     /// - vertical accuracy: `epv`.
     /// - time: `time` (RFC 3339, UTC), else `receivedAt`.
-    public static func decode(line: String, receivedAt: Timestamp) throws(GPSDReportError) -> GPSDReport {
+    ///
+    /// A field that is out of range is dropped and noted in `dropped` (`speed -1 is
+    /// negative`), for the source's debug log; a fix whose accuracy or time is unusable
+    /// becomes ``unusableFix(reason:)``.
+    public static func decode(line: String, receivedAt: Timestamp, dropped: inout [String]) throws(GPSDReportError) -> GPSDReport {
         let object: [String: JSONValue]
         do {
             guard let members = try JSONValue.parse(line).objectValue else { throw GPSDReportError("not a JSON object") }
@@ -44,35 +53,48 @@ public enum GPSDReport: Sendable, Equatable {
         case "VERSION":
             return .version(release: object["release"]?.stringValue ?? "unknown")
         case "TPV":
-            return tpv(object, receivedAt: receivedAt)
+            return tpv(object, receivedAt: receivedAt, dropped: &dropped)
         default:
             return .other(class: reportClass)
         }
     }
 
-    private static func tpv(_ tpv: [String: JSONValue], receivedAt: Timestamp) -> GPSDReport {
+    /// ``decode(line:receivedAt:dropped:)`` for callers that do not log dropped fields.
+    public static func decode(line: String, receivedAt: Timestamp) throws(GPSDReportError) -> GPSDReport {
+        var dropped: [String] = []
+        return try decode(line: line, receivedAt: receivedAt, dropped: &dropped)
+    }
+
+    private static func tpv(_ tpv: [String: JSONValue], receivedAt: Timestamp, dropped: inout [String]) -> GPSDReport {
         func number(_ key: String) -> Double? {
             guard let value = tpv[key]?.doubleValue, value.isFinite else { return nil }
             return value
         }
-        let time = tpv["time"]?.stringValue.flatMap(Timestamp.init(rfc3339:)) ?? receivedAt
+        let timeText = tpv["time"]?.stringValue
+        let time = timeText.flatMap(TPVFieldCheck.time(rfc3339:))
         let mode = tpv["mode"]?.intValue ?? 0
-        guard mode >= 2 else { return .noFix(time: time) }
+        guard mode >= 2 else { return .noFix(time: time ?? receivedAt) }
         guard let latitude = number("lat"), let longitude = number("lon"),
             LocationFix.problem(latitude: latitude, longitude: longitude) == nil
         else { return .fixWithoutPosition(mode: mode) }
+        if let timeText, time == nil {
+            return .unusableFix(reason: "time \"\(timeText.prefix(40))\" is not an RFC 3339 instant in \(TPVFieldCheck.plausibleYears)")
+        }
         var horizontalAccuracy = LocationFix.defaultHorizontalAccuracy
         if let eph = number("eph"), eph >= 0 {
             horizontalAccuracy = eph
         } else if let epx = number("epx"), let epy = number("epy"), epx >= 0, epy >= 0 {
-            horizontalAccuracy = (epx * epx + epy * epy).squareRoot()
+            // hypot, not sqrt(x² + y²): squares of estimates over 1e154 m overflow.
+            horizontalAccuracy = hypot(epx, epy)
         }
-        let verticalAccuracy = number("epv").flatMap { $0 >= 0 ? $0 : nil }
-        return .position(
-            LocationFix(
-                latitude: latitude, longitude: longitude, altitude: number("altMSL") ?? number("altHAE") ?? number("alt"),
-                horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy,
-                speed: number("speed"), course: number("track"), time: time))
+        if let problem = TPVFieldCheck.accuracyProblem(horizontalAccuracy) { return .unusableFix(reason: problem) }
+        var check = TPVFieldCheck(dropped: dropped)
+        let fix = LocationFix(
+            latitude: latitude, longitude: longitude, altitude: number("altMSL") ?? number("altHAE") ?? number("alt"),
+            horizontalAccuracy: horizontalAccuracy, verticalAccuracy: check.verticalAccuracy(number("epv")),
+            speed: check.speed(number("speed")), course: check.course(number("track")), time: time ?? receivedAt)
+        dropped = check.dropped
+        return .position(fix)
     }
 }
 

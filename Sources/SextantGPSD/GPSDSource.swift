@@ -12,17 +12,18 @@ import SextantProtocol
 /// ``GPSDReport`` and turned into events by ``GPSDStateTracker``: a TPV with a fix becomes
 /// a location sample, a TPV without fix moves the state to `no fix`.
 ///
-/// When gpsd is not there, dies, or closes the connection, the source reports the loss
-/// once (`lost` and a `gps` lost sample) and tries again after 0.5 s, 1 s, 2 s, ... up to
-/// 10 s between attempts, until gpsd answers; then fixes resume. The log says each change
-/// of state once, not each attempt.
+/// When gpsd is not there, dies, closes the connection, or stops talking (see
+/// ``GPSDLiveness``: no banner within 5 s of connecting, or nothing for 10 s, not even an
+/// answer to `?VERSION;`), the source reports the loss once (`lost` and a `gps` lost
+/// sample) and tries again after 0.5 s, 1 s, 2 s, ... up to 10 s between attempts, until
+/// gpsd answers; then fixes resume. The log says each change of state once, not each attempt.
 ///
 /// Everything mutable lives on one private serial queue. Events go to `deliver` in order,
 /// from that queue; none is delivered once `stop()` has returned.
 public final class GPSDSource: @unchecked Sendable {
     public let endpoint: GPSDEndpoint
     private let logger: Logger
-    private let clock: @Sendable () -> Timestamp
+    private let clock: SextantClock
     private let queue: DispatchQueue
 
     /// Guards `deliver` against `stop()`: the only state shared with other threads.
@@ -35,6 +36,8 @@ public final class GPSDSource: @unchecked Sendable {
     private var connection: LibGPSConnection?
     private var readSource: DispatchSourceRead?
     private var retry: DispatchWorkItem?
+    private var liveness: GPSDLiveness?
+    private var livenessCheck: DispatchWorkItem?
     private var running = false
     /// Counts failed attempts in a row, for the trace log only.
     private var failedAttempts = 0
@@ -42,10 +45,11 @@ public final class GPSDSource: @unchecked Sendable {
     private var loggedState: GPSDSourceState?
 
     /// - Parameters:
-    ///   - clock: the wall clock, for reports that carry no time of their own.
+    ///   - clock: the wall clock stamps reports that carry no time of their own; the
+    ///     monotonic clock measures gpsd's silences.
     ///   - deliver: called on the source's queue with every state change and sample.
     public init(
-        endpoint: GPSDEndpoint, logger: Logger, clock: @escaping @Sendable () -> Timestamp = GPSDSource.wallClock,
+        endpoint: GPSDEndpoint, logger: Logger, clock: SextantClock = .system,
         deliver: @escaping @Sendable (GPSDSourceEvent) -> Void
     ) {
         self.endpoint = endpoint
@@ -77,8 +81,6 @@ public final class GPSDSource: @unchecked Sendable {
         }
     }
 
-    public static let wallClock: @Sendable () -> Timestamp = SextantClock.system.wallTime
-
     // MARK: - Link (on `queue`)
 
     private var isDelivering: Bool { deliveryLock.withLock { deliver != nil } }
@@ -94,9 +96,11 @@ public final class GPSDSource: @unchecked Sendable {
             becameUnreachable(reason: error.description)
             return
         }
-        // gpsd counts as back only once it has said something (its VERSION banner):
-        // a listener that accepts and hangs up is still a failed attempt.
+        // gpsd counts as back only once it has sent its VERSION banner: a listener that
+        // accepts and hangs up, or accepts and says nothing, is still a failed attempt.
         connection = opened
+        liveness = GPSDLiveness(connectedAt: clock.monotonicNanoseconds())
+        checkLiveness()
         let source = DispatchSource.makeReadSource(fileDescriptor: opened.fileDescriptor, queue: queue)
         source.setEventHandler { [self] in readAvailableLines(from: opened) }
         // The descriptor is closed only after dispatch has stopped watching it.
@@ -106,6 +110,8 @@ public final class GPSDSource: @unchecked Sendable {
     }
 
     private func readAvailableLines(from current: LibGPSConnection) {
+        // Readable: bytes came (or the peer hung up, which the read below finds).
+        liveness?.heard(at: clock.monotonicNanoseconds())
         while running, connection === current {
             switch current.readLine() {
             case .line(let line):
@@ -121,13 +127,26 @@ public final class GPSDSource: @unchecked Sendable {
     }
 
     private func handle(_ line: String) {
-        let now = clock()
+        let now = clock.wallTime()
         let report: GPSDReport
+        var dropped: [String] = []
         do {
-            report = try GPSDReport.decode(line: line, receivedAt: now)
+            report = try GPSDReport.decode(line: line, receivedAt: now, dropped: &dropped)
         } catch {
             logger.debug("gpsd: skipped a line", metadata: ["reason": "\(error)", "line": "\(line.prefix(120))"])
             return
+        }
+        if liveness?.isAwaitingBanner == true {
+            guard case .version = report else {
+                logger.debug("gpsd: skipped a line before the VERSION banner", metadata: ["line": "\(line.prefix(120))"])
+                return
+            }
+            liveness?.bannerReceived(at: clock.monotonicNanoseconds())
+        }
+        if case .unusableFix(let reason) = report {
+            logger.debug("gpsd: skipped a fix", metadata: ["reason": "\(reason)", "line": "\(line.prefix(200))"])
+        } else if !dropped.isEmpty {
+            logger.debug("gpsd: dropped fields of a fix", metadata: ["fields": "\(dropped.joined(separator: "; "))"])
         }
         var detail: Logger.Metadata = [:]
         if tracker.state == .connecting || tracker.state == .lost {
@@ -139,8 +158,38 @@ public final class GPSDSource: @unchecked Sendable {
         emit(tracker.received(report, at: now), detail: detail)
     }
 
+    /// Follows ``GPSDLiveness``'s verdicts on the open connection until it gives up.
+    private func checkLiveness() {
+        guard running, let current = connection, var state = liveness else { return }
+        let verdict = state.check(at: clock.monotonicNanoseconds())
+        liveness = state
+        switch verdict {
+        case .checkAgain(let time):
+            scheduleLivenessCheck(at: time)
+        case .probe(let time):
+            logger.debug("gpsd: quiet for \(GPSDLiveness.probeAfter / 1_000_000_000) s; asking ?VERSION;", metadata: ["gpsd": "\(endpoint)"])
+            current.send("?VERSION;\n")
+            scheduleLivenessCheck(at: time)
+        case .giveUp(let reason):
+            dropConnection()
+            becameUnreachable(reason: reason)
+        }
+    }
+
+    private func scheduleLivenessCheck(at time: Int64) {
+        livenessCheck?.cancel()
+        let work = DispatchWorkItem { [self] in
+            livenessCheck = nil
+            checkLiveness()
+        }
+        livenessCheck = work
+        // At most GPSDLiveness's longest time-out ahead: no overflow in the conversion.
+        let delay = max(0, time - clock.monotonicNanoseconds())
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: work)
+    }
+
     private func becameUnreachable(reason: String) {
-        emit(tracker.unreachable(at: clock()), detail: ["reason": "\(reason)"])
+        emit(tracker.unreachable(at: clock.wallTime()), detail: ["reason": "\(reason)"])
         scheduleReconnect()
     }
 
@@ -160,6 +209,9 @@ public final class GPSDSource: @unchecked Sendable {
         readSource?.cancel()  // its cancel handler closes the socket
         readSource = nil
         connection = nil
+        liveness = nil
+        livenessCheck?.cancel()
+        livenessCheck = nil
     }
 
     /// Hands events to the hub, logging each change of state once.

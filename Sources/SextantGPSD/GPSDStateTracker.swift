@@ -9,7 +9,7 @@ public enum GPSDSourceState: String, Sendable, Equatable, CaseIterable, CustomSt
     case noFix = "no fix"
     /// gpsd delivers fixes.
     case fix
-    /// gpsd cannot be reached, or its connection dropped; the source keeps retrying.
+    /// gpsd cannot be reached, its connection dropped, or it stopped answering; the source keeps retrying.
     case lost
 
     public var description: String { rawValue }
@@ -47,7 +47,7 @@ struct GPSDStateTracker {
             return change(to: .fix, at: fix.time) + [.sample(Sample(time: fix.time, value: .location(fix)))]
         case .noFix(let tpvTime):
             return change(to: .noFix, at: tpvTime)
-        case .version, .fixWithoutPosition, .other:
+        case .version, .fixWithoutPosition, .unusableFix, .other:
             // gpsd answers, which says nothing of a fix: a fresh connection starts at no fix.
             return state == .connecting || state == .lost ? change(to: .noFix, at: time) : []
         }

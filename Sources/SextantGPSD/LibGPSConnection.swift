@@ -67,6 +67,14 @@ final class LibGPSConnection: @unchecked Sendable {
         return .closed(reason: errno == 0 ? "gpsd closed the connection" : String(cString: strerror(errno)))
     }
 
+    /// Sends a command (`?VERSION;\n`) without waiting: a full socket buffer or a broken
+    /// connection drops it, and the silence time-out deals with a gpsd that does not answer.
+    func send(_ command: String) {
+        guard isOpen else { return }
+        let fd = fileDescriptor
+        _ = command.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
     /// Closes the socket. Idempotent; call it only once nothing watches the descriptor.
     func close() {
         guard isOpen else { return }

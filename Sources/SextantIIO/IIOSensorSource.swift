@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SextantCore
+import SextantProtocol
 import Synchronization
 
 /// Settings of the IIO source (`sextantd --iio-rate`, `--no-iio`).
@@ -36,6 +37,7 @@ public final class IIOSensorSource: Sendable {
     private let configuration: IIOSourceConfiguration
     private let logger: Logger
     private let handler: @Sendable (IIOSourceEvent) -> Void
+    private let clock: SextantClock
     /// Written once by `stop()`; the thread polls the read end.
     private let stopPipe: (read: Int32, write: Int32)
     private let lifecycle = Mutex(Lifecycle())
@@ -46,8 +48,13 @@ public final class IIOSensorSource: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    public init(configuration: IIOSourceConfiguration, logger: Logger, handler: @escaping @Sendable (IIOSourceEvent) -> Void) {
+    /// - Parameter clock: paces the readings (monotonic) and stamps them (wall).
+    public init(
+        configuration: IIOSourceConfiguration, logger: Logger, clock: SextantClock = .system,
+        handler: @escaping @Sendable (IIOSourceEvent) -> Void
+    ) {
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         self.handler = handler
         var fds: [Int32] = [-1, -1]
@@ -74,7 +81,7 @@ public final class IIOSensorSource: Sendable {
         }
         guard starting else { return }
         let thread = Thread { [self] in
-            IIOWatcher(configuration: configuration, logger: logger, handler: handler, stopFD: stopPipe.read).run()
+            IIOWatcher(configuration: configuration, logger: logger, clock: clock, handler: handler, stopFD: stopPipe.read).run()
             let waiters = lifecycle.withLock { state in
                 state.finished = true
                 defer { state.waiters = [] }
@@ -109,15 +116,23 @@ final class IIOWatcher {
     private let stopFD: Int32
     private var sensors = IIOSensorSet()
     private var reportedSummary: String?
-    private var clock = MonotonicWallClock()
+    private let clock: SextantClock
+    private var stamps: MonotonicWallClock
+    /// Out-of-range readings, warned about once per sensor every 10 s.
+    private var outOfRange = RateLimitedWarnings(interval: 10_000_000_000)
     /// Monotonic time of the next reading.
     private var nextReading: Int64 = 0
     /// Devices whose last read failed for a reason other than being gone, so that a
     /// failing sensor is logged once per run of failures, not at every reading.
     private var failing: Set<String> = []
 
-    init(configuration: IIOSourceConfiguration, logger: Logger, handler: @escaping @Sendable (IIOSourceEvent) -> Void, stopFD: Int32) {
+    init(
+        configuration: IIOSourceConfiguration, logger: Logger, clock: SextantClock, handler: @escaping @Sendable (IIOSourceEvent) -> Void,
+        stopFD: Int32
+    ) {
         self.configuration = configuration
+        self.clock = clock
+        self.stamps = MonotonicWallClock(clock: clock)
         self.logger = logger
         self.handler = handler
         self.stopFD = stopFD
@@ -141,13 +156,13 @@ final class IIOWatcher {
         while true {
             let inUse = sensors.inUse
             // A first sensor (or one after none) is read at once; after that, every period.
-            if wasIdle, !inUse.isEmpty { nextReading = MonotonicWallClock.monotonicNow() }
+            if wasIdle, !inUse.isEmpty { nextReading = clock.monotonicNanoseconds() }
             wasIdle = inUse.isEmpty
             var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
             if let monitor { fds.append(pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             var timeout: Int32 = -1
             if !inUse.isEmpty {
-                let remaining = max(0, nextReading - MonotonicWallClock.monotonicNow())
+                let remaining = max(0, nextReading - clock.monotonicNanoseconds())
                 timeout = Int32((remaining + 999_999) / 1_000_000)  // whole ms, rounded up: never early
             }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
@@ -165,9 +180,9 @@ final class IIOWatcher {
                 }
             }
             // Read what is in use now: the hotplug event just handled may have changed it.
-            if !inUse.isEmpty, MonotonicWallClock.monotonicNow() >= nextReading {
+            if !inUse.isEmpty, clock.monotonicNanoseconds() >= nextReading {
                 read(sensors.inUse)
-                let now = MonotonicWallClock.monotonicNow()
+                let now = clock.monotonicNanoseconds()
                 nextReading += configuration.period
                 // Late by a whole period (a stalled bus, a suspend): start the rhythm afresh.
                 if nextReading <= now { nextReading = now + configuration.period }
@@ -186,6 +201,7 @@ final class IIOWatcher {
             if let gone = sensors.remove(sysname) {
                 logger.info("iio: \(gone.kind) \(sysname) removed")
             }
+            outOfRange.forget(sysname)
         default:
             // add, change, bind, move: look again, with the database's current properties
             // (a `change` can bring a new ACCEL_MOUNT_MATRIX).
@@ -222,6 +238,7 @@ final class IIOWatcher {
         let known = sensors.sensors[device.sysname] != nil
         guard sensors.insert(sensor) else { return }
         failing.remove(device.sysname)
+        outOfRange.forget(device.sysname)
         logger.info("iio: \(sensor.kind) \(device.sysname) \(known ? "updated" : "found")", metadata: sensor.logMetadata)
     }
 
@@ -247,7 +264,11 @@ final class IIOWatcher {
             do {
                 let value = try sensor.read()
                 failing.remove(sysname)
-                handler(.sample(Sample(time: clock.now(), value: value)))
+                if let problem = IIOReadingCheck.problem(value) {
+                    warnOutOfRange(sensor, problem)
+                    continue
+                }
+                handler(.sample(Sample(time: stamps.now(), value: value)))
             } catch {
                 if error.deviceIsGone {
                     // Vanished before its remove event: dropped now, so no reading of it is stale.
@@ -261,6 +282,14 @@ final class IIOWatcher {
             }
         }
         if dropped { sensorsChanged() }
+    }
+
+    /// A reading out of range is dropped; the log says so once, then once every 10 s.
+    private func warnOutOfRange(_ sensor: IIOSensor, _ problem: String) {
+        let sysname = sensor.device.sysname
+        guard let heldBack = outOfRange.note(sysname, at: clock.monotonicNanoseconds()) else { return }
+        let since = heldBack > 0 ? " (and \(heldBack) more since the last warning)" : ""
+        logger.warning("iio: \(sensor.kind) \(sysname) reading out of range, dropped: \(problem)\(since)")
     }
 
     private func waitForStop() {

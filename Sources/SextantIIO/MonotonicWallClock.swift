@@ -18,19 +18,20 @@ public struct MonotonicWallClock: Sendable {
     /// How far the mapping may drift from the wall clock before it is anchored again.
     public var tolerance: Int64 = 1_000_000_000
 
-    public init() {
-        monotonicAnchor = SextantClock.system.monotonicNanoseconds()
-        wallAnchor = SextantClock.system.wallTime().nanoseconds
+    private var clock: SextantClock
+
+    public init(clock: SextantClock = .system) {
+        self.clock = clock
+        monotonicAnchor = clock.monotonicNanoseconds()
+        wallAnchor = clock.wallTime().nanoseconds
     }
 
     /// For tests: an anchor pair given by hand.
     public init(monotonicAnchor: Int64, wallAnchor: Int64) {
+        self.clock = .system
         self.monotonicAnchor = monotonicAnchor
         self.wallAnchor = wallAnchor
     }
-
-    /// CLOCK_MONOTONIC now, in nanoseconds.
-    public static func monotonicNow() -> Int64 { SextantClock.system.monotonicNanoseconds() }
 
     /// The time of a reading taken at `monotonic`, given the wall clock now.
     public mutating func timestamp(monotonic: Int64, wall: Int64) -> Timestamp {
@@ -45,7 +46,7 @@ public struct MonotonicWallClock: Sendable {
 
     /// The time of a reading taken just now.
     public mutating func now() -> Timestamp {
-        let monotonic = SextantClock.system.monotonicNanoseconds()
-        return timestamp(monotonic: monotonic, wall: SextantClock.system.wallTime().nanoseconds)
+        let monotonic = clock.monotonicNanoseconds()
+        return timestamp(monotonic: monotonic, wall: clock.wallTime().nanoseconds)
     }
 }

@@ -63,7 +63,7 @@ public enum DeviceProfile: String, Sendable, CaseIterable, Codable {
 }
 
 public enum ReplayState: String, Sendable, CaseIterable, Codable {
-    case idle, running, finished, stopped
+    case idle, running, paused, finished, stopped
 }
 
 /// Method names, as constants so that a typo is a compile error.
@@ -86,6 +86,8 @@ public enum Method {
     public static let permissionsList = "permissions.list"
     public static let permissionsSet = "permissions.set"
     public static let permissionsReset = "permissions.reset"
+    public static let permissionsOwners = "permissions.owners"
+    public static let permissionsUnbind = "permissions.unbind"
     public static let promptsList = "prompts.list"
     public static let promptsAnswer = "prompts.answer"
     public static let promptsPolicy = "prompts.policy"
@@ -96,6 +98,10 @@ public enum Method {
     public static let replayStart = "replay.start"
     public static let replayStop = "replay.stop"
     public static let replayStatus = "replay.status"
+    public static let replayPause = "replay.pause"
+    public static let replayResume = "replay.resume"
+    public static let replaySeek = "replay.seek"
+    public static let replayStep = "replay.step"
     public static let recordStart = "record.start"
     public static let recordStop = "record.stop"
     public static let watch = "watch"
@@ -114,6 +120,12 @@ public enum Event {
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
     public static let replay = "replay"
+
+    /// Every event a `watch` may name in `topics`.
+    public static let all: Set<String> = [
+        location, authorization, servicesEnabled, deviceOrientation, interfaceOrientation, posture, locationUnavailable,
+        prompt, promptClosed, replay,
+    ]
 }
 
 /// App ids: reverse-DNS, 1 to 255 of `[A-Za-z0-9._-]`.

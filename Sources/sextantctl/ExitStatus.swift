@@ -33,7 +33,7 @@ enum ExitStatus {
             switch client {
             case .rpc(let rpc): return say(code: Int32(truncatingIfNeeded: rpc.code), rpc.message, status: failed, data: rpc.data, human: client.description)
             case .timedOut: return say(code: timedOut, client.description, status: timedOut)
-            case .cannotConnect, .closed, .io: return say(code: unavailable, client.description, status: unavailable)
+            case .cannotConnect, .untrustedPeer, .closed, .io: return say(code: unavailable, client.description, status: unavailable)
             }
         default: return error  // ArgumentParser's own (validation, help) keep their handling
         }

@@ -19,7 +19,7 @@ struct Replay: ParsableCommand {
             abstract: "Start replaying PATH (replaces a running replay).",
             discussion: """
                 With --wait, sextantctl follows the replay it started, with a progress bar on a terminal, \
-                and exits 0 when it finishes; 1 at once when it is stopped or another replay replaces \
+                and exits 0 when it finishes (or pauses at --until); 1 at once when it is stopped or another replay replaces \
                 it. Ctrl-C (or SIGTERM) stops the replay it started and exits 130; with --detach the \
                 replay goes on without it. Loading a trace has no time limit.
                 """)
@@ -52,7 +52,7 @@ struct Replay: ParsableCommand {
                     common.output(try connection.responseWithoutLimit(to: id)) { _ in "Replaying \(absolute)" }
                     return
                 }
-                let follower = ReplayFollower(connection: connection, path: absolute, detach: detach, bar: ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1))
+                let follower = ReplayFollower(connection: connection, path: absolute, detach: detach, pausesAtEnd: until != nil, bar: ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1))
                 let final = try follower.start(.object(params))
                 common.output(final, human: Replay.describe)
             }
@@ -62,13 +62,13 @@ struct Replay: ParsableCommand {
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pause the running replay on its clock.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call("replay.pause"), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(Method.replayPause), human: Replay.describe) } }
     }
 
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume a paused replay where it stopped.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call("replay.resume"), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(Method.replayResume), human: Replay.describe) } }
     }
 
     struct Seek: ParsableCommand {
@@ -76,7 +76,7 @@ struct Replay: ParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: ArgumentHelp("Seconds from the trace's start.", valueName: "T")) var position: Double
         func validate() throws { guard position >= 0, position.isFinite else { throw ValidationError("T must be a number of seconds, 0 or more") } }
-        func run() throws { try reporting { common.output(try common.call("replay.seek", ["position": .double(position)]), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(Method.replaySeek, ["position": .double(position)]), human: Replay.describe) } }
     }
 
     struct Step: ParsableCommand {
@@ -84,7 +84,7 @@ struct Replay: ParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "How many samples.") var count: Int = 1
         func validate() throws { guard (1...1_000_000).contains(count) else { throw ValidationError("N must be from 1 to 1000000") } }
-        func run() throws { try reporting { common.output(try common.call("replay.step", ["count": .int(Int64(count))]), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(Method.replayStep, ["count": .int(Int64(count))]), human: Replay.describe) } }
     }
 
     struct Stop: ParsableCommand {

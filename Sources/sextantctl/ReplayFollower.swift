@@ -15,6 +15,8 @@ struct ReplayFollower {
     let connection: SextantConnection
     let path: String
     let detach: Bool
+    /// With `--until`: the replay pausing there is its end.
+    let pausesAtEnd: Bool
     let bar: ProgressBar
 
     /// Starts the replay and returns its last status once it has finished.
@@ -71,6 +73,9 @@ struct ReplayFollower {
         bar.show(position: status["position"]?.doubleValue ?? 0, duration: status["duration"]?.doubleValue ?? 0, events: status["events"]?.intValue ?? 0)
         switch status["state"]?.stringValue {
         case "finished":
+            bar.finish()
+            return status
+        case "paused" where pausesAtEnd:
             bar.finish()
             return status
         case "stopped":

@@ -15,7 +15,7 @@ struct SextantctlCommand: ParsableCommand {
             69 no daemon, 75 a wait timed out. The trace \
             commands work on files alone and need no daemon.
             """,
-        version: "0.1.0",
+        version: sextantVersion,
         subcommands: [
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
             Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self, Run.self, ResetCommand.self,
@@ -24,6 +24,13 @@ struct SextantctlCommand: ParsableCommand {
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options
     /// every command takes may also come before the command's name, as with git or docker.
     static func main() {
+        // A parent may start us with SIGINT and SIGTERM blocked (Foundation's Process does):
+        // `watch` and the waits must still end on Ctrl-C or kill.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let arguments = movingCommonOptionsAfterCommand(Array(CommandLine.arguments.dropFirst()))
         // With --json (before a `--` that starts run's COMMAND), every error is JSON on stdout.
         ExitStatus.jsonErrors = arguments.prefix { $0 != "--" }.contains("--json")

@@ -89,6 +89,40 @@ struct IIOSensorTests {
         }
     }
 
+    @Test("Readings of ±1e306 m/s² (raw 1e308) or from a scale of 1e300 are dropped, warned about once, and leave the judge as it was")
+    func outOfRangeReadings() throws {
+        let testbed = try IIOTestbed()
+        let syspath = try testbed.add(accelName, attributes: accelerometerAttributes(raw: (0, -981, 0)))
+        let daemon = try daemon(in: testbed)
+        try daemon.waitForIIOState("accel \(accelName)")
+        try daemon.waitForStatus("device orientation portrait") { $0["deviceOrientation"] == "portrait" }
+        let warning = "iio: accel \(accelName) reading out of range, dropped"
+
+        // (1e308 + 0) × 0.01 = 1e306 m/s² on x: past the 1000 m/s² bound.
+        try testbed.set(syspath, ["in_accel_x_raw": "1e308"])
+        try daemon.waitForLog(warning, timeout: 10)
+        let warnedAt = monotonicSeconds()
+        _ = try daemon.recordUntil("no acceleration while the sensor reads 1e306", window: 0.3) { $0.accelerations.isEmpty }
+        // At 50 Hz, 0.3 s is 15 readings dropped; the log warns once per 10 s at most.
+        let warnings = daemon.log().components(separatedBy: warning).count - 1
+        let allowed = 1 + Int((monotonicSeconds() - warnedAt) / 10)
+        #expect(warnings >= 1 && warnings <= allowed, "\(warnings) warnings: once per 10 s, not at every reading")
+        #expect(try daemon.control().call(Method.status)["deviceOrientation"] == "portrait")
+
+        try testbed.set(syspath, ["in_accel_x_raw": "0"])
+        _ = try daemon.recordUntil("upright portrait again") { trace in
+            !trace.accelerations.isEmpty && trace.accelerations.allSatisfy { near($0, (0, 9.81, 0)) }
+        }
+
+        // A scale of 1e300, brought by a change uevent: -981 × 1e300 on y.
+        try testbed.set(syspath, ["in_accel_scale": "1e300"])
+        try testbed.uevent(syspath, "change")
+        try daemon.waitForLog(warning, count: 2, timeout: 10)
+        _ = try daemon.recordUntil("no acceleration with a scale of 1e300", window: 0.3) { $0.accelerations.isEmpty }
+        #expect(try daemon.control().call(Method.status)["deviceOrientation"] == "portrait")
+        #expect(daemon.process.isRunning)
+    }
+
     @Test("Hotplug: a sensor removed is dropped (status, no more samples, daemon alive); re-added, it is back")
     func removeAndReAdd() throws {
         let testbed = try IIOTestbed()

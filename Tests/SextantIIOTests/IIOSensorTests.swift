@@ -1,7 +1,8 @@
 import Foundation
 import SextantCore
 import SextantProtocol
-import SextantIIO
+@testable import SextantIIO
+import Synchronization
 import Testing
 
 /// A directory standing for one IIO device's sysfs directory.
@@ -255,5 +256,59 @@ struct MonotonicWallClockTests {
         let resumed = clock.timestamp(monotonic: 60_001_000, wall: 1_700_003_600_000_000_000)
         #expect(resumed.nanoseconds == 1_700_003_600_000_000_000)
         #expect(clock.timestamp(monotonic: 80_001_000, wall: 1_700_003_600_020_500_000).nanoseconds == 1_700_003_600_020_000_000)
+    }
+
+    @Test("Reads the clock it is given: stamps follow a clock moved by hand, not the machine's")
+    func injectedClock() {
+        let now = Mutex<(monotonic: Int64, wall: Int64)>((5_000, 1_800_000_000_000_000_000))
+        let handMoved = SextantClock(
+            monotonicNanoseconds: { now.withLock { $0.monotonic } }, wallTime: { Timestamp(nanoseconds: now.withLock { $0.wall }) })
+        var stamps = MonotonicWallClock(clock: handMoved)
+        #expect(stamps.now().nanoseconds == 1_800_000_000_000_000_000)
+        now.withLock { $0 = ($0.monotonic + 20_000_000, $0.wall + 21_000_000) }
+        #expect(stamps.now().nanoseconds == 1_800_000_000_020_000_000, "the monotonic step, not the wall's")
+    }
+}
+
+@Suite("IIO readings range-checked")
+struct IIOReadingCheckTests {
+    @Test("±1000 m/s² passes; beyond it, ±∞ and NaN are refused, naming the axis")
+    func accelerationBound() {
+        #expect(IIOReadingCheck.problem(.acceleration(Acceleration(x: 0, y: 9.81, z: 0))) == nil)
+        #expect(IIOReadingCheck.problem(.acceleration(Acceleration(x: -1000, y: 1000, z: 0))) == nil)
+        #expect(IIOReadingCheck.problem(.acceleration(Acceleration(x: 0, y: 1000.5, z: 0)))?.contains("acceleration y") == true)
+        #expect(IIOReadingCheck.problem(.acceleration(Acceleration(x: -1e308, y: 0, z: 0)))?.contains("acceleration x") == true)
+        #expect(IIOReadingCheck.problem(.acceleration(Acceleration(x: 0, y: 0, z: .infinity))) != nil)
+        #expect(IIOReadingCheck.problem(.acceleration(Acceleration(x: .nan, y: 0, z: 0))) != nil)
+        #expect(IIOReadingCheck.problem(.hingeAngle(90)) == nil)
+        #expect(IIOReadingCheck.problem(.hingeAngle(.nan)) != nil)
+    }
+
+    @Test("A huge scale, a huge offset and a huge raw value all give readings the check refuses")
+    func overflowingAttributes() throws {
+        func reading(_ attributes: [String: String]) throws -> SampleValue? {
+            let device = try FakeIIODevice(
+                ["in_accel_x_raw": "0", "in_accel_y_raw": "-981", "in_accel_z_raw": "0", "in_accel_scale": "0.01"].merging(attributes) { $1 })
+            return try IIOProbe.probe(device.info())?.read()
+        }
+        let sane = try #require(try reading([:]))
+        #expect(IIOReadingCheck.problem(sane) == nil)
+        for attributes in [["in_accel_scale": "1e300"], ["in_accel_offset": "1e308"], ["in_accel_x_raw": "1.7e308", "in_accel_scale": "10"]] {
+            let value = try #require(try reading(attributes))
+            #expect(IIOReadingCheck.problem(value) != nil, "\(attributes) read as \(value)")
+        }
+    }
+
+    @Test("Warned once, then at most once per interval with the count held back; forgotten on removal")
+    func rateLimit() {
+        var warnings = RateLimitedWarnings(interval: 10)
+        #expect(warnings.note("iio:device0", at: 0) == 0)
+        #expect(warnings.note("iio:device0", at: 1) == nil)
+        #expect(warnings.note("iio:device0", at: 9) == nil)
+        #expect(warnings.note("iio:device1", at: 9) == 0, "each sensor on its own")
+        #expect(warnings.note("iio:device0", at: 10) == 2)
+        #expect(warnings.note("iio:device0", at: 11) == nil)
+        warnings.forget("iio:device0")
+        #expect(warnings.note("iio:device0", at: 12) == 0)
     }
 }

@@ -5,11 +5,12 @@ import SextantIIO
 /// Feeds the live IIO sensors into the hub: samples through `ingest`, the list of sensors
 /// in use into `status` (`sources`, name `iio`). Both hop onto the hub's event loop in
 /// the order the source produced them.
-final class IIOFeed: Sendable {
+final class IIOFeed: LiveSource {
+    private let hub: Hub
     private let source: IIOSensorSource
 
     init(configuration: IIOSourceConfiguration, hub: Hub, logger: Logger) {
-        hub.eventLoop.execute { hub.sourceStates.set(.iio, .starting) }
+        self.hub = hub
         source = IIOSensorSource(configuration: configuration, logger: logger) { event in
             hub.eventLoop.execute {
                 switch event {
@@ -18,12 +19,21 @@ final class IIOFeed: Sendable {
                 }
             }
         }
-        source.start()
     }
 
-    /// `--no-iio`: the source is off, and `status` says so.
-    static func off(in hub: Hub) {
-        hub.eventLoop.execute { hub.sourceStates.set(.iio, .off) }
+    /// `--iio-rate` (50 Hz by default); with `--no-iio` the source is off, and `status` says so.
+    static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> IIOFeed? {
+        guard let rate = configuration.iioRate else {
+            hub.eventLoop.execute { hub.sourceStates.set(.iio, .off) }
+            return nil
+        }
+        return IIOFeed(configuration: IIOSourceConfiguration(rate: rate), hub: hub, logger: logger)
+    }
+
+    func start() {
+        let hub = self.hub
+        hub.eventLoop.execute { hub.sourceStates.set(.iio, .starting) }
+        source.start()
     }
 
     /// Nothing reaches the hub after this returns.

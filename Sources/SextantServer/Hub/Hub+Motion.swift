@@ -21,17 +21,15 @@ extension Hub {
             let change = judge.judge(reading, at: time)
         else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
-        let params: JSONValue = [
-            "orientation": .string(change.orientation.rawValue), "previous": .string(change.previous.rawValue), "time": .string(change.time.rfc3339),
-        ]
         let conditions = interfaceConditions
+        let event = SharedEvent(.deviceOrientation(change))
         for session in sessions.ordered {
-            if session.wantsOrientation { publish(to: session, Event.deviceOrientation, params, kind: .sensor) }
+            if session.wantsOrientation { publish(to: session, event) }
             // O7: each foreground app follows, in the same turn, after the device event.
             publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
         if !sessions.ordered.contains(where: \.wantsOrientation) {
-            broadcastToWatchers(Event.deviceOrientation, params, kind: .sensor)
+            broadcastToWatchers(Event.deviceOrientation, change.json, kind: .sensor)
         }
     }
 
@@ -42,12 +40,12 @@ extension Hub {
         else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
-        let params = change.json
+        let event = SharedEvent(.posture(change))
         for session in sessions.ordered where session.wantsPosture {
-            publish(to: session, Event.posture, params, kind: .sensor)
+            publish(to: session, event)
         }
         if !sessions.ordered.contains(where: \.wantsPosture) {
-            broadcastToWatchers(Event.posture, params, kind: .sensor)
+            broadcastToWatchers(Event.posture, change.json, kind: .sensor)
         }
     }
 
@@ -66,11 +64,10 @@ extension Hub {
     /// whether there is one).
     func publishInterface(_ change: InterfaceOrientationChange?, to session: AppSession) {
         guard let change else { return }
-        let params: JSONValue = ["orientation": .string(change.orientation.rawValue), "previous": JSONValue(change.previous?.rawValue)]
         if session.wantsOrientation {
-            publish(to: session, Event.interfaceOrientation, params, kind: .essential)
+            publish(to: session, .interfaceOrientation(change))
         } else {
-            broadcastToWatchers(Event.interfaceOrientation, params, app: session.app, session: session.id)
+            broadcastToWatchers(Event.interfaceOrientation, change.json, app: session.app, session: session.id)
         }
     }
 

@@ -5,14 +5,14 @@ import SextantTraces
 
 /// Replay and recording, as the control methods drive them.
 extension Hub {
-    func startReplay(path: String, speed: ReplaySpeed, loop: Bool) -> EventLoopFuture<Void> {
-        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed)
+    func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) -> EventLoopFuture<Void> {
+        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval)
         return fileThread.runIfActive(eventLoop: eventLoop) { () throws -> Result<Trace, TraceLoadError> in
             do throws(TraceLoadError) { return .success(try TraceLoader.load(path: path, options: options)) } catch { return .failure(error) }
         }.flatMapThrowing { [self] loaded in
             switch loaded {
             case .success(let trace):
-                replay.start(trace: trace, path: path, speed: speed, loop: loop)
+                replay.start(trace: trace, path: path, speed: speed, loop: loop, until: until)
             case .failure(.unreadable(let path, let reason)):
                 logger.warning("replay: cannot read the trace", metadata: ["path": "\(path)", "reason": "\(reason)"])
                 throw RPCError(.sourceUnavailable, "cannot read \(path): \(reason)", data: ["path": .string(path)])

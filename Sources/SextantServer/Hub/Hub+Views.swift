@@ -36,7 +36,12 @@ extension Hub {
                 "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(clock.wallTime().rfc3339),
             ]
         }
-        return entries.keys.sorted().map { entries[$0]! }
+        // The uid the app id is bound to (docs/security.md), null if none.
+        return entries.keys.sorted().map { app in
+            var entry = entries[app]!.objectValue ?? [:]
+            entry["uid"] = owners[app].map { .int(Int64($0)) } ?? .null
+            return .object(entry)
+        }
     }
 
     func appEntry(_ session: AppSession) -> JSONValue {
@@ -44,8 +49,9 @@ extension Hub {
         return [
             "session": .int(Int64(session.id)),
             "app": .string(session.app),
-            "pid": session.connection.credentials.map { JSONValue.int(Int64($0.pid)) } ?? .null,
-            "uid": session.connection.credentials.map { JSONValue.int(Int64($0.uid)) } ?? .null,
+            "pid": session.output.peer.map { JSONValue.int(Int64($0.pid)) } ?? .null,
+            "uid": session.output.peer.map { JSONValue.int(Int64($0.uid)) } ?? .null,
+            "kind": .string(session.output.face),
             "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
             "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
             "orientations": .array(session.interface.declared.map { .string($0.rawValue) }),

@@ -18,12 +18,12 @@ public struct HubConfiguration: Sendable {
     public var locationOnceTimeout: Duration = .seconds(30)
     /// Default speed for GPX routes without times (m/s).
     public var gpxSpeed: Double = 1.4
+    /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
+    public var gpxInterval: Double?
     public var version: String = sextantVersion
 
     public init() {}
 }
-
-public let sextantVersion = "0.1.0"
 
 /// The one owner of mutable state: sessions, engines, sources, replay, recording.
 ///
@@ -35,9 +35,8 @@ public final class Hub: @unchecked Sendable {
     let eventLoop: EventLoop
     let logger: Logger
     let configuration: HubConfiguration
-    private let store: SextantStore
-    /// One thread: store writes happen in the order they were asked for.
-    private let storeThread: NIOThreadPool
+    /// Written through GRDB's one serialized writer, in the order asked (Hub+Store).
+    let store: SextantStore
     /// For loading trace files without stalling the loop.
     let fileThread: NIOThreadPool
 
@@ -45,7 +44,14 @@ public final class Hub: @unchecked Sendable {
     /// drive it), wall from the system unless a test gives its own.
     let clock: SextantClock
     var authorization: AuthorizationEngine
-    private var fudgers: [String: LocationFudger]
+    /// Each app's committed grid shift (RULES L10).
+    var fudgers: [String: LocationFudger]
+    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
+    var gridOffsetsBeingWritten: Set<String> = []
+    /// App id → the uid it is bound to (docs/security.md).
+    var owners: [String: UInt32]
+    /// The last decision change being committed (Hub+Store): the next one waits for it.
+    var decisionInFlight: EventLoopFuture<Void>?
     let startedAt: Int64
 
     /// Each socket's methods (`SocketMethods.swift`).
@@ -99,14 +105,13 @@ public final class Hub: @unchecked Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.storeThread = NIOThreadPool(numberOfThreads: 1)
         self.fileThread = NIOThreadPool(numberOfThreads: 1)
-        storeThread.start()
         fileThread.start()
         self.authorization = AuthorizationEngine(
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.fudgers = snapshot.fudgers
+        self.owners = snapshot.owners
         self.replay = ReplayPlayer(hub: self)
     }
 
@@ -119,7 +124,6 @@ public final class Hub: @unchecked Sendable {
             recorder = nil
             for connection in connections.values { connection.close() }
         }.get()
-        try? await storeThread.shutdownGracefully()
         try? await fileThread.shutdownGracefully()
         store.close()
     }
@@ -165,12 +169,16 @@ public final class Hub: @unchecked Sendable {
         connections[connection.id] = nil
         watchers[connection.id] = nil
         pendingRequests = pendingRequests.filter { $0.value.connection !== connection }
-        if let id = connection.session, let session = sessions.close(id) {
-            session.cancelOnceWaiters()
-            perform(authorization.closeSession(id))
-            logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
-        }
+        if let id = connection.session { closeSession(id) }
         replay.clientDrained()
+    }
+
+    /// The app's session ended, whatever face it came through (its allowOnce lapses, L5).
+    func closeSession(_ id: SessionID) {
+        guard let session = sessions.close(id) else { return }
+        session.cancelOnceWaiters()
+        perform(authorization.closeSession(id))
+        logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
     }
 
     // MARK: - Requests
@@ -228,12 +236,20 @@ public final class Hub: @unchecked Sendable {
     }
 
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, connection: Connection) -> AppSession {
-        let session = sessions.open(app: app, connection: connection, interface: interface)
+        let session = openSession(app: app, state: state, interface: interface, output: connection)
         connection.session = session.id
+        return session
+    }
+
+    /// Opens a session for an app that came through any face.
+    func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
+        let session = sessions.open(app: app, output: output, interface: interface)
         authorization.openSession(session.id, app: app, state: state, at: now)
         logger.info(
             "app session started",
-            metadata: ["app": "\(app)", "session": "\(session.id)", "pid": "\(connection.credentials?.pid ?? 0)", "state": "\(state.rawValue)"])
+            metadata: [
+                "app": "\(app)", "session": "\(session.id)", "face": "\(output.face)", "pid": "\(output.peer?.pid ?? 0)", "state": "\(state.rawValue)",
+            ])
         return session
     }
 
@@ -243,17 +259,17 @@ public final class Hub: @unchecked Sendable {
     /// once every store write among the effects is on disk.
     @discardableResult
     func perform(_ effects: [AuthorizationEffect]) -> EventLoopFuture<Void> {
-        var writes: [@Sendable (SextantStore) throws -> Void] = []
+        var changes: [StoreChange] = []
         for effect in effects {
             switch effect {
             case .authorizationChanged(let id, let snapshot):
                 guard let session = sessions[id] else { continue }
                 if !authorization.mayReceiveLocations(id) {
                     // L9: not one more location after the change.
-                    session.connection.discardQueuedLocations()
+                    session.output.discardQueuedLocations()
                     session.failOnceWaiters(authorizationError(for: id))
                 }
-                publish(to: session, Event.authorization, snapshot.json, kind: .essential)
+                publish(to: session, .authorization(snapshot))
             case .reply(let token, let snapshot):
                 if let pending = pendingRequests.removeValue(forKey: token) {
                     pending.connection.respond(pending.id, .success(snapshot.json))
@@ -273,16 +289,13 @@ public final class Hub: @unchecked Sendable {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission(let app, let entry):
-                writes.append { try $0.savePermission(app: app, entry) }
-            case .persistServicesEnabled(let enabled):
-                writes.append { try $0.saveServicesEnabled(enabled) }
-            case .persistPolicy(let policy):
-                writes.append { try $0.savePolicy(policy) }
+            case .persistPermission, .persistServicesEnabled, .persistPolicy:
+                changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
+                let event = SharedEvent(.servicesEnabled(enabled))
                 for session in sessions.ordered {
-                    publish(to: session, Event.servicesEnabled, ["enabled": .bool(enabled)], kind: .essential)
+                    publish(to: session, event)
                 }
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
@@ -291,58 +304,50 @@ public final class Hub: @unchecked Sendable {
                 }
             }
         }
-        return persist(writes)
-    }
-
-    func persist(_ writes: [@Sendable (SextantStore) throws -> Void]) -> EventLoopFuture<Void> {
-        guard !writes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        let store = self.store
-        let logger = self.logger
-        return storeThread.runIfActive(eventLoop: eventLoop) {
-            for write in writes { try write(store) }
-        }.flatMapErrorThrowing { error in
-            logger.error("cannot write the permission store", metadata: ["path": "\(store.path)", "error": "\(error)"])
-            throw RPCError.internalError("the permission store \(store.path) could not be written: \(error)")
-        }
+        return write(changes)
     }
 
     func authorizationError(for id: SessionID) -> RPCError {
         authorization.servicesEnabled ? AuthorizationRefusal.notAuthorized.rpcError : AuthorizationRefusal.servicesDisabled.rpcError
     }
 
-    /// The grid shift of an app, made (and stored) on first use.
-    func fudger(for app: String) -> LocationFudger {
-        if let existing = fudgers[app] { return existing }
-        var generator = SystemRandomNumberGenerator()
-        let fresh = LocationFudger.random(using: &generator)
-        fudgers[app] = fresh
-        persist([{ try $0.saveFudger(app: app, fresh) }]).whenFailure { _ in }  // logged by persist
-        return fresh
-    }
-
     // MARK: - Publishing
 
     /// Sends an event to an app session, and a copy to the watchers.
-    func publish(to session: AppSession, _ method: String, _ params: JSONValue, kind: OutboundKind) {
-        session.connection.notify(method, params, kind: kind)
-        broadcastToWatchers(method, params, app: session.app, session: session.id, kind: kind)
+    func publish(to session: AppSession, _ event: AppEvent) {
+        session.output.deliver(event)
+        broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
     }
 
-    func broadcastToWatchers(_ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential) {
+    /// The same for an event that goes to many sessions, encoded once for all of them.
+    func publish(to session: AppSession, _ shared: SharedEvent) {
+        session.output.deliver(shared)
+        if !watchers.isEmpty {
+            broadcastToWatchers(
+                shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.kind, delivered: true)
+        }
+    }
+
+    /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
+    /// says whether it went to that app (a watcher of one app sees only those).
+    func broadcastToWatchers(
+        _ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential,
+        delivered: Bool = false
+    ) {
         guard !watchers.isEmpty else { return }
         var members = params.objectValue ?? [:]
         if let app { members["app"] = .string(app) }
         if let session { members["session"] = .int(Int64(session)) }
         let watched = JSONValue.object(members)
         for connection in watchers.values {
-            guard let topics = connection.watchTopics, topics.isEmpty || topics.contains(method) else { continue }
+            guard let filter = connection.watch, filter.admits(method, deliveredTo: delivered ? app : nil) else { continue }
             connection.notify(method, watched, kind: kind == .location ? .sensor : kind)
         }
     }
 
-    /// `watch`: the connection sees every event of these topics (all when empty) from now on.
-    func watch(_ topics: Set<String>, on connection: Connection) {
-        connection.watchTopics = topics
+    /// `watch`: the connection sees the events its filter admits from now on.
+    func watch(_ filter: WatchFilter, on connection: Connection) {
+        connection.watch = filter
         watchers[connection.id] = connection
     }
 }

@@ -9,7 +9,8 @@ import SextantProtocol
 final class AppSession {
     let id: SessionID
     let app: String
-    let connection: Connection
+    /// The face it came through: its events go there.
+    let output: SessionOutput
     /// The app's interface orientation under O6–O11.
     var interface: AppInterfaceOrientation
     var wantsOrientation = false
@@ -18,10 +19,10 @@ final class AppSession {
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
 
-    init(id: SessionID, app: String, connection: Connection, interface: AppInterfaceOrientation) {
+    init(id: SessionID, app: String, output: SessionOutput, interface: AppInterfaceOrientation) {
         self.id = id
         self.app = app
-        self.connection = connection
+        self.output = output
         self.interface = interface
     }
 
@@ -32,7 +33,7 @@ final class AppSession {
     func failOnceWaiters(_ error: RPCError) {
         for waiter in onceWaiters.removeAll() {
             waiter.timeout.cancel()
-            connection.respond(waiter.id, .failure(error))
+            waiter.connection.respond(waiter.id, .failure(error))
         }
     }
 }
@@ -42,6 +43,8 @@ final class AppSession {
 struct OnceWaiters {
     struct Waiter {
         var id: JSONValue
+        /// Where the answer goes (app.sock: the only face with `location.once`).
+        var connection: Connection
         var timeout: Scheduled<Void>
     }
 
@@ -57,9 +60,9 @@ struct OnceWaiters {
     /// The key the next `add` must use (the time-out is scheduled before the waiter is added).
     var nextKey: UInt64 { counter + 1 }
 
-    mutating func add(key: UInt64, id: JSONValue, timeout: Scheduled<Void>) {
+    mutating func add(key: UInt64, id: JSONValue, connection: Connection, timeout: Scheduled<Void>) {
         counter = key
-        waiters[key] = Waiter(id: id, timeout: timeout)
+        waiters[key] = Waiter(id: id, connection: connection, timeout: timeout)
     }
 
     mutating func remove(_ key: UInt64) -> Waiter? { waiters.removeValue(forKey: key) }
@@ -83,9 +86,9 @@ struct SessionTable {
 
     var count: Int { ordered.count }
 
-    mutating func open(app: String, connection: Connection, interface: AppInterfaceOrientation) -> AppSession {
+    mutating func open(app: String, output: SessionOutput, interface: AppInterfaceOrientation) -> AppSession {
         lastID += 1
-        let session = AppSession(id: lastID, app: app, connection: connection, interface: interface)
+        let session = AppSession(id: lastID, app: app, output: output, interface: interface)
         byID[session.id] = session
         ordered.append(session)
         return session

@@ -20,6 +20,7 @@ enum SourceState: Equatable, Sendable, CustomStringConvertible {
     /// Never started (replay).
     case idle
     case running
+    case paused
     case stopped
     case finished
     /// Being set up (a live source before its first word).
@@ -35,6 +36,7 @@ enum SourceState: Equatable, Sendable, CustomStringConvertible {
         case .active: return "active"
         case .idle: return "idle"
         case .running: return "running"
+        case .paused: return "paused"
         case .stopped: return "stopped"
         case .finished: return "finished"
         case .starting: return "starting"

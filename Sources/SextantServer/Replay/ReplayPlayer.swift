@@ -35,11 +35,11 @@ final class ReplayPlayer {
 
     init(hub: Hub) { self.hub = hub }
 
-    func start(trace: Trace, path: String, speed: ReplaySpeed, loop: Bool) {
+    func start(trace: Trace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
         cancelTimers()
         generation += 1
         self.path = path
-        schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, startedAt: hub.clock.monotonicNanoseconds())
+        schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: hub.clock.monotonicNanoseconds())
         state = .running
         hub.sourceStates.set(.replay, .running)
         hub.logger.info(
@@ -50,13 +50,54 @@ final class ReplayPlayer {
     }
 
     func stop() {
-        guard state == .running else { return }
+        guard state == .running || state == .paused else { return }
         cancelTimers()
         generation += 1
         state = .stopped
         hub.sourceStates.set(.replay, .stopped)
         hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
         report()
+    }
+
+    /// Stops the virtual clock; samples wait until `resume` (or come one by one with `step`).
+    func pause() throws(RPCError) {
+        guard state == .running, var schedule else { throw RPCError(.invalidParams, "no replay is running (state \(state.rawValue))") }
+        cancelTimers()
+        schedule.pause(now: hub.clock.monotonicNanoseconds())
+        self.schedule = schedule
+        paused()
+    }
+
+    func resume() throws(RPCError) {
+        guard state == .paused, var schedule else { throw RPCError(.invalidParams, "no replay is paused (state \(state.rawValue))") }
+        schedule.resume(now: hub.clock.monotonicNanoseconds())
+        self.schedule = schedule
+        state = .running
+        hub.sourceStates.set(.replay, .running)
+        report()
+        turn()
+    }
+
+    /// While paused: plays the next `count` samples now. Answers how many it played.
+    func step(_ count: Int) throws(RPCError) -> Int {
+        guard state == .paused, var schedule else { throw RPCError(.invalidParams, "pause the replay first (state \(state.rawValue))") }
+        let samples = schedule.step(count)
+        self.schedule = schedule
+        for sample in samples { hub.ingest(sample, from: .replay) }
+        if schedule.isFinished { finish() } else { report() }
+        return samples.count
+    }
+
+    /// Moves to `offset` nanoseconds into the current lap, running or paused.
+    func seek(to offset: Int64) throws(RPCError) {
+        guard state == .running || state == .paused, var schedule else {
+            throw RPCError(.invalidParams, "no replay is running or paused (state \(state.rawValue))")
+        }
+        cancelTimers()
+        schedule.seek(to: offset, now: hub.clock.monotonicNanoseconds())
+        self.schedule = schedule
+        report()
+        if state == .running { turn() }
     }
 
     /// A client's queue drained: a max-speed replay waiting for room may go on.
@@ -76,6 +117,7 @@ final class ReplayPlayer {
             "speed": schedule?.speed.json ?? ReplaySpeed.factor(1).json,
             "loop": .bool(schedule?.loop ?? false),
             "lap": .int(schedule?.lap ?? 0),
+            "until": schedule?.until.map { JSONValue.double(Double($0) / 1e9) } ?? .null,
         ]
     }
 
@@ -103,6 +145,7 @@ final class ReplayPlayer {
         }
         self.schedule = schedule
         if now - lastProgressReport >= 250_000_000 { report() }
+        if schedule.isPaused { return paused() }
         guard let due = schedule.nextDue(now: now) else { return finish() }
         if due <= now {
             after(Self.yieldTime)
@@ -134,6 +177,14 @@ final class ReplayPlayer {
             waitingForRoom = false
             turn()
         }
+    }
+
+    /// The schedule paused (by hand, or at `until`).
+    private func paused() {
+        state = .paused
+        hub.sourceStates.set(.replay, .paused)
+        hub.logger.info("replay paused", metadata: ["path": "\(path ?? "")", "position": "\(Double(schedule?.position ?? 0) / 1e9)"])
+        report()
     }
 
     private func finish() {

@@ -39,11 +39,19 @@ enum ReplaySpeed: Equatable {
 /// trace, and when it is due. Sample times come from the trace (`start + t`, plus whole
 /// laps when looping), never from the wall, so every speed gives the same samples with the
 /// same times; only the pacing differs. At a factor, sample i of lap k is due
-/// `(k × lapPeriod + t_i) / factor` after the start; at `max` whenever the driver asks.
+/// `(k × lapPeriod + t_i) / factor` after the start, plus the time spent paused; at `max`
+/// whenever the driver asks.
+///
+/// A schedule can pause (by hand, or on its own when the virtual clock reaches `until`),
+/// step through samples while paused, seek, and resume where the virtual clock stood:
+/// the samples and their times are those of an uninterrupted replay (RULES O5).
 struct ReplaySchedule {
     let trace: Trace
     let speed: ReplaySpeed
     let loop: Bool
+    /// Pause once the virtual clock (nanoseconds since the replay's start, laps included)
+    /// reaches this; samples at exactly this time are played first.
+    private(set) var until: Int64?
 
     private(set) var index = 0
     private(set) var lap: Int64 = 0
@@ -51,38 +59,107 @@ struct ReplaySchedule {
     private(set) var emitted = 0
     /// When the current lap started (or would have, at the pace asked), on the monotonic clock.
     private var lapStart: Int64
+    /// While paused: where the virtual clock stands within the lap.
+    private(set) var pausedAt: Int64?
     private(set) var isFinished = false
 
     /// The next lap of a looping replay starts this long after the last sample.
     static let lapGap: Int64 = 1_000_000_000
 
-    init(trace: Trace, speed: ReplaySpeed, loop: Bool, startedAt monotonic: Int64) {
+    init(trace: Trace, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startedAt monotonic: Int64) {
         self.trace = trace
         self.speed = speed
         self.loop = loop
+        self.until = until
         self.lapStart = monotonic
         isFinished = trace.samples.isEmpty
     }
+
+    var isPaused: Bool { pausedAt != nil }
 
     /// Nanoseconds from one lap's start to the next's.
     var lapPeriod: Int64 { trace.durationNanoseconds.addingClamped(Self.lapGap) }
 
     /// The offset from the trace's start of the current position, within its lap.
-    var position: Int64 { index > 0 ? trace.samples[index - 1].offset : 0 }
+    var position: Int64 { max(0, pausedAt ?? (index > 0 ? trace.samples[index - 1].offset : 0)) }
 
-    /// When the next sample is due on the monotonic clock: nil when finished, and at
-    /// `max` always "now" (the driver paces by its clients instead).
+    /// When the next sample is due on the monotonic clock: nil when finished or paused,
+    /// and at `max` always "now" (the driver paces by its clients instead).
     func nextDue(now: Int64) -> Int64? {
-        guard !isFinished else { return nil }
+        guard !isFinished, !isPaused else { return nil }
         guard case .factor(let factor) = speed else { return now }
-        return lapStart.addingClamped(Self.scaled(trace.samples[index].offset, by: factor))
+        var offset = trace.samples[index].offset
+        // With `until` before the next sample, the pause itself is what falls due.
+        if let until, nextVirtualTime > until { offset = until.subtractingClamped(lap.multipliedClamped(by: lapPeriod)) }
+        return lapStart.addingClamped(Self.scaled(offset, by: factor))
     }
 
     /// The next sample with its time in the trace, if it is due at `now`; the schedule
     /// moves past it. At the end of a lap a looping schedule starts the next lap, unless
-    /// its times would leave what a `Timestamp` can hold (then it finishes).
+    /// its times would leave what a `Timestamp` can hold (then it finishes). A sample past
+    /// `until` pauses the schedule instead.
     mutating func takeIfDue(now: Int64) -> Sample? {
         guard let due = nextDue(now: now), due <= now else { return nil }
+        if let until, nextVirtualTime > until {
+            pausedAt = until.subtractingClamped(lap.multipliedClamped(by: lapPeriod))
+            self.until = nil
+            return nil
+        }
+        return take()
+    }
+
+    // MARK: - Pause, step, seek
+
+    /// Stops the virtual clock where it stands at `now`.
+    mutating func pause(now: Int64) {
+        guard !isPaused, !isFinished else { return }
+        switch speed {
+        case .max: pausedAt = position
+        case .factor(let factor):
+            let elapsed = Double(now.subtractingClamped(lapStart)) * factor
+            let clock = elapsed < Double(Int64.max / 4) ? Int64(elapsed.rounded()) : Int64.max / 4
+            // Never before the last sample played, never past the next one due.
+            let next = index < trace.samples.count ? trace.samples[index].offset : trace.durationNanoseconds
+            pausedAt = min(max(clock, position), next)
+        }
+    }
+
+    /// Starts the virtual clock again from where it stood.
+    mutating func resume(now: Int64) {
+        guard let at = pausedAt else { return }
+        if case .factor(let factor) = speed { lapStart = now.subtractingClamped(Self.scaled(at, by: factor)) }
+        pausedAt = nil
+    }
+
+    /// While paused: the next `count` samples at once, whenever they are due; the virtual
+    /// clock moves to the last one.
+    mutating func step(_ count: Int) -> [Sample] {
+        guard isPaused else { return [] }
+        var samples: [Sample] = []
+        while samples.count < count, !isFinished, let sample = take() {
+            samples.append(sample)
+            pausedAt = index > 0 ? trace.samples[index - 1].offset : 0
+        }
+        return samples
+    }
+
+    /// Moves the virtual clock to `offset` within the current lap: the next sample is the
+    /// first at or after it; those in between are not played.
+    mutating func seek(to offset: Int64, now: Int64) {
+        guard !isFinished else { return }
+        let target = min(max(offset, 0), trace.durationNanoseconds)
+        index = Self.firstIndex(in: trace.samples, atOrAfter: target)
+        if isPaused {
+            pausedAt = target
+        } else if case .factor(let factor) = speed {
+            lapStart = now.subtractingClamped(Self.scaled(target, by: factor))
+        }
+        if index == trace.samples.count { endLap() }
+    }
+
+    // MARK: - Taking samples
+
+    private mutating func take() -> Sample? {
         let sample = trace.samples[index]
         guard let time = timeOfCurrentLap(sample.offset) else {
             isFinished = true
@@ -97,6 +174,11 @@ struct ReplaySchedule {
             value = .location(fix)
         }
         return Sample(time: time, value: value)
+    }
+
+    /// Nanoseconds of virtual time from the replay's start to the next sample.
+    private var nextVirtualTime: Int64 {
+        lap.multipliedClamped(by: lapPeriod).addingClamped(trace.samples[index].offset)
     }
 
     /// The trace's start plus `offset` plus the laps played, nil past year 2262.
@@ -117,6 +199,7 @@ struct ReplaySchedule {
         // Each lap is paced from its own start, so that offsets stay those of the trace
         // however many laps have gone.
         if case .factor(let factor) = speed { lapStart = lapStart.addingClamped(Self.scaled(lapPeriod, by: factor)) }
+        if let at = pausedAt { pausedAt = at - trace.durationNanoseconds.addingClamped(Self.lapGap) }
         index = 0
         lap += 1
     }
@@ -126,7 +209,17 @@ struct ReplaySchedule {
     /// arithmetic must not trap getting there.
     static func scaled(_ nanoseconds: Int64, by factor: Double) -> Int64 {
         let scaled = (Double(nanoseconds) / factor).rounded()
-        return scaled < Double(Int64.max / 4) ? Int64(scaled) : Int64.max / 4
+        return scaled < Double(Int64.max / 4) ? (scaled > -Double(Int64.max / 4) ? Int64(scaled) : -Int64.max / 4) : Int64.max / 4
+    }
+
+    /// The index of the first sample at or after `offset` (samples are in time order).
+    static func firstIndex(in samples: [TraceSample], atOrAfter offset: Int64) -> Int {
+        var low = 0, high = samples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if samples[middle].offset < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
@@ -136,5 +229,19 @@ extension Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         guard overflow else { return sum }
         return other > 0 ? .max : .min
+    }
+
+    /// `self - other`, held at the ends of the range instead of trapping.
+    func subtractingClamped(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other < 0 ? .max : .min
+    }
+
+    /// `self × other`, held at the ends of the range instead of trapping.
+    func multipliedClamped(by other: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        guard overflow else { return product }
+        return (self < 0) == (other < 0) ? .max : .min
     }
 }

@@ -20,8 +20,8 @@ final class Connection {
     var credentials: PeerCredentials?
     /// The app session, once `hello` succeeded (app socket only).
     var session: SessionID?
-    /// Set by `watch` (control socket only): nil = not watching, empty = every topic.
-    var watchTopics: Set<String>?
+    /// Set by `watch` (control socket only): nil = not watching.
+    var watch: WatchFilter?
     private(set) var outbox = Outbox()
     /// Monotonic time of the last moment the client took data off our hands.
     private(set) var lastProgress: Int64
@@ -52,6 +52,13 @@ final class Connection {
         let text = message.line
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
+        sendLine(buffer, kind: outboundKind)
+    }
+
+    /// Sends a line already encoded (and perhaps shared with other connections: a
+    /// `ByteBuffer` is copied on write, so none of them can change it for the others).
+    func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
+        guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
             channel.writeAndFlush(buffer, promise: nil)
             lastProgress = clock.monotonicNanoseconds()

@@ -132,3 +132,44 @@ def test_runtime_dir_follows_sextant_runtime_dir(monkeypatch, sextant_daemon):
     monkeypatch.setenv("SEXTANT_RUNTIME_DIR", sextant_daemon.runtime_dir)
     with Control() as control:
         assert control.status().sessions == 0
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to serve a socket as another user")
+def test_a_socket_served_by_another_user_is_refused():
+    import shutil
+    import tempfile
+
+    directory = tempfile.mkdtemp(prefix="sextant-planted-")
+    os.chmod(directory, 0o777)
+    ready_read, ready_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a socket planted by "nobody", where control.sock is expected
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            server.bind(directory + "/control.sock")
+            server.listen(1)
+            os.write(ready_write, b"x")
+            server.accept()
+        finally:
+            os._exit(0)
+    try:
+        assert os.read(ready_read, 1) == b"x"
+        with pytest.raises(sextant.UntrustedDaemon) as caught:
+            Control(directory)
+        assert caught.value.uid == 65534 and "neither you nor root" in str(caught.value)
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        shutil.rmtree(directory)
+
+
+def test_no_runtime_dir_to_guess(monkeypatch):
+    monkeypatch.delenv("SEXTANT_RUNTIME_DIR", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    if os.getuid() == 0:
+        assert sextant.default_runtime_dir() == "/run/sextant"
+    else:
+        with pytest.raises(sextant.SextantError, match="no runtime directory"):
+            sextant.default_runtime_dir()

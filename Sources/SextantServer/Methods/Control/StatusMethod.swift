@@ -8,15 +8,36 @@ struct StatusMethod: RPCMethod {
     func run(_ call: MethodCall) throws(RPCError) -> Reply { .result(call.hub.statusJSON()) }
 }
 
-/// `watch`: every event the daemon publishes from now on, or those of the given topics.
+/// `watch`: every event the daemon publishes from now on, or those of the given topics,
+/// or exactly what one app receives.
 struct WatchMethod: RPCMethod {
     static let name = Method.watch
-    let topics: Set<String>
+    let filter: WatchFilter
 
-    init(_ p: Params) throws(RPCError) { topics = Set(try p.stringList("topics") ?? []) }
+    init(_ p: Params) throws(RPCError) {
+        let topics = Set(try p.stringList("topics") ?? [])
+        if let unknown = topics.subtracting(Event.all).sorted().first {
+            throw .invalidParams("\"topics\": no event \"\(unknown)\" (one of: \(Event.all.sorted().joined(separator: ", ")))")
+        }
+        let app = p.has("app") ? try p.appID("app") : nil
+        filter = WatchFilter(topics: topics, app: app)
+    }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.hub.watch(topics, on: call.connection)
+        call.hub.watch(filter, on: call.connection)
         return .result([:])
+    }
+}
+
+/// What a watcher sees: the topics (all when empty), and with `app`, only the events that
+/// went to that app.
+struct WatchFilter: Equatable {
+    var topics: Set<String>
+    var app: String?
+
+    func admits(_ method: String, deliveredTo app: String?) -> Bool {
+        guard topics.isEmpty || topics.contains(method) else { return false }
+        guard let wanted = self.app else { return true }
+        return wanted == app
     }
 }

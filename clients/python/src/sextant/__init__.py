@@ -24,6 +24,7 @@ from .errors import (
     EventTimeout,
     ProtocolError,
     SextantError,
+    UntrustedDaemon,
 )
 
 __version__ = "0.1.0"
@@ -32,5 +33,5 @@ __all__ = [
     "App", "Authorization", "PendingAuthorization", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
     "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "find_sextantd",
     "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
-    "DaemonStartError",
+    "DaemonStartError", "UntrustedDaemon",
 ]

@@ -10,11 +10,12 @@ import json
 import os
 import select
 import socket
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, Iterator, List, Optional
 
-from .errors import ConnectionClosed, DaemonNotRunning, EventTimeout, ProtocolError
+from .errors import ConnectionClosed, DaemonNotRunning, EventTimeout, ProtocolError, SextantError, UntrustedDaemon
 
 #: How long a request waits for its answer unless told otherwise, in seconds.
 DEFAULT_TIMEOUT = 10.0
@@ -23,14 +24,17 @@ DEFAULT_TIMEOUT = 10.0
 def default_runtime_dir() -> str:
     """The daemon's runtime directory, as sextantd and sextantctl choose it:
     ``$SEXTANT_RUNTIME_DIR``, else ``/run/sextant`` for root, else
-    ``$XDG_RUNTIME_DIR/sextant``, else ``/tmp/sextant-UID``."""
+    ``$XDG_RUNTIME_DIR/sextant``. Without either variable there is no safe guess (a shared
+    directory such as /tmp could hold another user's socket): :class:`SextantError`."""
     chosen = os.environ.get("SEXTANT_RUNTIME_DIR")
     if chosen:
         return chosen
     if os.getuid() == 0:
         return "/run/sextant"
     base = os.environ.get("XDG_RUNTIME_DIR")
-    return base + "/sextant" if base else "/tmp/sextant-%d" % os.getuid()
+    if not base:
+        raise SextantError("no runtime directory: set SEXTANT_RUNTIME_DIR or XDG_RUNTIME_DIR, or pass runtime_dir")
+    return base + "/sextant"
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,11 @@ class Connection:
         except OSError as error:
             self._socket.close()
             raise DaemonNotRunning(path, error.strerror or str(error)) from None
+        # Only a daemon of this user, or root, is trusted: never a socket someone else planted.
+        pid, uid, _ = struct.unpack("3i", self._socket.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        if uid not in (os.getuid(), 0):
+            self._socket.close()
+            raise UntrustedDaemon(path, uid, pid)
         self._buffer = b""
         self._next_id = 0
         self._answers: Dict[int, Dict[str, Any]] = {}

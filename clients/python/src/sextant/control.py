@@ -124,8 +124,8 @@ class Control:
         return self.connection.call(method, params, timeout)
 
     def watch(self, topics: Optional[Sequence[str]] = None, app: Optional[str] = None) -> Watch:
-        """A new connection that watches ``topics`` (event names; all if None), only what
-        went to ``app`` if given (the daemon must support ``watch``'s ``app``)."""
+        """A new connection that watches ``topics`` (event names; all if None; an unknown
+        one is :class:`ProtocolError` -32602), only what went to ``app`` if given."""
         connection = Connection(self.runtime_dir + "/control.sock")
         params: Dict[str, Any] = {"topics": list(topics or [])}
         if app is not None:
@@ -254,8 +254,7 @@ class Control:
         timeout: Optional[float] = None,
     ) -> None:
         """Replay a trace; ``speed`` a factor or ``"max"``. Loading a large trace takes its
-        time: no limit unless ``timeout``. ``until`` (seconds of trace) pauses there
-        (needs a daemon with ``replay.pause``)."""
+        time: no limit unless ``timeout``. ``until`` (seconds of trace) pauses there."""
         params: Dict[str, Any] = {"path": os.path.abspath(path), "speed": speed, "loop": loop}
         if until is not None:
             params["until"] = until
@@ -280,12 +279,12 @@ class Control:
         return ReplayStatus.from_json(self.call("replay.step", {"count": count}))
 
     def replay_wait(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> ReplayStatus:
-        """Waits until the running replay has finished or was stopped."""
+        """Waits until the running replay has finished, was stopped, or paused."""
         with self.watch(["replay"]) as watch:
             status = self.replay_status()
             if status.state != "running":
                 return status
-            event = watch.wait_for("replay", lambda e: e.get("state") in ("finished", "stopped"), timeout)
+            event = watch.wait_for("replay", lambda e: e.get("state") in ("finished", "stopped", "paused"), timeout)
             return ReplayStatus.from_json(event.params)
 
     def record_start(self, path: str) -> None:

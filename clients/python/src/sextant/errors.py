@@ -57,6 +57,17 @@ class DaemonNotRunning(SextantError, ConnectionError):
         )
 
 
+class UntrustedDaemon(SextantError, ConnectionError):
+    """The socket is served by a process of another user (not root): refused, since it may
+    have been put where the daemon's was expected."""
+
+    def __init__(self, path: str, uid: int, pid: int):
+        self.path = path
+        self.uid = uid
+        self.pid = pid
+        super().__init__("refusing %s: it is served by pid %d of uid %d, neither you nor root" % (path, pid, uid))
+
+
 class ConnectionClosed(SextantError, ConnectionError):
     """The daemon closed the connection. ``reason`` is the error it sent first, if it said
     why (for example 1007 forbidden on the control socket), else None."""

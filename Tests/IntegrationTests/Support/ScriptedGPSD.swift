@@ -1,0 +1,107 @@
+import Foundation
+
+/// Stands where gpsd would, on a loopback port, and says only what the test tells it to:
+/// nothing at all (a peer that accepts and never speaks), or gpsd's JSON lines written by
+/// hand (values a real gpsd would never pass on from a receiver).
+///
+/// A thread of its own accepts from the start, so that each connection's time is the
+/// moment the daemon made it, not the moment the test got round to asking. Connections are
+/// kept open until `close()`: a silent peer never hangs up.
+final class ScriptedGPSD: @unchecked Sendable {
+    private let listener: Int32
+    private let lock = NSCondition()
+    /// Under `lock`: accepted connections and when each came (monotonic s).
+    private var clients: [(fd: Int32, time: Double)] = []
+    private var stopping = false
+    private var acceptorDone = false
+    /// How many of `clients` the test has taken with `accept`.
+    private var taken = 0
+
+    init(port: UInt16) throws {
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = loopbackAddress(port: port)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 8) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(listener)
+            throw HarnessError("cannot listen on port \(port): \(reason)")
+        }
+        let thread = Thread { [self] in acceptUntilClosed() }
+        thread.name = "scripted-gpsd"
+        thread.start()
+    }
+
+    deinit { close() }
+
+    /// Stops accepting (waiting for the thread) and closes every connection.
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopping else { return }
+        stopping = true
+        while !acceptorDone { lock.wait() }
+        for client in clients { Glibc.close(client.fd) }
+        Glibc.close(listener)
+    }
+
+    private func acceptUntilClosed() {
+        while true {
+            lock.lock()
+            if stopping {
+                acceptorDone = true
+                lock.broadcast()
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+            // A short timeout, so that `close()` is noticed promptly.
+            var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 50) > 0 else { continue }
+            let client = Glibc.accept(listener, nil, nil)
+            guard client >= 0 else { continue }
+            let time = monotonicSeconds()
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            lock.lock()
+            clients.append((client, time))
+            lock.broadcast()
+            lock.unlock()
+        }
+    }
+
+    /// Waits for the next connection the test has not taken yet; when it came (monotonic s).
+    @discardableResult
+    func accept(timeout: Double) throws -> Double {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while clients.count <= taken {
+            guard lock.wait(until: deadline) || clients.count > taken else {
+                throw HarnessError("no connection within \(timeout) s (\(clients.count) so far)")
+            }
+        }
+        taken += 1
+        return clients[taken - 1].time
+    }
+
+    /// Writes lines, each with gpsd's CR LF, to the connection taken last.
+    func say(_ lines: [String]) throws {
+        lock.lock()
+        let client = taken > 0 ? clients[taken - 1].fd : nil
+        lock.unlock()
+        guard let client else { throw HarnessError("no connection to write to") }
+        let bytes = Array(lines.map { $0 + "\r\n" }.joined().utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { send(client, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw HarnessError("the daemon closed the scripted gpsd's connection") }
+            offset += written
+        }
+    }
+
+    /// gpsd 3.22's banner.
+    static let banner = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
+}
