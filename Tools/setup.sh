@@ -5,6 +5,8 @@
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv),
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
+#   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
+#                 (the client in clients/python and examples/, run by Tools/test.sh)
 set -euo pipefail
 
 packages=(
@@ -13,6 +15,7 @@ packages=(
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
     librsvg2-bin
+    python3-venv python3-pytest python3-setuptools python3-wheel
 )
 
 missing=()

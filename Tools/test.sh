@@ -1,8 +1,34 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test: unit tests of the engines and parsers, and
-# integration tests that start the real sextantd, gpsd and umockdev.
+# Builds everything and runs every test: unit tests of the engines and parsers, integration
+# tests that start the real sextantd, gpsd and umockdev, then the Python client's tests and
+# the examples (examples/) against the sextantd just built.
+#
+# Python: Debian's /usr/bin/python3 (3.11 on bookworm, with python3-gi for umockdev and
+# python3-pytest from Tools/setup.sh), or SEXTANT_PYTHON. The package is installed into a
+# virtual environment in .build/python-venv that sees the system's packages (pytest), from
+# this checkout alone: no index, no download.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 Tools/check-code-shape.py Sources
 swift build --build-tests "$@"
 swift test --skip-build "$@"
+
+bin="$(swift build --show-bin-path "$@")"
+python="${SEXTANT_PYTHON:-/usr/bin/python3}"
+venv=.build/python-venv
+"$python" -m venv --system-site-packages --clear "$venv"
+rm -rf clients/python/build  # pip builds in place: no stale copy of a removed file
+"$venv/bin/pip" install --quiet --no-build-isolation --no-index ./clients/python
+
+# pytest exits 5 when it collected nothing: here that means tests went missing, a failure.
+run_pytest() {
+    local status=0
+    SEXTANT_BIN="$bin/sextantd" "$venv/bin/python" -m pytest -p no:cacheprovider "$@" || status=$?
+    if [ "$status" -eq 5 ]; then
+        echo "test.sh: pytest collected no tests in $*" >&2
+        return 1
+    fi
+    return "$status"
+}
+run_pytest clients/python/tests
+run_pytest examples

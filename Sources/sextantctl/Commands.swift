@@ -138,7 +138,7 @@ struct Permissions: ParsableCommand {
 struct Prompts: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "See and answer permission prompts and services-off alerts.",
-        subcommands: [List.self, Answer.self, Policy.self])
+        subcommands: [List.self, Answer.self, Wait.self, Policy.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pending prompts with their app, kind, level and age.")
@@ -156,18 +156,68 @@ struct Prompts: ParsableCommand {
 
     struct Answer: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel.")
+            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel.",
+            usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate]")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The prompt id, as prompts list shows it.") var id: String
-        @Argument(help: "The choice.") var choice: String
+        @Option(help: "Answer this app's oldest pending prompt instead of naming its id.") var app: String?
+        @Argument(help: ArgumentHelp("The prompt id (as prompts list shows it; not with --app), then the choice.", valueName: "id-and-choice"))
+        var words: [String]
         @Flag(help: "Grant approximate (reduced) accuracy instead of precise.") var approximate = false
+
+        func validate() throws {
+            guard words.count == (app == nil ? 2 : 1) else {
+                throw ValidationError(app == nil ? "give the prompt's ID and a CHOICE, or --app APP and a CHOICE" : "with --app, give the CHOICE alone")
+            }
+        }
+
         func run() throws {
             try reporting {
-                let params: JSONValue = ["id": .string(id), "choice": .string(choice), "precise": .bool(!approximate)]
-                common.output(try common.call(Method.promptsAnswer, params)) { r in
+                let connection = try common.control()
+                let id: String
+                if let app {
+                    let pending = try connection.call(Method.promptsList).arrayValue ?? []
+                    guard let prompt = pending.first(where: { $0["app"]?.stringValue == app }), let found = prompt["id"]?.stringValue else {
+                        throw Failure("no pending prompt for \(app) (sextantctl prompts wait --app \(app) waits for one)")
+                    }
+                    id = found
+                } else {
+                    id = words[0]
+                }
+                let params: JSONValue = ["id": .string(id), "choice": .string(words[words.count - 1]), "precise": .bool(!approximate)]
+                common.output(try connection.call(Method.promptsAnswer, params)) { r in
                     var s = "\(Text.plain(r["id"])) (\(Text.plain(r["app"]))): \(Text.plain(r["choice"]))"
                     if let status = r["status"]?.stringValue { s += " → \(status), \(Text.plain(r["accuracy"])) accuracy" }
                     return s
+                }
+            }
+        }
+    }
+
+    struct Wait: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Wait until a prompt is pending (of --app APP), then print it: its id first.",
+            discussion: "A prompt already pending counts. Exits 75 when none comes within the time-out.")
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Only a prompt of this app.") var app: String?
+        @Option(help: ArgumentHelp("Seconds to wait (default 30).", valueName: "S")) var timeout: Double = 30
+
+        func validate() throws {
+            guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be above 0 and at most 86400 seconds") }
+        }
+
+        func run() throws {
+            try reporting {
+                let connection = try common.control()
+                // Subscribe first, then look: a prompt raised in between is not missed.
+                _ = try connection.call(Method.watch, ["topics": ["prompt"]])
+                let fits: (JSONValue) -> Bool = { prompt in app.map { prompt["app"]?.stringValue == $0 } ?? true }
+                var prompt = (try connection.call(Method.promptsList).arrayValue ?? []).first(where: fits)
+                if prompt == nil {
+                    let what = app.map { "a prompt of \($0)" } ?? "a prompt"
+                    prompt = try connection.nextEvent(timeout: timeout, description: what) { $0.method == Event.prompt && fits($0.params) }.params
+                }
+                common.output(prompt ?? .null) { p in
+                    "\(Text.plain(p["id"]))  \(Text.plain(p["app"]))  \(Text.plain(p["kind"]))  \(Text.plain(p["level"]))"
                 }
             }
         }
@@ -241,15 +291,17 @@ struct LocationCommand: ParsableCommand {
         // options: the two numbers are read from every unrecognised word.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Latitude and longitude, degrees (south and west negative).", valueName: "lat lon"))
         var coordinates: [String]
-        var lat: Double { Double(coordinates[0])! }
-        var lon: Double { Double(coordinates[1])! }
+        /// The numbers, with the `--` that scripts put before a negative one left out.
+        var numbers: [String] { coordinates.filter { $0 != "--" } }
+        var lat: Double { Double(numbers[0])! }
+        var lon: Double { Double(numbers[1])! }
         @Option(help: "Altitude, metres.") var alt: Double?
         @Option(help: "Speed, m/s.") var speed: Double?
         @Option(help: "Course, degrees from true north.") var course: Double?
         @Option(help: "Horizontal accuracy, metres (default 5).") var accuracy: Double?
 
         func validate() throws {
-            guard coordinates.count == 2, coordinates.allSatisfy({ Double($0) != nil }) else {
+            guard numbers.count == 2, numbers.allSatisfy({ Double($0) != nil }) else {
                 throw ValidationError("give two numbers: LAT LON (e.g. -33.8568 151.2153)")
             }
         }

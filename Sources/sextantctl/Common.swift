@@ -20,22 +20,12 @@ struct CommonOptions: ParsableArguments {
     /// A connection to the daemon's control socket, once the kernel has said that the
     /// daemon behind it runs as this user or root (the client library checks SO_PEERCRED).
     func control() throws -> SextantConnection {
-        let directory = try resolvedRuntimeDirectory()
-        do {
-            return try SextantConnection.control(runtimeDirectory: directory)
-        } catch {
-            throw Failure(error.description)
-        }
+        try SextantConnection.control(runtimeDirectory: try resolvedRuntimeDirectory())
     }
 
     /// One request to the control socket; the daemon's error becomes our exit status.
     func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 30) throws -> JSONValue {
-        let connection = try control()
-        do {
-            return try connection.call(method, params, timeout: timeout)
-        } catch {
-            throw Failure(error.description)
-        }
+        try control().call(method, params, timeout: timeout)
     }
 
     /// Prints a result: JSON with --json, else the human form.
@@ -55,16 +45,13 @@ struct Failure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a command body, turning failures into a message and exit status 1.
+/// Runs a command body, turning failures into a message (JSON with --json) and the exit
+/// status of the table in ``ExitStatus``.
 func reporting(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let failure as Failure {
-        FileHandle.standardError.write(Data("sextantctl: \(failure.description)\n".utf8))
-        throw ExitCode(1)
-    } catch let error as ClientError {
-        FileHandle.standardError.write(Data("sextantctl: \(error.description)\n".utf8))
-        throw ExitCode(1)
+    } catch {
+        throw ExitStatus.report(error)
     }
 }
 

@@ -17,12 +17,31 @@ struct Rotate: ParsableCommand {
             """)
     @OptionGroup var common: CommonOptions
     @Argument(help: "The device orientation to hold.") var orientation: DeviceOrientation
+    @Flag(help: "Return once the judge has decided the device is in ORIENTATION (exit 75 if not within --timeout).") var wait = false
+    @Option(help: ArgumentHelp("With --wait: seconds to wait (default 10).", valueName: "S")) var timeout: Double = 10
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be above 0 and at most 86400 seconds") }
+    }
 
     func run() throws {
         try reporting {
-            common.output(try common.call(Method.deviceSet, ["orientation": .string(orientation.rawValue)])) { _ in
-                "Holding the device \(orientation.rawValue)"
+            let target = orientation.rawValue
+            guard wait else {
+                common.output(try common.call(Method.deviceSet, ["orientation": .string(target)])) { _ in "Holding the device \(target)" }
+                return
             }
+            let connection = try common.control()
+            // Subscribe before asking, so that the judge's decision cannot slip by; if the
+            // device is already there, no event will come and status says so.
+            _ = try connection.call(Method.watch, ["topics": ["deviceOrientation"]])
+            _ = try connection.call(Method.deviceSet, ["orientation": .string(target)])
+            if try connection.call(Method.status)["deviceOrientation"]?.stringValue != target {
+                _ = try connection.nextEvent(timeout: timeout, description: "the device to turn \(target)") {
+                    $0.method == Event.deviceOrientation && $0.params["orientation"]?.stringValue == target
+                }
+            }
+            common.output(["orientation": .string(target)]) { _ in "Device \(target)" }
         }
     }
 }

@@ -6,7 +6,7 @@ import SextantProtocol
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Replay a recorded trace (Sextant JSONL, NMEA or GPX) on the daemon's virtual clock.",
-        subcommands: [Start.self, Stop.self, StatusCommand.self])
+        subcommands: [Start.self, Stop.self, StatusCommand.self, Pause.self, Resume.self, Seek.self, Step.self])
 
     static func describe(_ r: JSONValue) -> String {
         "\(Text.plain(r["state"])): \(Text.plain(r["path"])) "
@@ -15,48 +15,76 @@ struct Replay: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start replaying PATH (replaces a running replay).")
+        static let configuration = CommandConfiguration(
+            abstract: "Start replaying PATH (replaces a running replay).",
+            discussion: """
+                With --wait, sextantctl follows the replay it started, with a progress bar on a terminal, \
+                and exits 0 when it finishes (or pauses at --until); 1 at once when it is stopped or another replay replaces \
+                it. Ctrl-C (or SIGTERM) stops the replay it started and exits 130; with --detach the \
+                replay goes on without it. Loading a trace has no time limit.
+                """)
         @OptionGroup var common: CommonOptions
         @Argument(help: "The trace file.") var path: String
         @Option(help: ArgumentHelp("A factor of real time, or max (as fast as clients read).", valueName: "N|max")) var speed: String = "1"
         @Flag(help: "Start again at the end.") var loop = false
-        @Flag(help: "Return when the replay ends, with a progress bar on a terminal.") var wait = false
+        @Option(help: ArgumentHelp("Pause when the replay's clock reaches T seconds of the trace.", valueName: "T")) var until: Double?
+        @Flag(help: "Return when the replay ends (see below).") var wait = false
+        @Flag(help: "With --wait: Ctrl-C leaves the replay running.") var detach = false
 
         func validate() throws {
             guard speed == "max" || (Double(speed).map { $0 > 0 && $0.isFinite } ?? false) else {
                 throw ValidationError("--speed must be a positive number or max")
             }
+            if let until { guard until >= 0, until.isFinite else { throw ValidationError("--until must be a number of seconds, 0 or more") } }
+            if detach, !wait { throw ValidationError("--detach goes with --wait") }
         }
 
         func run() throws {
             try reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-                let params: JSONValue = [
+                var params: [String: JSONValue] = [
                     "path": .string(absolute), "speed": speed == "max" ? "max" : .double(Double(speed)!), "loop": .bool(loop),
                 ]
+                if let until { params["until"] = .double(until) }
+                let connection = try common.control()
                 guard wait else {
-                    common.output(try common.call(Method.replayStart, params)) { _ in "Replaying \(absolute)" }
+                    let id = try connection.send(Method.replayStart, .object(params))
+                    common.output(try connection.responseWithoutLimit(to: id)) { _ in "Replaying \(absolute)" }
                     return
                 }
-                let connection = try common.control()
-                _ = try connection.call(Method.watch, ["topics": ["replay"]])
-                _ = try connection.call(Method.replayStart, params)
-                let bar = ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1)
-                while true {
-                    let event = try connection.nextEvent(timeout: 3600, description: "the replay to end") { $0.method == Event.replay }
-                    let status = event.params
-                    guard status["path"]?.stringValue == absolute else { continue }
-                    bar.show(position: status["position"]?.doubleValue ?? 0, duration: status["duration"]?.doubleValue ?? 0, events: status["events"]?.intValue ?? 0)
-                    let state = status["state"]?.stringValue
-                    if state == "finished" || state == "stopped" {
-                        bar.finish()
-                        common.output(status, human: Replay.describe)
-                        if state == "stopped" { throw Failure("the replay was stopped before its end") }
-                        return
-                    }
-                }
+                let follower = ReplayFollower(connection: connection, path: absolute, detach: detach, pausesAtEnd: until != nil, bar: ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1))
+                let final = try follower.start(.object(params))
+                common.output(final, human: Replay.describe)
             }
         }
+    }
+
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pause the running replay on its clock.")
+        @OptionGroup var common: CommonOptions
+        func run() throws { try reporting { common.output(try common.call(Method.replayPause), human: Replay.describe) } }
+    }
+
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Resume a paused replay where it stopped.")
+        @OptionGroup var common: CommonOptions
+        func run() throws { try reporting { common.output(try common.call(Method.replayResume), human: Replay.describe) } }
+    }
+
+    struct Seek: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move the replay's clock to T seconds of the trace.")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: ArgumentHelp("Seconds from the trace's start.", valueName: "T")) var position: Double
+        func validate() throws { guard position >= 0, position.isFinite else { throw ValidationError("T must be a number of seconds, 0 or more") } }
+        func run() throws { try reporting { common.output(try common.call(Method.replaySeek, ["position": .double(position)]), human: Replay.describe) } }
+    }
+
+    struct Step: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Play the next N samples of a paused replay (default 1).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "How many samples.") var count: Int = 1
+        func validate() throws { guard (1...1_000_000).contains(count) else { throw ValidationError("N must be from 1 to 1000000") } }
+        func run() throws { try reporting { common.output(try common.call(Method.replayStep, ["count": .int(Int64(count))]), human: Replay.describe) } }
     }
 
     struct Stop: ParsableCommand {
@@ -104,7 +132,11 @@ struct Watch: ParsableCommand {
     func run() throws {
         try reporting {
             let connection = try common.control()
-            _ = try connection.call(Method.watch, ["topics": .array(topics.map { .string($0) })])
+            var params: [String: JSONValue] = ["topics": .array(topics.map { .string($0) })]
+            // The daemon filters by app (what that app received); the check below is for an
+            // older daemon that ignores the parameter.
+            if let app { params["app"] = .string(app) }
+            _ = try connection.call(Method.watch, .object(params))
             while true {
                 let event: ServerEvent
                 do {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SextantProtocol
 
 @main
@@ -9,19 +10,40 @@ struct SextantctlCommand: ParsableCommand {
         discussion: """
             sextantctl talks to the daemon's control socket (RUNTIME-DIR/control.sock), which \
             serves only the daemon's own user and root. Every command takes --runtime-dir and \
-            --json; it exits with status 1 and the daemon's message on any error. The trace \
+            --json; on an error it prints the daemon's message (JSON on standard output with --json) \
+            and exits with the status of sextantctl(1)'s table: 1 the daemon refused, 64 usage, \
+            69 no daemon, 75 a wait timed out. The trace \
             commands work on files alone and need no daemon.
             """,
         version: sextantVersion,
         subcommands: [
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
-            Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self,
+            Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self, Run.self, ResetCommand.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options
     /// every command takes may also come before the command's name, as with git or docker.
     static func main() {
-        main(movingCommonOptionsAfterCommand(Array(CommandLine.arguments.dropFirst())))
+        // A parent may start us with SIGINT and SIGTERM blocked (Foundation's Process does):
+        // `watch` and the waits must still end on Ctrl-C or kill.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        let arguments = movingCommonOptionsAfterCommand(Array(CommandLine.arguments.dropFirst()))
+        // With --json (before a `--` that starts run's COMMAND), every error is JSON on stdout.
+        ExitStatus.jsonErrors = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if ExitStatus.jsonErrors, !(error is ExitCode), exitCode(for: error) == .validationFailure {
+                ExitStatus.reportUsage(message(for: error))
+                Foundation.exit(ExitStatus.usage)
+            }
+            exit(withError: error)
+        }
     }
 
     static func movingCommonOptionsAfterCommand(_ arguments: [String]) -> [String] {
@@ -38,6 +60,9 @@ struct SextantctlCommand: ParsableCommand {
                 break
             }
         }
-        return Array(rest) + leading
+        // Before a `--`: what follows it is positional (a LAT LON, or run's COMMAND).
+        var moved = Array(rest)
+        moved.insert(contentsOf: leading, at: moved.firstIndex(of: "--") ?? moved.endIndex)
+        return moved
     }
 }

@@ -39,6 +39,9 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
     var stateDirectory: String?
 
+    @Flag(help: "Keep the store in a private temporary directory, removed at exit: nothing is read from or left to the next run.")
+    var ephemeral = false
+
     @Option(help: "Device profile: phone, tablet or foldable.")
     var profile: DeviceProfile = .phone
 
@@ -97,6 +100,7 @@ struct SextantdCommand: AsyncParsableCommand {
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
         }
+        if ephemeral, stateDirectory != nil { throw ValidationError("--ephemeral and --state-dir exclude each other") }
         // A day is far beyond RULES L5's minute, and keeps the nanoseconds in range.
         guard allowOnceTimeout > 0, allowOnceTimeout <= 86_400 else {
             throw ValidationError("--allow-once-timeout must be a number of seconds above 0 and at most 86400")
@@ -127,7 +131,9 @@ struct SextantdCommand: AsyncParsableCommand {
             logger.critical("cannot start: \(DefaultPaths.noRuntimeDirectory)")
             throw ExitCode(1)
         }
-        guard let state = stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid) else {
+        let ephemeralStore = try ephemeral ? EphemeralDirectory() : nil
+        defer { ephemeralStore?.remove() }
+        guard let state = ephemeralStore?.path ?? stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid) else {
             logger.critical("cannot start: \(DefaultPaths.noStateDirectory)")
             throw ExitCode(1)
         }

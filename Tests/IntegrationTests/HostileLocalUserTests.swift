@@ -133,7 +133,7 @@ struct HostileLocalUserTests {
         #expect(ctl.stderr.contains("no runtime directory"), "\(ctl.stderr)")
     }
 
-    @Test("sextantctl refuses a control socket served by another uid: no request is sent, exit 1")
+    @Test("sextantctl refuses a control socket served by another uid: no request is sent, exit 69")
     func foreignDaemonIsRefused() throws {
         let base = try Self.base()
         defer { try? FileManager.default.removeItem(atPath: base) }
@@ -162,7 +162,7 @@ struct HostileLocalUserTests {
         #expect(refusal == .untrustedPeer(path: base + "/run/control.sock", uid: Self.nobody, pid: impostor.processIdentifier))
 
         let revoke = try run([Binaries.sextantctl, "permissions", "revoke", "com.example.x", "--runtime-dir", base + "/run"])
-        #expect(revoke.status == 1)
+        #expect(revoke.status == 69, "sextantctl(1): no daemon to talk to")
         #expect(revoke.stderr.contains("uid 65534"), "\(revoke.stderr)")
         #expect(revoke.stderr.contains(base + "/run/control.sock"), "\(revoke.stderr)")
         // The impostor heard nothing: its own user sees no permission record.

@@ -49,10 +49,14 @@ final class DaemonHarness {
     /// The fake IIO sensors the daemon reads; without them it runs with `--no-iio`, so
     /// that a machine's real accelerometer never feeds a test.
     private let sensors: IIOTestbed?
+    private let baseEnvironment: [String: String]
     let logPath: String
 
     /// Starts a daemon and waits (up to 15 s) for its READY=1.
-    init(arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700, launcher: [String] = []) throws {
+    init(
+        arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700, launcher: [String] = [],
+        environment: [String: String]? = nil
+    ) throws {
         directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
         runtime = directory + "/run"
@@ -61,6 +65,7 @@ final class DaemonHarness {
         self.arguments = arguments
         self.launcher = launcher
         self.sensors = sensors
+        self.baseEnvironment = environment ?? ProcessInfo.processInfo.environment
         process = Process()
         process = try start()
     }
@@ -76,11 +81,12 @@ final class DaemonHarness {
     private func start() throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Binaries.sextantd)
-        var options = ["--runtime-dir", runtime, "--state-dir", state, "--log-level", "debug"] + arguments
+        let store = arguments.contains("--ephemeral") ? [] : ["--state-dir", state]
+        var options = ["--runtime-dir", runtime] + store + ["--log-level", "debug"] + arguments
         // Hermetic: a daemon under test reads only the fake sensors it is given and reaches
         // gpsd only when told where, never this machine's own sensors or gpsd on :2947.
         let readiness = try ReadinessNotification(path: directory + "/notify.sock")
-        var environment = ProcessInfo.processInfo.environment
+        var environment = baseEnvironment
         environment["NOTIFY_SOCKET"] = readiness.path
         if let sensors {
             environment.merge(sensors.environment) { $1 }

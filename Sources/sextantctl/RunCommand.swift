@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import SextantClient
+import SextantProtocol
+
+/// `sextantctl run -- COMMAND`: a private daemon for the length of one command, as
+/// `dbus-run-session` gives a private bus. COMMAND finds it through SEXTANT_RUNTIME_DIR.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run COMMAND against a private sextantd on fresh temporary directories, then stop it.",
+        discussion: """
+            The daemon starts with an ephemeral store, no gpsd and no IIO sensors (unless --gpsd or \
+            --iio), and COMMAND starts once it has said READY=1, with SEXTANT_RUNTIME_DIR (every \
+            client's default) and SEXTANT_DAEMON_LOG in its environment. When COMMAND ends, the \
+            daemon is stopped and the directories removed (kept with --keep); run exits with \
+            COMMAND's status. SIGINT and SIGTERM reach COMMAND, then the daemon. Exit status: \
+            COMMAND's; 64 bad usage or a trace that does not load; 69 the daemon did not start; \
+            70 the daemon died while COMMAND ran (its log's tail is printed); 126 COMMAND cannot \
+            be run; 127 COMMAND not found.
+            """)
+
+    @Option(help: ArgumentHelp("Replay this trace (Sextant JSONL, NMEA or GPX) once the daemon is ready.", valueName: "path"))
+    var trace: String?
+    @Option(help: ArgumentHelp("The replay's speed: a factor of real time, or max.", valueName: "N|max"))
+    var speed: String = "1"
+    @Flag(help: "Replay the trace over and over.")
+    var loop = false
+    @Option(help: "Device profile: phone, tablet or foldable.")
+    var profile: DeviceProfile = .phone
+    @Option(name: .customLong("prompt-policy"), help: ArgumentHelp("Answer new prompts with this choice, or ask.", valueName: "ask|CHOICE"))
+    var promptPolicy: String?
+    @Option(name: .customLong("grant"), help: ArgumentHelp("Authorize an app before COMMAND starts (repeatable).", valueName: "APP[:always][:approximate]"))
+    var grants: [String] = []
+    @Option(help: ArgumentHelp("Location Services at the start.", valueName: "on|off"))
+    var services: OnOff = .on
+    @Option(help: ArgumentHelp("Take live fixes from this gpsd (none by default).", valueName: "host[:port]"))
+    var gpsd: String?
+    @Flag(help: "Read the IIO sensors udev lists (e.g. a umockdev testbed's); off by default.")
+    var iio = false
+    @Flag(help: "Keep the directories, the store and the daemon's log, and print where they are.")
+    var keep = false
+    @Option(help: ArgumentHelp("Write the daemon's log to this file (kept).", valueName: "path"))
+    var log: String?
+    @Option(name: .customLong("allow-once-timeout"), help: ArgumentHelp("Passed to sextantd.", visibility: .hidden))
+    var allowOnceTimeout: Double?
+
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run, after --.", valueName: "command"))
+    var command: [String] = []
+
+    func validate() throws {
+        guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. sextantctl run -- pytest") }
+        guard speed == "max" || (Double(speed).map { $0 > 0 && $0.isFinite } ?? false) else {
+            throw ValidationError("--speed must be a positive number or max")
+        }
+        let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
+        if let promptPolicy, !modes.contains(promptPolicy) {
+            throw ValidationError("--prompt-policy must be one of: \(modes.joined(separator: ", "))")
+        }
+        for grant in grants { _ = try GrantSpec(grant) }
+        if speed != "1" || loop, trace == nil { throw ValidationError("--speed and --loop go with --trace") }
+    }
+
+    func run() throws {
+        switch CommandLookup.resolve(command[0], path: ProcessInfo.processInfo.environment["PATH"]) {
+        case .missing:
+            throw Run.exit(127, "\(command[0]): command not found")
+        case .notExecutable(let path):
+            throw Run.exit(126, "\(path): cannot be run (not an executable file)")
+        case .found(let path):
+            let session = try PrivateDaemon(options: self)
+            let status = session.run(command: [path] + command.dropFirst())
+            throw ExitCode(status)
+        }
+    }
+
+    static func exit(_ status: Int32, _ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("sextantctl run: \(message)\n".utf8))
+        return ExitCode(status)
+    }
+
+    /// The daemon's arguments, after the directories.
+    var daemonArguments: [String] {
+        var arguments = ["--profile", profile.rawValue]
+        if let promptPolicy { arguments += ["--prompt-policy", promptPolicy] }
+        arguments += gpsd.map { ["--gpsd", $0] } ?? ["--no-gpsd"]
+        if !iio { arguments.append("--no-iio") }
+        if let allowOnceTimeout { arguments += ["--allow-once-timeout", String(allowOnceTimeout)] }
+        return arguments
+    }
+}
+
+/// `--grant APP[:always][:approximate]`.
+struct GrantSpec {
+    var app: String
+    var always = false
+    var approximate = false
+
+    init(_ text: String) throws {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        app = parts[0]
+        guard AppID.isValid(app) else { throw ValidationError("--grant \(text): \(app.isEmpty ? "no app id" : "\(app) is not a valid app id")") }
+        for word in parts.dropFirst() {
+            switch word {
+            case "always": always = true
+            case "approximate": approximate = true
+            default: throw ValidationError("--grant \(text): \(word) is neither always nor approximate")
+            }
+        }
+    }
+
+    var params: JSONValue {
+        [
+            "app": .string(app), "status": .string(always ? "authorizedAlways" : "authorizedWhenInUse"),
+            "accuracy": .string(approximate ? "reduced" : "full"),
+        ]
+    }
+}
+
+extension DeviceProfile: ExpressibleByArgument {}

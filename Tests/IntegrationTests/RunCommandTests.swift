@@ -1,0 +1,209 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Testing
+
+/// `sextantctl run -- COMMAND`, the built binary: a private daemon around one command.
+///
+/// Each test gives run a TMPDIR of its own, so that "nothing left behind" is checked by
+/// looking there: no directory, and no process whose command line names it.
+@Suite("sextantctl run", .serialized)
+struct RunCommandTests {
+    /// A private TMPDIR, removed by the test.
+    private func scratch() throws -> String {
+        let path = NSTemporaryDirectory() + "sextant-runtest-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func ctlRun(_ arguments: [String], tmp: String) throws -> CommandResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = tmp
+        environment.removeValue(forKey: "SEXTANT_RUNTIME_DIR")
+        return try run([Binaries.sextantctl, "run"] + arguments, environment: environment)
+    }
+
+    /// Nothing of the run is left: no file under `tmp`, no process naming it.
+    private func expectNothingLeft(in tmp: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let left = try FileManager.default.contentsOfDirectory(atPath: tmp)
+        #expect(left.isEmpty, "left in TMPDIR: \(left)", sourceLocation: sourceLocation)
+        #expect(processes(naming: tmp).isEmpty, "processes left: \(processes(naming: tmp))", sourceLocation: sourceLocation)
+        try? FileManager.default.removeItem(atPath: tmp)
+    }
+
+    @Test("COMMAND runs against a ready private daemon, with SEXTANT_RUNTIME_DIR; run exits with its status; nothing is left")
+    func commandSeesDaemon() throws {
+        let tmp = try scratch()
+        let script = "\(Binaries.sextantctl) --json status > \"$TMPDIR/../status-\(tmp.suffix(8)).json\" && exit 3"
+        let result = try ctlRun(["--", "/bin/sh", "-c", script], tmp: tmp)
+        #expect(result.status == 3, "\(result.stderr)")
+        let statusPath = (tmp as NSString).deletingLastPathComponent + "/status-\(tmp.suffix(8)).json"
+        defer { try? FileManager.default.removeItem(atPath: statusPath) }
+        let status = try JSONValue.parse(String(contentsOfFile: statusPath, encoding: .utf8))
+        #expect(status["servicesEnabled"] == true)
+        #expect(status["sessions"] == 0)
+        try expectNothingLeft(in: tmp)
+    }
+
+    @Test("--grant, --services off, --prompt-policy and --profile are in force when COMMAND starts")
+    func optionsInForce() throws {
+        let tmp = try scratch()
+        let script = "\(Binaries.sextantctl) --json permissions list && \(Binaries.sextantctl) --json status"
+        let result = try ctlRun(
+            ["--grant", "com.example.a:always:approximate", "--grant", "com.example.b", "--services", "off", "--prompt-policy", "dontAllow",
+             "--profile", "foldable", "--", "/bin/sh", "-c", script], tmp: tmp)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { try? JSONValue.parse(String($0)) }
+        let permissions = try #require(lines.first??.arrayValue)
+        let a = try #require(permissions.first { $0["app"] == "com.example.a" })
+        #expect(a["status"] == "authorizedAlways" && a["accuracy"] == "reduced")
+        #expect(permissions.contains { $0["app"] == "com.example.b" && $0["status"] == "authorizedWhenInUse" && $0["accuracy"] == "full" })
+        let status = try #require(lines.last ?? nil)
+        #expect(status["servicesEnabled"] == false)
+        #expect(status["promptPolicy"]?["mode"] == "dontAllow")
+        #expect(status["profile"] == "foldable")
+        try expectNothingLeft(in: tmp)
+    }
+
+    @Test("Each run starts from a fresh store: a grant in one run is gone in the next")
+    func runsDoNotLeak() throws {
+        let tmp = try scratch()
+        let first = try ctlRun(["--", Binaries.sextantctl, "permissions", "grant", "com.example.leak"], tmp: tmp)
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try ctlRun(["--", Binaries.sextantctl, "--json", "permissions", "list"], tmp: tmp)
+        #expect(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(second.stdout)")
+        try expectNothingLeft(in: tmp)
+    }
+
+    @Test("Bad input: no COMMAND is 64, a missing one 127, one that cannot run 126, a trace that does not load 64; no daemon left")
+    func badInput() throws {
+        let tmp = try scratch()
+        let none = try ctlRun([], tmp: tmp)
+        #expect(none.status == 64 && none.stderr.contains("give the command"), "\(none.stderr)")
+        let missing = try ctlRun(["--", "no-such-command-\(UUID().uuidString.prefix(6))"], tmp: tmp)
+        #expect(missing.status == 127 && missing.stderr.contains("command not found"), "\(missing.stderr)")
+        let notExecutable = try ctlRun(["--", Repository.root + "/README.md"], tmp: tmp)
+        #expect(notExecutable.status == 126 && notExecutable.stderr.contains("README.md"), "\(notExecutable.stderr)")
+        let badTrace = tmp + "/../bad-\(tmp.suffix(8)).jsonl"
+        try "{\"sextant\":\"trace\",\"version\":1,\"start\":\"2026-03-01T08:00:00.000Z\"}\n{\"t\":\"soon\"}\n".write(toFile: badTrace, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: badTrace) }
+        let trace = try ctlRun(["--trace", badTrace, "--", "/bin/true"], tmp: tmp)
+        #expect(trace.status == 64 && trace.stderr.contains("--trace") && trace.stderr.contains(":2:"), "\(trace.stderr)")
+        let grant = try ctlRun(["--grant", "not an id", "--", "/bin/true"], tmp: tmp)
+        #expect(grant.status == 64, "\(grant.stderr)")
+        try expectNothingLeft(in: tmp)
+    }
+
+    @Test("SIGTERM to run reaches COMMAND while the daemon still serves, then the daemon stops; run exits with COMMAND's status")
+    func sigtermReachesCommandFirst() throws {
+        let tmp = try scratch()
+        // On TERM the command asks the daemon for its status: it must still be there.
+        let script = """
+            trap '\(Binaries.sextantctl) status >/dev/null && exit 42; exit 43' TERM
+            echo started
+            while :; do sleep 0.05; done
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
+        process.arguments = ["run", "--", "/bin/sh", "-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = tmp
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try launch(process)
+        let line = try readLine(output.fileHandleForReading.fileDescriptor, timeout: 30)
+        #expect(line == "started")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 42)
+        try expectNothingLeft(in: tmp)
+    }
+
+    @Test("The daemon dying during the run: COMMAND's connections close, run exits 70 with the log's tail")
+    func daemonDies() throws {
+        let tmp = try scratch()
+        // The daemon is the process whose command line names this run's runtime directory.
+        let script = """
+            pid=$(pgrep -f -- "--runtime-dir $SEXTANT_RUNTIME_DIR")
+            kill -KILL $pid
+            \(Binaries.sextantctl) status >/dev/null 2>&1 && exit 9
+            exit 0
+            """
+        let result = try ctlRun(["--", "/bin/sh", "-c", script], tmp: tmp)
+        #expect(result.status == 70, "\(result.stderr)")
+        #expect(result.stderr.contains("sextantd died") && result.stderr.contains("sextantd ready"), "\(result.stderr)")
+        try expectNothingLeft(in: tmp)
+    }
+
+    @Test("--keep keeps the directories and the log and says where; --trace replays at --speed max")
+    func keepAndTrace() throws {
+        let tmp = try scratch()
+        let trace = tmp + "/../walk-\(tmp.suffix(8)).jsonl"
+        try syntheticTrace(count: 20, step: 1).write(toFile: trace, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let result = try ctlRun(["--keep", "--trace", trace, "--speed", "max", "--", Binaries.sextantctl, "replay", "status"], tmp: tmp)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains((trace as NSString).lastPathComponent), "\(result.stdout)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: tmp)
+        #expect(kept.count == 1 && result.stderr.contains("kept \(tmp)/\(kept.first ?? "")"), "\(kept) \(result.stderr)")
+        let log = try String(contentsOfFile: tmp + "/" + kept[0] + "/sextantd.log", encoding: .utf8)
+        #expect(log.contains("sextantd stopped"))
+        #expect(FileManager.default.fileExists(atPath: tmp + "/" + kept[0] + "/state/sextant.sqlite3"))
+        try FileManager.default.removeItem(atPath: tmp + "/" + kept[0])
+        try expectNothingLeft(in: tmp)
+    }
+}
+
+/// Pids of the processes whose command line contains `text`.
+func processes(naming text: String) -> [Int32] {
+    let me = getpid()
+    return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+        guard let pid = Int32(entry), pid != me,
+            let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+        else { return nil }
+        let line = String(decoding: raw.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+        return line.contains(text) ? pid : nil
+    }
+}
+
+/// One line from a file descriptor, waiting at most `timeout` seconds.
+func readLine(_ fd: Int32, timeout: Double) throws -> String {
+    var bytes: [UInt8] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { continue }
+        var byte: UInt8 = 0
+        guard read(fd, &byte, 1) == 1 else { break }
+        if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+        bytes.append(byte)
+    }
+    throw HarnessError("no line within \(timeout) s (got \(String(decoding: bytes, as: UTF8.self)))")
+}
+
+@Suite("sextantd --ephemeral")
+struct EphemeralStoreTests {
+    @Test("The store lives in a private directory under TMPDIR while the daemon runs and is gone after SIGTERM")
+    func storeGoneAtExit() throws {
+        let tmp = NSTemporaryDirectory() + "sextant-ephemeral-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = tmp
+        let daemon = try DaemonHarness(arguments: ["--ephemeral"], environment: environment)
+        _ = try daemon.control().call(Method.permissionsSet, ["app": "com.example.kept", "status": "denied"])
+        let stores = try FileManager.default.contentsOfDirectory(atPath: tmp)
+        #expect(stores.count == 1 && stores[0].hasPrefix("sextantd-ephemeral-"), "\(stores)")
+        #expect(FileManager.default.fileExists(atPath: tmp + "/" + stores[0] + "/sextant.sqlite3"))
+        #expect(!FileManager.default.fileExists(atPath: daemon.state), "nothing written to the --state-dir it was not given")
+        #expect(daemon.terminate() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+    }
+
+    @Test("--ephemeral with --state-dir is a usage error (64)")
+    func excludesStateDir() throws {
+        let result = try run([Binaries.sextantd, "--ephemeral", "--state-dir", "/tmp/x", "--no-gpsd", "--no-iio"])
+        #expect(result.status == 64 && result.stderr.contains("--ephemeral"), "\(result.stderr)")
+    }
+}

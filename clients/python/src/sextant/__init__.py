@@ -1,0 +1,37 @@
+"""A client of the Sextant daemon (sextantd), for tests and scripts.
+
+- :class:`App`: an app on the app socket (hello, authorization, locations, orientation,
+  posture, events).
+- :class:`Control`: every control method (permissions, prompts, services, apps, the
+  device, rotation lock, replay, recording, status).
+- :class:`Daemon`: a private sextantd for one test, started like ``sextantctl run``.
+- A pytest plugin (``sextant.pytest_plugin``, registered through the ``pytest11`` entry
+  point): the fixtures ``sextant_daemon``, ``sextant_control`` and ``sextant_app`` and the
+  ``sextant`` marker.
+
+The wire protocol is sextant-protocol(7); this package maps it one method to one method
+and uses only the standard library."""
+
+from .app import App, Authorization, PendingAuthorization
+from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
+from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
+from .daemon import Daemon, find_sextantd
+from .errors import (
+    ERROR_NAMES,
+    ConnectionClosed,
+    DaemonNotRunning,
+    DaemonStartError,
+    EventTimeout,
+    ProtocolError,
+    SextantError,
+    UntrustedDaemon,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "App", "Authorization", "PendingAuthorization", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
+    "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "find_sextantd",
+    "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
+    "DaemonStartError", "UntrustedDaemon",
+]

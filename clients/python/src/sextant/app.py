@@ -1,0 +1,192 @@
+"""An app's side of the protocol: the app socket (sextant-protocol(7), "App socket")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+
+from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
+
+
+@dataclass(frozen=True)
+class Authorization:
+    """An app's authorization: ``status`` (``notDetermined``, ``restricted``, ``denied``,
+    ``authorizedWhenInUse``, ``authorizedAlways``) and ``accuracy`` (``full``/``reduced``)."""
+
+    status: str
+    accuracy: str
+
+    @property
+    def authorized(self) -> bool:
+        """Whether the status lets the app receive locations at all."""
+        return self.status in ("authorizedWhenInUse", "authorizedAlways")
+
+    @classmethod
+    def from_json(cls, value: Dict[str, Any]) -> "Authorization":
+        return cls(value.get("status", ""), value.get("accuracy", ""))
+
+
+class PendingAuthorization:
+    """An ``authorization.request`` sent and not yet decided (a prompt may be waiting)."""
+
+    def __init__(self, app: "App", request_id: int):
+        self._app = app
+        self._id = request_id
+
+    def done(self) -> bool:
+        """Whether the daemon has decided."""
+        return self._app.connection.has_response(self._id)
+
+    def result(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Authorization:
+        """Waits for the decision."""
+        return Authorization.from_json(self._app.connection.response(self._id, "authorization.request", timeout))
+
+
+class App:
+    """An app connected to ``RUNTIME-DIR/app.sock``, saying hello as ``app_id``.
+
+    ``orientations`` lists the interface orientations it supports (all by default);
+    ``state`` is ``foreground`` (default) or ``background``. The hello's result is in
+    :attr:`hello_result`; ``hello=False`` connects only (call :meth:`hello` later).
+    Every event the app receives is kept, in order, in :attr:`received`."""
+
+    def __init__(
+        self,
+        app_id: str,
+        runtime_dir: Optional[str] = None,
+        orientations: Optional[Sequence[str]] = None,
+        state: Optional[str] = None,
+        hello: bool = True,
+    ):
+        self.app_id = app_id
+        self.runtime_dir = runtime_dir or default_runtime_dir()
+        self.connection = Connection(self.runtime_dir + "/app.sock")
+        self._orientations = orientations
+        self._state = state
+        self.hello_result: Dict[str, Any] = {}
+        if hello:
+            self.hello()
+
+    def __enter__(self) -> "App":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Ends the session."""
+        self.connection.close()
+
+    def __repr__(self) -> str:
+        return "App(%r, session=%s)" % (self.app_id, self.hello_result.get("session"))
+
+    # Requests
+
+    def hello(self) -> Dict[str, Any]:
+        """Opens the session: ``protocol``, ``session``, ``profile``, ``servicesEnabled``,
+        ``authorization``, ``interfaceOrientation``, ``deviceOrientation``, ``posture``."""
+        params: Dict[str, Any] = {"app": self.app_id}
+        if self._orientations is not None:
+            params["orientations"] = list(self._orientations)
+        if self._state is not None:
+            params["state"] = self._state
+        self.hello_result = self.connection.call("hello", params)
+        return self.hello_result
+
+    @property
+    def session(self) -> Optional[int]:
+        """The session number the daemon gave at hello."""
+        return self.hello_result.get("session")
+
+    def authorization(self) -> Authorization:
+        """``authorization.get``: the app's status and accuracy now."""
+        return Authorization.from_json(self.connection.call("authorization.get"))
+
+    def request_authorization(self, level: str = "whenInUse", timeout: Optional[float] = DEFAULT_TIMEOUT) -> Authorization:
+        """``authorization.request``; returns once decided (a pending prompt must be
+        answered meanwhile, by a policy or another process; see
+        :meth:`request_authorization_async` to answer it from the same test)."""
+        return self.request_authorization_async(level).result(timeout)
+
+    def request_authorization_async(self, level: str = "whenInUse") -> PendingAuthorization:
+        """Sends ``authorization.request`` and returns at once; ``.result()`` waits."""
+        return PendingAuthorization(self, self.connection.send("authorization.request", {"level": level}))
+
+    def start_location(self, desired_accuracy: Optional[float] = None, distance_filter: Optional[float] = None) -> None:
+        """``location.start``: ``location`` events from the next fix on."""
+        params: Dict[str, Any] = {}
+        if desired_accuracy is not None:
+            params["desiredAccuracy"] = desired_accuracy
+        if distance_filter is not None:
+            params["distanceFilter"] = distance_filter
+        self.connection.call("location.start", params)
+
+    def stop_location(self) -> None:
+        """``location.stop``."""
+        self.connection.call("location.stop")
+
+    def location_once(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
+        """``location.once``: the next fix (``lat``, ``lon``, ``time``, ``hAcc``, ...)."""
+        return self.connection.call("location.once", timeout=timeout)
+
+    def start_orientation(self) -> None:
+        """``orientation.start``: ``deviceOrientation`` and ``interfaceOrientation`` events."""
+        self.connection.call("orientation.start")
+
+    def stop_orientation(self) -> None:
+        """``orientation.stop``."""
+        self.connection.call("orientation.stop")
+
+    def start_posture(self) -> None:
+        """``posture.start``: ``posture`` events."""
+        self.connection.call("posture.start")
+
+    def stop_posture(self) -> None:
+        """``posture.stop``."""
+        self.connection.call("posture.stop")
+
+    def update(
+        self,
+        state: Optional[str] = None,
+        orientations: Optional[Sequence[str]] = None,
+        interface_locked: Optional[bool] = None,
+    ) -> Dict[str, Any]:
+        """``app.update``: the app's own ``state``, ``orientations`` or ``interfaceLocked``
+        (a game freezing its rotation). Returns ``state`` and ``interfaceOrientation``."""
+        params: Dict[str, Any] = {}
+        if state is not None:
+            params["state"] = state
+        if orientations is not None:
+            params["orientations"] = list(orientations)
+        if interface_locked is not None:
+            params["interfaceLocked"] = interface_locked
+        return self.connection.call("app.update", params)
+
+    # Events
+
+    @property
+    def received(self) -> List[Event]:
+        """Every event this app has read so far (the last 1000), oldest first."""
+        return list(self.connection.history)
+
+    def events(self, idle_timeout: Optional[float] = None) -> Iterator[Event]:
+        """Yields events as they come, until none comes for ``idle_timeout`` seconds."""
+        return self.connection.events(idle_timeout)
+
+    def next_event(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Event:
+        """The next event."""
+        return self.connection.next_event(timeout)
+
+    def wait_for(
+        self,
+        method: Optional[str],
+        predicate: Optional[Callable[[Event], bool]] = None,
+        timeout: Optional[float] = DEFAULT_TIMEOUT,
+    ) -> Event:
+        """The first event named ``method`` for which ``predicate`` holds; raises
+        :class:`~sextant.EventTimeout` listing the events seen if none comes in time."""
+        return self.connection.wait_for(method, predicate, timeout)
+
+    def pending_events(self) -> List[Event]:
+        """Events that have arrived and were not read yet, without waiting."""
+        return self.connection.pending_events()

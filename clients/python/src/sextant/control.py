@@ -1,0 +1,295 @@
+"""The controller's side: every method of the control socket (sextant-protocol(7),
+"Control socket"), served to the daemon's own user and root only."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
+
+
+@dataclass(frozen=True)
+class Permission:
+    """A stored decision: ``app``, ``status``, ``accuracy``, ``allow_once``, ``updated``."""
+
+    app: str
+    status: str
+    accuracy: str
+    allow_once: bool = False
+    updated: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, v: Dict[str, Any]) -> "Permission":
+        return cls(v.get("app", ""), v.get("status", ""), v.get("accuracy", ""), bool(v.get("allowOnce")), v.get("updated"))
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A pending prompt (``kind`` ``authorization``) or services-off alert (``servicesOff``)."""
+
+    id: str
+    app: str
+    kind: str
+    level: Optional[str]
+    created: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, v: Dict[str, Any]) -> "Prompt":
+        return cls(str(v.get("id")), v.get("app", ""), v.get("kind", ""), v.get("level"), v.get("created"))
+
+
+@dataclass(frozen=True)
+class ReplayStatus:
+    """A replay's progress: ``state`` is ``idle``, ``running``, ``finished`` or ``stopped``."""
+
+    state: str
+    path: Optional[str] = None
+    position: float = 0.0
+    duration: float = 0.0
+    events: int = 0
+    raw: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, v: Dict[str, Any]) -> "ReplayStatus":
+        return cls(v.get("state", "idle"), v.get("path"), float(v.get("position") or 0), float(v.get("duration") or 0), int(v.get("events") or 0), v)
+
+
+@dataclass(frozen=True)
+class Status:
+    """What ``status`` says; ``raw`` holds every field the daemon sent."""
+
+    version: str
+    services_enabled: bool
+    device_orientation: str
+    rotation_lock: bool
+    sessions: int
+    location: Optional[Dict[str, Any]]
+    posture: Optional[Dict[str, Any]]
+    replay: ReplayStatus
+    sources: Dict[str, str]
+    raw: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, v: Dict[str, Any]) -> "Status":
+        return cls(
+            v.get("version", ""), bool(v.get("servicesEnabled")), v.get("deviceOrientation", "unknown"),
+            bool(v.get("rotationLock")), int(v.get("sessions") or 0), v.get("location"), v.get("posture"),
+            ReplayStatus.from_json(v.get("replay") or {}), {s.get("name"): s.get("state") for s in v.get("sources") or []}, v,
+        )
+
+
+class Watch:
+    """A control connection that called ``watch``: every event the daemon publishes."""
+
+    def __init__(self, connection: Connection):
+        self.connection = connection
+
+    def wait_for(self, method: Optional[str], predicate: Any = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Event:
+        """The first event named ``method`` for which ``predicate`` holds (see :meth:`Connection.wait_for`)."""
+        return self.connection.wait_for(method, predicate, timeout)
+
+    def events(self, idle_timeout: Optional[float] = None) -> Any:
+        return self.connection.events(idle_timeout)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> "Watch":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class Control:
+    """A connection to ``RUNTIME-DIR/control.sock``. Each method is one control call."""
+
+    def __init__(self, runtime_dir: Optional[str] = None):
+        self.runtime_dir = runtime_dir or default_runtime_dir()
+        self.connection = Connection(self.runtime_dir + "/control.sock")
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> "Control":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def call(self, method: str, params: Optional[Dict[str, Any]] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Any:
+        """Any control method by name, for what has no method of its own here."""
+        return self.connection.call(method, params, timeout)
+
+    def watch(self, topics: Optional[Sequence[str]] = None, app: Optional[str] = None) -> Watch:
+        """A new connection that watches ``topics`` (event names; all if None; an unknown
+        one is :class:`ProtocolError` -32602), only what went to ``app`` if given."""
+        connection = Connection(self.runtime_dir + "/control.sock")
+        params: Dict[str, Any] = {"topics": list(topics or [])}
+        if app is not None:
+            params["app"] = app
+        connection.call("watch", params)
+        return Watch(connection)
+
+    # State
+
+    def status(self) -> Status:
+        return Status.from_json(self.call("status"))
+
+    def set_services(self, enabled: bool) -> bool:
+        """Location Services on or off for every app (RULES L1)."""
+        return bool(self.call("services.set", {"enabled": enabled}).get("enabled"))
+
+    def reset(self) -> None:
+        """Every permission forgotten, Location Services on, the prompt policy ``ask``."""
+        self.reset_permissions()
+        self.set_services(True)
+        self.set_prompt_policy("ask")
+
+    # Permissions
+
+    def permissions(self) -> List[Permission]:
+        return [Permission.from_json(p) for p in self.call("permissions.list")]
+
+    def set_permission(self, app: str, status: str, accuracy: Optional[str] = None) -> Permission:
+        params = {"app": app, "status": status}
+        if accuracy is not None:
+            params["accuracy"] = accuracy
+        return Permission.from_json(self.call("permissions.set", params))
+
+    def grant(self, app: str, always: bool = False, approximate: bool = False) -> Permission:
+        """Authorize ``app`` when in use (or always), with full (or reduced) accuracy."""
+        return self.set_permission(app, "authorizedAlways" if always else "authorizedWhenInUse", "reduced" if approximate else "full")
+
+    def revoke(self, app: str) -> Permission:
+        """Deny ``app``: it stops receiving locations at once."""
+        return self.set_permission(app, "denied")
+
+    def reset_permissions(self, app: Optional[str] = None) -> int:
+        """Forget one app's decision, or every app's; returns how many were forgotten."""
+        return int(self.call("permissions.reset", {"app": app} if app else {}).get("count", 0))
+
+    # Prompts
+
+    def prompts(self) -> List[Prompt]:
+        return [Prompt.from_json(p) for p in self.call("prompts.list")]
+
+    def answer_prompt(self, prompt: Union[Prompt, str], choice: str, precise: bool = True) -> Dict[str, Any]:
+        """Answer a prompt (``allowOnce``, ``allowWhileUsing``, ``allowAlways``, ``dontAllow``)
+        or an alert (``settings``, ``cancel``)."""
+        prompt_id = prompt.id if isinstance(prompt, Prompt) else prompt
+        return self.call("prompts.answer", {"id": prompt_id, "choice": choice, "precise": precise})
+
+    def wait_for_prompt(self, app: Optional[str] = None, kind: Optional[str] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Prompt:
+        """The oldest pending prompt (of ``app``, of ``kind``), waiting for one to be raised."""
+
+        def fits(p: Prompt) -> bool:
+            return (app is None or p.app == app) and (kind is None or p.kind == kind)
+
+        with self.watch(["prompt"]) as watch:  # first subscribe, then look: none is missed
+            pending = [p for p in self.prompts() if fits(p)]
+            if pending:
+                return pending[0]
+            event = watch.wait_for("prompt", lambda e: fits(Prompt.from_json(e.params)), timeout)
+            return Prompt.from_json(event.params)
+
+    def answer(self, app: str, choice: str, precise: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
+        """Waits for ``app``'s prompt and answers it with ``choice``."""
+        return self.answer_prompt(self.wait_for_prompt(app, timeout=timeout), choice, precise)
+
+    def set_prompt_policy(self, mode: str, precise: bool = True) -> Dict[str, Any]:
+        """Answer every new prompt with ``mode`` (a choice), or ``ask``."""
+        return self.call("prompts.policy", {"mode": mode, "precise": precise})
+
+    # Apps
+
+    def apps(self) -> List[Dict[str, Any]]:
+        """Every session: ``session``, ``app``, ``pid``, ``uid``, ``state``, ``interfaceOrientation``, ..."""
+        return list(self.call("apps.list"))
+
+    def set_app_state(self, app: Union[str, int], state: str) -> List[Dict[str, Any]]:
+        """Move an app (every session of it, or one session by number) to ``foreground`` or ``background``."""
+        target: Dict[str, Any] = {"session": app} if isinstance(app, int) else {"app": app}
+        target["state"] = state
+        return list(self.call("apps.update", target))
+
+    # The device
+
+    def set_location(self, lat: float, lon: float, **fields: float) -> None:
+        """Publish one fix now; ``fields`` may hold ``alt``, ``hAcc``, ``vAcc``, ``speed``, ``course``."""
+        self.call("device.set", {"location": dict(lat=lat, lon=lon, **fields)})
+
+    def set_acceleration(self, x: float, y: float, z: float) -> None:
+        """Hold an accelerometer reading (m/s², device frame)."""
+        self.call("device.set", {"acceleration": {"x": x, "y": y, "z": z}})
+
+    def release_acceleration(self) -> None:
+        """Give the accelerometer back to a replay or the live sensor."""
+        self.call("device.set", {"acceleration": None})
+
+    def set_hinge(self, degrees: float) -> None:
+        """A foldable's hinge angle: 0 closed, 180 flat."""
+        self.call("device.set", {"hingeAngle": degrees})
+
+    def rotate(self, orientation: str, wait: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
+        """Hold the device in ``orientation``; with ``wait``, return once the daemon's judge
+        has decided it (after its settling time)."""
+        if not wait:
+            self.call("device.set", {"orientation": orientation})
+            return
+        with self.watch(["deviceOrientation"]) as watch:
+            self.call("device.set", {"orientation": orientation})
+            if self.status().device_orientation != orientation:
+                watch.wait_for("deviceOrientation", lambda e: e.get("orientation") == orientation, timeout)
+
+    def set_rotation_lock(self, enabled: bool) -> bool:
+        return bool(self.call("device.rotationLock", {"enabled": enabled}).get("enabled"))
+
+    # Replay and recording
+
+    def replay_start(
+        self, path: str, speed: Union[float, str] = 1, loop: bool = False, until: Optional[float] = None,
+        timeout: Optional[float] = None,
+    ) -> None:
+        """Replay a trace; ``speed`` a factor or ``"max"``. Loading a large trace takes its
+        time: no limit unless ``timeout``. ``until`` (seconds of trace) pauses there."""
+        params: Dict[str, Any] = {"path": os.path.abspath(path), "speed": speed, "loop": loop}
+        if until is not None:
+            params["until"] = until
+        self.call("replay.start", params, timeout=timeout)
+
+    def replay_stop(self) -> ReplayStatus:
+        return ReplayStatus.from_json(self.call("replay.stop"))
+
+    def replay_status(self) -> ReplayStatus:
+        return ReplayStatus.from_json(self.call("replay.status"))
+
+    def replay_pause(self) -> ReplayStatus:
+        return ReplayStatus.from_json(self.call("replay.pause"))
+
+    def replay_resume(self) -> ReplayStatus:
+        return ReplayStatus.from_json(self.call("replay.resume"))
+
+    def replay_seek(self, position: float) -> ReplayStatus:
+        return ReplayStatus.from_json(self.call("replay.seek", {"position": position}))
+
+    def replay_step(self, count: int = 1) -> ReplayStatus:
+        return ReplayStatus.from_json(self.call("replay.step", {"count": count}))
+
+    def replay_wait(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> ReplayStatus:
+        """Waits until the running replay has finished, was stopped, or paused."""
+        with self.watch(["replay"]) as watch:
+            status = self.replay_status()
+            if status.state != "running":
+                return status
+            event = watch.wait_for("replay", lambda e: e.get("state") in ("finished", "stopped", "paused"), timeout)
+            return ReplayStatus.from_json(event.params)
+
+    def record_start(self, path: str) -> None:
+        self.call("record.start", {"path": os.path.abspath(path)})
+
+    def record_stop(self) -> Dict[str, Any]:
+        """``path`` and ``events`` written."""
+        return self.call("record.stop")

@@ -1,0 +1,88 @@
+"""pytest fixtures for tests against a private sextantd (registered as ``pytest11``).
+
+- ``sextant_daemon``: a :class:`~sextant.Daemon` of the test's own, started before it and
+  stopped after. Options come from the marker: ``@pytest.mark.sextant(trace="walk.jsonl",
+  speed="max", profile="foldable", prompt_policy="allowWhileUsing",
+  allow_once_timeout=1)``; every keyword of :class:`~sextant.Daemon` is accepted.
+- ``sextant_control``: a :class:`~sextant.Control` on that daemon.
+- ``sextant_app``: a factory, ``sextant_app("com.example.maps", orientations=[...])``,
+  returning connected :class:`~sextant.App` s, closed after the test.
+
+When a test fails, its report gains the daemon's log tail and the events each app saw.
+``SEXTANT_BIN`` names the sextantd to run when it is not on ``PATH``."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, List, Optional, Sequence
+
+import pytest
+
+from .app import App
+from .control import Control
+from .daemon import Daemon
+
+_APPS_KEY = "_sextant_apps"
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        "markers",
+        "sextant(**options): options of the test's private sextantd (trace, speed, loop, profile, "
+        "prompt_policy, approximate, allow_once_timeout, iio, args)",
+    )
+
+
+@pytest.fixture
+def sextant_daemon(request: Any) -> Generator[Daemon, None, None]:
+    """A private sextantd for this test, configured by the ``sextant`` marker."""
+    marker = request.node.get_closest_marker("sextant")
+    options = dict(marker.kwargs) if marker else {}
+    daemon = Daemon(**options)
+    daemon.start()
+    request.node._sextant_daemon = daemon
+    try:
+        yield daemon
+    finally:
+        daemon.stop()
+
+
+@pytest.fixture
+def sextant_control(sextant_daemon: Daemon) -> Generator[Control, None, None]:
+    """A control connection to the test's daemon."""
+    control = sextant_daemon.control()
+    try:
+        yield control
+    finally:
+        control.close()
+
+
+@pytest.fixture
+def sextant_app(request: Any, sextant_daemon: Daemon) -> Generator[Callable[..., App], None, None]:
+    """A factory of apps connected to the test's daemon: ``sextant_app(app_id, orientations=None, state=None)``."""
+    apps: List[App] = []
+    setattr(request.node, _APPS_KEY, apps)
+
+    def make(app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
+        app = sextant_daemon.app(app_id, orientations=orientations, state=state)
+        apps.append(app)
+        return app
+
+    try:
+        yield make
+    finally:
+        for app in apps:
+            app.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    daemon: Optional[Daemon] = getattr(item, "_sextant_daemon", None)
+    if daemon is not None:
+        report.sections.append(("sextantd log (tail)", daemon.log_tail(40) or "(empty)"))
+    for app in getattr(item, _APPS_KEY, []):
+        seen = "\n".join(str(event) for event in app.received[-40:]) or "(none)"
+        report.sections.append(("events seen by %s (session %s)" % (app.app_id, app.session), seen))
