@@ -112,3 +112,17 @@ final class TraceCommandTests {
         #expect(try ctl(["trace", "info", bad, "--gpx-speed", "0"]).status != 0)
     }
 }
+
+@Suite("What sextantctl links")
+struct SextantctlLinkTests {
+    @Test("sextantctl links neither libgps nor libudev: reading traces needs no C library of a live source")
+    func noLiveSourceLibraries() throws {
+        let ldd = try run(["/usr/bin/ldd", Binaries.sextantctl])
+        #expect(ldd.status == 0, "\(ldd.stderr)")
+        #expect(!ldd.stdout.contains("libgps"), "\(ldd.stdout)")
+        #expect(!ldd.stdout.contains("libudev"), "\(ldd.stdout)")
+        // The daemon does link them: the check reads what it claims to.
+        let daemon = try run(["/usr/bin/ldd", Binaries.sextantd])
+        #expect(daemon.stdout.contains("libgps") && daemon.stdout.contains("libudev"), "\(daemon.stdout)")
+    }
+}
