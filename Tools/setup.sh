@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sextant builds and tests with. Safe to run again.
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
-#   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
+#   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake;
+#                 the gpsd face's clients: gpspipe, cgps, the gps module, cc against libgps),
+#                 tmux (cgps's screen, captured), gcc (cc),
 #                 umockdev, gir1.2-umockdev, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv)
 set -euo pipefail
 
 packages=(
     libgps-dev libudev-dev libsqlite3-dev pkg-config
-    gpsd gpsd-tools gpsd-clients python3-gps
+    gpsd gpsd-tools gpsd-clients python3-gps tmux gcc
     umockdev gir1.2-umockdev python3-gi
     sqlite3 util-linux
 )

@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable {
     public var iioRate: Double? = IIOSourceConfiguration.defaultRate
     /// The gpsd to take live fixes from (`--gpsd`); nil for none (`--no-gpsd`).
     public var gpsd: GPSDEndpoint?
+    /// Where the gpsd face listens (`--gpsd-listen`); none by default.
+    public var gpsdListen: [GPSDListenAddress] = []
+    /// `--gpsd-listen-any`: non-loopback listen addresses are allowed.
+    public var gpsdListenAny = false
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -73,6 +77,7 @@ public struct SextantDaemon: Service {
             // The control socket first: if another daemon is live there, nothing of ours is touched.
             listeners.append(try await SocketListener.bind(path: controlPath, kind: .control, mode: 0o600, hub: hub))
             listeners.append(try await SocketListener.bind(path: appPath, kind: .app, mode: 0o666, hub: hub))
+            listeners += try await GPSDListener.bindAll(configuration.gpsdListen, allowAny: configuration.gpsdListenAny, hub: hub)  // gpsd face
             if let path = configuration.replayPath {
                 let speed: ReplaySpeed = configuration.replaySpeed.map { .factor($0) } ?? .max
                 do {

@@ -1,0 +1,213 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Testing
+
+/// Sextant as gpsd: unmodified gpsd clients (gpspipe, Python's `gps`, a libgps program)
+/// on `--gpsd-listen`, under the same rules as apps on app.sock (docs/gpsd.md).
+@Suite(
+    "gpsd face (gpsd clients)", .serialized,
+    .enabled(if: GPSDClients.areInstalled, "gpsd-clients, python3-gps and libgps-dev are needed (Tools/setup.sh installs them)"))
+struct GPSDFaceTests {
+    /// 325 sentences: a long stretch without fix, then 68 fixes with times.
+    static let log = "haicom-305N.log"
+
+    private func expectSamePositions(_ got: [(lat: Double, lon: Double)], as expected: [JSONValue], _ who: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(got.count == expected.count, "\(who): \(got.count) positions, the app got \(expected.count)", sourceLocation: sourceLocation)
+        for (index, (position, location)) in zip(got, expected).enumerated() {
+            let lat = location["lat"]?.doubleValue ?? .nan, lon = location["lon"]?.doubleValue ?? .nan
+            #expect(abs(position.lat - lat) <= 1e-6 && abs(position.lon - lon) <= 1e-6, "\(who) fix \(index): \(position) vs \(location)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("the banner, ?VERSION, ?DEVICES, ?WATCH and ERROR for unknown or malformed requests, the connection kept; apps list shows the client as gpsd.<comm> with its pid")
+    func protocolBasics() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
+        let banner = try client.nextReport()
+        #expect(banner["class"] == "VERSION" && banner["proto_major"] == 3 && banner["proto_minor"] == 14 && banner["release"] == "3.22")
+        client.send("?VERSION;\n")
+        #expect(try client.nextReport()["class"] == "VERSION")
+        client.send("?DEVICES;\n")
+        let devices = try client.nextReport()
+        #expect(devices["class"] == "DEVICES")
+        #expect(devices["devices"]?.arrayValue?.map { $0["path"] } == ["sextant:manual"])
+        client.send("?FOO;\n")
+        #expect(try client.nextReport()["class"] == "ERROR")
+        client.send("?WATCH={\"enable\":tru;\n")
+        let malformed = try client.nextReport()
+        #expect(malformed["class"] == "ERROR" && malformed["message"]?.stringValue?.hasPrefix("Invalid WATCH") == true)
+        client.send("?WATCH={\"enable\":true,\"device\":\"/dev/ttyUSB9\"};\n")
+        #expect(try client.nextReport()["message"] == "No such device as /dev/ttyUSB9")
+        client.send("?WATCH={\"enable\":true,\"json\":true};")
+        #expect(try client.nextReport()["class"] == "DEVICES")
+        let watch = try client.nextReport()
+        #expect(watch["class"] == "WATCH" && watch["enable"] == true && watch["json"] == true && watch["nmea"] == false)
+
+        let sessions = try daemon.gpsdSessions()
+        #expect(sessions.count == 1)
+        #expect(sessions.first?["app"]?.stringValue == "gpsd." + ownCommand())
+        #expect(sessions.first?["pid"]?.intValue == Int(getpid()))
+        #expect(sessions.first?["uid"]?.intValue == Int(getuid()))
+        #expect(sessions.first?["state"] == "foreground")
+        let status = try daemon.ctl(["status"])
+        #expect(status.stdout.contains("gpsd face:         127.0.0.1:\(try daemon.gpsdFacePort())"), "status: \(status.stdout)")
+    }
+
+    @Test("L1/L10: gpspipe -w, Python's gps module and a libgps program get the same positions (within 1e-6°) as an app on app.sock from the same replay")
+    func realClientsSamePositions() throws {
+        let reader = try GPSDClients.libgpsReader.get()
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let port = try daemon.gpsdFacePort()
+        let app = try daemon.streamingApp("com.example.reference")
+        let script = """
+            import gps, sys
+            session = gps.gps(host="127.0.0.1", port=sys.argv[1])
+            session.stream(gps.WATCH_ENABLE | gps.WATCH_JSON)
+            wanted, got = int(sys.argv[2]), 0
+            for report in session:
+                if report["class"] == "TPV" and "lat" in report:
+                    print("%.9f %.9f" % (report["lat"], report["lon"]), flush=True)
+                    got += 1
+                    if got == wanted:
+                        break
+            """
+        _ = try daemon.write("client.py", script)
+        let expectedFixes = try locationCount(GPSDLog.path(Self.log))
+        let gpspipe = try ClientProcess([GPSDClients.gpspipe, "-w", "-n", String(3 + expectedFixes), "127.0.0.1:\(port)"], directory: daemon.directory, name: "gpspipe")
+        let python = try ClientProcess([GPSDClients.python, daemon.directory + "/client.py", String(port), String(expectedFixes)], directory: daemon.directory, name: "python")
+        let libgps = try ClientProcess([reader, "127.0.0.1", String(port), String(expectedFixes), "20"], directory: daemon.directory, name: "libgps")
+        try daemon.waitForGPSDWatchers(3)
+        #expect(Set(try daemon.gpsdSessions().compactMap { $0["app"]?.stringValue }) == ["gpsd.gpspipe", "gpsd.python3", "gpsd.libgps-reader"])
+
+        try daemon.replayAtMax(GPSDLog.path(Self.log))
+        let expected = try app.locations(expectedFixes)
+        let pipeLines = try gpspipe.finish(timeout: 60)
+        let pipeTPVs = pipeLines.compactMap { try? JSONValue.parse($0) }.filter(\.isPositionTPV)
+        #expect(pipeTPVs.count == expectedFixes, "gpspipe printed: \(pipeLines.prefix(8))")
+        expectSamePositions(pipeTPVs.map { ($0["lat"]!.doubleValue!, $0["lon"]!.doubleValue!) }, as: expected, "gpspipe")
+        #expect(pipeTPVs.map { $0["time"] } == expected.map { $0["time"] }, "gpspipe: the log's own times")
+        let pythonLines = try python.finish(timeout: 60).map { $0.split(separator: " ").compactMap { Double($0) } }
+        expectSamePositions(pythonLines.map { ($0[0], $0[1]) }, as: expected, "python3-gps")
+        let libgpsLines = try libgps.finish(timeout: 60).filter { $0.hasPrefix("FIX ") }.map { $0.split(separator: " ") }
+        expectSamePositions(libgpsLines.map { (Double($0[2]) ?? .nan, Double($0[3]) ?? .nan) }, as: expected, "libgps")
+    }
+
+    @Test("gpspipe -r gets RMC, GGA and GSA with correct checksums, whose positions are the app's")
+    func nmeaSentences() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let app = try daemon.streamingApp("com.example.reference")
+        let fixes = try locationCount(GPSDLog.path(Self.log))
+        let gpspipe = try ClientProcess(
+            [GPSDClients.gpspipe, "-r", "-n", String(3 + 3 * fixes), "127.0.0.1:\(try daemon.gpsdFacePort())"], directory: daemon.directory, name: "gpspipe")
+        try daemon.waitForGPSDWatchers(1)
+        try daemon.replayAtMax(GPSDLog.path(Self.log))
+        let expected = try app.locations(fixes)
+        let sentences = try gpspipe.finish(timeout: 60).filter { $0.hasPrefix("$") }
+        #expect(sentences.count == 3 * fixes)
+        for sentence in sentences {
+            let parts = sentence.dropFirst().split(separator: "*")
+            let checksum = parts.first.map { $0.utf8.reduce(UInt8(0), ^) }
+            #expect(parts.count == 2 && checksum == UInt8(parts[1], radix: 16), "checksum of \(sentence)")
+        }
+        #expect(Set(sentences.map { $0.prefix(6) }) == ["$GPRMC", "$GPGGA", "$GPGSA"])
+        let positions = sentences.filter { $0.hasPrefix("$GPRMC") }.map { sentence -> (lat: Double, lon: Double) in
+            let f = sentence.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            func degrees(_ text: String, _ degreeDigits: Int, _ hemisphere: String) -> Double {
+                let whole = Double(text.prefix(degreeDigits)) ?? .nan, minutes = Double(text.dropFirst(degreeDigits)) ?? .nan
+                return (whole + minutes / 60) * (hemisphere == "S" || hemisphere == "W" ? -1 : 1)
+            }
+            return (degrees(f[3], 2, f[4]), degrees(f[5], 3, f[6]))
+        }
+        expectSamePositions(positions, as: expected, "gpspipe -r (RMC)")
+    }
+
+    @Test("L4/L12: ?WATCH is the authorization request (level always): unauthorized the client gets TPV mode 1 and never a position; prompts answer lets positions through")
+    func unauthorizedThenAnswered() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        let app = try daemon.streamingApp("com.example.reference")
+        let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
+        client.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")
+        _ = try client.nextReport { $0["class"] == "WATCH" }
+        #expect(try client.nextReport().isNoFixTPV, "no fix until authorized")
+        let prompts = try daemon.control().call(Method.promptsList).arrayValue ?? []
+        #expect(prompts.count == 1 && prompts.first?["app"] == .string("gpsd." + ownCommand()) && prompts.first?["level"] == "always")
+
+        let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 20, step: 1))
+        try daemon.replayAtMax(trace)
+        _ = try app.locations(20)
+        client.send("?POLL;\n")
+        let before = try client.reports { $0["class"] == "POLL" }
+        #expect(!before.contains { $0.isPositionTPV }, "no position while unauthorized: \(before)")
+        #expect(before.last?["tpv"]?.arrayValue?.allSatisfy { $0["lat"] == nil } == true)
+
+        _ = try daemon.control().call(Method.promptsAnswer, ["id": prompts[0]["id"]!, "choice": "allowAlways"])
+        try daemon.replayAtMax(trace)
+        let after = try client.reports { $0.isPositionTPV }
+        #expect(after.last?["device"] == "sextant:replay")
+    }
+
+    @Test("L9: revoke mid-stream cuts a gpsd client off: after the control call's answer, a no-fix TPV, then not one position")
+    func revokeMidStream() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
+        client.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")
+        _ = try client.nextReport { $0["class"] == "WATCH" }
+        let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 4000, step: 0.05))
+        _ = try daemon.control().call(Method.replayStart, ["path": .string(trace), "speed": 20])
+        for _ in 0..<5 { _ = try client.nextReport { $0.isPositionTPV } }
+        _ = try daemon.control().call(Method.permissionsSet, ["app": .string("gpsd." + ownCommand()), "status": "denied"])
+        // Positions written before the revoke may still be in flight; the no-fix TPV marks its point.
+        do {
+            _ = try client.reports { $0.isNoFixTPV }
+        } catch {
+            Issue.record("\(error); sessions: \(try daemon.gpsdSessions()); log:\n\(daemon.log())")
+            return
+        }
+        client.send("?POLL;\n")
+        var seen = 0
+        while true {
+            let line = try client.nextLine(timeout: 10)
+            #expect(!line.hasPrefix("$"), "an NMEA sentence after the revoke: \(line)")
+            guard let report = try? JSONValue.parse(line) else { continue }
+            #expect(!report.isPositionTPV, "a position after the revoke: \(line)")
+            seen += 1
+            if report["class"] == "POLL" {
+                #expect(report["tpv"]?.arrayValue?.allSatisfy { $0["lat"] == nil } == true)
+                break
+            }
+        }
+        let replay = try daemon.control().call(Method.replayStatus)
+        #expect(replay["state"] == "running", "the replay was still going while the client read: \(replay)")
+    }
+
+    @Test("L10: reduced accuracy sends the 2 km grid position the app was given, with eph of the reduced accuracy")
+    func reducedAccuracy() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways", "--approximate"])
+        let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
+        let app = "gpsd." + ownCommand()
+        let watcher = try daemon.control()
+        _ = try watcher.call(Method.watch, ["app": .string(app), "topics": ["location"]])
+        client.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
+        _ = try client.nextReport { $0["class"] == "WATCH" }
+        // 3 km north in 30 steps: the grid's 2 km cells change at least once.
+        try daemon.replayAtMax(try daemon.write("north.jsonl", syntheticTrace(count: 30, step: 0.001)))
+        let delivered = try watcher.nextEvent(timeout: 10, description: "the app's first location") { $0.method == Event.location }.params
+        let tpv = try client.nextReport { $0.isPositionTPV }
+        #expect(delivered["accuracy"] == "reduced")
+        #expect(abs((tpv["lat"]?.doubleValue ?? 0) - (delivered["lat"]?.doubleValue ?? 1)) <= 1e-6)
+        #expect(abs((tpv["lon"]?.doubleValue ?? 0) - (delivered["lon"]?.doubleValue ?? 1)) <= 1e-6)
+        #expect(tpv["eph"]?.doubleValue == delivered["hAcc"]?.doubleValue && (tpv["eph"]?.doubleValue ?? 0) >= 2000)
+    }
+
+    @Test("a non-loopback --gpsd-listen is refused without --gpsd-listen-any, saying why")
+    func nonLoopbackRefused() throws {
+        let directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try run([
+            Binaries.sextantd, "--runtime-dir", directory + "/run", "--state-dir", directory + "/state", "--no-gpsd", "--no-iio", "--gpsd-listen", "0.0.0.0:0",
+        ])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not a loopback address") && result.stderr.contains("--gpsd-listen-any"), "\(result.stderr)")
+    }
+}
