@@ -147,8 +147,14 @@ struct GPSDFaceTests {
         #expect(after.last?["device"] == "sextant:replay")
     }
 
-    @Test("L9: revoke mid-stream cuts a gpsd client off: after the control call's answer, a no-fix TPV, then not one position")
-    func revokeMidStream() throws {
+    /// Ways the control side takes locations away from an app.
+    enum Cutoff: String, CaseIterable, CustomTestStringConvertible {
+        case revoke, servicesOff
+        var testDescription: String { rawValue }
+    }
+
+    @Test("L1/L9: revoke or services off mid-stream cuts a gpsd client off: after the control call's answer, a no-fix TPV, then not one position", arguments: Cutoff.allCases)
+    func cutOffMidStream(_ cutoff: Cutoff) throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
         let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
         client.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")
@@ -156,7 +162,10 @@ struct GPSDFaceTests {
         let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 4000, step: 0.05))
         _ = try daemon.control().call(Method.replayStart, ["path": .string(trace), "speed": 20])
         for _ in 0..<5 { _ = try client.nextReport { $0.isPositionTPV } }
-        _ = try daemon.control().call(Method.permissionsSet, ["app": .string("gpsd." + ownCommand()), "status": "denied"])
+        switch cutoff {
+        case .revoke: _ = try daemon.control().call(Method.permissionsSet, ["app": .string("gpsd." + ownCommand()), "status": "denied"])
+        case .servicesOff: _ = try daemon.control().call(Method.servicesSet, ["enabled": false])
+        }
         // Positions written before the revoke may still be in flight; the no-fix TPV marks its point.
         do {
             _ = try client.reports { $0.isNoFixTPV }
@@ -198,6 +207,50 @@ struct GPSDFaceTests {
         #expect(abs((tpv["lat"]?.doubleValue ?? 0) - (delivered["lat"]?.doubleValue ?? 1)) <= 1e-6)
         #expect(abs((tpv["lon"]?.doubleValue ?? 0) - (delivered["lon"]?.doubleValue ?? 1)) <= 1e-6)
         #expect(tpv["eph"]?.doubleValue == delivered["hAcc"]?.doubleValue && (tpv["eph"]?.doubleValue ?? 0) >= 2000)
+    }
+
+    @Test(
+        "side by side: the same NMEA log through the real gpsd and through Sextant's gpsd face, read by the same libgps program, gives the same fixes",
+        .enabled(if: GPSDBinary.isInstalled, "gpsd is not installed"))
+    func sideBySideWithRealGPSD() throws {
+        let reader = try GPSDClients.libgpsReader.get()
+        let path = GPSDLog.path(Self.log)
+        let count = try locationCount(path)
+        let gpsd = try GPSDProcess()
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        // gpsd sends several TPVs per cycle of sentences, Sextant one fix per cycle: gpsd's
+        // answer for a cycle is its last TPV of that time (NMEAReferenceTests states the rule).
+        let viaGPSD = try ClientProcess([reader, "127.0.0.1", String(gpsd.port), String(try GPSDLog.tpvCount(Self.log)), "20"], directory: daemon.directory, name: "via-gpsd")
+        try viaGPSD.waitForLine("READY")  // gpsd sends only to clients already watching
+        try gpsd.feed(path)
+        let viaSextant = try ClientProcess([reader, "127.0.0.1", String(try daemon.gpsdFacePort()), String(count), "20"], directory: daemon.directory, name: "via-sextant")
+        try daemon.waitForGPSDWatchers(1)
+        try daemon.replayAtMax(path)
+
+        var gpsdCycles: [Int64: [Substring]] = [:]
+        for line in try viaGPSD.finish(timeout: 60) where line.hasPrefix("FIX ") || line.hasPrefix("NOFIX ") {
+            let fields = line.split(separator: " ")
+            gpsdCycles[Self.millisecondOfDay(fields[fields.count == 3 ? 2 : 4])] = fields
+        }
+        let sextantFixes = try viaSextant.finish(timeout: 60).filter { $0.hasPrefix("FIX ") }.map { $0.split(separator: " ") }
+        #expect(sextantFixes.count == count)
+        var bySextantTime: [Int64: [Substring]] = [:]
+        for fix in sextantFixes { bySextantTime[Self.millisecondOfDay(fix[4])] = fix }
+        let gpsdFixes = gpsdCycles.filter { $0.value[0] == "FIX" }
+        #expect(gpsdFixes.count >= count - 2, "gpsd reported a fix for (nearly) every cycle Sextant did")
+        for (time, a) in gpsdFixes.sorted(by: { $0.key < $1.key }) {
+            guard let b = bySextantTime[time] else {
+                Issue.record("gpsd has a fix at \(a[4]) that Sextant's face did not send")
+                continue
+            }
+            #expect(abs((Double(a[2]) ?? .nan) - (Double(b[2]) ?? .nan)) <= 1e-6 && abs((Double(a[3]) ?? .nan) - (Double(b[3]) ?? .nan)) <= 1e-6, "gpsd \(a), Sextant \(b)")
+        }
+    }
+
+    /// The time of day in ms of a libgps-reader time (gpsd 3.22 moves pre-2017 dates by 1024 weeks).
+    static func millisecondOfDay(_ text: Substring) -> Int64 {
+        let seconds = Double(text) ?? 0
+        return Int64((seconds.truncatingRemainder(dividingBy: 86_400) * 1000).rounded())
     }
 
     @Test("a non-loopback --gpsd-listen is refused without --gpsd-listen-any, saying why")

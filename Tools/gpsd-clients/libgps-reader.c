@@ -5,10 +5,10 @@
  *
  *   READY                               once gpsd (or Sextant) acknowledged the watch
  *   FIX <mode> <lat> <lon> <time> <recv> for a TPV with a position
- *   NOFIX <mode>                        for a TPV without one
+ *   NOFIX <mode> <time>                 for a TPV without one (time 0 when it has none)
  *
  * <time> is the fix's time and <recv> the CLOCK_REALTIME at which gps_read returned it,
- * both in seconds with nanoseconds. It stops after COUNT fixes, or when nothing comes for
+ * both in seconds with nanoseconds. It stops after COUNT TPVs, or when nothing comes for
  * IDLE seconds (exit 2), or when the server hangs up (exit 3).
  */
 #include <errno.h>
@@ -34,16 +34,16 @@ int main(int argc, char **argv)
     }
     gps_stream(&data, WATCH_ENABLE | WATCH_JSON, NULL);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    long fixes = 0;
+    long tpvs = 0;
     char message[8192];
-    while (fixes < count) {
+    while (tpvs < count) {
         if (!gps_waiting(&data, (int)(idle * 1e6))) {
-            fprintf(stderr, "nothing for %.1f s after %ld fixes\n", idle, fixes);
+            fprintf(stderr, "nothing for %.1f s after %ld TPVs\n", idle, tpvs);
             return 2;
         }
         message[0] = '\0';
         if (gps_read(&data, message, sizeof message) < 0) {
-            fprintf(stderr, "gps_read: the server hung up after %ld fixes\n", fixes);
+            fprintf(stderr, "gps_read: the server hung up after %ld TPVs\n", tpvs);
             return 3;
         }
         struct timespec now;
@@ -51,12 +51,12 @@ int main(int argc, char **argv)
         if (strstr(message, "\"class\":\"WATCH\"") != NULL) {
             printf("READY\n");
         } else if (strstr(message, "\"class\":\"TPV\"") != NULL) {
+            tpvs++;
             if (data.fix.mode >= MODE_2D && isfinite(data.fix.latitude) && isfinite(data.fix.longitude)) {
                 printf("FIX %d %.9f %.9f %lld.%09ld %lld.%09ld\n", data.fix.mode, data.fix.latitude, data.fix.longitude,
                        (long long)data.fix.time.tv_sec, data.fix.time.tv_nsec, (long long)now.tv_sec, now.tv_nsec);
-                fixes++;
             } else {
-                printf("NOFIX %d\n", data.fix.mode);
+                printf("NOFIX %d %lld.%09ld\n", data.fix.mode, (long long)data.fix.time.tv_sec, data.fix.time.tv_nsec);
             }
         }
     }

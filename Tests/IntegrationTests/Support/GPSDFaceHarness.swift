@@ -67,6 +67,17 @@ final class ClientProcess {
         return output().split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// Waits until the process printed `line` (it says nothing else that can be waited on).
+    func waitForLine(_ line: String, timeout: Double = 10) throws {
+        let deadline = monotonicSeconds() + timeout
+        while !output().split(whereSeparator: \.isNewline).contains(Substring(line)) {
+            guard monotonicSeconds() < deadline, process.isRunning else {
+                throw HarnessError("\(process.executableURL!.lastPathComponent) did not print \(line) within \(timeout) s:\n\(output())\n\(errors())")
+            }
+            usleep(10_000)  // its output is a file: nothing to block on
+        }
+    }
+
     func output() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     func errors() -> String { (try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "" }
 }
