@@ -253,6 +253,30 @@ struct GPSDFaceTests {
         return Int64((seconds.truncatingRemainder(dividingBy: 86_400) * 1000).rounded())
     }
 
+    @Test("a gpsd client that never reads does not stall a max-speed replay: a libgps client gets every fix, in order, with the trace's times")
+    func slowClientNeverStallsOthers() throws {
+        let reader = try GPSDClients.libgpsReader.get()
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let port = try daemon.gpsdFacePort()
+        let sleeper = try GPSDFaceClient(port: port)  // watches, then never reads
+        sleeper.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")
+        let count = 20_000  // with NMEA, ~9 MB for the sleeper: more than its socket buffers hold
+        let libgps = try ClientProcess([reader, "127.0.0.1", String(port), String(count), "20"], directory: daemon.directory, name: "libgps")
+        try daemon.waitForGPSDWatchers(2)
+        try daemon.replayAtMax(try daemon.write("long.jsonl", syntheticTrace(count: count, step: 0.1)))
+
+        let fixes = try libgps.finish(timeout: 120).filter { $0.hasPrefix("FIX ") }.map { $0.split(separator: " ") }
+        #expect(fixes.count == count)
+        let latitudes = fixes.map { Double($0[2]) ?? .nan }
+        let times = fixes.map { Double($0[4]) ?? .nan }
+        #expect(zip(latitudes, latitudes.dropFirst()).allSatisfy { $0 < $1 }, "every fix, in order")
+        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.1) < 0.001 }, "the trace's own times, 0.1 s apart")
+        let log = daemon.log()
+        #expect(log.contains("gpsd client is not reading") || log.contains("gpsd client's queue overflowed"), "the sleeper was a slow client")
+        #expect(try daemon.control().call(Method.status)["servicesEnabled"] == true)
+        withExtendedLifetime(sleeper) {}
+    }
+
     @Test("a non-loopback --gpsd-listen is refused without --gpsd-listen-any, saying why")
     func nonLoopbackRefused() throws {
         let directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
