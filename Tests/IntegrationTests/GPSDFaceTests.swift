@@ -190,6 +190,37 @@ struct GPSDFaceTests {
         #expect(replay["state"] == "running", "the replay was still going while the client read: \(replay)")
     }
 
+    @Test("L5/L8: an allowOnce gpsd client sent to the background by the control side is cut off at once, and its grant lapses")
+    func allowOnceBackgroundCutOff() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowOnce", "--allow-once-timeout", "3"])
+        let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
+        let app = "gpsd." + ownCommand()
+        client.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")
+        _ = try client.nextReport { $0["class"] == "WATCH" }
+        let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 4000, step: 0.05))
+        _ = try daemon.control().call(Method.replayStart, ["path": .string(trace), "speed": 20])
+        for _ in 0..<3 { _ = try client.nextReport { $0.isPositionTPV } }
+        #expect(try daemon.ctl(["apps", "background", app]).status == 0)
+        _ = try client.reports { $0.isNoFixTPV }
+        // The cut-off came with the move (L8), not with the grant's lapse 3 s later (L5).
+        let grants = try daemon.control().call(Method.permissionsList).arrayValue ?? []
+        #expect(grants.contains { $0["app"] == .string(app) && $0["allowOnce"] == true }, "\(grants)")
+        try daemon.waitForStatus("the allowOnce grant to lapse", timeout: 10) { _ in
+            ((try? daemon.control().call(Method.permissionsList).arrayValue) ?? []).allSatisfy { $0["app"] != .string(app) }
+        }
+        #expect(try daemon.ctl(["apps", "foreground", app]).status == 0)
+        let events = try daemon.control().call(Method.replayStatus)["events"]?.intValue ?? 0
+        try daemon.waitForStatus("more fixes published", timeout: 10) { status in (status["replay"]?["events"]?.intValue ?? 0) > events + 10 }
+        client.send("?POLL;\n")
+        while true {
+            let line = try client.nextLine(timeout: 10)
+            #expect(!line.hasPrefix("$"), "an NMEA sentence after the cut-off: \(line)")
+            guard let report = try? JSONValue.parse(line) else { continue }
+            #expect(!report.isPositionTPV, "a position after the cut-off: \(line)")
+            if report["class"] == "POLL" { break }
+        }
+    }
+
     @Test("L10: reduced accuracy sends the 2 km grid position the app was given, with eph of the reduced accuracy")
     func reducedAccuracy() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways", "--approximate"])

@@ -197,9 +197,12 @@ extension GPSDConnection: SessionOutput {
         if watch.enable { send(GPSDReport.noFix(device: hub.gpsdCurrentDevice()), kind: .essential) }
     }
 
+    /// The hub calls this the moment the rules stop delivery, whatever the cause (L8's
+    /// move to the background has no `authorization` event): the client hears it now.
     func discardQueuedLocations() {
         outbox.discardLocations()
         lastPositionTPV = nil
+        rightsMayHaveChanged()
     }
 
     var peer: PeerCredentials? {
