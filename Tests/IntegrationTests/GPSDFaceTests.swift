@@ -308,6 +308,33 @@ struct GPSDFaceTests {
         withExtendedLifetime(sleeper) {}
     }
 
+    @Test(
+        "cgps, under tmux, shows the position set by hand, as a screen capture",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cgps") && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "cgps and tmux are needed"))
+    func cgpsScreen() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let tmux = ["/usr/bin/tmux", "-S", daemon.directory + "/tmux.sock"]
+        // Foundation's Process reports a child's exit only when a pipe it shares with the
+        // child closes, and the tmux server that the client forks keeps it open: the client
+        // is started by a bash that first closes every descriptor above 2.
+        let command = (tmux + ["new-session", "-d", "-x", "90", "-y", "28", "TERM=xterm /usr/bin/cgps 127.0.0.1:\(try daemon.gpsdFacePort())"])
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        let started = try run(["/bin/bash", "-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "# + command])
+        #expect(started.status == 0, "tmux: \(started.stderr)")
+        defer { _ = try? run(tmux + ["kill-server"]) }
+        try daemon.waitForGPSDWatchers(1)
+        #expect(try daemon.ctl(["location", "set", "48.8566", "2.3522", "--alt", "35"]).status == 0)
+        let deadline = monotonicSeconds() + 15
+        var screen = ""
+        while monotonicSeconds() < deadline {
+            screen = try run(tmux + ["capture-pane", "-p"]).stdout
+            if screen.contains("48.85660000 N") { break }
+            usleep(50_000)  // a terminal's screen has no event to wait on
+        }
+        #expect(screen.contains("Latitude:") && screen.contains("48.85660000 N"), "cgps showed:\n\(screen)")
+        #expect(screen.contains("2.35220000 E") && screen.contains("3D FIX"), "cgps showed:\n\(screen)")
+    }
+
     @Test("a non-loopback --gpsd-listen is refused without --gpsd-listen-any, saying why")
     func nonLoopbackRefused() throws {
         let directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
