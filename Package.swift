@@ -14,8 +14,10 @@ let package = Package(
         .library(name: "SextantProtocol", targets: ["SextantProtocol"]),
         .library(name: "SextantClient", targets: ["SextantClient"]),
         .library(name: "SextantCore", targets: ["SextantCore"]),
-        // The trace readers and writer, for tools outside this package (Benchmarks/).
+        // The trace readers and writer, for tools outside this package (Benchmarks/, Fuzz/).
         .library(name: "SextantTraces", targets: ["SextantTraces"]),
+        // The gpsd source, for its report parser's fuzz target (Fuzz/).
+        .library(name: "SextantGPSD", targets: ["SextantGPSD"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -28,6 +30,10 @@ let package = Package(
         // Wire types: JSON values, JSON-RPC envelope, error codes, names. No I/O.
         .target(name: "SextantProtocol"),
 
+        // Unix socket plumbing shared by the daemon, the client and the tests: the
+        // `sockaddr_un` of a path, a descriptor closed exactly once, SO_PEERCRED.
+        .target(name: "SextantSocket"),
+
         // Pure engines (authorization, orientation, interface rules, posture), samples,
         // geo helpers and time. No I/O, no NIO, no wall clock.
         .target(name: "SextantCore", dependencies: ["SextantProtocol"]),
@@ -35,6 +41,8 @@ let package = Package(
         // C libraries, reached through pkg-config.
         .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // glibc's <malloc.h>: the daemon returns connection buffers to the system.
+        .systemLibrary(name: "CMalloc"),
 
         // The outside world turned into samples, one module per kind of source, so that a
         // program that reads traces (sextantctl) links neither libgps nor libudev.
@@ -61,7 +69,7 @@ let package = Package(
         .target(
             name: "SextantServer",
             dependencies: [
-                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore",
+                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,7 +78,7 @@ let package = Package(
         ),
 
         // A small blocking client of both sockets: sextantctl, the demo, tests and apps.
-        .target(name: "SextantClient", dependencies: ["SextantProtocol"]),
+        .target(name: "SextantClient", dependencies: ["SextantProtocol", "SextantSocket"]),
 
         .executableTarget(
             name: "sextantd",
@@ -96,6 +104,7 @@ let package = Package(
         ),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
+        .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore"]),
         .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces"]),
         .testTarget(name: "SextantGPSDTests", dependencies: ["SextantGPSD"]),
@@ -111,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SextantClient", "SextantProtocol", "SextantTraces"]
+            dependencies: ["SextantClient", "SextantProtocol", "SextantSocket", "SextantTraces"]
         ),
     ]
 )

@@ -4,15 +4,17 @@
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake;
 #                 the gpsd face's clients: gpspipe, cgps, the gps module, cc against libgps),
 #                 tmux (cgps's screen, captured), gcc (cc),
-#                 umockdev, gir1.2-umockdev, python3-gi (fake IIO sensors that libudev sees),
-#                 sqlite3, util-linux (setpriv)
+#                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
+#                 sqlite3, util-linux (setpriv),
+#                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
 set -euo pipefail
 
 packages=(
     libgps-dev libudev-dev libsqlite3-dev pkg-config
     gpsd gpsd-tools gpsd-clients python3-gps tmux gcc
-    umockdev gir1.2-umockdev python3-gi
+    umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
+    librsvg2-bin
 )
 
 missing=()

@@ -3,5 +3,6 @@
 # integration tests that start the real sextantd, gpsd and umockdev.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+python3 Tools/check-code-shape.py Sources
 swift build --build-tests "$@"
 swift test --skip-build "$@"

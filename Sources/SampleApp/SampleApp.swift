@@ -20,7 +20,11 @@ struct SampleApp: ParsableCommand {
     @Option(help: "Exit after this many locations (0: run until the daemon goes away).") var count = 0
 
     func run() throws {
-        let directory = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
+        guard let directory = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
+        else {
+            FileHandle.standardError.write(Data("sextant-sample-app: \(DefaultPaths.noRuntimeDirectory)\n".utf8))
+            throw ExitCode(1)
+        }
         do {
             let daemon = try SextantConnection.app(runtimeDirectory: directory)
             let hello = try daemon.call(Method.hello, ["app": .string(app)])

@@ -4,10 +4,13 @@ import Glibc
 import Darwin
 #endif
 import SextantProtocol
+import SextantSocket
 
 /// What can go wrong talking to the daemon.
 public enum ClientError: Error, CustomStringConvertible, Equatable {
     case cannotConnect(path: String, reason: String)
+    /// The socket is served by a process of another user (not root): refused unheard.
+    case untrustedPeer(path: String, uid: UInt32, pid: Int32)
     /// The daemon answered with an error.
     case rpc(RPCError)
     case timedOut(String)
@@ -17,6 +20,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .cannotConnect(let path, let reason): return "cannot connect to \(path): \(reason) (is sextantd running?)"
+        case .untrustedPeer(let path, let uid, let pid):
+            return "refusing \(path): it is served by pid \(pid) of uid \(uid), neither you (uid \(getuid())) nor root; another user may have put it there"
         case .rpc(let error): return "\(error.message) (error \(error.code))"
         case .timedOut(let what): return "timed out waiting for \(what)"
         case .closed: return "the daemon closed the connection"
@@ -37,35 +42,28 @@ public struct ServerEvent: Sendable, Equatable {
 /// Use it from one thread. Every wait takes a time-out, so a test or a script never hangs.
 public final class SextantConnection {
     public let path: String
-    private var fd: Int32
+    private let socket: OwnedDescriptor
     private var buffer: [UInt8] = []
     private var responses: [JSONValue: Result<JSONValue, RPCError>] = [:]
     private var events: [ServerEvent] = []
     private var nextID: Int64 = 0
 
+    /// Connects to the socket at `path` and checks who serves it: a daemon of the caller's
+    /// uid or root, never a socket another user planted where ours was expected.
     public init(path: String) throws(ClientError) {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .cannotConnect(path: path, reason: String(cString: strerror(errno))) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(fd)
-            throw .cannotConnect(path: path, reason: "path too long for a Unix socket")
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw .cannotConnect(path: path, reason: error.description) }
+        do {
+            socket = try OwnedDescriptor.unixStreamSocket()
+            try socket.connect(to: address)
+        } catch {
+            throw .cannotConnect(path: path, reason: error.reason)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw .cannotConnect(path: path, reason: reason)
-        }
+        let peer: UnixPeerCredentials
+        do { peer = try socket.peerCredentials() } catch { throw .cannotConnect(path: path, reason: error.reason) }
+        let me = UInt32(getuid())
+        guard peer.uid == me || peer.uid == 0 else { throw .untrustedPeer(path: path, uid: peer.uid, pid: peer.pid) }
     }
 
     /// The app socket in a runtime directory.
@@ -78,13 +76,16 @@ public final class SextantConnection {
         try SextantConnection(path: runtimeDirectory + "/" + DefaultPaths.controlSocketName)
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    /// Closes the connection; the descriptor's owner makes sure this happens once.
+    public func close() { socket.close() }
 
-    public func close() {
-        if fd >= 0 {
-            Glibc.close(fd)
-            fd = -1
-        }
+    private var fd: Int32 { socket.raw }
+
+    /// Tells the daemon nothing more will be sent (shutdown of the writing side); answers
+    /// to what was sent still arrive.
+    public func finishSending() throws(ClientError) {
+        guard fd >= 0 else { throw .closed }
+        guard shutdown(fd, Int32(SHUT_WR)) == 0 else { throw .io("shutdown: \(String(cString: strerror(errno)))") }
     }
 
     // MARK: - Requests

@@ -36,11 +36,55 @@ public struct LocationFix: Sendable, Equatable {
         self.time = time
     }
 
-    /// Why a set of values is not a usable fix, or nil when it is.
-    public static func problem(latitude: Double, longitude: Double) -> String? {
+    /// The widest altitudes a fix may carry, in metres: a deep mine to a low orbit.
+    public static let altitudeRange: ClosedRange<Double> = -100_000...1_000_000
+    /// The largest accuracy radius (`hAcc`, `vAcc`) in metres: half the Earth's girth.
+    public static let maximumAccuracy = 20_000_000.0
+    /// The fastest speed a fix may carry, in m/s: well above an orbit's 7.8 km/s.
+    public static let maximumSpeed = 100_000.0
+
+    /// Why a set of values is not a usable fix, or nil when it is. The one validator of a
+    /// fix's values, whoever brings them (a trace, a control request, gpsd): every value
+    /// finite and in range; the reason names the wire field (`lat`, `hAcc`, …).
+    public static func problem(
+        latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
+        verticalAccuracy: Double? = nil, speed: Double? = nil, course: Double? = nil
+    ) -> String? {
         guard latitude.isFinite, (-90...90).contains(latitude) else { return "lat must be within -90...90" }
         guard longitude.isFinite, (-180...180).contains(longitude) else { return "lon must be within -180...180" }
+        if let altitude, !(altitude.isFinite && altitudeRange.contains(altitude)) {
+            return "alt must be within \(Int(altitudeRange.lowerBound))...\(Int(altitudeRange.upperBound)) m"
+        }
+        for (name, accuracy) in [("hAcc", horizontalAccuracy), ("vAcc", verticalAccuracy)] {
+            if let accuracy, !(accuracy.isFinite && (0...maximumAccuracy).contains(accuracy)) {
+                return "\(name) must be within 0...\(Int(maximumAccuracy)) m"
+            }
+        }
+        if let speed, !(speed.isFinite && (0...maximumSpeed).contains(speed)) {
+            return "speed must be within 0...\(Int(maximumSpeed)) m/s"
+        }
+        if let course, !(course.isFinite && (0..<360).contains(course)) { return "course must be within 0..<360 degrees" }
         return nil
+    }
+
+    /// Why this fix is not usable, or nil (`problem(latitude:…)` on every field).
+    public var problem: String? {
+        LocationFix.problem(
+            latitude: latitude, longitude: longitude, altitude: altitude, horizontalAccuracy: horizontalAccuracy,
+            verticalAccuracy: verticalAccuracy, speed: speed, course: course)
+    }
+
+    /// The fix's members as the wire and Sextant traces write them (`lat`, `lon`, `hAcc`,
+    /// and `alt`, `vAcc`, `speed`, `course` when known); `time` only when asked for, since
+    /// a trace line gives its time as `t`. The one encoder of a fix.
+    public func jsonMembers(includingTime: Bool) -> [String: JSONValue] {
+        var o: [String: JSONValue] = ["lat": .double(latitude), "lon": .double(longitude), "hAcc": .double(horizontalAccuracy)]
+        if includingTime { o["time"] = .string(time.rfc3339) }
+        if let altitude { o["alt"] = .double(altitude) }
+        if let verticalAccuracy { o["vAcc"] = .double(verticalAccuracy) }
+        if let speed { o["speed"] = .double(speed) }
+        if let course { o["course"] = .double(course) }
+        return o
     }
 }
 

@@ -95,7 +95,9 @@ private struct JSONByteParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            let valueStart = index
+            let value = try parseValue(depth: depth + 1)
+            members[key] = depth == 0 && key == "id" ? exactNumber(value, from: valueStart) : value
             skipWhitespace()
             guard index < bytes.count else { throw fail("unterminated object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -245,6 +247,18 @@ private struct JSONByteParser {
         if isInteger, let i = Int64(text) { return .int(i) }
         guard let d = Double(text), d.isFinite else { throw JSONParseError(offset: start, reason: "number out of range") }
         return .double(d)
+    }
+
+    /// A number as `.numberText` when its text is not what `.int` or `.double` would write
+    /// (a request id echoed as sent); any other value as it is.
+    func exactNumber(_ value: JSONValue, from start: Int) -> JSONValue {
+        switch value {
+        case .int, .double:
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            return value.serialized() == text ? value : .numberText(text)
+        default:
+            return value
+        }
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -10,6 +10,11 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// A number kept as the text it came in, because neither `.int` nor `.double` would
+    /// write it back the same (`-0`, `1.0`, `1e2`, `18446744073709551616`). The parser
+    /// makes one only for the `id` of a top-level object: a JSON-RPC id must come back
+    /// exactly as the client sent it.
+    case numberText(String)
 }
 
 extension JSONValue {
@@ -29,6 +34,7 @@ extension JSONValue {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
+        case .numberText(let text): return Double(text)
         default: return nil
         }
     }
@@ -38,6 +44,7 @@ extension JSONValue {
         switch self {
         case .int(let i): return Int(exactly: i)
         case .double(let d): return d.rounded() == d && abs(d) < 9e15 ? Int(d) : nil
+        case .numberText: return doubleValue.flatMap { JSONValue.double($0).intValue }
         default: return nil
         }
     }
@@ -87,6 +94,7 @@ extension JSONValue {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d): JSONValue.writeNumber(d, to: &out)
+        case .numberText(let text): out += text
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out += "["

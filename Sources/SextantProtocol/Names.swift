@@ -86,6 +86,8 @@ public enum Method {
     public static let permissionsList = "permissions.list"
     public static let permissionsSet = "permissions.set"
     public static let permissionsReset = "permissions.reset"
+    public static let permissionsOwners = "permissions.owners"
+    public static let permissionsUnbind = "permissions.unbind"
     public static let promptsList = "prompts.list"
     public static let promptsAnswer = "prompts.answer"
     public static let promptsPolicy = "prompts.policy"

@@ -7,6 +7,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     case methodNotFound = -32601
     case invalidParams = -32602
     case internalError = -32603
+    /// JSON-RPC's range for server errors: a socket already serves as many clients as it may.
+    case serverBusy = -32000
     case notAuthorized = 1001
     case servicesDisabled = 1002
     case noSession = 1003
@@ -15,6 +17,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     case sourceUnavailable = 1006
     case forbidden = 1007
     case invalidTrace = 1008
+    /// `hello` with an app id bound to another uid (docs/security.md).
+    case wrongUser = 1009
     /// A session has as many requests waiting (authorization.request, location.once) as it
     /// may: the daemon holds a bounded number per session.
     case tooManyRequests = 1010
@@ -26,6 +30,7 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .methodNotFound: return "methodNotFound"
         case .invalidParams: return "invalidParams"
         case .internalError: return "internalError"
+        case .serverBusy: return "serverBusy"
         case .notAuthorized: return "notAuthorized"
         case .servicesDisabled: return "servicesDisabled"
         case .noSession: return "noSession"
@@ -34,6 +39,7 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .sourceUnavailable: return "sourceUnavailable"
         case .forbidden: return "forbidden"
         case .invalidTrace: return "invalidTrace"
+        case .wrongUser: return "wrongUser"
         case .tooManyRequests: return "tooManyRequests"
         }
     }
@@ -117,7 +123,7 @@ public enum RPCMessage: Sendable, Equatable {
         let id = o["id"]
         let replyID: JSONValue
         switch id {
-        case .none, .some(.null), .some(.string), .some(.int), .some(.double): replyID = id ?? .null
+        case .none, .some(.null), .some(.string), .some(.int), .some(.double), .some(.numberText): replyID = id ?? .null
         default:
             return .failure(RPCDecodeFailure(id: .null, error: RPCError(.invalidRequest, "\"id\" must be a string, a number or null")))
         }

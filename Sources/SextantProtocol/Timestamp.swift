@@ -3,18 +3,67 @@
 /// The wire form is RFC 3339 with milliseconds, always in UTC: `2026-03-01T08:00:00.000Z`.
 /// Formatting and parsing are done here by hand (civil-from-days), so the engines and the
 /// trace readers never need a date formatter or the wall clock.
+///
+/// **Range.** An `Int64` of nanoseconds holds the instants from 1677-09-21T00:12:43.145Z
+/// to 2262-04-11T23:47:16.854Z (`Timestamp.earliest`, `Timestamp.latest`). Parsing refuses
+/// a time outside them (`RFC3339Error.outOfRange`); arithmetic never traps: `adding`
+/// clamps to the range, `checkedAdding` says when it would leave it.
 public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var nanoseconds: Int64
 
+    /// The earliest instant a timestamp holds (1677-09-21T00:12:43.145224192Z).
+    public static let earliest = Timestamp(nanoseconds: .min)
+    /// The latest instant a timestamp holds (2262-04-11T23:47:16.854775807Z).
+    public static let latest = Timestamp(nanoseconds: .max)
+
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// Seconds since the epoch, clamped to `earliest...latest`; NaN is the epoch.
+    public init(seconds: Double) { self.nanoseconds = Timestamp.clampedNanoseconds(seconds * 1e9) }
+
+    /// Seconds since the epoch, or nil when that instant is out of range (or not finite).
+    public init?(exactlySeconds seconds: Double) {
+        guard let ns = Timestamp.checkedNanoseconds(seconds * 1e9) else { return nil }
+        self.nanoseconds = ns
+    }
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.nanoseconds < b.nanoseconds }
 
-    public func adding(nanoseconds delta: Int64) -> Timestamp { Timestamp(nanoseconds: nanoseconds + delta) }
+    /// The instant `delta` nanoseconds later (earlier when negative), clamped to
+    /// `earliest...latest`: time arithmetic on instants from outside never traps.
+    public func adding(nanoseconds delta: Int64) -> Timestamp {
+        checkedAdding(nanoseconds: delta) ?? (delta > 0 ? .latest : .earliest)
+    }
+
+    /// The instant `delta` nanoseconds later, or nil when it is out of range.
+    public func checkedAdding(nanoseconds delta: Int64) -> Timestamp? {
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(delta)
+        return overflow ? nil : Timestamp(nanoseconds: sum)
+    }
+
+    /// Nanoseconds from `earlier` to this instant, or nil when the difference does not fit
+    /// in an `Int64` (instants more than 292 years apart).
+    public func nanoseconds(since earlier: Timestamp) -> Int64? {
+        let (difference, overflow) = nanoseconds.subtractingReportingOverflow(earlier.nanoseconds)
+        return overflow ? nil : difference
+    }
+
+    /// A number of nanoseconds given as a `Double`, rounded, when an `Int64` holds it.
+    public static func checkedNanoseconds(_ value: Double) -> Int64? {
+        let rounded = value.rounded()
+        // 2^63 is exactly representable as a Double; `Int64(exactly:)` refuses it and NaN.
+        guard rounded.isFinite, rounded > -9.223372036854775808e18, rounded < 9.223372036854775808e18 else { return nil }
+        return Int64(rounded)
+    }
+
+    /// A number of nanoseconds given as a `Double`, rounded and clamped to `Int64`; NaN is 0.
+    public static func clampedNanoseconds(_ value: Double) -> Int64 {
+        if let exact = checkedNanoseconds(value) { return exact }
+        if value.isNaN { return 0 }
+        return value > 0 ? .max : .min
+    }
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, the millisecond rounded down.
     public var rfc3339: String {
@@ -30,8 +79,30 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     public var description: String { rfc3339 }
 
-    /// Parses RFC 3339 (`T` or space, any fraction, `Z` or a `±HH:MM` offset).
+    /// Why a text is not an RFC 3339 time Sextant can hold.
+    public enum RFC3339Error: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Not `YYYY-MM-DDTHH:MM:SS[.f](Z|±HH:MM)`, or an impossible date or time of day.
+        case malformed
+        /// A good time outside `Timestamp.earliest...Timestamp.latest`.
+        case outOfRange
+
+        public var description: String {
+            switch self {
+            case .malformed: return "not an RFC 3339 time"
+            case .outOfRange: return "outside the times Sextant can hold (1677-09-21T00:12:43.145Z to 2262-04-11T23:47:16.854Z)"
+            }
+        }
+    }
+
+    /// Parses RFC 3339 (`T` or space, any fraction, `Z` or a `±HH:MM` offset); nil when
+    /// malformed or out of range (`parse(rfc3339:)` says which).
     public init?(rfc3339 text: String) {
+        guard let t = try? Timestamp.parse(rfc3339: text) else { return nil }
+        self = t
+    }
+
+    /// Parses RFC 3339 (`T` or space, any fraction, `Z` or a `±HH:MM` offset).
+    public static func parse(rfc3339 text: String) throws(RFC3339Error) -> Timestamp {
         let b = Array(text.utf8)
         func num(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
@@ -47,10 +118,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
             let hour = num(11, 2), b[13] == UInt8(ascii: ":"), let minute = num(14, 2),
             b[16] == UInt8(ascii: ":"), let second = num(17, 2)
-        else { return nil }
+        else { throw .malformed }
         guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second <= 60
-        else { return nil }
+        else { throw .malformed }
         var i = 19
         var fractionNanos: Int64 = 0
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -62,31 +133,42 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
                 scale /= 10
                 i += 1
             }
-            guard i > start else { return nil }
+            guard i > start else { throw .malformed }
         }
         var offsetSeconds = 0
-        guard i < b.count else { return nil }
+        guard i < b.count else { throw .malformed }
         if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
             i += 1
         } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             guard let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"), let om = num(i + 4, 2) else {
-                return nil
+                throw .malformed
             }
             offsetSeconds = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
             i += 6
         } else {
-            return nil
+            throw .malformed
         }
-        guard i == b.count else { return nil }
+        guard i == b.count else { throw .malformed }
+        // A four-digit year keeps the seconds far inside Int64; the nanoseconds may not be.
         let days = Timestamp.days(fromCivil: year, month, day)
         let secs = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        self.nanoseconds = secs * 1_000_000_000 + fractionNanos
+        // Before the epoch, go from the next whole second back: the earliest instant is
+        // a fraction of a second after a whole second that Int64 nanoseconds cannot hold.
+        let (wholeSeconds, fraction) = secs < 0 && fractionNanos > 0 ? (secs + 1, fractionNanos - 1_000_000_000) : (secs, fractionNanos)
+        let (wholeNanos, overflow) = wholeSeconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { throw .outOfRange }
+        let (nanos, overflowFraction) = wholeNanos.addingReportingOverflow(fraction)
+        guard !overflowFraction else { throw .outOfRange }
+        return Timestamp(nanoseconds: nanos)
     }
 
-    /// Builds an instant from a UTC calendar date and time of day.
+    /// Builds an instant from a UTC calendar date and time of day, clamped to
+    /// `earliest...latest` like `adding`.
     public init(year: Int, month: Int, day: Int, secondsOfDay: Double) {
         let days = Timestamp.days(fromCivil: year, month, day)
-        self.nanoseconds = days * 86_400_000_000_000 + Int64((secondsOfDay * 1e9).rounded())
+        let (midnight, overflow) = days.multipliedReportingOverflow(by: 86_400_000_000_000)
+        let base = overflow ? Timestamp(nanoseconds: days > 0 ? .max : .min) : Timestamp(nanoseconds: midnight)
+        self = base.adding(nanoseconds: Timestamp.clampedNanoseconds(secondsOfDay * 1e9))
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).

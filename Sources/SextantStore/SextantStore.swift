@@ -3,27 +3,13 @@ import GRDB
 import SextantCore
 import SextantProtocol
 
-/// Everything the store holds, as read at start-up.
-public struct StoreSnapshot: Sendable, Equatable {
-    public var permissions: [String: StoredPermission]
-    public var servicesEnabled: Bool
-    public var policy: PromptPolicy
-    public var fudgers: [String: LocationFudger]
-}
-
-/// A store that cannot be used. The daemon stops with this message; the store is never
-/// reset behind the user's back.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String { "permission store \(path): \(reason)" }
-}
-
-/// The decisions that must survive a restart (RULES L1, L2, L10, L12), in SQLite.
+/// The decisions that must survive a restart (RULES L1, L2, L10, L12) and the app ids'
+/// owners (docs/security.md), in SQLite.
 ///
 /// WAL journal with `synchronous = FULL`: a write returns only once it is on disk, so a
 /// `kill -9` (or a power cut) at any moment keeps every committed change, and a change in
-/// progress is either whole or absent.
+/// progress is either whole or absent. Writes go through GRDB's one serialized writer, in
+/// the order they were asked for, each batch in one transaction.
 public final class SextantStore: Sendable {
     public let path: String
     private let pool: DatabasePool
@@ -31,6 +17,10 @@ public final class SextantStore: Sendable {
     public static let fileName = "sextant.sqlite3"
 
     /// Opens (creating if needed) `directory/sextant.sqlite3`.
+    ///
+    /// A file that is there already must be a Sextant store: an empty (0-byte) file, or a
+    /// database without Sextant's tables, is refused rather than silently made into an
+    /// empty store (which would drop every decision).
     public init(directory: String) throws(StoreError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.path = path
@@ -39,6 +29,7 @@ public final class SextantStore: Sendable {
         } catch {
             throw StoreError(path: path, reason: "cannot create the directory: \(error.localizedDescription)")
         }
+        let existed = try Self.checkExistingFile(path)
         var configuration = Configuration()
         configuration.label = "sextant.store"
         configuration.busyMode = .timeout(5)
@@ -50,6 +41,9 @@ public final class SextantStore: Sendable {
             try pool.read { db in
                 let result = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
                 if result != "ok" { throw StoreError(path: path, reason: "integrity check failed: \(result)") }
+                if existed, try !db.tableExists("grdb_migrations") {
+                    throw StoreError(path: path, reason: "a SQLite database without Sextant's tables: move it away to start afresh")
+                }
             }
             try Self.migrator.migrate(pool)
         } catch let error as StoreError {
@@ -61,12 +55,31 @@ public final class SextantStore: Sendable {
         }
     }
 
+    /// Whether a store file is there already; throws for one that cannot be a store.
+    private static func checkExistingFile(_ path: String) throws(StoreError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw StoreError(path: path, reason: "cannot read it: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw StoreError(path: path, reason: "not a regular file: move it away")
+        }
+        if info.st_size == 0 {
+            throw StoreError(
+                path: path,
+                reason: "the file is empty (0 bytes): it holds no decisions; the daemon does not start afresh on its own (remove the file to start with no stored permissions)")
+        }
+        return true
+    }
+
     static func explain(_ error: DatabaseError) -> String {
         switch error.resultCode {
         case .SQLITE_NOTADB: return "not a SQLite database (corrupt or another file): move it away to start afresh"
         case .SQLITE_CORRUPT: return "the database is corrupt: move it away to start afresh"
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
             return "cannot open it for reading and writing (\(error.message ?? "permission denied"))"
+        case .SQLITE_FULL: return "the disk is full"
         default: return error.message ?? "\(error)"
         }
     }
@@ -93,31 +106,16 @@ public final class SextantStore: Sendable {
                     );
                     """)
         }
+        migrator.registerMigration("v2: app owners") { db in
+            try db.execute(sql: "CREATE TABLE app_owner (app TEXT PRIMARY KEY NOT NULL, uid INTEGER NOT NULL)")
+        }
         return migrator
     }
 
-    /// Reads everything. Rows the daemon cannot understand are an error naming the row.
+    /// Reads everything, every column checked (StoreReader).
     public func load() throws(StoreError) -> StoreSnapshot {
         do {
-            return try pool.read { db in
-                var permissions: [String: StoredPermission] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT app, status, accuracy, updated_ns FROM permission") {
-                    let app: String = row["app"]
-                    guard let status = AuthorizationStatus(rawValue: row["status"]),
-                        let accuracy = LocationAccuracy(rawValue: row["accuracy"])
-                    else { throw StoreError(path: path, reason: "unreadable permission row for app \(app)") }
-                    permissions[app] = StoredPermission(status: status, accuracy: accuracy, updated: Timestamp(nanoseconds: row["updated_ns"]))
-                }
-                var settings: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") { settings[row["key"]] = row["value"] }
-                var fudgers: [String: LocationFudger] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT app, east, north FROM fudge_offset") {
-                    fudgers[row["app"]] = LocationFudger(offsetEast: row["east"], offsetNorth: row["north"])
-                }
-                let policy = PromptPolicy(mode: settings["policy"] ?? "ask", precise: settings["policy.precise"] != "false") ?? .ask
-                return StoreSnapshot(
-                    permissions: permissions, servicesEnabled: settings["servicesEnabled"] != "false", policy: policy, fudgers: fudgers)
-            }
+            return try pool.read { db in try StoreReader(path: path, db: db).snapshot() }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -127,10 +125,34 @@ public final class SextantStore: Sendable {
         }
     }
 
-    /// Stores (or with nil, forgets) an app's decision.
-    public func savePermission(app: String, _ entry: StoredPermission?) throws {
-        try pool.write { db in
-            if let entry {
+    // MARK: - Writing
+
+    /// Writes a batch in one transaction and returns once it is committed.
+    public func write(_ changes: [StoreChange]) throws(StoreError) {
+        do {
+            try pool.write { db in try Self.apply(changes, db) }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Queues a batch on GRDB's serialized writer (one transaction, after every batch queued
+    /// before it) and calls `completion` once it is committed or has failed, on the writer's queue.
+    public func asyncWrite(_ changes: [StoreChange], completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+        pool.asyncWrite({ db in try Self.apply(changes, db) }) { [self] _, result in
+            completion(result.mapError { failure($0) })
+        }
+    }
+
+    private func failure(_ error: any Error) -> StoreError {
+        if let error = error as? DatabaseError { return StoreError(path: path, reason: "cannot write: \(Self.explain(error))") }
+        return StoreError(path: path, reason: "cannot write: \(error)")
+    }
+
+    private static func apply(_ changes: [StoreChange], _ db: Database) throws {
+        for change in changes {
+            switch change {
+            case .permission(let app, let entry?):
                 try db.execute(
                     sql: """
                         INSERT INTO permission (app, status, accuracy, updated_ns) VALUES (?, ?, ?, ?)
@@ -138,34 +160,44 @@ public final class SextantStore: Sendable {
                             updated_ns = excluded.updated_ns
                         """,
                     arguments: [app, entry.status.rawValue, entry.accuracy.rawValue, entry.updated.nanoseconds])
-            } else {
+            case .permission(let app, nil):
                 try db.execute(sql: "DELETE FROM permission WHERE app = ?", arguments: [app])
+            case .servicesEnabled(let enabled):
+                try setting(db, "servicesEnabled", enabled ? "true" : "false")
+            case .policy(let policy):
+                try setting(db, "policy", policy.mode)
+                try setting(db, "policy.precise", policy.precise ? "true" : "false")
+            case .gridOffset(let app, let fudger):
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO fudge_offset (app, east, north) VALUES (?, ?, ?)",
+                    arguments: [app, fudger.offsetEast, fudger.offsetNorth])
+            case .owner(let app, let uid?):
+                try db.execute(sql: "INSERT OR REPLACE INTO app_owner (app, uid) VALUES (?, ?)", arguments: [app, Int64(uid)])
+            case .owner(let app, nil):
+                try db.execute(sql: "DELETE FROM app_owner WHERE app = ?", arguments: [app])
             }
         }
+    }
+
+    private static func setting(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+
+    /// Stores (or with nil, forgets) an app's decision.
+    public func savePermission(app: String, _ entry: StoredPermission?) throws {
+        try write([.permission(app: app, entry)])
     }
 
     public func saveServicesEnabled(_ enabled: Bool) throws {
-        try setSettings(["servicesEnabled": enabled ? "true" : "false"])
+        try write([.servicesEnabled(enabled)])
     }
 
     public func savePolicy(_ policy: PromptPolicy) throws {
-        try setSettings(["policy": policy.mode, "policy.precise": policy.precise ? "true" : "false"])
+        try write([.policy(policy)])
     }
 
     public func saveFudger(app: String, _ fudger: LocationFudger) throws {
-        try pool.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO fudge_offset (app, east, north) VALUES (?, ?, ?)",
-                arguments: [app, fudger.offsetEast, fudger.offsetNorth])
-        }
-    }
-
-    private func setSettings(_ values: [String: String]) throws {
-        try pool.write { db in
-            for (key, value) in values {
-                try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
-            }
-        }
+        try write([.gridOffset(app: app, fudger)])
     }
 
     /// Checkpoints the WAL into the main file (at shutdown; not needed for safety).

@@ -16,29 +16,49 @@ public enum SextantTraceFormat {
     /// Reads a whole trace. Nothing is returned unless every line is good: a bad line
     /// throws with its 1-based physical line number.
     public static func read(_ text: String, path: String) throws(TraceError) -> Trace {
-        var trace: Trace?
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(TraceError) in try read(bytes, path: path) } }.get()
+    }
+
+    /// Reads a whole trace from its bytes, a line at a time: no copy of the file is made.
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(TraceError) -> Trace {
+        // The header's trace and the samples apart: appending through a trace that a
+        // binding of the header also holds would copy the samples at every line.
+        var header: Trace?
+        var samples: [TraceSample] = []
+        // One sample a line at most: room for all at once, rather than doubling (and
+        // briefly holding twice) the array as it grows.
+        samples.reserveCapacity(bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         var lastOffset: Int64 = 0
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var lineStart = 0
+        while lineStart < bytes.count || (lineNumber == 0 && bytes.isEmpty) {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             lineNumber += 1
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.first == "#" { continue }
-            func fail(_ reason: String) -> TraceError { TraceError(path: path, line: lineNumber, reason: reason) }
+            var line = bytes[lineStart..<lineEnd]
+            lineStart = lineEnd + 1
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) || line.first == UInt8(ascii: "#") { continue }
+            let number = lineNumber
+            func fail(_ reason: String) -> TraceError { TraceError(path: path, line: number, reason: reason) }
+            guard let text = String(validating: line, as: UTF8.self) else { throw fail("not UTF-8 text") }
             let value: JSONValue
-            do { value = try JSONValue.parse(String(line)) } catch { throw fail("not JSON: \(error)") }
+            do { value = try JSONValue.parse(text) } catch { throw fail("not JSON: \(error)") }
             guard case .object(let o) = value else { throw fail("a line must be a JSON object") }
-            guard let header = trace else {
-                trace = try readHeader(o, fail: fail)
+            guard let start = header?.start else {
+                header = try readHeader(o, fail: fail)
                 continue
             }
-            let (offset, sampleValue) = try readSample(o, start: header.start, fail: fail)
+            let (offset, sampleValue) = try readSample(o, start: start, fail: fail)
             guard offset >= lastOffset else {
                 throw fail("\"t\" goes back in time (\(Double(offset) / 1e9) after \(Double(lastOffset) / 1e9))")
             }
             lastOffset = offset
-            trace!.samples.append(TraceSample(offset: offset, value: sampleValue))
+            samples.append(TraceSample(offset: offset, value: sampleValue))
         }
-        guard let trace else { throw TraceError(path: path, line: max(lineNumber, 1), reason: "empty trace: no header line") }
+        guard var trace = header else { throw TraceError(path: path, line: max(lineNumber, 1), reason: "empty trace: no header line") }
+        trace.samples = samples
         return trace
     }
 
@@ -49,7 +69,8 @@ public enum SextantTraceFormat {
         guard let version = o["version"]?.intValue else { throw fail("header: \"version\" is required") }
         guard version == Self.version else { throw fail("header: unsupported version \(version) (this daemon reads \(Self.version))") }
         guard let startText = o["start"]?.stringValue else { throw fail("header: \"start\" is required (RFC 3339 time)") }
-        guard let start = Timestamp(rfc3339: startText) else { throw fail("header: \"start\" is not an RFC 3339 time: \(startText)") }
+        let start: Timestamp
+        do { start = try Timestamp.parse(rfc3339: startText) } catch { throw fail("header: \"start\" is \(error): \(startText)") }
         var profile: DeviceProfile?
         if let p = o["profile"], !p.isNull {
             guard let name = p.stringValue, let known = DeviceProfile(rawValue: name) else {
@@ -60,10 +81,10 @@ public enum SextantTraceFormat {
         return Trace(start: start, profile: profile)
     }
 
+    /// A sample line's offset (checked against `Trace.maximumOffset` and the end of
+    /// time) and its value (checked by `LocationFix.problem`, `Acceleration.problem`).
     static func readSample(_ o: [String: JSONValue], start: Timestamp, fail: (String) -> TraceError) throws(TraceError) -> (Int64, SampleValue) {
-        guard let tValue = o["t"] else { throw fail("\"t\" (seconds since start) is required") }
-        guard let t = tValue.doubleValue, t.isFinite, t >= 0 else { throw fail("\"t\" must be a number of seconds, 0 or more") }
-        let offset = Int64((t * 1e9).rounded())
+        let offset = try readOffset(o["t"], start: start, fail: fail)
         let kinds = ["location", "accel", "hinge", "gps"].filter { o[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
             throw fail(kinds.isEmpty ? "no sample: expected one of location, accel, hinge, gps" : "one sample a line, got \(kinds.joined(separator: " and "))")
@@ -79,23 +100,18 @@ public enum SextantTraceFormat {
         }
         switch kind {
         case "location":
-            let lat = try number("lat", required: true)!, lon = try number("lon", required: true)!
-            if let problem = LocationFix.problem(latitude: lat, longitude: lon) { throw fail("location: \(problem)") }
-            let hAcc = try number("hAcc", required: false) ?? LocationFix.defaultHorizontalAccuracy
-            guard hAcc >= 0 else { throw fail("location.hAcc must not be negative") }
-            let speed = try number("speed", required: false)
-            if let speed, speed < 0 { throw fail("location.speed must not be negative") }
-            let course = try number("course", required: false)
-            if let course, !(0..<360).contains(course) { throw fail("location.course must be within 0..<360") }
-            let vAcc = try number("vAcc", required: false)
-            if let vAcc, vAcc < 0 { throw fail("location.vAcc must not be negative") }
             let fix = LocationFix(
-                latitude: lat, longitude: lon, altitude: try number("alt", required: false), horizontalAccuracy: hAcc,
-                verticalAccuracy: vAcc, speed: speed, course: course, time: start.adding(nanoseconds: offset))
+                latitude: try number("lat", required: true)!, longitude: try number("lon", required: true)!,
+                altitude: try number("alt", required: false),
+                horizontalAccuracy: try number("hAcc", required: false) ?? LocationFix.defaultHorizontalAccuracy,
+                verticalAccuracy: try number("vAcc", required: false), speed: try number("speed", required: false),
+                course: try number("course", required: false), time: start.adding(nanoseconds: offset))
+            if let problem = fix.problem { throw fail("location.\(problem)") }
             return (offset, .location(fix))
         case "accel":
-            let a = Acceleration(x: try number("x", required: true)!, y: try number("y", required: true)!, z: try number("z", required: true)!)
-            return (offset, .acceleration(a))
+            let (x, y, z) = (try number("x", required: true)!, try number("y", required: true)!, try number("z", required: true)!)
+            if let problem = Acceleration.problem(x: x, y: y, z: z) { throw fail("accel: \(problem)") }
+            return (offset, .acceleration(Acceleration(x: x, y: y, z: z)))
         case "hinge":
             let angle = try number("angle", required: true)!
             guard (0...180).contains(angle) else { throw fail("hinge.angle must be within 0...180 degrees") }
@@ -106,6 +122,20 @@ public enum SextantTraceFormat {
             }
             return (offset, .gps(signal))
         }
+    }
+
+    /// `t` in nanoseconds: a number of seconds within 0...`Trace.maximumOffset`, whose
+    /// instant (start + t) is one a timestamp holds.
+    static func readOffset(_ value: JSONValue?, start: Timestamp, fail: (String) -> TraceError) throws(TraceError) -> Int64 {
+        guard let value else { throw fail("\"t\" (seconds since start) is required") }
+        guard let t = value.doubleValue, t.isFinite, t >= 0 else { throw fail("\"t\" must be a number of seconds, 0 or more") }
+        guard let offset = Timestamp.checkedNanoseconds(t * 1e9), offset <= Trace.maximumOffset else {
+            throw fail("\"t\" must be at most \(Trace.maximumOffset / 1_000_000_000) s (got \(t))")
+        }
+        guard start.checkedAdding(nanoseconds: offset) != nil else {
+            throw fail("\"t\" puts the sample after \(Timestamp.latest), the last time Sextant can hold")
+        }
+        return offset
     }
 
     // MARK: - Writing
@@ -122,12 +152,7 @@ public enum SextantTraceFormat {
         let body: (String, JSONValue)
         switch value {
         case .location(let fix):
-            var o: [String: JSONValue] = ["lat": .double(fix.latitude), "lon": .double(fix.longitude), "hAcc": .double(fix.horizontalAccuracy)]
-            if let alt = fix.altitude { o["alt"] = .double(alt) }
-            if let vAcc = fix.verticalAccuracy { o["vAcc"] = .double(vAcc) }
-            if let speed = fix.speed { o["speed"] = .double(speed) }
-            if let course = fix.course { o["course"] = .double(course) }
-            body = ("location", .object(o))
+            body = ("location", .object(fix.jsonMembers(includingTime: false)))
         case .acceleration(let a):
             body = ("accel", ["x": .double(a.x), "y": .double(a.y), "z": .double(a.z)])
         case .hingeAngle(let angle):

@@ -21,6 +21,14 @@ public struct Trace: Sendable, Equatable {
         self.skipped = skipped
     }
 
+    /// The latest a sample may come after the start: 10⁹ s (31.7 years), in nanoseconds.
+    /// A trace's duration plus a lap gap of a few seconds then stays near 10¹⁸ ns, a
+    /// ninth of what an `Int64` holds, so that a looping replay's time line (start +
+    /// laps × (duration + gap)) holds 7 laps of the longest trace started before 2026 and
+    /// millions of laps of any trace of a day (the replay still checks its arithmetic).
+    /// Every reader refuses (JSONL, GPX) or stops at (NMEA) a later sample.
+    public static let maximumOffset: Int64 = 1_000_000_000 * 1_000_000_000
+
     /// Nanoseconds from start to the last sample.
     public var durationNanoseconds: Int64 { samples.last?.offset ?? 0 }
 

@@ -22,14 +22,20 @@ public enum TraceFormat: String, Sendable, CaseIterable {
 
     /// By extension, else by the first bytes.
     public static func detect(path: String, contents: String) -> TraceFormat {
+        detect(path: path, head: contents.utf8.prefix(64))
+    }
+
+    /// By extension, else by the first bytes that are not white space.
+    public static func detect(path: String, head: some Sequence<UInt8>) -> TraceFormat {
         let lower = path.lowercased()
         if lower.hasSuffix(".gpx") { return .gpx }
         if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") { return .nmea }
         if lower.hasSuffix(".jsonl") || lower.hasSuffix(".json") || lower.hasSuffix(".trace") { return .sextant }
-        let head = contents.drop { $0.isWhitespace }
-        if head.hasPrefix("<") { return .gpx }
-        if head.hasPrefix("$") || head.hasPrefix("!") { return .nmea }
-        return .sextant
+        switch head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains($0) }) {
+        case UInt8(ascii: "<"): return .gpx
+        case UInt8(ascii: "$"), UInt8(ascii: "!"): return .nmea
+        default: return .sextant
+        }
     }
 }
 
@@ -37,31 +43,60 @@ public enum TraceFormat: String, Sendable, CaseIterable {
 public struct TraceLoadOptions: Sendable {
     /// Walking speed for GPX routes and waypoints that carry no times (m/s).
     public var gpxSpeed: Double
+    /// For the same: seconds between fixes interpolated along the great circles between
+    /// the points (`RoutePlanner`); nil for the points alone.
+    public var gpxInterval: Double?
 
-    public init(gpxSpeed: Double = GPXReader.defaultSpeed) { self.gpxSpeed = gpxSpeed }
+    public init(gpxSpeed: Double = GPXReader.defaultSpeed, gpxInterval: Double? = nil) {
+        self.gpxSpeed = gpxSpeed
+        self.gpxInterval = gpxInterval
+    }
 }
 
 public enum TraceLoader {
+    /// The largest trace file read: 512 MiB. A bigger one is refused before it is read,
+    /// so that a trace cannot push the daemon out of memory (a JSONL trace takes about
+    /// its own size again once parsed).
+    public static let maximumFileSize = 512 * 1024 * 1024
+
     /// Reads and parses a trace file of any supported format. All or nothing.
     public static func load(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> Trace {
-        let contents = try contents(ofFile: path)
-        return try parse(contents, path: path, format: TraceFormat.detect(path: path, contents: contents), options: options)
+        try loadDetectingFormat(path: path, options: options).trace
+    }
+
+    /// Reads and parses a trace file, and says which format it was in.
+    public static func loadDetectingFormat(
+        path: String, options: TraceLoadOptions = TraceLoadOptions()
+    ) throws(TraceLoadError) -> (trace: Trace, format: TraceFormat) {
+        let bytes = try TraceFile.read(path: path, limit: maximumFileSize)
+        let format = TraceFormat.detect(path: path, head: bytes.prefix(64))
+        do {
+            return (try bytes.withUnsafeBufferPointer { buffer throws(TraceError) in try parse(buffer, path: path, format: format, options: options) }, format)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    /// Parses a file's bytes, a line at a time for JSONL and NMEA, without copying them.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, format: TraceFormat, options: TraceLoadOptions) throws(TraceError) -> Trace {
+        switch format {
+        case .sextant: return try SextantTraceFormat.read(bytes, path: path)
+        case .nmea: return try NMEAReader.read(bytes, path: path).get()
+        case .gpx:
+            guard let base = bytes.baseAddress else { return try GPXReader.read(Data(), path: path, speed: options.gpxSpeed, interval: options.gpxInterval) }
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+            return try GPXReader.read(data, path: path, speed: options.gpxSpeed, interval: options.gpxInterval)
+        }
     }
 
     /// A trace file's text: unreadable (1006) if it cannot be read, invalid (1008) if it
     /// is not UTF-8.
     public static func contents(ofFile path: String) throws(TraceLoadError) -> String {
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw TraceLoadError.invalid(TraceError(path: path, line: 1, reason: "not UTF-8 text"))
-            }
-            return text
-        } catch let error as TraceLoadError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: describe(error))
+        let bytes = try TraceFile.read(path: path, limit: maximumFileSize)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw TraceLoadError.invalid(TraceError(path: path, line: 1, reason: "not UTF-8 text"))
         }
+        return text
     }
 
     public static func parse(_ contents: String, path: String, format: TraceFormat, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> Trace {
@@ -69,27 +104,10 @@ public enum TraceLoader {
             switch format {
             case .sextant: return try SextantTraceFormat.read(contents, path: path)
             case .nmea: return try NMEAReader.read(contents, path: path)
-            case .gpx: return try GPXReader.read(contents, path: path, speed: options.gpxSpeed)
+            case .gpx: return try GPXReader.read(contents, path: path, speed: options.gpxSpeed, interval: options.gpxInterval)
             }
         } catch {
             throw .invalid(error)
         }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        if ns.domain == NSCocoaErrorDomain {
-            switch ns.code {
-            case NSFileReadNoSuchFileError: return "no such file"
-            case NSFileReadNoPermissionError: return "permission denied"
-            default: break
-            }
-        }
-        return ns.localizedDescription
     }
 }

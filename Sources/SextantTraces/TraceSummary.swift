@@ -24,9 +24,14 @@ public struct TraceSummary: Sendable, Equatable {
     /// Lines skipped by reason (NMEA: bad checksum, not NMEA, spliced, malformed).
     public var skipped: [String: Int]
     public var profile: DeviceProfile?
+    /// Distance, speeds, gaps and sample rates.
+    public var motion: TraceMotion
+    /// The instant of the last sample.
+    public var end: Timestamp
 
     public init(_ trace: Trace) {
         start = trace.start
+        end = trace.start.adding(nanoseconds: trace.durationNanoseconds)
         duration = trace.duration
         profile = trace.profile
         skipped = trace.skipped
@@ -54,8 +59,6 @@ public struct TraceSummary: Sendable, Equatable {
             }
         }
         boundingBox = box
+        motion = TraceMotion(trace)
     }
-
-    /// The instant of the last sample.
-    public var end: Timestamp { start.adding(nanoseconds: Int64((duration * 1e9).rounded())) }
 }

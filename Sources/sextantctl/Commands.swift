@@ -59,15 +59,15 @@ enum OnOff: String, ExpressibleByArgument, CaseIterable {
 struct Permissions: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List and change apps' location permissions.",
-        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self])
+        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self, Owners.self, Unbind.self])
 
     static func table(_ entries: JSONValue) -> String {
         Text.table(
-            ["APP", "STATUS", "ACCURACY", "UPDATED"],
+            ["APP", "STATUS", "ACCURACY", "UPDATED", "UID"],
             (entries.arrayValue ?? []).map { e in
                 [
                     Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Text.plain(e["status"]),
-                    Text.plain(e["accuracy"]), Text.plain(e["updated"]),
+                    Text.plain(e["accuracy"]), Text.plain(e["updated"]), e["uid"]?.isNull == false ? Text.plain(e["uid"]) : "-",
                 ]
             })
     }
@@ -235,7 +235,7 @@ struct Apps: ParsableCommand {
 }
 
 struct LocationCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "location", abstract: "Set the device's location by hand.", subcommands: [Set.self])
+    static let configuration = CommandConfiguration(commandName: "location", abstract: "Set the device's location by hand, or move it along a route.", subcommands: [Set.self, Route.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Publish one fix, as if the GPS had reported it now.")

@@ -11,13 +11,18 @@ struct CommonOptions: ParsableArguments {
     @Flag(help: "Print JSON (one object or array; NDJSON for watch) instead of tables.")
     var json = false
 
-    var resolvedRuntimeDirectory: String {
-        runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
+    func resolvedRuntimeDirectory() throws -> String {
+        guard let directory = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
+        else { throw Failure(DefaultPaths.noRuntimeDirectory) }
+        return directory
     }
 
+    /// A connection to the daemon's control socket, once the kernel has said that the
+    /// daemon behind it runs as this user or root (the client library checks SO_PEERCRED).
     func control() throws -> SextantConnection {
+        let directory = try resolvedRuntimeDirectory()
         do {
-            return try SextantConnection.control(runtimeDirectory: resolvedRuntimeDirectory)
+            return try SextantConnection.control(runtimeDirectory: directory)
         } catch {
             throw Failure(error.description)
         }

@@ -12,7 +12,7 @@ struct SextantctlCommand: ParsableCommand {
             --json; it exits with status 1 and the daemon's message on any error. The trace \
             commands work on files alone and need no daemon.
             """,
-        version: "0.1.0",
+        version: sextantVersion,
         subcommands: [
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
             Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, Watch.self, TraceCommand.self, Demo.self,

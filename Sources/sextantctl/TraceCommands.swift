@@ -8,8 +8,8 @@ import SextantTraces
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Convert and inspect trace files (Sextant JSONL, NMEA 0183, GPX 1.1); no daemon needed.",
-        subcommands: [Convert.self, Info.self])
+        abstract: "Convert, inspect, draw and plan trace files (Sextant JSONL, NMEA 0183, GPX 1.1, GeoJSON, KML); no daemon needed.",
+        subcommands: [Convert.self, Info.self, Route.self, Plot.self])
 
     /// Options of both subcommands.
     struct FileOptions: ParsableArguments {
@@ -18,21 +18,25 @@ struct TraceCommand: ParsableCommand {
             help: ArgumentHelp("Speed (m/s) at which GPX routes and waypoints without times are walked.", valueName: "m/s"))
         var gpxSpeed: Double = GPXReader.defaultSpeed
 
+        @Option(
+            name: .customLong("interval"),
+            help: ArgumentHelp("Seconds between fixes interpolated along GPX routes and waypoints without times (default: the points alone).", valueName: "s"))
+        var gpxInterval: Double?
+
         @Flag(help: "Print JSON (one object) instead of text.")
         var json = false
 
         func validate() throws {
             guard gpxSpeed.isFinite, gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be a positive number of m/s") }
+            if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--interval must be a positive number of seconds") }
         }
 
         /// Reads a trace of any format, all or nothing, and says which format it was.
         func load(_ path: String) throws -> (Trace, TraceFormat) {
             do {
-                let contents = try TraceLoader.contents(ofFile: path)
-                let format = TraceFormat.detect(path: path, contents: contents)
-                return (try TraceLoader.parse(contents, path: path, format: format, options: TraceLoadOptions(gpxSpeed: gpxSpeed)), format)
+                return try TraceLoader.loadDetectingFormat(path: path, options: TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval))
             } catch {
-                throw Failure(error.description)
+                throw Failure("\(error)")
             }
         }
 
@@ -43,32 +47,36 @@ struct TraceCommand: ParsableCommand {
 
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a trace (NMEA 0183, GPX 1.1 or Sextant JSONL) to a Sextant JSONL trace.",
+            abstract: "Convert a trace between Sextant JSONL, GPX 1.1, GeoJSON, KML and NMEA 0183.",
             discussion: """
                 The input's format is taken from its extension (.nmea/.log, .gpx, .jsonl), else \
-                from its first bytes. Lines an NMEA reader skips are counted and reported; a GPX \
-                or JSONL file with a bad line is not converted.
+                from its first bytes. The output's from its extension (.jsonl/.trace, .gpx, \
+                .geojson, .kml, .nmea/.log) or --to; an unknown one is an error. Lines an NMEA \
+                reader skips are counted and reported; a GPX or JSONL file with a bad line is not \
+                converted. The output is written whole or not at all.
                 """)
         @Argument(help: "The trace to read.") var input: String
-        @Argument(help: "The Sextant JSONL trace to write (replaced if it exists).") var output: String
+        @Argument(help: "The trace to write (replaced if it exists).") var output: String
+        @Option(help: ArgumentHelp("Output format: sextant, gpx, geojson, kml, nmea (default: by extension).", valueName: "format")) var to: String?
         @OptionGroup var options: FileOptions
 
         func run() throws {
             try reporting {
+                let outputFormat: TraceExportFormat
+                do { outputFormat = try TraceExportFormat.choose(path: output, named: to) } catch { throw Failure("\(error)") }
                 let (trace, format) = try options.load(input)
-                do {
-                    try Data(SextantTraceFormat.write(trace).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                } catch {
-                    throw Failure("\(output): \((error as NSError).localizedDescription)")
-                }
+                let leftOut: Int
+                do { leftOut = try TraceExporter.write(trace, as: outputFormat, to: output) } catch { throw Failure("\(error)") }
                 let summary = TraceSummary(trace)
                 let result: JSONValue = [
-                    "input": .string(input), "output": .string(output), "format": .string(format.rawValue),
+                    "input": .string(input), "output": .string(output), "format": .string(format.rawValue), "to": .string(outputFormat.rawValue),
+                    "leftOut": .int(Int64(leftOut)),
                     "samples": .int(Int64(trace.samples.count)), "duration": .double(summary.duration),
                     "skipped": TraceInfoJSON.counts(summary.skipped),
                 ]
                 options.output(result) { r in
-                    var text = "\(output): \(Text.plain(r["samples"])) samples over \(Text.plain(r["duration"])) s from \(format.rawValue) \(input)"
+                    var text = "\(output): \(Text.plain(r["samples"])) samples over \(Text.plain(r["duration"])) s from \(format.rawValue) \(input) as \(outputFormat.rawValue)"
+                    if leftOut > 0 { text += "\n\(leftOut) samples that are not locations left out (\(outputFormat.rawValue) holds locations only)" }
                     if !summary.skipped.isEmpty { text += "\nskipped: " + TraceInfoJSON.line(summary.skipped) }
                     return text
                 }
@@ -98,6 +106,7 @@ struct TraceCommand: ParsableCommand {
                     if let b = summary.boundingBox {
                         lines.append(String(format: "Box:       %.6f, %.6f … %.6f, %.6f (S, W … N, E)", b.south, b.west, b.north, b.east))
                     }
+                    lines += TraceInfoJSON.motionLines(summary.motion)
                     if let profile = summary.profile { lines.append("Profile:   \(profile.rawValue)") }
                     lines.append("Skipped:   " + (summary.skipped.isEmpty ? "none" : TraceInfoJSON.line(summary.skipped)))
                     return lines.joined(separator: "\n")
@@ -118,6 +127,7 @@ enum TraceInfoJSON {
         if let b = s.boundingBox {
             o["boundingBox"] = ["south": .double(b.south), "west": .double(b.west), "north": .double(b.north), "east": .double(b.east)]
         }
+        o["motion"] = motion(s.motion)
         return .object(o)
     }
 

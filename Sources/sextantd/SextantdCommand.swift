@@ -21,12 +21,20 @@ struct SextantdCommand: AsyncParsableCommand {
             Accelerometer and hinge readings also come from the Linux IIO sensors that udev \
             lists (--no-iio turns them off). \
             Permissions, the Location Services switch and the prompt policy persist in \
-            STATE-DIR/sextant.sqlite3. SIGTERM or SIGINT stops the daemon cleanly.
+            STATE-DIR/sextant.sqlite3. SIGTERM or SIGINT stops the daemon cleanly; SIGHUP is \
+            logged and ignored.
             """,
         version: sextantVersion)
 
     @Option(name: .customLong("runtime-dir"), help: ArgumentHelp("Directory for app.sock and control.sock.", valueName: "dir"))
     var runtimeDirectory: String?
+
+    @Option(
+        name: .customLong("max-clients"),
+        help: ArgumentHelp(
+            "App connections served at once (default \(DescriptorBudget.defaultMaxAppClients); fewer if the descriptor limit is low).",
+            valueName: "n"))
+    var maxClients: Int = DescriptorBudget.defaultMaxAppClients
 
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
     var stateDirectory: String?
@@ -73,6 +81,9 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(name: .customLong("gpx-speed"), help: ArgumentHelp("Speed for GPX routes without times (m/s).", valueName: "mps"))
     var gpxSpeed: Double = 1.4
 
+    @Option(name: .customLong("gpx-interval"), help: ArgumentHelp("Interpolate a fix every this many seconds along GPX routes without times (default: the points alone).", valueName: "s"))
+    var gpxInterval: Double?
+
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
     var noIIO = false
 
@@ -85,6 +96,7 @@ struct SextantdCommand: AsyncParsableCommand {
     var allowOnceTimeout: Double = 60
 
     func validate() throws {
+        guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
         if speed != "max" {
             guard let factor = Double(speed), ReplaySpeedLimits.range.contains(factor) else {
                 throw ValidationError("--speed must be max or a number from \(ReplaySpeedLimits.range.lowerBound) to \(ReplaySpeedLimits.range.upperBound)")
@@ -93,8 +105,14 @@ struct SextantdCommand: AsyncParsableCommand {
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
         }
-        guard allowOnceTimeout > 0 else { throw ValidationError("--allow-once-timeout must be positive") }
-        guard gpxSpeed > 0 else { throw ValidationError("--gpx-speed must be positive") }
+        // A day is far beyond RULES L5's minute, and keeps the nanoseconds in range.
+        guard allowOnceTimeout > 0, allowOnceTimeout <= 86_400 else {
+            throw ValidationError("--allow-once-timeout must be a number of seconds above 0 and at most 86400")
+        }
+        guard gpxSpeed > 0, gpxSpeed <= LocationFix.maximumSpeed else {
+            throw ValidationError("--gpx-speed must be a number of m/s above 0 and at most \(Int(LocationFix.maximumSpeed))")
+        }
+        if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--gpx-interval must be a positive number of seconds") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
         for address in gpsdListen {
             if let problem = GPSDListenAddress.problem(address) { throw ValidationError("--gpsd-listen: \(problem)") }
@@ -116,11 +134,19 @@ struct SextantdCommand: AsyncParsableCommand {
 
         let environment = ProcessInfo.processInfo.environment
         let uid = UInt32(getuid())
-        var configuration = DaemonConfiguration(
-            runtimeDirectory: runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: environment, uid: uid),
-            stateDirectory: stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid))
+        guard let runtime = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: environment, uid: uid) else {
+            logger.critical("cannot start: \(DefaultPaths.noRuntimeDirectory)")
+            throw ExitCode(1)
+        }
+        guard let state = stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid) else {
+            logger.critical("cannot start: \(DefaultPaths.noStateDirectory)")
+            throw ExitCode(1)
+        }
+        var configuration = DaemonConfiguration(runtimeDirectory: runtime, stateDirectory: state)
+        configuration.maxAppClients = maxClients
         configuration.hub.profile = profile
         configuration.hub.gpxSpeed = gpxSpeed
+        configuration.hub.gpxInterval = gpxInterval
         configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         configuration.replayPath = replay
         configuration.replaySpeed = speed == "max" ? nil : Double(speed)
@@ -132,18 +158,18 @@ struct SextantdCommand: AsyncParsableCommand {
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }
 
-        let daemon = SextantDaemon(configuration: configuration, logger: logger)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+        let hangUp = HangUpSignal.ignore(logger: logger)
+        defer { hangUp.cancel() }
+        let daemon: SextantDaemon
         do {
-            try await group.run()
-        } catch let error as DaemonStartError {
+            daemon = try await SextantDaemon.start(configuration: configuration, logger: logger)
+        } catch {
             logger.critical("cannot start: \(error.description)")
             throw ExitCode(1)
-        } catch let error as ServiceGroupError {
+        }
+        do {
+            try await daemon.run()
+        } catch {
             logger.critical("stopped: \(error)")
             throw ExitCode(1)
         }

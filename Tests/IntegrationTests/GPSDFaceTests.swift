@@ -335,6 +335,25 @@ struct GPSDFaceTests {
         #expect(screen.contains("2.35220000 E") && screen.contains("3D FIX"), "cgps showed:\n\(screen)")
     }
 
+    @Test("at most 64 gpsd clients at once: one more hears gpsd's ERROR and is closed; a place freed is taken again")
+    func clientLimit() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        let port = try daemon.gpsdFacePort()
+        var clients: [GPSDFaceClient] = []
+        for _ in 0..<64 {
+            let client = try GPSDFaceClient(port: port)
+            #expect(try client.nextReport()["class"] == "VERSION")
+            clients.append(client)
+        }
+        let refused = try GPSDFaceClient(port: port)
+        let error = try refused.nextReport()
+        #expect(error["class"] == "ERROR" && error["message"]?.stringValue?.contains("at most 64") == true, "\(error)")
+        #expect(throws: HarnessError.self) { try refused.nextLine(timeout: 5) }  // closed
+        clients.removeLast()
+        try daemon.waitForStatus("a place freed", timeout: 10) { _ in ((try? daemon.gpsdSessions()) ?? []).count == 63 }
+        #expect(try GPSDFaceClient(port: port).nextReport()["class"] == "VERSION")
+    }
+
     @Test("a non-loopback --gpsd-listen is refused without --gpsd-listen-any, saying why")
     func nonLoopbackRefused() throws {
         let directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)

@@ -57,3 +57,18 @@ struct ReplaySpeedBoundsTests {
         #expect(result.stderr.contains("0.001"), "\(result.stderr)")
     }
 }
+
+@Suite("Numbers from the command line")
+struct DaemonFlagBoundsTests {
+    @Test(
+        "sextantd refuses out-of-range numbers with exit 64 and names the flag, never traps",
+        arguments: [
+            ["--allow-once-timeout", "1e300"], ["--allow-once-timeout", "0"], ["--gpx-speed", "1e300"], ["--gpx-speed", "inf"],
+            ["--gpx-speed", "nan"], ["--iio-rate", "1e300"], ["--speed", "1e-12"],
+        ])
+    func outOfRange(flag: [String]) throws {
+        let result = try run([Binaries.sextantd, "--no-gpsd", "--no-iio", "--replay", "/nonexistent.jsonl"] + flag)
+        #expect(result.status == 64, "\(flag): \(result.stderr)")
+        #expect(result.stderr.contains(flag[0]), "\(result.stderr)")
+    }
+}

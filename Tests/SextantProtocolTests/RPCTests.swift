@@ -21,6 +21,24 @@ struct RPCTests {
         #expect(try failure("[]")?.error.code == -32600)
     }
 
+    @Test("A request id comes back exactly as sent: -0, 1.0, 1e2, 2^63, 2^64 and ordinary ids alike")
+    func idsComeBackAsSent() throws {
+        for id in ["-0", "1.0", "1e2", "1E+2", "-1.50", "9223372036854775808", "18446744073709551616", "7", "-3", "0.5", "\"x\"", "null"] {
+            let request = try JSONValue.parse(#"{"jsonrpc":"2.0","id":"# + id + #","method":"m"}"#)
+            guard case .success(.request(let parsedID, _, _)) = RPCMessage.decode(request) else {
+                Issue.record("id \(id) did not decode as a request")
+                continue
+            }
+            let answer = RPCMessage.response(id: parsedID, result: .null).line
+            #expect(answer == #"{"id":"# + id + #","jsonrpc":"2.0","result":null}"# + "\n")
+        }
+        // Ordinary ids stay plain numbers; only a top-level id keeps its text.
+        #expect(try JSONValue.parse(#"{"id":7}"#)["id"] == .int(7))
+        #expect(try JSONValue.parse(#"{"id":1.0}"#)["id"] == .numberText("1.0"))
+        #expect(try JSONValue.parse(#"{"id":1.0}"#)["id"]?.doubleValue == 1)
+        #expect(try JSONValue.parse(#"{"params":{"id":1.0}}"#)["params"]?["id"] == .double(1))
+    }
+
     @Test("Params report the field and what it should be")
     func params() throws {
         let p = try Params(["level": "sometimes", "n": "x", "ok": true])

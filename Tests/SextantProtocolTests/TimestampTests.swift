@@ -32,3 +32,43 @@ struct TimestampTests {
         }
     }
 }
+
+@Suite("Timestamps at the ends of Int64 nanoseconds")
+struct TimestampRangeTests {
+    @Test("Parsing refuses instants an Int64 of nanoseconds cannot hold, and says so", arguments: [
+        "9999-12-31T23:59:59Z", "3000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1677-09-21T00:12:43.145224191Z",
+        "2262-04-11T23:47:16.854775808Z", "2262-04-11T23:00:00-01:00",
+    ])
+    func outOfRange(text: String) {
+        #expect(Timestamp(rfc3339: text) == nil)
+        #expect(throws: Timestamp.RFC3339Error.outOfRange) { try Timestamp.parse(rfc3339: text) }
+    }
+
+    @Test("The first and last instants parse to Int64.min and Int64.max nanoseconds")
+    func ends() throws {
+        #expect(try Timestamp.parse(rfc3339: "1677-09-21T00:12:43.145224192Z") == .earliest)
+        #expect(try Timestamp.parse(rfc3339: "2262-04-11T23:47:16.854775807Z") == .latest)
+        #expect(throws: Timestamp.RFC3339Error.malformed) { try Timestamp.parse(rfc3339: "2026-02-30T00:00:00Z") }
+    }
+
+    @Test("adding clamps at the ends, checkedAdding says it would leave them")
+    func arithmetic() {
+        #expect(Timestamp.latest.adding(nanoseconds: 1) == .latest)
+        #expect(Timestamp.earliest.adding(nanoseconds: -1) == .earliest)
+        #expect(Timestamp.latest.checkedAdding(nanoseconds: 1) == nil)
+        #expect(Timestamp(nanoseconds: 5).checkedAdding(nanoseconds: -7) == Timestamp(nanoseconds: -2))
+        #expect(Timestamp.latest.nanoseconds(since: .earliest) == nil)
+        #expect(Timestamp(nanoseconds: 10).nanoseconds(since: Timestamp(nanoseconds: 4)) == 6)
+    }
+
+    @Test("Seconds out of range clamp (or are refused by exactlySeconds); NaN is the epoch")
+    func seconds() {
+        #expect(Timestamp(seconds: 1e300) == .latest)
+        #expect(Timestamp(seconds: -.infinity) == .earliest)
+        #expect(Timestamp(seconds: .nan) == Timestamp(nanoseconds: 0))
+        #expect(Timestamp(exactlySeconds: 9.3e9) == nil)
+        #expect(Timestamp(exactlySeconds: 1.5)?.nanoseconds == 1_500_000_000)
+        #expect(Timestamp(year: 9999, month: 1, day: 1, secondsOfDay: 0) == .latest)
+        #expect(Timestamp(year: 2026, month: 3, day: 1, secondsOfDay: 1e300) == .latest)
+    }
+}

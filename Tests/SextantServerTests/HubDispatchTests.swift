@@ -41,11 +41,30 @@ struct HubDispatchTests {
             ])
         #expect(
             MethodTable.controlSocket().names == [
-                "apps.list", "apps.update", "device.rotationLock", "device.set", "permissions.list", "permissions.reset",
-                "permissions.set", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
+                "apps.list", "apps.update", "device.rotationLock", "device.set", "permissions.list", "permissions.owners",
+                "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
                 "services.set", "status", "watch",
             ])
+    }
+
+    @Test("Requests sent right behind a first hello find the session open, and are answered after it, in order")
+    func pipelinedBehindHello() async throws {
+        let hub = try InProcessHub()
+        let app = try await hub.connect(.app)
+        try await app.send(
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"hello","params":{"app":"com.example.pipelined"}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"authorization.get"}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"location.stop"}"#,
+            ].joined(separator: "\n"))
+        var ids: [JSONValue] = []
+        for _ in 0..<3 {
+            let message = try await app.nextMessage()
+            #expect(message["error"] == nil, "\(message)")
+            ids.append(message["id"] ?? .null)
+        }
+        #expect(ids == [1, 2, 3])
     }
 
     // MARK: - RULES L8a
@@ -133,6 +152,20 @@ struct HubDispatchTests {
         }
         _ = try await control.call(Method.deviceSet, ["acceleration": ["x": 0, "y": 9.8, "z": 0]])
         #expect(try await control.call(Method.status)["sources"] != nil)
+    }
+
+    @Test("device.set: a fix is checked field by field as a trace's are (one validator): a negative vAcc is -32602")
+    func deviceSetFixValidatedLikeTraces() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        for (field, bad): (String, JSONValue) in [("vAcc", -1), ("hAcc", -5), ("alt", 1e300), ("speed", -0.1), ("course", 360), ("lat", 91)] {
+            var location: [String: JSONValue] = ["lat": 48.85, "lon": 2.29]
+            location[field] = bad
+            let response = try await control.request(Method.deviceSet, ["location": .object(location)])
+            #expect(response["error"]?["code"] == -32602, "\(field)")
+            #expect(response["error"]?["message"]?.stringValue?.contains(field) == true, "\(response)")
+        }
+        #expect(try await control.call(Method.status)["location"] == .null, "nothing was taken")
     }
 
     @Test("replay.start: a speed outside 0.001…1e6 is -32602 naming the bounds")

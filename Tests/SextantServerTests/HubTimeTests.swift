@@ -79,4 +79,18 @@ struct HubTimeTests {
         #expect(stopped["events"] == 1 && stopped["skipped"] == 1)
         #expect(try await control.call(Method.status)["location"]?["lat"] == 48.85)
     }
+
+    @Test("A 1680-dated accelerometer trace, then rotate: the judge starts afresh, nothing traps")
+    func accelerometerAcrossCenturies() async throws {
+        let hub = try InProcessHub()
+        let old = try Self.write(
+            Self.trace(start: "1680-01-01T00:00:00.000Z", (0..<60).map { #"{"t":\#(Double($0) * 0.02),"accel":{"x":0,"y":9.8,"z":0}}"# }),
+            in: hub, as: "old.jsonl")
+        let control = try await hub.connect(.control)
+        _ = try await control.call(Method.replayStart, ["path": .string(old), "speed": "max"])
+        #expect(try await control.call(Method.status)["deviceOrientation"] == "portrait")
+        _ = try await control.call(Method.deviceSet, ["orientation": "landscapeLeft"])
+        await hub.advance(by: .seconds(2))
+        #expect(try await control.call(Method.status)["deviceOrientation"] == "landscapeLeft")
+    }
 }

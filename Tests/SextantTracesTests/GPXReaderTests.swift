@@ -1,3 +1,4 @@
+import Foundation
 import SextantCore
 import SextantProtocol
 import SextantTraces
@@ -125,5 +126,44 @@ struct GPXReaderTests {
         let gpx = #"<gpx><rte><rtept lat="0" lon="0"/><rtept lat="0" lon="0.001"/></rte></gpx>"#
         let trace = try TraceLoader.parse(gpx, path: "x.gpx", format: .gpx, options: TraceLoadOptions(gpxSpeed: 2))
         #expect(trace.samples.last?.offset == Int64((milliDegree / 2 * 1e9).rounded()))
+    }
+}
+
+@Suite("GPX found by fuzzing")
+struct GPXFuzzRegressionTests {
+    @Test("A tag name with a byte that is not UTF-8 is an error at its line (Foundation's XMLParser trapped on it)")
+    func tagNameNotUTF8() {
+        let bytes = Array(#"<gpx version="1.1"><rte><rtept lat="48.1" lon="2.3"/></rte>"#.utf8) + [0x0A]
+            + Array("<wpt".utf8) + [0xE9] + Array(#"lat="1" lon="1"/></gpx>"#.utf8)
+        #expect(throws: TraceError(path: "f.gpx", line: 2, reason: "not UTF-8 text (GPX is read as UTF-8)")) {
+            try GPXReader.read(Data(bytes), path: "f.gpx")
+        }
+    }
+}
+
+extension GPXFuzzRegressionTests {
+    func error(_ text: String) -> TraceError? {
+        do {
+            _ = try GPXReader.read(Data(text.utf8), path: "f.gpx")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("A processing instruction without data is an error (Foundation's XMLParser passed NULL to strlen)")
+    func processingInstructionWithoutData() {
+        #expect(error("<?xml version=\"1.0\"?>\n<?lmbcver?>\n<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"1\"/></gpx>")
+            == TraceError(path: "f.gpx", line: 2, reason: "a processing instruction <?lmbcver?> without data"))
+        #expect(error("<gpx version=\"1.1\"><wpt lat=\"1\" lon=\"1\"><?x ?></wpt></gpx>")?.reason.contains("without data") == true)
+        #expect(error("<?xml-stylesheet href=\"a.css\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"1\"/></gpx>") == nil)
+    }
+
+    @Test("A DOCTYPE, a NUL byte or another encoding than UTF-8 is refused before libxml2 reads the file")
+    func markupLibxml2MustNotSee() {
+        #expect(error("<!DOCTYPE gpx [<!ENTITY e \"<?x?>\">]>\n<gpx>&e;</gpx>")?.reason.contains("DOCTYPE") == true)
+        #expect(error("<gpx version=\"1.1\">\u{0}</gpx>")?.reason.contains("NUL") == true)
+        #expect(error("<?xml version=\"1.0\" encoding=\"IBM037\"?><gpx/>")?.reason == "encoding IBM037: GPX is read as UTF-8")
+        #expect(error("<?xml version=\"1.0\" encoding='UTF-8'?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"1\"/></gpx>") == nil)
     }
 }

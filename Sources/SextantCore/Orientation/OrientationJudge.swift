@@ -55,8 +55,13 @@ public struct OrientationJudge: Sendable {
     public init() {}
 
     /// Judges one sample (device frame, m/s²) taken at `time`.
+    /// A reading with a component not finite or over 10⁶ m/s² is ignored: it would make
+    /// the filter's sums infinite. (Sources refuse far less: `Acceleration.problem`; the
+    /// tests' step samples at 1 kHz reach 2000 m/s².)
     /// - Returns: the change to report when the decision differs from `orientation` (O4).
     public mutating func judge(_ acceleration: Acceleration, at time: Timestamp) -> DeviceOrientationChange? {
+        let a = acceleration
+        guard [a.x, a.y, a.z].allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else { return nil }
         let now = time.nanoseconds
         guard let filtered = filter.feed(acceleration, at: now) else {
             // The first sample after a (re)start only seeds the filter: everything learnt
@@ -149,8 +154,8 @@ public struct OrientationJudge: Sendable {
     /// O2: stable for 40 ms, and the flat, swing and acceleration hold-offs over.
     private func holdOffsHavePassed(for predicted: (rotation: UprightRotation, since: Int64), at now: Int64) -> Bool {
         typealias C = OrientationConstants
-        func over(_ since: Int64?, _ holdOff: Int64) -> Bool { since.map { now >= $0 + holdOff } ?? true }
-        return now >= predicted.since + C.settleTime
+        func over(_ since: Int64?, _ holdOff: Int64) -> Bool { since.map { hasPassed(holdOff, since: $0, at: now) } ?? true }
+        return hasPassed(C.settleTime, since: predicted.since, at: now)
             && over(lastFlat, C.holdOffAfterFlat)
             && over(lastSwing, C.holdOffAfterSwing)
             && over(lastAcceleration, C.holdOffAfterAcceleration)
@@ -201,6 +206,13 @@ enum OrientationConstants {
 
 /// Rounds half up (toward +∞), as RULES O2 asks for tilt and orientation angles.
 @inline(__always)
+/// Whether `duration` has passed from `since` to `now`. Checked: false while `since +
+/// duration` lies past the last instant an `Int64` holds (sample times come from outside).
+func hasPassed(_ duration: Int64, since: Int64, at now: Int64) -> Bool {
+    let (end, overflow) = since.addingReportingOverflow(duration)
+    return !overflow && now >= end
+}
+
 func roundHalfUp(_ degrees: Double) -> Int { Int((degrees + 0.5).rounded(.down)) }
 
 /// The four upright orientations in O2's numbering, which counts quarter turns of the
@@ -251,11 +263,14 @@ struct GravityFilter: Sendable {
     /// Filters one sample. Returns nil when the sample only seeds the filter: the first
     /// one, one after a gap over 1000 ms, or one older than its predecessor.
     mutating func feed(_ sample: Acceleration, at now: Int64) -> Acceleration? {
-        guard let last, now >= last.time, now - last.time <= OrientationConstants.maxFilterGap else {
+        // Checked: sample times come from outside, and may be centuries apart.
+        guard let last, now >= last.time, case (let gap, false) = now.subtractingReportingOverflow(last.time),
+            gap <= OrientationConstants.maxFilterGap
+        else {
             self.last = (sample, now)
             return nil
         }
-        let dt = Double(now - last.time)
+        let dt = Double(gap)
         let alpha = dt / (Double(OrientationConstants.filterTimeConstant) + dt)
         let f = Acceleration(
             x: last.value.x + alpha * (sample.x - last.value.x),
@@ -295,12 +310,12 @@ struct TiltHistory: Sendable {
 
     /// Every tilt since at least 1000 ms ago has been ≥ 80.
     func isFlat(at now: Int64) -> Bool {
-        flatSince.map { $0 + OrientationConstants.flatTime <= now } ?? false
+        flatSince.map { hasPassed(OrientationConstants.flatTime, since: $0, at: now) } ?? false
     }
 
     /// Some tilt of the last 300 ms (inclusive) lies 20° or more below the newest.
     mutating func isSwinging(at now: Int64) -> Bool {
-        while head < lowest.count, lowest[head].time + OrientationConstants.swingTime < now { head += 1 }
+        while head < lowest.count, hasPassed(OrientationConstants.swingTime + 1, since: lowest[head].time, at: now) { head += 1 }
         guard head < lowest.count else { return false }
         return lowest[head].tilt + OrientationConstants.swingTiltDelta <= newestTilt
     }
@@ -327,7 +342,7 @@ struct FaceDetector: Sendable {
             return nil
         }
         if run?.face != face { run = (face, now) }
-        guard latched != face, let run, now >= run.since + C.faceTime else { return nil }
+        guard latched != face, let run, hasPassed(C.faceTime, since: run.since, at: now) else { return nil }
         latched = face
         return face
     }

@@ -24,10 +24,13 @@ public struct DaemonConfiguration: Sendable {
     public var iioRate: Double? = IIOSourceConfiguration.defaultRate
     /// The gpsd to take live fixes from (`--gpsd`); nil for none (`--no-gpsd`).
     public var gpsd: GPSDEndpoint?
-    /// Where the gpsd face listens (`--gpsd-listen`); none by default.
+    /// Where the gpsd face listens (`--gpsd-listen`); none by default. `--gpsd-listen-any`
+    /// allows addresses other than loopback ones.
     public var gpsdListen: [GPSDListenAddress] = []
-    /// `--gpsd-listen-any`: non-loopback listen addresses are allowed.
     public var gpsdListenAny = false
+    /// At most this many app connections at once (`--max-clients`); fewer when the
+    /// descriptor limit leaves less room (see `DescriptorBudget`).
+    public var maxAppClients = DescriptorBudget.defaultMaxAppClients
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -40,100 +43,76 @@ public struct DaemonStartError: Error, CustomStringConvertible {
     public var description: String
 }
 
-/// The daemon as a service: opens the store, serves both sockets, runs until SIGTERM or
-/// SIGINT, then stops accepting, closes the sessions, flushes the store and removes the
-/// socket files.
-public struct SextantDaemon: Service {
-    let configuration: DaemonConfiguration
+/// The daemon, started: its parts as services of one `ServiceGroup`, in dependency order
+/// (the hub with its store, the listeners, the live feeds, the readiness notice), so that
+/// SIGTERM or SIGINT stops them in reverse: the feeds first, then the sockets (closed and
+/// removed), then the hub (sessions closed, store flushed).
+///
+/// Everything that can fail at start-up happens in `start`, before any service runs, so a
+/// bad directory, store, socket or trace stops the daemon with one clear message.
+public struct SextantDaemon {
+    public let services: [any Service]
     let logger: Logger
 
-    public init(configuration: DaemonConfiguration, logger: Logger) {
-        self.configuration = configuration
-        self.logger = logger
-    }
-
-    public func run() async throws {
-        let store: SextantStore
-        var snapshot: StoreSnapshot
-        do {
-            store = try SextantStore(directory: configuration.stateDirectory)
-            snapshot = try store.load()
-            if let policy = configuration.promptPolicy {
-                try store.savePolicy(policy)
-                snapshot.policy = policy
-            }
-        } catch let error as StoreError {
-            throw DaemonStartError(description: error.description)
-        }
-        let runtime = configuration.runtimeDirectory
-        try makeRuntimeDirectory(runtime)
-
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = Hub(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger)
-        var listeners: [Channel] = []
-        let appPath = runtime + "/" + DefaultPaths.appSocketName
-        let controlPath = runtime + "/" + DefaultPaths.controlSocketName
-        do {
-            // The control socket first: if another daemon is live there, nothing of ours is touched.
-            listeners.append(try await SocketListener.bind(path: controlPath, kind: .control, mode: 0o600, hub: hub))
-            listeners.append(try await SocketListener.bind(path: appPath, kind: .app, mode: 0o666, hub: hub))
-            listeners += try await GPSDListener.bindAll(configuration.gpsdListen, allowAny: configuration.gpsdListenAny, hub: hub)  // gpsd face
-            if let path = configuration.replayPath {
-                let speed: ReplaySpeed = configuration.replaySpeed.map { .factor($0) } ?? .max
-                do {
-                    try await hub.eventLoop.flatSubmit { hub.startReplay(path: path, speed: speed, loop: configuration.replayLoop) }.get()
-                } catch let error as RPCError {
-                    throw DaemonStartError(description: "--replay: \(error.message)")
-                }
-            }
+    public static func start(configuration: DaemonConfiguration, logger: Logger) async throws(DaemonStartError) -> SextantDaemon {
+        try PrivateDirectory.prepare(configuration.stateDirectory, option: "--state-dir")
+        try PrivateDirectory.prepare(configuration.runtimeDirectory, option: "--runtime-dir")
+        let hubService = try HubService.open(configuration: configuration, logger: logger)
+        let hub = hubService.hub
+        let listeners: ListenerService
+        do throws(DaemonStartError) {
+            listeners = try await ListenerService.bind(
+                runtimeDirectory: configuration.runtimeDirectory, maxAppClients: configuration.maxAppClients, hub: hub)
         } catch {
-            for channel in listeners { try? await channel.close() }
-            await hub.shutdown()
-            try? await group.shutdownGracefully()
-            if let listenError = error as? ListenError { throw DaemonStartError(description: listenError.description) }
+            await hubService.close()
+            throw error
+        }
+        let gpsdFace: GPSDFaceService
+        do throws(DaemonStartError) {
+            gpsdFace = try await GPSDFaceService.bind(configuration.gpsdListen, allowAny: configuration.gpsdListenAny, hub: hub)  // gpsd face
+            try await startReplay(configuration: configuration, hub: hub)
+        } catch {
+            await listeners.close()
+            await hubService.close()
             throw error
         }
 
         // Live sources. Neither a missing gpsd nor a machine without sensors is a start-up
         // failure: the gpsd feed keeps retrying, the IIO feed waits for hotplug.
         let liveSources = LiveSources.start(configuration, hub: hub, logger: logger)
+        let feeds = FeedService(sources: liveSources, logger: logger)
 
         logger.info(
             "sextantd ready",
             metadata: [
-                "version": "\(sextantVersion)", "app socket": "\(appPath)", "control socket": "\(controlPath)",
-                "store": "\(store.path)", "profile": "\(configuration.hub.profile.rawValue)", "pid": "\(getpid())",
+                "version": "\(sextantVersion)", "app socket": "\(listeners.appPath)", "control socket": "\(listeners.controlPath)",
+                "store": "\(hubService.storePath)", "profile": "\(configuration.hub.profile.rawValue)", "pid": "\(getpid())",
+                "max app clients": "\(listeners.appClientLimit)",
             ])
-        SystemdNotifier.notify("READY=1\nSTATUS=serving \(appPath)")
+        let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
+        return SextantDaemon(services: [hubService, listeners, gpsdFace, feeds, readiness], logger: logger)
+    }
 
-        // Runs until SIGTERM/SIGINT (the ServiceGroup's graceful shutdown) or cancellation.
-        try? await gracefulShutdown()
+    private static func startReplay(configuration: DaemonConfiguration, hub: Hub) async throws(DaemonStartError) {
+        guard let path = configuration.replayPath else { return }
+        let speed: ReplaySpeed = configuration.replaySpeed.map { .factor($0) } ?? .max
+        do {
+            try await hub.eventLoop.flatSubmit { hub.startReplay(path: path, speed: speed, loop: configuration.replayLoop) }.get()
+        } catch let error as RPCError {
+            throw DaemonStartError(description: "--replay: \(error.message)")
+        } catch {
+            throw DaemonStartError(description: "--replay: \(error)")
+        }
+    }
 
-        logger.info("sextantd stopping")
-        SystemdNotifier.notify("STOPPING=1")
-        await LiveSources.stop(liveSources)
-        for channel in listeners { try? await channel.close() }
-        await hub.shutdown()
-        unlink(appPath)
-        unlink(controlPath)
-        try? await group.shutdownGracefully()
+    /// Runs the services until SIGTERM or SIGINT, and stops them in reverse order.
+    public func run() async throws {
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
         logger.info("sextantd stopped")
     }
-
-    private func makeRuntimeDirectory(_ path: String) throws {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else { throw DaemonStartError(description: "--runtime-dir \(path) is not a directory") }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw DaemonStartError(description: "cannot create the runtime directory \(path): \(error.localizedDescription)")
-        }
-    }
-}
-
-extension SextantDaemon: CustomStringConvertible {
-    public var description: String { "sextantd" }
 }

@@ -1,5 +1,7 @@
+import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// Where the gpsd face listens: `[HOST:]PORT` as `--gpsd-listen` takes it. A bare port
 /// means 127.0.0.1; an address other than a loopback one is refused unless the daemon was
@@ -52,22 +54,40 @@ public struct GPSDListenAddress: Sendable, Equatable, CustomStringConvertible {
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
+/// The gpsd face's listeners as one of the daemon's services: bound before the daemon says
+/// it is ready, closed on SIGTERM or SIGINT with the sockets.
+final class GPSDFaceService: Service, Sendable {
+    private let channels: [Channel]
+
+    private init(channels: [Channel]) { self.channels = channels }
+
+    /// Binds every `--gpsd-listen` address; on a failure, those already bound are closed.
+    static func bind(_ addresses: [GPSDListenAddress], allowAny: Bool, hub: Hub) async throws(DaemonStartError) -> GPSDFaceService {
+        let budget = ConnectionBudget(limit: GPSDListener.maxClients, eventLoop: hub.eventLoop, trimmer: HeapTrimmer(eventLoop: hub.eventLoop))
+        var channels: [Channel] = []
+        do {
+            for address in addresses { channels.append(try await GPSDListener.bind(address, allowAny: allowAny, budget: budget, hub: hub)) }
+        } catch {
+            for channel in channels { try? await channel.close() }
+            throw DaemonStartError(description: (error as? ListenError)?.description ?? "--gpsd-listen: \(error)")
+        }
+        return GPSDFaceService(channels: channels)
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        for channel in channels { try? await channel.close() }
+    }
+}
+
 /// Binds the gpsd face's TCP listeners on the hub's event loop, so that its handlers call
 /// the hub directly.
 enum GPSDListener {
-    /// Every `--gpsd-listen` address; on a failure, those already bound are closed.
-    static func bindAll(_ addresses: [GPSDListenAddress], allowAny: Bool, hub: Hub) async throws -> [Channel] {
-        var channels: [Channel] = []
-        do {
-            for address in addresses { channels.append(try await bind(address, allowAny: allowAny, hub: hub)) }
-        } catch {
-            for channel in channels { try? await channel.close() }
-            throw error
-        }
-        return channels
-    }
+    /// gpsd clients served at once, over all the face's listeners: each costs a descriptor
+    /// and a /proc scan when it connects. One more hears gpsd's ERROR and is closed.
+    static let maxClients = 64
 
-    static func bind(_ address: GPSDListenAddress, allowAny: Bool, hub: Hub) async throws -> Channel {
+    static func bind(_ address: GPSDListenAddress, allowAny: Bool, budget: ConnectionBudget, hub: Hub) async throws -> Channel {
         let loopback: Bool
         do {
             loopback = try address.isLoopback()
@@ -89,6 +109,11 @@ enum GPSDListener {
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let sync = channel.pipeline.syncOperations
+                        guard budget.take() else {
+                            try sync.addHandler(GPSDRefusingHandler(limit: budget.limit, logger: hub.logger))
+                            return
+                        }
+                        channel.closeFuture.whenComplete { _ in budget.give() }
                         try sync.addHandler(ByteToMessageHandler(GPSDRequestFramer()))
                         try sync.addHandler(GPSDConnectionHandler(hub: hub))
                     }
@@ -102,6 +127,26 @@ enum GPSDListener {
         try await hub.eventLoop.submit { hub.gpsdFace.listeners.append(bound) }.get()
         hub.logger.info("gpsd face listening", metadata: ["address": "\(bound)"])
         return channel
+    }
+}
+
+/// A gpsd client over the face's budget: gpsd's ERROR, then the connection is closed, unread.
+final class GPSDRefusingHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let limit: Int
+    private let logger: Logger
+
+    init(limit: Int, logger: Logger) {
+        self.limit = limit
+        self.logger = logger
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        logger.notice("too many gpsd clients: refusing a connection", metadata: ["limit": "\(limit)"])
+        let channel = context.channel
+        let line = GPSDReport.error("Sextant serves at most \(limit) gpsd clients at once; try again later")
+        channel.writeAndFlush(channel.allocator.buffer(string: line)).whenComplete { _ in channel.close(promise: nil) }
     }
 }
 

@@ -1,3 +1,4 @@
+import NIOCore
 import SextantCore
 import SextantProtocol
 
@@ -49,11 +50,32 @@ enum AppEvent {
     }
 }
 
+/// An event on its way to any number of sessions: its JSON-RPC line is encoded once, on
+/// first use, and the same bytes go to every app.sock session that may have it.
+final class SharedEvent {
+    let event: AppEvent
+    private var line: ByteBuffer?
+
+    init(_ event: AppEvent) { self.event = event }
+
+    func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
+        if let line { return line }
+        let text = RPCMessage.notification(method: event.method, params: event.params).line
+        var buffer = allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        line = buffer
+        return buffer
+    }
+}
+
 /// The face an app session came through: where its events go, in that face's protocol.
 /// app.sock's `Connection` is one; a face for another protocol (gpsd's, D-Bus) adds its own.
 protocol SessionOutput: AnyObject {
     /// An event the rules let this session have, in the order decided.
     func deliver(_ event: AppEvent)
+    /// The same, for an event that may go to many sessions: a face that can share its
+    /// encoding between them does so here.
+    func deliver(_ shared: SharedEvent)
     /// Locations queued but not yet written are dropped: delivery stopped being allowed (L9).
     func discardQueuedLocations()
     /// Who the peer is, when the face can tell (`apps.list`).
@@ -62,8 +84,13 @@ protocol SessionOutput: AnyObject {
     var face: String { get }
 }
 
+extension SessionOutput {
+    func deliver(_ shared: SharedEvent) { deliver(shared.event) }
+}
+
 extension Connection: SessionOutput {
     func deliver(_ event: AppEvent) { notify(event.method, event.params, kind: event.kind) }
+    func deliver(_ shared: SharedEvent) { sendLine(shared.jsonRPCLine(channel.allocator), kind: shared.event.kind) }
     var peer: PeerCredentials? { credentials }
     var face: String { kind.rawValue }
 }

@@ -22,8 +22,9 @@ extension Hub {
         else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
         let conditions = interfaceConditions
+        let event = SharedEvent(.deviceOrientation(change))
         for session in sessions.ordered {
-            if session.wantsOrientation { publish(to: session, .deviceOrientation(change)) }
+            if session.wantsOrientation { publish(to: session, event) }
             // O7: each foreground app follows, in the same turn, after the device event.
             publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
@@ -39,8 +40,9 @@ extension Hub {
         else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
+        let event = SharedEvent(.posture(change))
         for session in sessions.ordered where session.wantsPosture {
-            publish(to: session, .posture(change))
+            publish(to: session, event)
         }
         if !sessions.ordered.contains(where: \.wantsPosture) {
             broadcastToWatchers(Event.posture, change.json, kind: .sensor)

@@ -6,7 +6,7 @@ import SextantTraces
 /// Replay and recording, as the control methods drive them.
 extension Hub {
     func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) -> EventLoopFuture<Void> {
-        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed)
+        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval)
         return fileThread.runIfActive(eventLoop: eventLoop) { () throws -> Result<Trace, TraceLoadError> in
             do throws(TraceLoadError) { return .success(try TraceLoader.load(path: path, options: options)) } catch { return .failure(error) }
         }.flatMapThrowing { [self] loaded in

@@ -25,22 +25,40 @@ extension Hub {
         lastFix = fix
         locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
-        for session in sessions.ordered {
-            guard session.stream != nil || !session.onceWaiters.isEmpty else { continue }
-            guard authorization.mayReceiveLocations(session.id) else { continue }
-            let granted = authorization.authorization(of: session.id).accuracy
-            let fudger = fudger(for: session.app)
-            if !session.onceWaiters.isEmpty {
-                let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
-                for waiter in session.onceWaiters.removeAll() {
-                    waiter.timeout.cancel()
-                    waiter.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
-                }
+        // A full fix is the same for every app: encoded once for all of them.
+        let fullFix = SharedEvent(.location(fix, .full))
+        for session in sessions.ordered { deliverLocation(fix, to: session, fullFix: fullFix) }
+    }
+
+    /// What one session gets of a fix, if anything. A session served reduced whose grid is
+    /// still being written gets nothing now: it gets the newest fix once the grid is on disk
+    /// (Hub+Store `committedFudger`).
+    func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
+        guard session.stream != nil || !session.onceWaiters.isEmpty else { return }
+        guard authorization.mayReceiveLocations(session.id) else { return }
+        let granted = authorization.authorization(of: session.id).accuracy
+        let fudger: LocationFudger
+        if granted == .reduced || session.stream?.served(granted) == .reduced {
+            guard let committed = committedFudger(for: session.app) else { return }
+            fudger = committed
+        } else {
+            // Full accuracy: the grid is not used.
+            fudger = fudgers[session.app] ?? LocationFudger(offsetEast: 0, offsetNorth: 0)
+        }
+        if !session.onceWaiters.isEmpty {
+            let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
+            for waiter in session.onceWaiters.removeAll() {
+                waiter.timeout.cancel()
+                waiter.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
             }
-            if var stream = session.stream {
-                let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
-                session.stream = stream
-                if let (out, accuracy) = delivered {
+        }
+        if var stream = session.stream {
+            let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
+            session.stream = stream
+            if let (out, accuracy) = delivered {
+                if accuracy == .full {
+                    publish(to: session, fullFix ?? SharedEvent(.location(fix, .full)))
+                } else {
                     publish(to: session, .location(out, accuracy))
                 }
             }

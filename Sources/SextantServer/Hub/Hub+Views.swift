@@ -37,7 +37,12 @@ extension Hub {
                 "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(clock.wallTime().rfc3339),
             ]
         }
-        return entries.keys.sorted().map { entries[$0]! }
+        // The uid the app id is bound to (docs/security.md), null if none.
+        return entries.keys.sorted().map { app in
+            var entry = entries[app]!.objectValue ?? [:]
+            entry["uid"] = owners[app].map { .int(Int64($0)) } ?? .null
+            return .object(entry)
+        }
     }
 
     func appEntry(_ session: AppSession) -> JSONValue {

@@ -18,12 +18,12 @@ public struct HubConfiguration: Sendable {
     public var locationOnceTimeout: Duration = .seconds(30)
     /// Default speed for GPX routes without times (m/s).
     public var gpxSpeed: Double = 1.4
+    /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
+    public var gpxInterval: Double?
     public var version: String = sextantVersion
 
     public init() {}
 }
-
-public let sextantVersion = "0.1.0"
 
 /// The one owner of mutable state: sessions, engines, sources, replay, recording.
 ///
@@ -35,9 +35,8 @@ public final class Hub: @unchecked Sendable {
     let eventLoop: EventLoop
     let logger: Logger
     let configuration: HubConfiguration
-    private let store: SextantStore
-    /// One thread: store writes happen in the order they were asked for.
-    private let storeThread: NIOThreadPool
+    /// Written through GRDB's one serialized writer, in the order asked (Hub+Store).
+    let store: SextantStore
     /// For loading trace files without stalling the loop.
     let fileThread: NIOThreadPool
 
@@ -45,7 +44,14 @@ public final class Hub: @unchecked Sendable {
     /// drive it), wall from the system unless a test gives its own.
     let clock: SextantClock
     var authorization: AuthorizationEngine
-    private var fudgers: [String: LocationFudger]
+    /// Each app's committed grid shift (RULES L10).
+    var fudgers: [String: LocationFudger]
+    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
+    var gridOffsetsBeingWritten: Set<String> = []
+    /// App id → the uid it is bound to (docs/security.md).
+    var owners: [String: UInt32]
+    /// The last decision change being committed (Hub+Store): the next one waits for it.
+    var decisionInFlight: EventLoopFuture<Void>?
     let startedAt: Int64
 
     /// Each socket's methods (`SocketMethods.swift`).
@@ -53,6 +59,8 @@ public final class Hub: @unchecked Sendable {
     private let controlMethods = MethodTable.controlSocket()
 
     var connections: [UInt64: Connection] = [:]
+    /// Each turn's writes leave in one flush per connection.
+    private lazy var flushes = FlushBatcher(eventLoop: eventLoop)
     private var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.
@@ -103,14 +111,13 @@ public final class Hub: @unchecked Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.storeThread = NIOThreadPool(numberOfThreads: 1)
         self.fileThread = NIOThreadPool(numberOfThreads: 1)
-        storeThread.start()
         fileThread.start()
         self.authorization = AuthorizationEngine(
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.fudgers = snapshot.fudgers
+        self.owners = snapshot.owners
         self.replay = ReplayPlayer(hub: self)
     }
 
@@ -124,7 +131,6 @@ public final class Hub: @unchecked Sendable {
             for connection in connections.values { connection.close() }
             for connection in gpsdFace.connections.values { connection.close() }
         }.get()
-        try? await storeThread.shutdownGracefully()
         try? await fileThread.shutdownGracefully()
         store.close()
     }
@@ -138,7 +144,7 @@ public final class Hub: @unchecked Sendable {
     func connectionOpened(channel: Channel, kind: SocketKind, credentials: EventLoopFuture<PeerCredentials>) -> Connection {
         eventLoop.preconditionInEventLoop()
         nextConnectionID += 1
-        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, clock: clock, logger: logger)
+        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, clock: clock, flushes: flushes, logger: logger)
         connections[connection.id] = connection
         connection.onDrain = { [weak self] in self?.replay.clientDrained() }
         credentials.assumeIsolated().whenComplete { [self] result in
@@ -187,6 +193,10 @@ public final class Hub: @unchecked Sendable {
     func received(_ frame: InboundFrame, on connection: Connection) {
         eventLoop.preconditionInEventLoop()
         guard !connection.isClosed else { return }
+        if connection.heldFrames != nil {
+            connection.heldFrames!.append(frame)
+            return
+        }
         switch frame {
         case .tooLong:
             logger.notice("line over 64 KiB: closing the connection", metadata: ["client": "\(connection.label)"])
@@ -230,6 +240,26 @@ public final class Hub: @unchecked Sendable {
         }
     }
 
+    /// Reads nothing more of `connection` until `answer` is written: a client may send its
+    /// next requests right behind a `hello` whose answer waits for the store, and they must
+    /// find the session open. Lines already read wait in order (no more than one read's
+    /// worth: reading is paused), and are handled after the answer.
+    func holdRequests(of connection: Connection, until answer: EventLoopFuture<JSONValue>) {
+        connection.heldFrames = []
+        _ = connection.channel.setOption(ChannelOptions.autoRead, value: false)
+        answer.assumeIsolated().whenComplete { [self] _ in
+            // Queued behind the answer, which the dispatcher writes on this same completion.
+            eventLoop.assumeIsolated().execute { [self] in
+                let held = connection.heldFrames ?? []
+                connection.heldFrames = nil
+                for frame in held { received(frame, on: connection) }
+                guard !connection.isClosed, connection.heldFrames == nil else { return }
+                _ = connection.channel.setOption(ChannelOptions.autoRead, value: true)
+                connection.channel.read()
+            }
+        }
+    }
+
     func makeToken(for connection: Connection, id: JSONValue?) -> RequestToken {
         nextToken += 1
         if let id { pendingRequests[nextToken] = (connection, id) }
@@ -267,7 +297,7 @@ public final class Hub: @unchecked Sendable {
     /// once every store write among the effects is on disk.
     @discardableResult
     func perform(_ effects: [AuthorizationEffect]) -> EventLoopFuture<Void> {
-        var writes: [@Sendable (SextantStore) throws -> Void] = []
+        var changes: [StoreChange] = []
         for effect in effects {
             switch effect {
             case .authorizationChanged(let id, let snapshot):
@@ -297,16 +327,13 @@ public final class Hub: @unchecked Sendable {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission(let app, let entry):
-                writes.append { try $0.savePermission(app: app, entry) }
-            case .persistServicesEnabled(let enabled):
-                writes.append { try $0.saveServicesEnabled(enabled) }
-            case .persistPolicy(let policy):
-                writes.append { try $0.savePolicy(policy) }
+            case .persistPermission, .persistServicesEnabled, .persistPolicy:
+                changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
+                let event = SharedEvent(.servicesEnabled(enabled))
                 for session in sessions.ordered {
-                    publish(to: session, .servicesEnabled(enabled))
+                    publish(to: session, event)
                 }
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
@@ -315,33 +342,11 @@ public final class Hub: @unchecked Sendable {
                 }
             }
         }
-        return persist(writes)
-    }
-
-    func persist(_ writes: [@Sendable (SextantStore) throws -> Void]) -> EventLoopFuture<Void> {
-        guard !writes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        let store = self.store
-        let logger = self.logger
-        return storeThread.runIfActive(eventLoop: eventLoop) {
-            for write in writes { try write(store) }
-        }.flatMapErrorThrowing { error in
-            logger.error("cannot write the permission store", metadata: ["path": "\(store.path)", "error": "\(error)"])
-            throw RPCError.internalError("the permission store \(store.path) could not be written: \(error)")
-        }
+        return write(changes)
     }
 
     func authorizationError(for id: SessionID) -> RPCError {
         authorization.servicesEnabled ? AuthorizationRefusal.notAuthorized.rpcError : AuthorizationRefusal.servicesDisabled.rpcError
-    }
-
-    /// The grid shift of an app, made (and stored) on first use.
-    func fudger(for app: String) -> LocationFudger {
-        if let existing = fudgers[app] { return existing }
-        var generator = SystemRandomNumberGenerator()
-        let fresh = LocationFudger.random(using: &generator)
-        fudgers[app] = fresh
-        persist([{ try $0.saveFudger(app: app, fresh) }]).whenFailure { _ in }  // logged by persist
-        return fresh
     }
 
     // MARK: - Publishing
@@ -350,6 +355,15 @@ public final class Hub: @unchecked Sendable {
     func publish(to session: AppSession, _ event: AppEvent) {
         session.output.deliver(event)
         broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
+    }
+
+    /// The same for an event that goes to many sessions, encoded once for all of them.
+    func publish(to session: AppSession, _ shared: SharedEvent) {
+        session.output.deliver(shared)
+        if !watchers.isEmpty {
+            broadcastToWatchers(
+                shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.kind, delivered: true)
+        }
     }
 
     /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`

@@ -19,13 +19,7 @@ extension Prompt {
 extension LocationFix {
     /// The `location` event's params; `accuracy` says whether it was reduced.
     func json(accuracy: LocationAccuracy?) -> JSONValue {
-        var o: [String: JSONValue] = [
-            "lat": .double(latitude), "lon": .double(longitude), "time": .string(time.rfc3339), "hAcc": .double(horizontalAccuracy),
-        ]
-        if let altitude { o["alt"] = .double(altitude) }
-        if let verticalAccuracy { o["vAcc"] = .double(verticalAccuracy) }
-        if let speed { o["speed"] = .double(speed) }
-        if let course { o["course"] = .double(course) }
+        var o = jsonMembers(includingTime: true)
         if let accuracy { o["accuracy"] = .string(accuracy.rawValue) }
         return .object(o)
     }

@@ -7,7 +7,8 @@ extension MethodTable {
             [
                 HelloMethod.self, AuthorizationGetMethod.self, AuthorizationRequestMethod.self,
                 LocationStartMethod.self, LocationStopMethod.self, LocationOnceMethod.self,
-                OrientationStartMethod.self, OrientationStopMethod.self, PostureStartMethod.self, PostureStopMethod.self,
+                SubscriptionMethod<OrientationStart>.self, SubscriptionMethod<OrientationStop>.self,
+                SubscriptionMethod<PostureStart>.self, SubscriptionMethod<PostureStop>.self,
                 AppUpdateMethod.self,
             ])
     }
@@ -19,6 +20,7 @@ extension MethodTable {
             [
                 StatusMethod.self, WatchMethod.self, ServicesSetMethod.self,
                 PermissionsListMethod.self, PermissionsSetMethod.self, PermissionsResetMethod.self,
+                PermissionsOwnersMethod.self, PermissionsUnbindMethod.self,
                 PromptsListMethod.self, PromptsAnswerMethod.self, PromptsPolicyMethod.self,
                 AppsListMethod.self, AppsUpdateMethod.self, DeviceSetMethod.self, DeviceRotationLockMethod.self,
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,

@@ -22,6 +22,9 @@ final class Connection {
     var session: SessionID?
     /// Set by `watch` (control socket only): nil = not watching.
     var watch: WatchFilter?
+    /// While a request that opens the session waits (`hello` binding its app id): the
+    /// lines read behind it, handled once it is answered. nil when not holding.
+    var heldFrames: [InboundFrame]?
     private(set) var outbox = Outbox()
     /// Monotonic time of the last moment the client took data off our hands.
     private(set) var lastProgress: Int64
@@ -31,12 +34,16 @@ final class Connection {
     var onDrain: (() -> Void)?
 
     private let clock: SextantClock
+    private let flushes: FlushBatcher
+    /// Written to since the last flush: the batcher flushes it at the end of the turn.
+    private var hasUnflushedWrites = false
 
-    init(id: UInt64, kind: SocketKind, channel: Channel, clock: SextantClock, logger: Logger) {
+    init(id: UInt64, kind: SocketKind, channel: Channel, clock: SextantClock, flushes: FlushBatcher, logger: Logger) {
         self.id = id
         self.kind = kind
         self.channel = channel
         self.clock = clock
+        self.flushes = flushes
         self.lastProgress = clock.monotonicNanoseconds()
         self.logger = logger
     }
@@ -52,9 +59,20 @@ final class Connection {
         let text = message.line
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
+        sendLine(buffer, kind: outboundKind)
+    }
+
+    /// Sends a line already encoded (and perhaps shared with other connections: a
+    /// `ByteBuffer` is copied on write, so none of them can change it for the others).
+    func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
+        guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
-            channel.writeAndFlush(buffer, promise: nil)
+            channel.write(buffer, promise: nil)
             lastProgress = clock.monotonicNanoseconds()
+            if !hasUnflushedWrites {
+                hasUnflushedWrites = true
+                flushes.needsFlush(self)
+            }
             return
         }
         switch outbox.push(buffer, kind: outboundKind) {
@@ -78,6 +96,13 @@ final class Connection {
 
     func notify(_ method: String, _ params: JSONValue, kind outboundKind: OutboundKind) {
         send(.notification(method: method, params: params), kind: outboundKind)
+    }
+
+    /// The end of the loop's turn: what this turn wrote goes out in one flush.
+    func flushWrites() {
+        hasUnflushedWrites = false
+        guard !isClosed else { return }
+        channel.flush()
     }
 
     /// Hands queued lines to the channel while it takes them.

@@ -31,6 +31,16 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    /// The client shut down its writing side (or closed): the last line, even without its
+    /// newline, has been read and dispatched. The connection stays open for the answers;
+    /// it closes when the client closes its end (PROTOCOL "Transport", sextant-protocol(7)).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed, let connection {
+            hub.logger.debug("client finished sending", metadata: ["client": "\(connection.label)"])
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         if let connection { hub.connectionClosed(connection) }
         connection = nil

@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SextantProtocol
+import SextantSocket
 
 /// Why a socket could not be served.
 public struct ListenError: Error, CustomStringConvertible {
@@ -11,27 +13,64 @@ public struct ListenError: Error, CustomStringConvertible {
 enum SocketListener {
     /// The largest line a client may send (PROTOCOL: 64 KiB).
     static let maxLineLength = 65_536
-
-    static func bind(path: String, kind: SocketKind, mode: mode_t, hub: Hub) async throws -> Channel {
+    static func bind(
+        path: String, kind: SocketKind, mode: mode_t, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
+    ) async throws -> Channel {
         try prepare(path: path)
-        let channel = try await ServerBootstrap(group: hub.eventLoop)
-            .serverChannelOption(.backlog, value: 128)
+        let socket = try boundSocket(path: path, mode: mode)
+        let listener = socket.raw
+        return try await ServerBootstrap(group: hub.eventLoop)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        OutOfDescriptorsHandler(listener: listener, reserve: reserve, kind: kind, logger: hub.logger))
+                }
+            }
+            // A client that shuts down its writing side still hears the answers to what it sent.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.autoRead, value: false)  // until the peer's credentials are checked
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
+                    guard budget.take() else {
+                        try sync.addHandler(RefusingHandler(budget: budget, kind: kind, logger: hub.logger))
+                        return
+                    }
+                    channel.closeFuture.whenComplete { _ in budget.give() }
                     try sync.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineLength)))
                     try sync.addHandler(ConnectionHandler(hub: hub, kind: kind))
                 }
             }
-            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false)
+            .withBoundSocket(socket.release())
             .get()
-        guard chmod(path, mode) == 0 else {
-            try? await channel.close()
-            throw ListenError(description: "cannot set the mode of \(path): \(String(cString: strerror(errno)))")
+    }
+
+    /// A listening-ready socket bound at `path` with `mode` from the moment it exists.
+    ///
+    /// The mode is never set on the path afterwards: between a `bind` and a `chmod` of the
+    /// path, a symlink put in the socket's place would have the chmod change its target.
+    /// Linux gives the new socket file the socket inode's mode (set with `fchmod` before
+    /// `bind`) less the umask, so the umask is narrowed to the bits `mode` leaves out for
+    /// the duration of the `bind`.
+    static func boundSocket(path: String, mode: mode_t) throws -> OwnedDescriptor {
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw ListenError(description: error.description) }
+        let socket: OwnedDescriptor
+        do { socket = try OwnedDescriptor.unixStreamSocket() } catch {
+            throw ListenError(description: "cannot create a socket for \(path): \(error.reason)")
         }
-        return channel
+        guard fchmod(socket.raw, mode) == 0 else {
+            throw ListenError(description: "cannot set the mode of the socket for \(path): \(String(cString: strerror(errno)))")
+        }
+        let previousMask = umask(0o777 & ~mode)
+        let bound = address.withSockaddr { Glibc.bind(socket.raw, $0, $1) }
+        let bindError = errno
+        umask(previousMask)
+        guard bound == 0 else {
+            throw ListenError(description: "cannot bind \(path): \(String(cString: strerror(bindError)))")
+        }
+        return socket
     }
 
     /// A stale socket file (no daemon behind it) is replaced; a live one means another
@@ -52,20 +91,7 @@ enum SocketListener {
 
     /// Whether something accepts connections on the socket at `path`.
     static func isLive(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
+        guard let address = try? UnixSocketAddress(path: path), let socket = try? OwnedDescriptor.unixStreamSocket() else { return false }
+        return (try? socket.connect(to: address)) != nil
     }
 }

@@ -21,6 +21,8 @@ struct GPXPoint: Equatable {
     var course: Double?
     /// The 1-based line of the point's start tag.
     var line: Int
+    /// `trkpt`, `rtept` or `wpt`.
+    var element = "trkpt"
 }
 
 /// The parts of a GPX 1.1 (or 1.0) file a replay uses: tracks (`trk`, made of `trkseg`
@@ -38,8 +40,17 @@ struct GPXDocument: Equatable {
     /// Parses a whole file with Foundation's `XMLParser` (libxml2), which reports the
     /// line of every element and of the first syntax error.
     static func parse(_ text: String, path: String) throws(TraceError) -> GPXDocument {
+        try parse(Data(text.utf8), path: path)
+    }
+
+    /// Parses a file's bytes. The parser reads them from a stream, in chunks: handed a
+    /// whole document at once, libxml2 stops at 10 MB (its limit on one chunk, which
+    /// Foundation gives no way to lift) with a bogus error past the end.
+    static func parse(_ data: Data, path: String) throws(TraceError) -> GPXDocument {
+        // What would crash Foundation's XMLParser is refused first (found by fuzzing).
+        if let (line, reason) = GPXPreflight.problem(in: data) { throw TraceError(path: path, line: line, reason: reason) }
         let builder = Builder(path: path)
-        let parser = XMLParser(data: Data(text.utf8))
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.delegate = builder
         let ok = parser.parse()
@@ -53,7 +64,7 @@ struct GPXDocument: Equatable {
             throw TraceError(path: path, line: max(1, parser.lineNumber), reason: "not well-formed XML: \(describe(parser.parserError))")
         }
         guard builder.sawRoot else {
-            let empty = text.allSatisfy(\.isWhitespace)
+            let empty = data.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
             throw TraceError(path: path, line: 1, reason: empty ? "not a GPX file: the file is empty" : "not a GPX file: no <gpx> element")
         }
         return builder.document
@@ -130,7 +141,7 @@ struct GPXDocument: Equatable {
                 if let problem = LocationFix.problem(latitude: lat, longitude: lon) { return fail(parser, "<\(name)>: \(problem)") }
                 if name == "trkpt" && segment == nil { return fail(parser, "<trkpt> outside a <trkseg>") }
                 if name == "rtept" && route == nil { return fail(parser, "<rtept> outside a <rte>") }
-                point = GPXPoint(latitude: lat, longitude: lon, line: parser.lineNumber)
+                point = GPXPoint(latitude: lat, longitude: lon, line: parser.lineNumber, element: name)
                 pointElement = name
             default:
                 if (point != nil && Self.pointFields.contains(name)) || (inMetadata && point == nil && name == "time" && depth == 3) {
@@ -172,8 +183,11 @@ struct GPXDocument: Equatable {
 
         private func store(_ name: String, _ value: String, line: Int, _ parser: XMLParser) {
             if name == "time" {
-                guard let time = GPXDocument.time(value) else { return fail(parser, "<time> is not an ISO 8601 UTC time: \"\(value)\"", line: line) }
-                if point != nil { point!.time = time } else { document.time = time }
+                switch GPXDocument.time(value) {
+                case .success(let time): if point != nil { point!.time = time } else { document.time = time }
+                case .failure(.outOfRange): fail(parser, "<time> is \(Timestamp.RFC3339Error.outOfRange): \"\(value)\"", line: line)
+                case .failure: fail(parser, "<time> is not an ISO 8601 UTC time: \"\(value)\"", line: line)
+                }
                 return
             }
             guard let number = Double(value), number.isFinite else { return fail(parser, "<\(name)> is not a number: \"\(value)\"", line: line) }
@@ -197,8 +211,8 @@ struct GPXDocument: Equatable {
     }
 
     /// An `xsd:dateTime` as GPX writes it: RFC 3339, or without a zone (taken as UTC).
-    static func time(_ text: String) -> Timestamp? {
-        if let t = Timestamp(rfc3339: text) { return t }
-        return Timestamp(rfc3339: text + "Z")
+    static func time(_ text: String) -> Result<Timestamp, Timestamp.RFC3339Error> {
+        do { return .success(try Timestamp.parse(rfc3339: text)) } catch .outOfRange { return .failure(.outOfRange) } catch {}
+        do { return .success(try Timestamp.parse(rfc3339: text + "Z")) } catch { return .failure(error) }
     }
 }

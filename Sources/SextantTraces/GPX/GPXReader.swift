@@ -1,3 +1,4 @@
+import Foundation
 import SextantCore
 import SextantProtocol
 
@@ -27,8 +28,23 @@ public enum GPXReader {
     /// The walking speed used for routes and waypoints without times (TraceLoadOptions).
     public static let defaultSpeed = 1.4
 
-    public static func read(_ text: String, path: String, speed: Double = GPXReader.defaultSpeed) throws(TraceError) -> Trace {
-        let document = try GPXDocument.parse(text, path: path)
+    /// - Parameter interval: for points without times, interpolate a fix every this many
+    ///   seconds along the great circles between them (`RoutePlanner`) instead of
+    ///   playing the points alone.
+    public static func read(
+        _ text: String, path: String, speed: Double = GPXReader.defaultSpeed, interval: Double? = nil
+    ) throws(TraceError) -> Trace {
+        try read(GPXDocument.parse(text, path: path), path: path, speed: speed, interval: interval)
+    }
+
+    /// Reads a file's bytes (`Data(bytesNoCopy:…)` over a loaded file makes no copy).
+    public static func read(
+        _ data: Data, path: String, speed: Double = GPXReader.defaultSpeed, interval: Double? = nil
+    ) throws(TraceError) -> Trace {
+        try read(GPXDocument.parse(data, path: path), path: path, speed: speed, interval: interval)
+    }
+
+    static func read(_ document: GPXDocument, path: String, speed: Double, interval: Double?) throws(TraceError) -> Trace {
         let lists: [[GPXPoint]]
         if document.trackSegments.contains(where: { !$0.isEmpty }) {
             lists = document.trackSegments.filter { !$0.isEmpty }
@@ -48,9 +64,13 @@ public enum GPXReader {
             for i in times.indices.dropFirst() where times[i] < times[i - 1] {
                 throw TraceError(path: path, line: points[i].line, reason: "<time> goes back: \(times[i]) after \(times[i - 1])")
             }
+            if let i = times.firstIndex(where: { ($0.nanoseconds(since: times[0]) ?? .max) > Trace.maximumOffset }) {
+                throw TraceError(path: path, line: points[i].line, reason: "<time> \(times[i]) is more than \(Trace.maximumOffset / 1_000_000_000) s after the first point's \(times[0])")
+            }
         } else if timed == 0 {
             guard speed.isFinite, speed > 0 else { throw TraceError(path: path, line: points[0].line, reason: "the GPX speed must be a positive number of m/s, not \(speed)") }
-            times = walk(points, speed: speed, from: document.time ?? TraceConventions.fallbackStart)
+            if let interval, points.count >= 2 { return try interpolate(points, speed: speed, interval: interval, from: document.time, path: path) }
+            times = try walk(points, speed: speed, from: document.time ?? TraceConventions.fallbackStart, path: path)
         } else {
             let odd = points.first { $0.time == nil }!
             throw TraceError(path: path, line: odd.line, reason: "a point without <time> among points with times")
@@ -65,20 +85,42 @@ public enum GPXReader {
                 // The leg that arrives at this point; the first point takes the first leg.
                 let leg = list.count < 2 ? nil : (k == 0 ? (index, index + 1) : (index - 1, index))
                 let offset = times[index].nanoseconds - start.nanoseconds
-                samples.append(TraceSample(offset: offset, value: .location(fix(point, time: times[index], leg: leg, points: points, times: times))))
+                let fix = fix(point, time: times[index], leg: leg, points: points, times: times)
+                if let problem = fix.problem { throw TraceError(path: path, line: point.line, reason: "<\(point.element)>: \(problem)") }
+                samples.append(TraceSample(offset: offset, value: .location(fix)))
                 index += 1
             }
         }
         return Trace(start: start, samples: samples)
     }
 
-    /// Times for points without any: one after the other at `speed`.
-    static func walk(_ points: [GPXPoint], speed: Double, from start: Timestamp) -> [Timestamp] {
+    /// Points without times walked as a route, a fix every `interval` seconds.
+    static func interpolate(_ points: [GPXPoint], speed: Double, interval: Double, from start: Timestamp?, path: String) throws(TraceError) -> Trace {
+        let waypoints = points.map { RouteWaypoint(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.elevation) }
+        let planner = RoutePlanner(waypoints: waypoints, speed: speed, spacing: .interval(seconds: interval), start: start ?? TraceConventions.fallbackStart)
+        do {
+            return try planner.trace()
+        } catch {
+            throw TraceError(path: path, line: points[0].line, reason: error.description)
+        }
+    }
+
+    /// Times for points without any: one after the other at `speed`. A walk longer than
+    /// `Trace.maximumOffset`, or past the last time a timestamp holds, is an error at the
+    /// point it reaches too late (a route of antipodal legs, a speed of 1e-300 m/s).
+    static func walk(_ points: [GPXPoint], speed: Double, from start: Timestamp, path: String) throws(TraceError) -> [Timestamp] {
         var times = [start]
         var elapsed = 0.0
         for i in points.indices.dropFirst() {
             elapsed += distance(points[i - 1], points[i]) / speed
-            times.append(start.adding(nanoseconds: Int64((elapsed * 1e9).rounded())))
+            guard let offset = Timestamp.checkedNanoseconds(elapsed * 1e9), offset <= Trace.maximumOffset,
+                let time = start.checkedAdding(nanoseconds: offset)
+            else {
+                throw TraceError(
+                    path: path, line: points[i].line,
+                    reason: "walked at \(speed) m/s, this point comes more than \(Trace.maximumOffset / 1_000_000_000) s after the first (or after \(Timestamp.latest))")
+            }
+            times.append(time)
         }
         return times
     }
@@ -89,7 +131,8 @@ public enum GPXReader {
         if let (a, b) = leg {
             let metres = distance(points[a], points[b])
             let seconds = Double(times[b].nanoseconds - times[a].nanoseconds) / 1e9
-            if speed == nil, seconds > 0 { speed = metres / seconds }
+            // A derived speed out of range (two points a nanosecond apart) is no speed.
+            if speed == nil, seconds > 0, metres / seconds <= LocationFix.maximumSpeed { speed = metres / seconds }
             if course == nil, metres > 0 {
                 course = Geo.bearing(lat1: points[a].latitude, lon1: points[a].longitude, lat2: points[b].latitude, lon2: points[b].longitude)
             }

@@ -53,9 +53,9 @@ struct NMEATimeline {
             return (Timestamp(nanoseconds: start), samples)
         }
         let start = epochs[firstFix].instant!
-        // Offsets stop growing where `start + offset` would overflow (a file made to go
-        // forward by a day at every fix, for hundreds of thousands of fixes).
-        let limit = Int64.max - start
+        // Offsets stop growing at `Trace.maximumOffset`, or where `start + offset` would
+        // overflow (a file made to go forward by a day at every fix, for thousands of fixes).
+        let limit = min(Trace.maximumOffset, Int64.max - start)
         var samples: [TraceSample] = []
         if firstFix > 0 { samples.append(TraceSample(offset: 0, value: .gps(.noFix))) }
         var lastOffset: Int64 = 0
@@ -145,9 +145,24 @@ struct NMEATimeline {
         var course = epoch.course
         if let c = course { course = c >= 0 && c <= 360 ? c.truncatingRemainder(dividingBy: 360) : nil }
         let speed = epoch.speedKnots.flatMap { $0 >= 0 ? $0 * NMEAUnits.metresPerSecondPerKnot : nil }
-        return LocationFix(
+        var fix = LocationFix(
             latitude: position.latitude, longitude: position.longitude, altitude: epoch.altitude, horizontalAccuracy: hAcc,
             verticalAccuracy: vAcc, speed: speed, course: course, time: time)
+        dropValuesOutOfRange(&fix)
+        return fix
+    }
+
+    /// A lenient reader keeps the fix and drops a value `LocationFix.problem` refuses (an
+    /// altitude of 1e300, an HDOP of 1e20); an accuracy out of range becomes the default.
+    static func dropValuesOutOfRange(_ fix: inout LocationFix) {
+        let (lat, lon) = (fix.latitude, fix.longitude)
+        if LocationFix.problem(latitude: lat, longitude: lon, altitude: fix.altitude) != nil { fix.altitude = nil }
+        if LocationFix.problem(latitude: lat, longitude: lon, horizontalAccuracy: fix.horizontalAccuracy) != nil {
+            fix.horizontalAccuracy = LocationFix.defaultHorizontalAccuracy
+        }
+        if LocationFix.problem(latitude: lat, longitude: lon, verticalAccuracy: fix.verticalAccuracy) != nil { fix.verticalAccuracy = nil }
+        if LocationFix.problem(latitude: lat, longitude: lon, speed: fix.speed) != nil { fix.speed = nil }
+        if LocationFix.problem(latitude: lat, longitude: lon, course: fix.course) != nil { fix.course = nil }
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

@@ -44,19 +44,22 @@ final class DaemonHarness {
     let state: String
     private(set) var process: Process
     private let arguments: [String]
+    /// A program that runs the daemon (`prlimit --nofile=N:N`), or none.
+    private let launcher: [String]
     /// The fake IIO sensors the daemon reads; without them it runs with `--no-iio`, so
     /// that a machine's real accelerometer never feeds a test.
     private let sensors: IIOTestbed?
     let logPath: String
 
     /// Starts a daemon and waits (up to 15 s) for its READY=1.
-    init(arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700) throws {
+    init(arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700, launcher: [String] = []) throws {
         directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
         runtime = directory + "/run"
         self.state = state ?? directory + "/state"
         logPath = directory + "/sextantd.log"
         self.arguments = arguments
+        self.launcher = launcher
         self.sensors = sensors
         process = Process()
         process = try start()
@@ -87,6 +90,11 @@ final class DaemonHarness {
         p.environment = environment
         if !arguments.contains("--gpsd") { options.append("--no-gpsd") }
         p.arguments = options
+        if let program = launcher.first {
+            // The launcher execs the daemon, so the process keeps its pid.
+            p.executableURL = URL(fileURLWithPath: program)
+            p.arguments = launcher.dropFirst() + [Binaries.sextantd] + options
+        }
         if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
         let logHandle = FileHandle(forWritingAtPath: logPath)!
         logHandle.seekToEndOfFile()

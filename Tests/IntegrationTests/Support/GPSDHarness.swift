@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantSocket
 
 // A real gpsd for the integration tests: `gpsd -N -n -b -S PORT FIFO` on a free loopback
 // port, fed NMEA logs through the FIFO, and a plain-socket client that reads gpsd's own
@@ -230,28 +231,25 @@ func fixes(among tpvs: [JSONValue]) -> [JSONValue] {
 /// Stands where gpsd was: accepts connections and hangs up at once, saying nothing, and
 /// notes when each attempt came. The daemon must treat each as a failed attempt.
 final class HangingUpListener {
-    private var fd: Int32
+    /// Closed once, by `close()` or when the listener goes (a failed init included).
+    private let socket: OwnedDescriptor
+    private var fd: Int32 { socket.raw }
 
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+        socket = OwnedDescriptor(adopting: fd)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = loopbackAddress(port: port)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         guard bound == 0, listen(fd, 8) == 0 else {
-            Glibc.close(fd)
             throw HarnessError("cannot listen on port \(port): \(String(cString: strerror(errno)))")
         }
     }
 
-    deinit { close() }
-
     /// Stops listening, so that gpsd can have its port back.
-    func close() {
-        guard fd >= 0 else { return }
-        Glibc.close(fd)
-        fd = -1
-    }
+    func close() { socket.close() }
 
     /// Accepts and hangs up on `count` connections; their arrival times (monotonic s).
     func acceptAndHangUp(_ count: Int, timeout: Double) throws -> [Double] {

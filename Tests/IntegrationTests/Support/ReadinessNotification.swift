@@ -1,39 +1,28 @@
 import Foundation
+import SextantSocket
 
 /// The receiving end of the daemon's systemd notifications: a datagram socket whose path the
 /// daemon finds in `NOTIFY_SOCKET`, as systemd gives it. A harness waits here for `READY=1`
 /// (sent once both sockets are bound) instead of trying to connect until it works.
 final class ReadinessNotification {
     let path: String
-    private let fd: Int32
+    /// Closed once, when this goes (a failed init included).
+    private let socket: OwnedDescriptor
+    private var fd: Int32 { socket.raw }
 
     init(path: String) throws {
         self.path = path
         unlink(path)
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let address = try UnixSocketAddress(path: path)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            throw HarnessError("notify socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw HarnessError("bind \(path): \(reason)")
+        socket = OwnedDescriptor(adopting: fd)
+        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+            throw HarnessError("bind \(path): \(String(cString: strerror(errno)))")
         }
     }
 
-    deinit {
-        close(fd)
-        unlink(path)
-    }
+    deinit { unlink(path) }
 
     /// Waits until a notification says `READY=1`, the process exits, or the deadline passes.
     func waitForReady(of process: Process, timeout: Double, log: () -> String) throws {

@@ -30,7 +30,7 @@ struct AppUpdateMethod: RPCMethod {
         if let interfaceLocked {
             hub.publishInterface(session.interface.setInterfaceLocked(interfaceLocked, hub.interfaceConditions, state: hub.appState(of: session)), to: session)
         }
-        if let state { hub.setAppState(session, state, by: .app) }
-        return .result(hub.appStateJSON(session))
+        guard let state else { return .result(hub.appStateJSON(session)) }
+        return .later(hub.setAppState(session, state, by: .app).map { hub.appStateJSON(session) })
     }
 }

@@ -38,11 +38,7 @@ struct AuthorizationRequestMethod: RPCMethod {
             throw RPCError(
                 .tooManyRequests, "at most \(AuthorizationEngine.maxWaitingRequests) authorization.request calls may wait at once")
         }
-        let token = hub.makeToken(for: call.connection, id: call.id)
-        let outcome = hub.authorization.request(session.id, level: level, token: token, at: hub.now)
-        hub.perform(outcome.effects)
-        guard let refusal = outcome.refusal else { return .deferred }
-        hub.pendingRequests[token] = nil
-        return .error(refusal.rpcError)
+        // Hub+Store: a decision the policy makes at once is committed before it applies.
+        return hub.requestAuthorization(session.id, level: level, token: hub.makeToken(for: call.connection, id: call.id))
     }
 }

@@ -24,17 +24,25 @@ struct HelloMethod: RPCMethod {
         } catch {
             throw error.rpcError
         }
-        let session = hub.openSession(app: app, state: state, interface: interface, connection: call.connection)
-        return .result([
-            "protocol": .int(Int64(sextantProtocolVersion)),
-            "session": .int(Int64(session.id)),
-            "profile": .string(hub.configuration.profile.rawValue),
-            "servicesEnabled": .bool(hub.authorization.servicesEnabled),
-            "authorization": hub.authorization.authorization(of: session.id).json,
-            "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
-            "deviceOrientation": .string(hub.judge.orientation.rawValue),
-            "posture": hub.postureJSON,
-        ])
+        let (app, state, connection) = (self.app, self.state, call.connection)
+        // docs/security.md: the app id must be this uid's; a first claim is stored first (Hub+Store).
+        let reply = try hub.claimAppID(app, by: connection) { () throws(RPCError) -> JSONValue in
+            guard connection.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
+            let session = hub.openSession(app: app, state: state, interface: interface, connection: connection)
+            return [
+                "protocol": .int(Int64(sextantProtocolVersion)),
+                "session": .int(Int64(session.id)),
+                "profile": .string(hub.configuration.profile.rawValue),
+                "servicesEnabled": .bool(hub.authorization.servicesEnabled),
+                "authorization": hub.authorization.authorization(of: session.id).json,
+                "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
+                "deviceOrientation": .string(hub.judge.orientation.rawValue),
+                "posture": hub.postureJSON,
+            ]
+        }
+        // The app's next requests may already be on their way: they wait for this answer.
+        if case .later(let answer) = reply { hub.holdRequests(of: connection, until: answer) }
+        return reply
     }
 }
 

@@ -1,47 +1,47 @@
 import SextantProtocol
 
-/// `orientation.start` / `orientation.stop`: `deviceOrientation` and `interfaceOrientation` events.
-struct OrientationStartMethod: RPCMethod {
-    static let name = Method.orientationStart
-    static let requiresSession = true
+/// `orientation.start` / `orientation.stop` (`deviceOrientation` and `interfaceOrientation`
+/// events) and `posture.start` / `posture.stop` (`posture` events): each sets one switch of
+/// the session.
+struct SubscriptionMethod<Switch: SubscriptionSwitch>: RPCMethod {
+    static var name: String { Switch.method }
+    static var requiresSession: Bool { true }
+
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.wantsOrientation = true
+        call.session[keyPath: Switch.flag] = Switch.on
         return .result([:])
     }
 }
 
-struct OrientationStopMethod: RPCMethod {
-    static let name = Method.orientationStop
-    static let requiresSession = true
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.wantsOrientation = false
-        return .result([:])
-    }
+/// Which switch of the session a subscription method sets, and to what.
+protocol SubscriptionSwitch {
+    static var method: String { get }
+    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { get }
+    static var on: Bool { get }
 }
 
-/// `posture.start` / `posture.stop`: `posture` events.
-struct PostureStartMethod: RPCMethod {
-    static let name = Method.postureStart
-    static let requiresSession = true
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.wantsPosture = true
-        return .result([:])
-    }
+enum OrientationStart: SubscriptionSwitch {
+    static var method: String { Method.orientationStart }
+    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
+    static var on: Bool { true }
 }
 
-struct PostureStopMethod: RPCMethod {
-    static let name = Method.postureStop
-    static let requiresSession = true
-    init(_ p: Params) throws(RPCError) {}
+enum OrientationStop: SubscriptionSwitch {
+    static var method: String { Method.orientationStop }
+    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
+    static var on: Bool { false }
+}
 
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.wantsPosture = false
-        return .result([:])
-    }
+enum PostureStart: SubscriptionSwitch {
+    static var method: String { Method.postureStart }
+    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
+    static var on: Bool { true }
+}
+
+enum PostureStop: SubscriptionSwitch {
+    static var method: String { Method.postureStop }
+    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
+    static var on: Bool { false }
 }

@@ -1,3 +1,4 @@
+import NIOCore
 import SextantCore
 import SextantProtocol
 
@@ -45,7 +46,7 @@ struct AppsUpdateMethod: RPCMethod {
             targets = hub.sessions.ordered.filter { $0.app == app }
             guard !targets.isEmpty else { throw RPCError(.unknownApp, "no live session of app \"\(app)\"") }
         }
-        for session in targets { hub.setAppState(session, state, by: .control) }
-        return .result(.array(targets.map(hub.appEntry)))
+        let moves = targets.map { hub.setAppState($0, state, by: .control) }
+        return .later(EventLoopFuture.andAllSucceed(moves, on: hub.eventLoop).map { .array(targets.map(hub.appEntry)) })
     }
 }

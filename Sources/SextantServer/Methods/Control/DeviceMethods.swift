@@ -39,18 +39,16 @@ struct DeviceSetMethod: RPCMethod {
         }
     }
 
-    /// A fix as `device.set` takes it; the time is set when it is ingested.
+    /// A fix as `device.set` takes it, checked field by field as a trace's are (one
+    /// validator, `LocationFix.problem`); the time is set when it is ingested.
     private static func fix(_ o: Params) throws(RPCError) -> LocationFix {
         guard let lat = try o.number("lat"), let lon = try o.number("lon") else { throw .invalidParams("\"location\" needs lat and lon") }
-        if let problem = LocationFix.problem(latitude: lat, longitude: lon) { throw .invalidParams("location: \(problem)") }
-        let hAcc = try o.number("hAcc") ?? LocationFix.defaultHorizontalAccuracy
-        guard hAcc >= 0 else { throw .invalidParams("location.hAcc must not be negative") }
-        let speed = try o.number("speed"), course = try o.number("course")
-        if let speed, speed < 0 { throw .invalidParams("location.speed must not be negative") }
-        if let course, !(0..<360).contains(course) { throw .invalidParams("location.course must be within 0..<360") }
-        return LocationFix(
-            latitude: lat, longitude: lon, altitude: try o.number("alt"), horizontalAccuracy: hAcc,
-            verticalAccuracy: try o.number("vAcc"), speed: speed, course: course, time: Timestamp(nanoseconds: 0))
+        let fix = LocationFix(
+            latitude: lat, longitude: lon, altitude: try o.number("alt"),
+            horizontalAccuracy: try o.number("hAcc") ?? LocationFix.defaultHorizontalAccuracy, verticalAccuracy: try o.number("vAcc"),
+            speed: try o.number("speed"), course: try o.number("course"), time: Timestamp(nanoseconds: 0))
+        if let problem = fix.problem { throw .invalidParams("location.\(problem)") }
+        return fix
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {

@@ -10,7 +10,8 @@ struct ServicesSetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let enabled = self.enabled
-        return .later(call.hub.perform(call.hub.authorization.setServicesEnabled(enabled)).map { ["enabled": .bool(enabled)] })
+        // Hub+Store: in effect only once committed.
+        return .later(try call.hub.commitDecision { engine in (JSONValue.object(["enabled": .bool(enabled)]), engine.setServicesEnabled(enabled)) })
     }
 }
 
@@ -38,10 +39,14 @@ struct PermissionsSetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
-        let (entry, effects) = hub.authorization.setPermission(app: app, status: status, accuracy: accuracy, at: hub.now)
-        hub.logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(entry.accuracy.rawValue)"])
-        let app = self.app
-        return .later(hub.perform(effects).map { entry.json(app: app) })
+        let (app, status, accuracy, time) = (self.app, self.status, self.accuracy, hub.now)
+        hub.logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(accuracy?.rawValue ?? "kept")"])
+        // Hub+Store: in effect only once committed.
+        return .later(
+            try hub.commitDecision { engine in
+                let (entry, effects) = engine.setPermission(app: app, status: status, accuracy: accuracy, at: time)
+                return (entry.json(app: app), effects)
+            })
     }
 }
 
@@ -53,8 +58,13 @@ struct PermissionsResetMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { app = p.has("app") ? try p.appID("app") : nil }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let (count, effects) = call.hub.authorization.resetPermissions(app: app)
-        return .later(call.hub.perform(effects).map { ["count": .int(Int64(count))] })
+        let app = self.app
+        // Hub+Store: in effect only once committed, every app in one transaction.
+        return .later(
+            try call.hub.commitDecision { engine in
+                let (count, effects) = engine.resetPermissions(app: app)
+                return (JSONValue.object(["count": .int(Int64(count))]), effects)
+            })
     }
 }
 

@@ -24,10 +24,21 @@ struct PromptsAnswerMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let hub = call.hub
+        let (id, choice, precise, time) = (self.id, self.choice, self.precise, call.hub.now)
+        // Hub+Store: in effect (and the app told) only once committed.
+        return .later(
+            try call.hub.commitDecision { (engine: inout AuthorizationEngine) throws(RPCError) in
+                try Self.answer(&engine, id: id, choice: choice, precise: precise, at: time)
+            })
+    }
+
+    /// The answer on an engine: the hub's, or a copy being staged (Hub+Store).
+    private static func answer(
+        _ engine: inout AuthorizationEngine, id: String, choice: PromptChoice, precise: Bool, at time: EngineTime
+    ) throws(RPCError) -> (JSONValue, [AuthorizationEffect]) {
         let answer: AuthorizationEngine.AnswerResult
         do {
-            answer = try hub.authorization.answer(id, choice: choice, precise: precise, at: hub.now)
+            answer = try engine.answer(id, choice: choice, precise: precise, at: time)
         } catch {
             switch error {
             case .noSuchPrompt(let id): throw RPCError(.noSuchPrompt, "no pending prompt \"\(id)\"")
@@ -42,8 +53,7 @@ struct PromptsAnswerMethod: RPCMethod {
             members["status"] = .string(auth.status.rawValue)
             members["accuracy"] = .string(auth.accuracy.rawValue)
         }
-        let result = JSONValue.object(members)
-        return .later(hub.perform(answer.effects).map { result })
+        return (.object(members), answer.effects)
     }
 }
 
@@ -62,18 +72,22 @@ struct PromptsPolicyMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let hub = call.hub
-        var effects = hub.authorization.setPolicy(policy)
-        if let policyChoice = policy.choice {
-            for prompt in hub.authorization.prompts {
-                var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policyChoice
-                if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
-                if let answer = try? hub.authorization.answer(prompt.id, choice: choice, precise: policy.precise, at: hub.now) {
-                    effects += answer.effects
-                }
+        let (policy, time) = (self.policy, call.hub.now)
+        // Hub+Store: in effect only once committed.
+        return .later(try call.hub.commitDecision { engine in (policy.json, Self.apply(policy, to: &engine, at: time)) })
+    }
+
+    /// The policy on an engine, answering what is pending, oldest first.
+    private static func apply(_ policy: PromptPolicy, to engine: inout AuthorizationEngine, at time: EngineTime) -> [AuthorizationEffect] {
+        var effects = engine.setPolicy(policy)
+        guard let policyChoice = policy.choice else { return effects }
+        for prompt in engine.prompts {
+            var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policyChoice
+            if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
+            if let answer = try? engine.answer(prompt.id, choice: choice, precise: policy.precise, at: time) {
+                effects += answer.effects
             }
         }
-        let policy = self.policy
-        return .later(hub.perform(effects).map { policy.json })
+        return effects
     }
 }

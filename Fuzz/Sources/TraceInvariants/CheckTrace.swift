@@ -1,0 +1,23 @@
+import SextantCore
+import SextantTraces
+
+/// A loaded trace is within the bounds sextant-trace(5) documents: offsets in order and at
+/// most `Trace.maximumOffset`, every fix valid, every acceleration in range. Anything else
+/// is a crash for the fuzzer to keep.
+public func checkTrace(_ trace: Trace) {
+    var last: Int64 = 0
+    for sample in trace.samples {
+        guard sample.offset >= last, sample.offset <= Trace.maximumOffset else { fatalError("offset \(sample.offset) after \(last)") }
+        last = sample.offset
+        switch sample.value {
+        case .location(let fix):
+            if let problem = fix.problem { fatalError("a bad fix loaded: \(problem)") }
+        case .acceleration(let a):
+            if let problem = Acceleration.problem(x: a.x, y: a.y, z: a.z) { fatalError("a bad reading loaded: \(problem)") }
+        case .hingeAngle(let angle):
+            guard (0...180).contains(angle) else { fatalError("hinge \(angle)") }
+        case .gps: break
+        }
+    }
+    _ = TraceSummary(trace).end.rfc3339
+}

@@ -1,0 +1,39 @@
+import SextantCore
+
+/// One change to the store. A batch of changes is written in one transaction: all of it
+/// or none of it is on disk.
+public enum StoreChange: Sendable, Equatable {
+    /// An app's decision (RULES L2); nil forgets it.
+    case permission(app: String, StoredPermission?)
+    /// The Location Services switch (L1).
+    case servicesEnabled(Bool)
+    /// The auto-answer policy (L12).
+    case policy(PromptPolicy)
+    /// An app's grid shift for reduced accuracy (L10), made once and kept.
+    case gridOffset(app: String, LocationFudger)
+    /// The uid an app id belongs to (docs/security.md); nil unbinds it.
+    case owner(app: String, uid: UInt32?)
+}
+
+/// Everything the store holds, as read at start-up.
+public struct StoreSnapshot: Sendable, Equatable {
+    public var permissions: [String: StoredPermission]
+    public var servicesEnabled: Bool
+    public var policy: PromptPolicy
+    public var fudgers: [String: LocationFudger]
+    /// App id → the uid it is bound to.
+    public var owners: [String: UInt32]
+}
+
+/// A store that cannot be used. The daemon stops with this message; the store is never
+/// reset behind the user's back.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "permission store \(path): \(reason)" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}

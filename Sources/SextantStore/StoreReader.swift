@@ -1,0 +1,122 @@
+import GRDB
+import SextantCore
+import SextantProtocol
+
+/// Reads the store's rows with every column checked. A value of the wrong type (text where
+/// a number belongs, a NULL) or out of range is a `StoreError` naming the table, the row
+/// and the column: the daemon refuses such a store rather than guess, or trap inside GRDB.
+struct StoreReader {
+    let path: String
+    let db: Database
+
+    func snapshot() throws -> StoreSnapshot {
+        var permissions: [String: StoredPermission] = [:]
+        try forEachRow("permission", columns: ["app", "status", "accuracy", "updated_ns"]) { row in
+            let app = try row.appID("app")
+            guard let status = AuthorizationStatus(rawValue: try row.text("status")) else { throw row.bad("status", "not a status") }
+            guard let accuracy = LocationAccuracy(rawValue: try row.text("accuracy")) else { throw row.bad("accuracy", "not full or reduced") }
+            permissions[app] = StoredPermission(status: status, accuracy: accuracy, updated: Timestamp(nanoseconds: try row.integer("updated_ns")))
+        }
+        var settings: [String: (value: String, row: CheckedRow)] = [:]
+        try forEachRow("setting", columns: ["key", "value"]) { row in
+            settings[try row.text("key")] = (try row.text("value"), row)
+        }
+        var fudgers: [String: LocationFudger] = [:]
+        try forEachRow("fudge_offset", columns: ["app", "east", "north"]) { row in
+            fudgers[try row.appID("app")] = LocationFudger(offsetEast: try row.gridOffset("east"), offsetNorth: try row.gridOffset("north"))
+        }
+        var owners: [String: UInt32] = [:]
+        try forEachRow("app_owner", columns: ["app", "uid"]) { row in
+            let uid = try row.integer("uid")
+            guard let owner = UInt32(exactly: uid) else { throw row.bad("uid", "\(uid) is not a uid (0...\(UInt32.max))") }
+            owners[try row.appID("app")] = owner
+        }
+        return StoreSnapshot(
+            permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
+            policy: try Self.policy(settings), fudgers: fudgers, owners: owners)
+    }
+
+    private static func boolean(_ setting: (value: String, row: CheckedRow)?, default value: Bool) throws -> Bool {
+        guard let setting else { return value }
+        switch setting.value {
+        case "true": return true
+        case "false": return false
+        default: throw setting.row.bad("value", "\"\(setting.value)\" is not true or false")
+        }
+    }
+
+    private static func policy(_ settings: [String: (value: String, row: CheckedRow)]) throws -> PromptPolicy {
+        let precise = try boolean(settings["policy.precise"], default: true)
+        guard let mode = settings["policy"] else { return PromptPolicy(choice: nil, precise: precise) }
+        guard let policy = PromptPolicy(mode: mode.value, precise: precise) else {
+            throw mode.row.bad("value", "\"\(mode.value)\" is not a prompt policy (\(PromptPolicy.validModes.joined(separator: ", ")))")
+        }
+        return policy
+    }
+
+    private func forEachRow(_ table: String, columns: [String], _ body: (CheckedRow) throws -> Void) throws {
+        let sql = "SELECT rowid, \(columns.joined(separator: ", ")) FROM \(table) ORDER BY rowid"
+        let cursor = try Row.fetchCursor(db, sql: sql)
+        while let row = try cursor.next() {
+            try body(CheckedRow(path: path, table: table, row: row.copy()))
+        }
+    }
+}
+
+/// One row, read column by column from its raw `DatabaseValue`s.
+struct CheckedRow {
+    let path: String
+    let table: String
+    let row: Row
+
+    /// "table permission, row 3 (app "com.a"), column status: why".
+    func bad(_ column: String, _ why: String) -> StoreError {
+        var place = "table \(table)"
+        if case .int64(let rowid) = value("rowid") { place += ", row \(rowid)" }
+        if table != "setting", case .string(let app) = (row["app"] as DatabaseValue).storage { place += " (app \"\(app)\")" }
+        if table == "setting", case .string(let key) = (row["key"] as DatabaseValue).storage { place += " (key \"\(key)\")" }
+        return StoreError(path: path, reason: "\(place), column \(column): \(why); fix or remove the row (sqlite3), or move the file away to start afresh")
+    }
+
+    private func value(_ column: String) -> DatabaseValue.Storage { (row[column] as DatabaseValue).storage }
+
+    private func describe(_ storage: DatabaseValue.Storage) -> String {
+        switch storage {
+        case .null: return "NULL"
+        case .int64(let n): return "the integer \(n)"
+        case .double(let d): return "the real \(d)"
+        case .string(let s): return "the text \"\(s.prefix(40))\""
+        case .blob(let b): return "a blob of \(b.count) bytes"
+        }
+    }
+
+    func text(_ column: String) throws -> String {
+        guard case .string(let text) = value(column) else { throw bad(column, "\(describe(value(column))) where text belongs") }
+        return text
+    }
+
+    func integer(_ column: String) throws -> Int64 {
+        guard case .int64(let number) = value(column) else { throw bad(column, "\(describe(value(column))) where an integer belongs") }
+        return number
+    }
+
+    func appID(_ column: String) throws -> String {
+        let app = try text(column)
+        guard AppID.isValid(app) else { throw bad(column, "\"\(app.prefix(40))\" is not an app id") }
+        return app
+    }
+
+    /// A grid shift in metres: finite and within 0..<2000 (RULES L10).
+    func gridOffset(_ column: String) throws -> Double {
+        let metres: Double
+        switch value(column) {
+        case .double(let d): metres = d
+        case .int64(let n): metres = Double(n)
+        case let other: throw bad(column, "\(describe(other)) where a number of metres belongs")
+        }
+        guard metres.isFinite, metres >= 0, metres < LocationFudger.cellSize else {
+            throw bad(column, "\(metres) m is outside the grid cell (0..<\(Int(LocationFudger.cellSize)) m)")
+        }
+        return metres
+    }
+}

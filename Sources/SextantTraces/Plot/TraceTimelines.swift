@@ -1,0 +1,71 @@
+import SextantCore
+import SextantProtocol
+
+/// A stretch of time during which one lane of the plot shows one state.
+struct TimelineSegment: Equatable {
+    /// Seconds from the trace's start.
+    var from: Double
+    var to: Double
+    var label: String
+}
+
+/// The states a trace's sensors lead to over time, as the daemon would decide them: the
+/// device orientation from the real `OrientationJudge` (RULES O1–O5) over the
+/// accelerometer samples, the posture from the real `PostureEngine` (P1–P4) over the
+/// hinge samples, and the GPS state as the `gps` samples say it.
+struct TraceTimelines {
+    var orientation: [TimelineSegment] = []
+    var posture: [TimelineSegment] = []
+    var gps: [TimelineSegment] = []
+    /// Whether the trace has samples of each kind at all (an empty lane then says so).
+    var hasAccelerometer = false
+    var hasHinge = false
+    var hasGPSState = false
+
+    init(_ trace: Trace) {
+        var judge = OrientationJudge()
+        var postureEngine = PostureEngine()
+        var orientationLane = LaneBuilder(), postureLane = LaneBuilder(), gpsLane = LaneBuilder()
+        for index in trace.samples.indices {
+            let sample = trace.sample(at: index)
+            let t = trace.samples[index].t
+            switch sample.value {
+            case .acceleration(let a):
+                hasAccelerometer = true
+                if let change = judge.judge(a, at: sample.time) { orientationLane.change(to: change.orientation.rawValue, at: t) }
+            case .hingeAngle(let angle):
+                hasHinge = true
+                if let change = postureEngine.judge(hingeAngle: angle, at: sample.time, lastUprightDeviceOrientation: judge.lastUprightOrientation) {
+                    postureLane.change(to: change.state.rawValue, at: t)
+                }
+            case .gps(let signal):
+                hasGPSState = true
+                gpsLane.change(to: signal.rawValue, at: t)
+            case .location:
+                break
+            }
+        }
+        orientation = orientationLane.finish(at: trace.duration)
+        posture = postureLane.finish(at: trace.duration)
+        gps = gpsLane.finish(at: trace.duration)
+    }
+}
+
+/// Collects a lane's segments from its changes: a segment runs from one change to the next.
+struct LaneBuilder {
+    private var segments: [TimelineSegment] = []
+    private var current: (label: String, since: Double)?
+
+    mutating func change(to label: String, at t: Double) {
+        if let current {
+            guard current.label != label else { return }
+            segments.append(TimelineSegment(from: current.since, to: t, label: current.label))
+        }
+        current = (label, t)
+    }
+
+    func finish(at end: Double) -> [TimelineSegment] {
+        guard let current else { return segments }
+        return segments + [TimelineSegment(from: current.since, to: max(end, current.since), label: current.label)]
+    }
+}

@@ -1,0 +1,114 @@
+import SextantCore
+
+/// The figures of `trace info` about movement and pacing: how far the locations go, how
+/// fast, where the trace falls silent, and how often each kind of sample comes.
+public struct TraceMotion: Sendable, Equatable {
+    /// A stretch of more than `TraceMotion.gapThreshold` without any sample.
+    public struct Gap: Sendable, Equatable {
+        /// Seconds from the trace's start to the last sample before the gap.
+        public var after: Double
+        public var length: Double
+
+        public init(after: Double, length: Double) {
+            self.after = after
+            self.length = length
+        }
+    }
+
+    public struct SpeedFigures: Sendable, Equatable {
+        public var minimum: Double
+        public var median: Double
+        public var maximum: Double
+    }
+
+    /// Gaps longer than this many seconds are reported.
+    public static let gapThreshold = 1.0
+    /// At most this many gaps are listed (all are counted).
+    public static let listedGaps = 10
+
+    /// Metres along the great circles from each location to the next.
+    public var distance: Double
+    /// Over the locations: each one's own speed, else the speed of the leg that arrives at
+    /// it (distance / time); nil when no location has either.
+    public var speed: SpeedFigures?
+    /// How many gaps, the longest, and the first `listedGaps` of them in time order.
+    public var gapCount: Int
+    public var longestGap: Gap?
+    public var gaps: [Gap]
+    /// Samples per second of each kind (`location`, `accel`, `hinge`, `gps`) that has two
+    /// samples or more at different times: (count − 1) / the span from its first to its last.
+    public var rates: [String: Double]
+
+    public init(_ trace: Trace) {
+        let locations = trace.locations
+        var distance = 0.0
+        var speeds: [Double] = []
+        for (i, (offset, fix)) in locations.enumerated() {
+            var leg: (metres: Double, seconds: Double)?
+            if i > 0 {
+                let previous = locations[i - 1]
+                leg = (Geo.distance(previous.fix, fix), Double(offset - previous.offset) / 1e9)
+                distance += leg!.metres
+            }
+            if let speed = fix.speed {
+                speeds.append(speed)
+            } else if let leg, leg.seconds > 0 {
+                speeds.append(leg.metres / leg.seconds)
+            }
+        }
+        self.distance = distance
+        speed = Self.figures(speeds)
+        (gapCount, longestGap, gaps) = Self.gaps(trace.samples)
+        rates = Self.rates(trace.samples)
+    }
+
+    static func figures(_ values: [Double]) -> SpeedFigures? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        return SpeedFigures(minimum: sorted[0], median: median, maximum: sorted[sorted.count - 1])
+    }
+
+    static func gaps(_ samples: [TraceSample]) -> (Int, Gap?, [Gap]) {
+        var count = 0
+        var longest: Gap?
+        var listed: [Gap] = []
+        for (a, b) in zip(samples, samples.dropFirst()) {
+            let length = Double(b.offset - a.offset) / 1e9
+            guard length > gapThreshold else { continue }
+            let gap = Gap(after: a.t, length: length)
+            count += 1
+            if listed.count < listedGaps { listed.append(gap) }
+            if length > longest?.length ?? 0 { longest = gap }
+        }
+        return (count, longest, listed)
+    }
+
+    static func rates(_ samples: [TraceSample]) -> [String: Double] {
+        var spans: [String: (first: Int64, last: Int64, count: Int)] = [:]
+        for sample in samples {
+            let kind = sample.value.kindName
+            if let span = spans[kind] {
+                spans[kind] = (span.first, sample.offset, span.count + 1)
+            } else {
+                spans[kind] = (sample.offset, sample.offset, 1)
+            }
+        }
+        return spans.compactMapValues { span in
+            span.count >= 2 && span.last > span.first ? Double(span.count - 1) / (Double(span.last - span.first) / 1e9) : nil
+        }
+    }
+}
+
+extension SampleValue {
+    /// The kind's name in the JSONL format: `location`, `accel`, `hinge`, `gps`.
+    public var kindName: String {
+        switch self {
+        case .location: return "location"
+        case .acceleration: return "accel"
+        case .hingeAngle: return "hinge"
+        case .gps: return "gps"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import SextantProtocol
+
+/// App ids bound to uids (docs/security.md): `permissions owners` and `permissions unbind`.
+extension Permissions {
+    struct Owners: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List app ids with the uid each is bound to (the first uid that said hello with it).")
+        @OptionGroup var common: CommonOptions
+        func run() throws {
+            try reporting {
+                common.output(try common.call(Method.permissionsOwners)) { entries in
+                    Text.table(["APP", "UID"], (entries.arrayValue ?? []).map { [Text.plain($0["app"]), Text.plain($0["uid"])] })
+                }
+            }
+        }
+    }
+
+    struct Unbind: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Free an app id for the next uid that says hello with it (its decision is kept; live sessions go on).")
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.") var app: String
+        func run() throws {
+            try reporting {
+                common.output(try common.call(Method.permissionsUnbind, ["app": .string(app)])) { result in
+                    result["uid"]?.isNull == false ? "\(app): unbound from uid \(Text.plain(result["uid"]))" : "\(app) was not bound"
+                }
+            }
+        }
+    }
+}

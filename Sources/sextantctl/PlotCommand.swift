@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import SextantProtocol
+import SextantTraces
+
+extension TraceCommand {
+    struct Plot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a trace: its path on a map and timelines of orientation, posture and GPS state.",
+            discussion: """
+                OUT ends in .svg (an SVG picture) or .html (one self-contained page with the picture \
+                and the trace's figures). With --events, the NDJSON of `watch --json`, it also shows \
+                what each app received: reduced fixes, fixes withheld, denied stretches.
+                """)
+        @Argument(help: "The trace file.") var path: String
+        @Option(name: .shortAndLong, help: "The picture to write: .svg or .html (replaced if it exists).") var output: String
+        @Option(help: ArgumentHelp("Events to overlay: the NDJSON of `sextantctl watch --json`.", valueName: "file")) var events: String?
+        @OptionGroup var options: FileOptions
+
+        func run() throws {
+            try reporting {
+                let lower = output.lowercased()
+                guard lower.hasSuffix(".svg") || lower.hasSuffix(".html") || lower.hasSuffix(".htm") else {
+                    throw Failure("\(output): unknown picture extension: expected .svg or .html")
+                }
+                let (trace, _) = try options.load(path)
+                var overlay = PlotEvents()
+                if let events {
+                    do {
+                        overlay = try PlotEvents.parse(try TraceLoader.contents(ofFile: events), path: events)
+                    } catch let error as TraceError {
+                        throw Failure("\(error)")
+                    } catch {
+                        throw Failure("\(error)")
+                    }
+                }
+                do {
+                    let plot = try TracePlot(trace: trace, title: URL(fileURLWithPath: path).lastPathComponent, events: overlay)
+                    try AtomicFile.write(lower.hasSuffix(".svg") ? plot.svg() : plot.html(), to: output)
+                } catch {
+                    throw Failure("\(error)")
+                }
+                options.output(["output": .string(output), "width": .int(Int64(TracePlot.width)), "height": .int(Int64(TracePlot.height))]) { _ in
+                    "\(output): \(TracePlot.width)×\(TracePlot.height)"
+                }
+            }
+        }
+    }
+}
