@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sextant builds and tests with. Safe to run again.
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
-#   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake),
+#   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake;
+#                 the gpsd face's clients: gpspipe, cgps, the gps module, cc against libgps),
+#                 tmux (cgps's screen, captured), gcc (cc),
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv),
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
@@ -11,7 +13,7 @@ set -euo pipefail
 
 packages=(
     libgps-dev libudev-dev libsqlite3-dev pkg-config
-    gpsd gpsd-tools gpsd-clients python3-gps
+    gpsd gpsd-tools gpsd-clients python3-gps tmux gcc
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
     librsvg2-bin

@@ -23,6 +23,9 @@ struct Status: ParsableCommand {
                             + ", \(Text.plain(replay["events"])) samples")
                 }
                 if let recording = s["recording"]?.stringValue { lines.append("Recording:         \(recording)") }
+                if let listeners = s["gpsdListeners"]?.arrayValue, !listeners.isEmpty {
+                    lines.append("gpsd face:         " + listeners.map { Text.plain($0) }.joined(separator: ", "))
+                }
                 lines.append("Device:            \(Text.plain(s["deviceOrientation"])), rotation lock \(s["rotationLock"]?.boolValue == true ? "on" : "off")")
                 if let posture = s["posture"], !posture.isNull {
                     lines.append("Posture:           \(Text.plain(posture["state"])) (hinge \(Text.plain(posture["hingeAngle"]))°)")

@@ -63,6 +63,14 @@ struct SextantdCommand: AsyncParsableCommand {
     var noGPSD = false
 
     @Option(
+        name: .customLong("gpsd-listen"),
+        help: ArgumentHelp("Serve gpsd's protocol to gpsd clients here (repeatable; a bare port is on 127.0.0.1).", valueName: "[host:]port"))
+    var gpsdListen: [String] = []
+
+    @Flag(name: .customLong("gpsd-listen-any"), help: "Allow --gpsd-listen on addresses other than loopback ones.")
+    var gpsdListenAny = false
+
+    @Option(
         name: .customLong("prompt-policy"),
         help: ArgumentHelp("Answer new prompts with this choice, or ask (leave them pending). Stored.", valueName: "ask|CHOICE"))
     var promptPolicy: String?
@@ -110,6 +118,9 @@ struct SextantdCommand: AsyncParsableCommand {
         }
         if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--gpx-interval must be a positive number of seconds") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
+        for address in gpsdListen {
+            if let problem = GPSDListenAddress.problem(address) { throw ValidationError("--gpsd-listen: \(problem)") }
+        }
         if let gpsd {
             guard !noGPSD else { throw ValidationError("--gpsd and --no-gpsd exclude each other") }
             guard GPSDEndpoint(parsing: gpsd) != nil else { throw ValidationError("--gpsd must be HOST, HOST:PORT or [IPV6]:PORT") }
@@ -147,6 +158,8 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.replaySpeed = speed == "max" ? nil : Double(speed)
         configuration.replayLoop = loop
         configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
+        configuration.gpsdListen = gpsdListen.compactMap(GPSDListenAddress.init(parsing:))
+        configuration.gpsdListenAny = gpsdListenAny
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }

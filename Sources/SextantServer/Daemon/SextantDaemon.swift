@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable {
     public var iioRate: Double? = IIOSourceConfiguration.defaultRate
     /// The gpsd to take live fixes from (`--gpsd`); nil for none (`--no-gpsd`).
     public var gpsd: GPSDEndpoint?
+    /// Where the gpsd face listens (`--gpsd-listen`); none by default. `--gpsd-listen-any`
+    /// allows addresses other than loopback ones.
+    public var gpsdListen: [GPSDListenAddress] = []
+    public var gpsdListenAny = false
     /// At most this many app connections at once (`--max-clients`); fewer when the
     /// descriptor limit leaves less room (see `DescriptorBudget`).
     public var maxAppClients = DescriptorBudget.defaultMaxAppClients
@@ -63,7 +67,9 @@ public struct SextantDaemon {
             await hubService.close()
             throw error
         }
+        let gpsdFace: GPSDFaceService
         do throws(DaemonStartError) {
+            gpsdFace = try await GPSDFaceService.bind(configuration.gpsdListen, allowAny: configuration.gpsdListenAny, hub: hub)  // gpsd face
             try await startReplay(configuration: configuration, hub: hub)
         } catch {
             await listeners.close()
@@ -84,7 +90,7 @@ public struct SextantDaemon {
                 "max app clients": "\(listeners.appClientLimit)",
             ])
         let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
-        return SextantDaemon(services: [hubService, listeners, feeds, readiness], logger: logger)
+        return SextantDaemon(services: [hubService, listeners, gpsdFace, feeds, readiness], logger: logger)
     }
 
     private static func startReplay(configuration: DaemonConfiguration, hub: Hub) async throws(DaemonStartError) {

@@ -8,6 +8,7 @@ extension Hub {
         recorder?.record(sample)
         switch sample.value {
         case .location(let fix):
+            lastFixSource = source
             publishLocation(fix)
         case .gps(let signal):
             gpsSignal(signal, from: source)

@@ -24,6 +24,7 @@ extension Hub {
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": authorization.policy.json,
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
+            "gpsdListeners": .array(gpsdFace.listeners.map { .string($0) }),
         ]
     }
 

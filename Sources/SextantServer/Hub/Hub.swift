@@ -76,6 +76,10 @@ public final class Hub: @unchecked Sendable {
     /// hears it once per loss, including one that starts streaming during the loss.
     var locationLoss: String?
     var sourceStates = SourceStates()
+    /// Which source the latest fix came from (the gpsd face names it as the device).
+    var lastFixSource: SourceName?
+    /// The gpsd face's listeners and connections (`GPSDFace/`).
+    var gpsdFace = GPSDFaceRegistry()
 
     // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
     var judge = OrientationJudge()
@@ -125,6 +129,7 @@ public final class Hub: @unchecked Sendable {
             recorder?.finish()
             recorder = nil
             for connection in connections.values { connection.close() }
+            for connection in gpsdFace.connections.values { connection.close() }
         }.get()
         try? await fileThread.shutdownGracefully()
         store.close()
@@ -258,6 +263,13 @@ public final class Hub: @unchecked Sendable {
     func makeToken(for connection: Connection, id: JSONValue?) -> RequestToken {
         nextToken += 1
         if let id { pendingRequests[nextToken] = (connection, id) }
+        return nextToken
+    }
+
+    /// A token for a request whose answer no one waits for: a face without request ids
+    /// (gpsd's) hears the decision as the session's `authorization` event.
+    func makeToken() -> RequestToken {
+        nextToken += 1
         return nextToken
     }
 

@@ -165,7 +165,7 @@ final class ReplayPlayer {
     }
 
     private func clientsHoldBack(now: Int64) -> Bool {
-        hub.connections.values.contains { $0.holdsBackReplay(now: now) }
+        hub.connections.values.contains { $0.holdsBackReplay(now: now) } || hub.gpsdFace.holdsBackReplay(now: now)
     }
 
     private func waitForRoom() {

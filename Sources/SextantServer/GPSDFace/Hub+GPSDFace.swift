@@ -1,0 +1,104 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+
+/// What the hub keeps of the gpsd face: its listeners (for `status`), its connections (a
+/// max-speed replay waits for them as for app.sock's) and when each source was first
+/// shown to a gpsd client as a device.
+struct GPSDFaceRegistry {
+    /// The addresses the face listens on, as bound ("127.0.0.1:2947", "[::1]:2947").
+    var listeners: [String] = []
+    var connections: [UInt64: GPSDConnection] = [:]
+    var nextID: UInt64 = 0
+    var activated: [SourceName: Timestamp] = [:]
+
+    func holdsBackReplay(now: Int64) -> Bool { connections.values.contains { $0.holdsBackReplay(now: now) } }
+}
+
+/// The gpsd face's connections and sessions. Each client is an app session that is always
+/// in the foreground (it has no screen to leave); its `?WATCH` with `enable` is its
+/// authorization request, at level `always` (RULES "gpsd clients").
+extension Hub {
+    func gpsdConnectionOpened(channel: Channel) -> GPSDConnection {
+        eventLoop.preconditionInEventLoop()
+        gpsdFace.nextID += 1
+        let connection = GPSDConnection(id: gpsdFace.nextID, channel: channel, hub: self)
+        gpsdFace.connections[connection.id] = connection
+        connection.send(GPSDReport.version(), kind: .essential)
+        identifyGPSDPeer(connection)
+        return connection
+    }
+
+    /// Finds the peer through /proc off the loop (a scan of every process's descriptors),
+    /// then opens its session and starts reading its requests.
+    private func identifyGPSDPeer(_ connection: GPSDConnection) {
+        let channel = connection.channel
+        let peer = channel.remoteAddress.flatMap { address in address.ipAddress.map { ($0, address.port ?? 0) } }
+        let local = channel.localAddress.flatMap { address in address.ipAddress.map { ($0, address.port ?? 0) } }
+        let lookup: EventLoopFuture<GPSDPeer?>
+        if let peer, let local {
+            lookup = fileThread.runIfActive(eventLoop: eventLoop) { GPSDPeer.identify(peer: peer, local: local) }
+        } else {
+            lookup = eventLoop.makeSucceededFuture(nil)
+        }
+        lookup.assumeIsolated().whenComplete { [self] result in
+            guard !connection.isClosed else { return }
+            let identity = (try? result.get()) ?? nil
+            connection.identity = identity
+            openGPSDSession(connection)
+            channel.read()
+            _ = channel.setOption(ChannelOptions.autoRead, value: true)
+        }
+    }
+
+    private func openGPSDSession(_ connection: GPSDConnection) {
+        let app = GPSDPeer.appID(command: connection.identity?.command)
+        // The profile's own orientations are never an empty set: this cannot fail.
+        guard let interface = try? AppInterfaceOrientation(declared: nil, state: .foreground, conditions: interfaceConditions) else {
+            logger.error("cannot open a gpsd client's session", metadata: ["client": "\(connection.label)"])
+            return connection.close()
+        }
+        connection.session = openSession(app: app, state: .foreground, interface: interface, output: connection)
+    }
+
+    func gpsdConnectionClosed(_ connection: GPSDConnection) {
+        eventLoop.preconditionInEventLoop()
+        connection.close()
+        gpsdFace.connections[connection.id] = nil
+        if let session = connection.session { closeSession(session.id) }
+        connection.session = nil
+        replay.clientDrained()
+    }
+
+    /// `?WATCH` with `enable`: the client streams every fix the rules let it have (gpsd
+    /// has no distance filter), and asks for authorization at level `always`. Asking again
+    /// changes nothing once decided (L4); the decision reaches the client as an
+    /// `authorization` event.
+    func startGPSDWatch(_ session: AppSession) {
+        session.stream = LocationStream()
+        guard !authorization.isWaitingListFull(session.id) else { return }
+        let outcome = authorization.request(session.id, level: .always, token: makeToken(), at: now)
+        perform(outcome.effects)
+    }
+
+    func stopGPSDWatch(_ session: AppSession) {
+        session.stream = nil
+    }
+
+    /// The sources gpsd clients see as devices: those that give locations and are there.
+    func gpsdDevices() -> [GPSDDevice] {
+        var devices: [GPSDDevice] = []
+        for source in [SourceName.gpsd, .replay, .manual] {
+            guard let state = sourceStates[source], state != .off, state != .idle || source == lastFixSource else { continue }
+            if gpsdFace.activated[source] == nil { gpsdFace.activated[source] = clock.wallTime() }
+            devices.append(GPSDDevice(path: GPSDDevice.path(of: source), activated: gpsdFace.activated[source]!))
+        }
+        return devices
+    }
+
+    /// The device the latest fix came from; before any, the first one listed.
+    func gpsdCurrentDevice() -> String {
+        if let lastFixSource { return GPSDDevice.path(of: lastFixSource) }
+        return gpsdDevices().first?.path ?? GPSDDevice.path(of: .manual)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+
+// What the gpsd-face tests need: a plain TCP client of gpsd's protocol, the real gpsd
+// clients from Debian (gpspipe, python3-gps, a small libgps program built here), and the
+// daemon's bound gpsd port.
+
+/// The Debian gpsd clients the tests run, when installed.
+enum GPSDClients {
+    static let gpspipe = "/usr/bin/gpspipe"
+    /// Debian's Python, which python3-gps installs into (not a pyenv one on PATH).
+    static let python = "/usr/bin/python3"
+
+    static var areInstalled: Bool {
+        FileManager.default.isExecutableFile(atPath: gpspipe) && FileManager.default.isExecutableFile(atPath: python)
+            && FileManager.default.fileExists(atPath: "/usr/include/gps.h")
+    }
+
+    /// `Tools/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`.
+    static let libgpsReader: Result<String, HarnessError> = {
+        let output = NSTemporaryDirectory() + "sextant-libgps-reader-\(getpid())/libgps-reader"
+        try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let source = Repository.root + "/Tools/gpsd-clients/libgps-reader.c"
+        guard let built = try? run(["/usr/bin/cc", "-O2", "-Wall", "-o", output, source, "-lgps", "-lm"]), built.status == 0 else {
+            return .failure(HarnessError("cannot build \(source) against libgps (Debian: libgps-dev)"))
+        }
+        return .success(output)
+    }()
+}
+
+/// A real client process whose standard output goes to a file, stopped at the end of the test.
+final class ClientProcess {
+    let process = Process()
+    let outputPath: String
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(_ command: [String], directory: String, name: String) throws {
+        outputPath = directory + "/" + name + ".out"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")
+        process.standardInput = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try launch(process)
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Waits for the process to end by itself; its output lines.
+    func finish(timeout: Double) throws -> [String] {
+        guard exited.wait(timeout: .now() + timeout) == .success else {
+            throw HarnessError("\(process.executableURL!.lastPathComponent) did not finish within \(timeout) s; it printed:\n\(output())\n\(errors())")
+        }
+        guard process.terminationStatus == 0 else {
+            throw HarnessError("\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus):\n\(output())\n\(errors())")
+        }
+        // Split on Character.isNewline: gpsd ends its lines with CR LF, one Swift Character.
+        return output().split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Waits until the process printed `line` (it says nothing else that can be waited on).
+    func waitForLine(_ line: String, timeout: Double = 10) throws {
+        let deadline = monotonicSeconds() + timeout
+        while !output().split(whereSeparator: \.isNewline).contains(Substring(line)) {
+            guard monotonicSeconds() < deadline, process.isRunning else {
+                throw HarnessError("\(process.executableURL!.lastPathComponent) did not print \(line) within \(timeout) s:\n\(output())\n\(errors())")
+            }
+            usleep(10_000)  // its output is a file: nothing to block on
+        }
+    }
+
+    func output() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    func errors() -> String { (try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "" }
+}
+
+/// A gpsd-protocol client on a plain socket: requests out, one report a line in.
+final class GPSDFaceClient {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = loopbackAddress(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw HarnessError("cannot connect to the gpsd face on port \(port): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The next line, CR LF removed, waiting up to `timeout` seconds.
+    func nextLine(timeout: Double) throws -> String {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line.hasSuffix("\r") ? String(line.dropLast()) : line
+            }
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0 else { throw HarnessError("no line from the gpsd face within \(timeout) s") }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw HarnessError("the gpsd face closed the connection") }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// The next JSON report that matches; lines that are not JSON (NMEA) are skipped.
+    func nextReport(timeout: Double = 10, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            let line = try nextLine(timeout: max(0, deadline - monotonicSeconds()))
+            if let report = try? JSONValue.parse(line), matches(report) { return report }
+        }
+    }
+
+    /// Reports up to and including the first that matches `last`.
+    func reports(until last: (JSONValue) -> Bool, timeout: Double = 30) throws -> [JSONValue] {
+        let deadline = monotonicSeconds() + timeout
+        var seen: [JSONValue] = []
+        while true {
+            let report = try nextReport(timeout: max(0, deadline - monotonicSeconds()))
+            seen.append(report)
+            if last(report) { return seen }
+        }
+    }
+}
+
+extension JSONValue {
+    /// A gpsd TPV that carries a position.
+    var isPositionTPV: Bool { self["class"] == "TPV" && self["lat"]?.doubleValue != nil && self["lon"]?.doubleValue != nil }
+    var isNoFixTPV: Bool { self["class"] == "TPV" && self["mode"]?.intValue == 1 && self["lat"] == nil }
+}
+
+extension DaemonHarness {
+    /// The port the daemon's first gpsd listener is bound to (tests listen on port 0).
+    func gpsdFacePort() throws -> UInt16 {
+        let listeners = try control().call(Method.status)["gpsdListeners"]?.arrayValue ?? []
+        guard let first = listeners.first?.stringValue, let port = first.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+            throw HarnessError("status shows no gpsd listener: \(listeners)")
+        }
+        return port
+    }
+
+    /// The `apps.list` entries of gpsd clients.
+    func gpsdSessions() throws -> [JSONValue] {
+        (try control().call(Method.appsList).arrayValue ?? []).filter { $0["kind"] == "gpsd" }
+    }
+
+    /// Waits until `count` gpsd clients stream locations (their `?WATCH` was handled).
+    func waitForGPSDWatchers(_ count: Int, timeout: Double = 15) throws {
+        try waitForStatus("\(count) gpsd clients watching", timeout: timeout) { _ in
+            ((try? gpsdSessions()) ?? []).filter { $0["locationStreaming"] == true }.count >= count
+        }
+    }
+
+    /// Starts replaying `path` as fast as the clients read.
+    func replayAtMax(_ path: String) throws {
+        _ = try control().call(Method.replayStart, ["path": .string(path), "speed": "max"])
+    }
+}
+
+/// The comm (kernel name) of this test process, as /proc tells it to anyone.
+func ownCommand() -> String {
+    ((try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// How many locations a trace holds, as `sextantctl trace info` counts them.
+func locationCount(_ path: String) throws -> Int {
+    let result = try run([Binaries.sextantctl, "trace", "info", path, "--json"])
+    guard result.status == 0, let count = (try? JSONValue.parse(result.stdout))?["samples"]?["location"]?.intValue, count > 0 else {
+        throw HarnessError("sextantctl trace info \(path): \(result.stdout)\(result.stderr)")
+    }
+    return count
+}

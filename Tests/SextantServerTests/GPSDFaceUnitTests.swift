@@ -1,0 +1,102 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import SextantCore
+import SextantProtocol
+import Testing
+
+@testable import SextantServer
+
+/// The gpsd face's pure parts: its request framing and parsing, its reports, its NMEA, the
+/// /proc lookup and the listen addresses (docs/gpsd.md).
+@Suite("gpsd face: requests, reports, NMEA, /proc")
+struct GPSDFaceUnitTests {
+    private func frames(_ chunks: [String]) throws -> [GPSDFrame] {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(GPSDRequestFramer()))
+        for chunk in chunks { try channel.writeInbound(ByteBuffer(string: chunk)) }
+        var out: [GPSDFrame] = []
+        while let frame: GPSDFrame = try channel.readInbound() { out.append(frame) }
+        _ = try? channel.finish()
+        return out
+    }
+
+    @Test("requests end at ; or a newline, across reads; a ; inside a JSON string does not end one; bytes outside requests are skipped")
+    func framing() throws {
+        #expect(try frames(["?VERSION;?POLL\n", "junk ?WAT", #"CH={"device":"a;b"};"#]) == [
+            .request("?VERSION"), .request("?POLL"), .request(#"?WATCH={"device":"a;b"}"#),
+        ])
+        #expect(try frames([#"?WATCH={"enable":true,"json":true};"# + "\n"]) == [.request(#"?WATCH={"enable":true,"json":true}"#)])
+        #expect(try frames(["?" + String(repeating: "A", count: GPSDRequestFramer.maxLength + 1)]) == [.tooLong])
+    }
+
+    @Test("?WATCH changes the members it names and keeps the others; unknown members are ignored and wrong types refused, as gpsd")
+    func watchMembers() throws {
+        let first = try GPSDWatch().applying(["enable": true, "json": true])
+        #expect(first.enable && first.json && !first.nmea)
+        let second = try first.applying(["nmea": true, "whatever": 3])
+        #expect(second.enable && second.json && second.nmea)
+        #expect(try GPSDWatch().applying(["enable": true]).json == false, "gpsd 3.22 turns nothing on by itself")
+        #expect(throws: GPSDRequestError.self) { try GPSDWatch().applying(["enable": "yes"]) }
+        #expect(throws: GPSDRequestError.self) { try GPSDWatch().applying(["raw": 9]) }
+        #expect(try GPSDRequest.parse("?WATCH") == .watch(nil))
+        #expect(try GPSDRequest.parse("?DEVICE") == .device(configure: false))
+        #expect(throws: GPSDRequestError("Unrecognized request '?NOPE'")) { try GPSDRequest.parse("?NOPE") }
+        #expect(throws: GPSDRequestError.self) { try GPSDRequest.parse("?WATCH={\"enable\":tr") }
+    }
+
+    @Test("a TPV carries gpsd's members in gpsd's order and decimals; a fix without altitude is mode 2")
+    func tpvReport() throws {
+        let time = try #require(Timestamp(rfc3339: "2007-04-08T09:53:05.802Z"))
+        let fix = LocationFix(latitude: -27.210911667, longitude: 153.05225, altitude: 3, horizontalAccuracy: 10, verticalAccuracy: 20, speed: 0.993, course: 133.96, time: time)
+        #expect(GPSDReport.tpv(fix, device: "sextant:replay") == #"{"class":"TPV","device":"sextant:replay","mode":3,"time":"2007-04-08T09:53:05.802Z","lat":-27.210911667,"lon":153.052250000,"altMSL":3.0000,"alt":3.0000,"epx":7.071,"epy":7.071,"epv":20.000,"track":133.9600,"speed":0.993,"eph":10.000}"# + "\r\n")
+        let flat = LocationFix(latitude: 1, longitude: 2, time: time)
+        #expect(GPSDReport.tpvObject(flat, device: "d").contains(#""mode":2,"#))
+        #expect(GPSDReport.noFix(device: "d") == #"{"class":"TPV","device":"d","mode":1}"# + "\r\n")
+    }
+
+    @Test("NMEA sentences carry the checksums a receiver's would: the same body as a real log line gives the log's checksum")
+    func nmeaChecksums() throws {
+        // Lines from Traces/gpsd/haicom-305N.log (a Haicom 305N receiver).
+        for line in ["$GPRMC,095328.797,A,2712.6413,S,15303.1235,E,1.55,276.34,080407,,,A*76", "$GPGGA,095328.797,2712.6413,S,15303.1235,E,1,05,07.5,13.4,M,42.2,M,,*4F"] {
+            let body = String(line.dropFirst().prefix { $0 != "*" })
+            #expect(NMEASentences.sentence(body) == line + "\r\n")
+        }
+        let time = try #require(Timestamp(rfc3339: "2007-04-08T09:53:05.802Z"))
+        let rmc = NMEASentences.sentences(for: LocationFix(latitude: -27.2109116, longitude: 153.05225, speed: 1, course: 90, time: time))[0]
+        #expect(rmc.hasPrefix("$GPRMC,095305.802,A,2712.654696,S,15303.135000,E,1.944,90.00,080407,,,A*"))
+    }
+
+    @Test("/proc/net/tcp: the peer's socket is found by its local and remote addresses, with its uid and inode")
+    func procNetTCP() {
+        let table = """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+               0: 0100007F:0B83 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 11111 1 0000000000000000 100 0 0 10 0
+               1: 0100007F:D431 0100007F:0B83 01 00000000:00000000 00:00000000 00000000  1000        0 424242 1 0000000000000000 20 4 30 10 -1
+            """
+        #expect(ProcNetTCP.find(in: table, peer: ("127.0.0.1", 0xD431), local: ("127.0.0.1", 0x0B83)) == .init(uid: 1000, inode: 424242))
+        #expect(ProcNetTCP.find(in: table, peer: ("127.0.0.1", 0xD432), local: ("127.0.0.1", 0x0B83)) == nil)
+        let mapped = "0000000000000000FFFF00000100007F"
+        #expect(ProcNetTCP.matches(Substring(mapped + ":0B83"), ("127.0.0.1", 2947)))
+        #expect(GPSDPeer.appID(command: "gps pipe/x") == "gpsd.gps_pipe_x")
+        #expect(GPSDPeer.appID(command: nil) == "gpsd.unknown")
+    }
+
+    @Test("/proc files are read to their end, past the page that Foundation's String(contentsOfFile:) stops at")
+    func procFileToTheEnd() throws {
+        let text = try #require(ProcFile.read("/proc/self/maps"))
+        let reference = try #require(try FileHandle(forReadingAtPath: "/proc/self/maps")?.readToEnd())
+        #expect(text.utf8.count > 4096, "a test process maps more than a page's worth")
+        #expect(text.split(separator: "\n").last == String(decoding: reference, as: UTF8.self).split(separator: "\n").last)
+    }
+
+    @Test("--gpsd-listen: PORT, HOST:PORT, [IPV6]:PORT; loopback or not")
+    func listenAddresses() throws {
+        #expect(GPSDListenAddress(parsing: "2947") == GPSDListenAddress(parsing: "127.0.0.1:2947"))
+        #expect(GPSDListenAddress(parsing: "[::1]:2947")?.host == "::1")
+        #expect(GPSDListenAddress(parsing: "::1:2947") == nil)
+        #expect(GPSDListenAddress.problem("70000")?.contains("0...65535") == true)
+        #expect(try GPSDListenAddress(parsing: "[::1]:0")!.isLoopback())
+        #expect(try GPSDListenAddress(parsing: "127.0.0.2:0")!.isLoopback())
+        #expect(try !GPSDListenAddress(parsing: "0.0.0.0:0")!.isLoopback())
+    }
+}
