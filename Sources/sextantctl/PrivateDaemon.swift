@@ -17,6 +17,8 @@ final class PrivateDaemon {
     private var daemon: pid_t = 0
     /// Set once the daemon is known to have ended (it is reaped then), with its status.
     private var daemonExit: Int32?
+    /// Where the daemon's gpsd face listens (the port it was given: 0, the system's choice).
+    private var gpsdFace: (host: String, port: String)?
 
     init(options: Run) throws {
         self.options = options
@@ -51,6 +53,10 @@ final class PrivateDaemon {
         var environment = ProcessInfo.processInfo.environment
         environment["SEXTANT_RUNTIME_DIR"] = runtimeDirectory
         environment["SEXTANT_DAEMON_LOG"] = logPath
+        if let gpsdFace {
+            environment["GPSD_HOST"] = gpsdFace.host
+            environment["GPSD_PORT"] = gpsdFace.port
+        }
         let child: pid_t
         do {
             child = try spawn(command, environment: environment)
@@ -107,6 +113,12 @@ final class PrivateDaemon {
         var step = "connecting"
         do {
             let control = try SextantConnection.control(runtimeDirectory: runtimeDirectory)
+            step = "status"
+            if let listener = try control.call(Method.status)["gpsdListeners"]?.arrayValue?.first?.stringValue,
+                let colon = listener.lastIndex(of: ":")
+            {
+                gpsdFace = (String(listener[..<colon]), String(listener[listener.index(after: colon)...]))
+            }
             step = "--services off"
             if options.services == .off { _ = try control.call(Method.servicesSet, ["enabled": false]) }
             for grant in options.grants {

@@ -85,6 +85,8 @@ struct Run: ParsableCommand {
         arguments += gpsd.map { ["--gpsd", $0] } ?? ["--no-gpsd"]
         if !iio { arguments.append("--no-iio") }
         if let allowOnceTimeout { arguments += ["--allow-once-timeout", String(allowOnceTimeout)] }
+        // gpsd's protocol on a free loopback port, for COMMAND's gpsd clients (GPSD_HOST, GPSD_PORT).
+        arguments += ["--gpsd-listen", "127.0.0.1:0"]
         return arguments
     }
 }

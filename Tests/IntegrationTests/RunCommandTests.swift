@@ -45,6 +45,21 @@ struct RunCommandTests {
         try expectNothingLeft(in: tmp)
     }
 
+    @Test("COMMAND's gpsd clients find the daemon's gpsd face at GPSD_HOST:GPSD_PORT, under the rules")
+    func gpsdClientsFindTheFace() throws {
+        let tmp = try scratch()
+        let trace = Repository.root + "/Traces/demo-walk.jsonl"
+        let script = #"gpspipe -w -n 6 "$GPSD_HOST:$GPSD_PORT""#
+        let result = try ctlRun(["--trace", trace, "--grant", "gpsd.gpspipe:always", "--", "/bin/sh", "-c", script], tmp: tmp)
+        #expect(result.status == 0, "\(result.stderr)")
+        // gpsd ends its lines with CR LF: one Character in Swift, a newline all the same.
+        let reports = result.stdout.split(whereSeparator: \.isNewline).compactMap { try? JSONValue.parse(String($0)) }
+        let fixes = reports.filter { $0["class"] == "TPV" && $0["lat"] != nil }
+        #expect(!fixes.isEmpty, "\(result.stdout)")
+        #expect(fixes.allSatisfy { ($0["lat"]?.doubleValue ?? 0) > 48.8 && ($0["lat"]?.doubleValue ?? 0) < 48.9 })
+        try expectNothingLeft(in: tmp)
+    }
+
     @Test("--grant, --services off, --prompt-policy and --profile are in force when COMMAND starts")
     func optionsInForce() throws {
         let tmp = try scratch()
