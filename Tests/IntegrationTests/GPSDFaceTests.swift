@@ -57,7 +57,8 @@ struct GPSDFaceTests {
     @Test("L1/L10: gpspipe -w, Python's gps module and a libgps program get the same positions (within 1e-6°) as an app on app.sock from the same replay")
     func realClientsSamePositions() throws {
         let reader = try GPSDClients.libgpsReader.get()
-        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["gpspipe", "python3", "libgps-reader"])
         let port = try daemon.gpsdFacePort()
         let app = try daemon.streamingApp("com.example.reference")
         let script = """
@@ -95,7 +96,8 @@ struct GPSDFaceTests {
 
     @Test("gpspipe -r gets RMC, GGA and GSA with correct checksums, whose positions are the app's")
     func nmeaSentences() throws {
-        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["gpspipe"])
         let app = try daemon.streamingApp("com.example.reference")
         let fixes = try locationCount(GPSDLog.path(Self.log))
         let gpspipe = try ClientProcess(
@@ -248,7 +250,8 @@ struct GPSDFaceTests {
         let path = GPSDLog.path(Self.log)
         let count = try locationCount(path)
         let gpsd = try GPSDProcess()
-        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["libgps-reader"])
         // gpsd sends several TPVs per cycle of sentences, Sextant one fix per cycle: gpsd's
         // answer for a cycle is its last TPV of that time (NMEAReferenceTests states the rule).
         let viaGPSD = try ClientProcess([reader, "127.0.0.1", String(gpsd.port), String(try GPSDLog.tpvCount(Self.log)), "20"], directory: daemon.directory, name: "via-gpsd")
@@ -287,7 +290,8 @@ struct GPSDFaceTests {
     @Test("a gpsd client that never reads does not stall a max-speed replay: a libgps client gets every fix, in order, with the trace's times")
     func slowClientNeverStallsOthers() throws {
         let reader = try GPSDClients.libgpsReader.get()
-        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["libgps-reader", ownCommand()])
         let port = try daemon.gpsdFacePort()
         let sleeper = try GPSDFaceClient(port: port)  // watches, then never reads
         sleeper.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")

@@ -77,8 +77,8 @@ extension Hub {
     func startGPSDWatch(_ session: AppSession) {
         session.stream = LocationStream()
         guard !authorization.isWaitingListFull(session.id) else { return }
-        let outcome = authorization.request(session.id, level: .always, token: makeToken(), at: now)
-        perform(outcome.effects)
+        // As on app.sock (Hub+Store): a decision the policy makes at once applies once stored.
+        _ = requestAuthorization(session.id, level: .always, token: makeToken())
     }
 
     func stopGPSDWatch(_ session: AppSession) {

@@ -167,10 +167,26 @@ extension DaemonHarness {
         (try control().call(Method.appsList).arrayValue ?? []).filter { $0["kind"] == "gpsd" }
     }
 
-    /// Waits until `count` gpsd clients stream locations (their `?WATCH` was handled).
+    /// Waits until `count` gpsd clients stream locations (their `?WATCH` was handled) and
+    /// their authorization request is settled: decided (a policy's answer applies once
+    /// stored, a moment later), or waiting as an open prompt.
     func waitForGPSDWatchers(_ count: Int, timeout: Double = 15) throws {
         try waitForStatus("\(count) gpsd clients watching", timeout: timeout) { _ in
-            ((try? gpsdSessions()) ?? []).filter { $0["locationStreaming"] == true }.count >= count
+            let prompted = Set(((try? control().call(Method.promptsList).arrayValue) ?? []).compactMap { $0["app"]?.stringValue })
+            return ((try? gpsdSessions()) ?? []).filter { session in
+                guard session["locationStreaming"] == true, let app = session["app"]?.stringValue else { return false }
+                return session["authorization"]?["status"] != "notDetermined" || prompted.contains(app)
+            }.count >= count
+        }
+    }
+
+    /// Grants `always` to the gpsd clients of these commands (`gpsd.COMMAND`) before they
+    /// connect: a client authorized at its `?WATCH` hears no "no fix" TPV first (G3), so a
+    /// test can count its lines exactly. (With only a prompt policy, the policy's answer
+    /// applies once stored, a moment after the watch, and that TPV comes first.)
+    func grantGPSDClients(_ commands: [String]) throws {
+        for command in commands {
+            _ = try control().call(Method.permissionsSet, ["app": .string("gpsd." + command), "status": "authorizedAlways"])
         }
     }
 
