@@ -20,6 +20,24 @@ struct GPSDFaceTests {
         }
     }
 
+    @Test(
+        "docs/security.md: a gpsd client's app id is bound to the uid that first used it; another uid's client of that name gets ERROR and no session",
+        .enabled(if: getuid() == 0, "running a client as another uid needs root"))
+    func appIDBoundToUID() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let port = try daemon.gpsdFacePort()
+        let mine = try run([GPSDClients.gpspipe, "-w", "-n", "3", "127.0.0.1:\(port)"])
+        #expect(mine.status == 0 && mine.stdout.contains(#""class":"WATCH""#), "\(mine.stdout)\(mine.stderr)")
+        #expect(try daemon.control().call(Method.permissionsOwners).arrayValue?.contains { $0["app"] == "gpsd.gpspipe" && $0["uid"] == 0 } == true)
+
+        let theirs = try run(
+            ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", GPSDClients.gpspipe, "-w", "-n", "3", "127.0.0.1:\(port)"])
+        let reports = theirs.stdout.split(whereSeparator: \.isNewline).compactMap { try? JSONValue.parse(String($0)) }
+        #expect(reports.contains { $0["class"] == "ERROR" && $0["message"]?.stringValue?.contains("belongs to uid 0") == true }, "\(theirs.stdout)")
+        #expect(!reports.contains { $0["class"] == "WATCH" || $0["class"] == "TPV" }, "\(theirs.stdout)")
+        #expect(try daemon.gpsdSessions().isEmpty)
+    }
+
     @Test("the banner, ?VERSION, ?DEVICES, ?WATCH and ERROR for unknown or malformed requests, the connection kept; apps list shows the client as gpsd.<comm> with its pid")
     func protocolBasics() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])

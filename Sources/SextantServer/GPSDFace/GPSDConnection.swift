@@ -153,6 +153,9 @@ final class GPSDConnection {
         channel.close(promise: nil)
     }
 
+    /// gpsd's ERROR with `message`, then the connection is closed.
+    func refuse(_ message: String) { sendAndClose(GPSDReport.error(message)) }
+
     private func sendAndClose(_ text: String) {
         guard !isClosed else { return }
         isClosed = true

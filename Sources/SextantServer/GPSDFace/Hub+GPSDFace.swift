@@ -45,20 +45,50 @@ extension Hub {
             guard !connection.isClosed else { return }
             let identity = (try? result.get()) ?? nil
             connection.identity = identity
-            openGPSDSession(connection)
-            channel.read()
-            _ = channel.setOption(ChannelOptions.autoRead, value: true)
+            openGPSDSession(connection).assumeIsolated().whenSuccess {
+                guard !connection.isClosed else { return }
+                channel.read()
+                _ = channel.setOption(ChannelOptions.autoRead, value: true)
+            }
         }
     }
 
-    private func openGPSDSession(_ connection: GPSDConnection) {
+    /// Opens the client's session. Its app id is bound to its uid as app.sock's `hello`
+    /// binds one (docs/security.md): a client of another uid than the id's owner gets gpsd's
+    /// ERROR and is closed, so that one user's grant never serves another user's program.
+    /// A client whose uid /proc does not tell is `gpsd.unknown`, which binds no one.
+    private func openGPSDSession(_ connection: GPSDConnection) -> EventLoopFuture<Void> {
         let app = GPSDPeer.appID(command: connection.identity?.command)
         // The profile's own orientations are never an empty set: this cannot fail.
         guard let interface = try? AppInterfaceOrientation(declared: nil, state: .foreground, conditions: interfaceConditions) else {
             logger.error("cannot open a gpsd client's session", metadata: ["client": "\(connection.label)"])
-            return connection.close()
+            connection.close()
+            return eventLoop.makeFailedFuture(RPCError.internalError("no session"))
         }
-        connection.session = openSession(app: app, state: .foreground, interface: interface, output: connection)
+        let open = { [self] () throws(RPCError) -> JSONValue in
+            guard !connection.isClosed else { throw RPCError.internalError("closed") }
+            connection.session = openSession(app: app, state: .foreground, interface: interface, output: connection)
+            return .null
+        }
+        let opened: EventLoopFuture<JSONValue>
+        do throws(RPCError) {
+            if let uid = connection.identity?.uid, app != GPSDPeer.unknownApp {
+                switch try claimAppID(app, uid: uid, then: open) {
+                case .later(let future): opened = future
+                default: opened = eventLoop.makeSucceededFuture(.null)
+                }
+            } else {
+                opened = eventLoop.makeSucceededFuture(try open())
+            }
+        } catch {
+            opened = eventLoop.makeFailedFuture(error)
+        }
+        return opened.assumeIsolated().map { _ in () }.flatMapErrorThrowing { [self] error in
+            let message = (error as? RPCError)?.message ?? "\(error)"
+            logger.notice("gpsd client refused", metadata: ["client": "\(connection.label)", "reason": "\(message)"])
+            connection.refuse(message)
+            throw error
+        }.nonisolated()
     }
 
     func gpsdConnectionClosed(_ connection: GPSDConnection) {

@@ -145,6 +145,12 @@ extension Hub {
     /// session opens, so that a restart cannot hand the id to the next uid that asks.
     func claimAppID(_ app: String, by connection: Connection, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
         guard let uid = connection.credentials?.uid else { throw .internalError("the peer's uid is not known") }
+        return try claimAppID(app, uid: uid, then: open)
+    }
+
+    /// The same for a client of any face whose uid the face knows (the gpsd face reads it
+    /// from /proc).
+    func claimAppID(_ app: String, uid: UInt32, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
         if let owner = owners[app] {
             guard owner == uid else {
                 logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
