@@ -21,6 +21,8 @@ public struct HubConfiguration: Sendable {
     /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
     public var gpxInterval: Double?
     public var version: String = sextantVersion
+    /// How many connections one turn of the loop flushes (``FlushBatcher``); fewer only for tests.
+    public var flushesPerTurn = 128
 
     public init() {}
 }
@@ -59,8 +61,8 @@ public final class Hub: @unchecked Sendable {
     private let controlMethods = MethodTable.controlSocket()
 
     var connections: [UInt64: Connection] = [:]
-    /// Each turn's writes leave in one flush per connection.
-    private lazy var flushes = FlushBatcher(eventLoop: eventLoop)
+    /// Each turn's writes leave in one flush per connection, a bounded number per turn.
+    private lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
     private var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.

@@ -1,27 +1,71 @@
 import NIOCore
 
-/// Flushes, once per turn of the event loop, every connection written to during that turn:
-/// the events a turn produces for one client (a replay batch, a fan-out) leave in one
-/// `writev`, not one system call each.
+/// Flushes every connection written to, in one `writev` each, and never many of them in
+/// one go.
 ///
-/// The flush runs as a task queued behind the work that wrote, so it comes after every
-/// write of that work and before the loop next polls its sockets.
+/// The events a turn of the loop produces for one client (a replay batch, a fan-out) leave
+/// in one flush, not one system call each: the flush runs as a task queued behind the work
+/// that wrote. A fan-out to thousands of apps writes to thousands of connections, and
+/// flushing them all at once would hold the loop for tens of milliseconds (each flush is a
+/// system call that wakes a reader), so at most `connectionsPerTurn` are flushed per turn:
+/// the rest wait in a backlog, flushed `connectionsPerTurn` at a time a short pause apart,
+/// so that the loop polls its sockets in between. A connection written in a later turn is
+/// flushed at the end of that turn, ahead of the backlog: a control request's answer or a
+/// new app's `hello` does not wait for the tail of a fan-out.
+///
+/// Order is kept: a connection's writes are already in its channel, in order; only the
+/// moment they leave moves. A write to a connection still in the backlog joins it there.
 final class FlushBatcher {
     private let eventLoop: EventLoop
+    private let connectionsPerTurn: Int
+    /// Written this turn, not yet flushed.
     private var pending: [Connection] = []
+    /// Written in an earlier turn, waiting for their share of a later one.
+    private var backlog = CircularBuffer<Connection>()
+    private var backlogScheduled = false
 
-    init(eventLoop: EventLoop) { self.eventLoop = eventLoop }
+    /// The pause between two slices of the backlog: long enough that the loop's next look
+    /// at its task queue finds nothing due, and so polls its sockets (a task queued at once,
+    /// or with a deadline already past, runs before NIO looks at I/O).
+    static let backlogPause = TimeAmount.microseconds(100)
 
-    /// `connection` has unflushed writes; it is flushed at the end of this turn.
+    init(eventLoop: EventLoop, connectionsPerTurn: Int) {
+        precondition(connectionsPerTurn > 0, "a turn flushes at least one connection")
+        self.eventLoop = eventLoop
+        self.connectionsPerTurn = connectionsPerTurn
+    }
+
+    /// `connection` has unflushed writes and is not yet waiting for a flush.
     func needsFlush(_ connection: Connection) {
         pending.append(connection)
         guard pending.count == 1 else { return }
-        eventLoop.assumeIsolated().execute { [self] in flushAll() }
+        eventLoop.assumeIsolated().execute { [self] in flushThisTurn() }
     }
 
-    private func flushAll() {
+    /// How many connections wait in the backlog.
+    var backlogCount: Int { backlog.count }
+
+    private func flushThisTurn() {
         let due = pending
         pending = []
-        for connection in due { connection.flushWrites() }
+        let now = min(due.count, connectionsPerTurn)
+        for connection in due[..<now] { connection.flushWrites() }
+        guard now < due.count else { return }
+        backlog.append(contentsOf: due[now...])
+        scheduleBacklog()
+    }
+
+    private func scheduleBacklog() {
+        guard !backlogScheduled else { return }
+        backlogScheduled = true
+        eventLoop.assumeIsolated().scheduleTask(in: Self.backlogPause) { [self] in
+            backlogScheduled = false
+            var flushed = 0
+            while flushed < connectionsPerTurn, let connection = backlog.popFirst() {
+                connection.flushWrites()
+                flushed += 1
+            }
+            if !backlog.isEmpty { scheduleBacklog() }
+        }
     }
 }
