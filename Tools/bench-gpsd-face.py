@@ -15,8 +15,9 @@
    on the same log (gpsfake also loops it): fixes with a position per second that the
    libgps program receives, over --count TPVs.
 
-Usage: Tools/bench-gpsd-face.py [--bin-dir .build/debug] [--log Traces/gpsd/haicom-305N.log]
-                                [--pause 0.02] [--count 20000]
+Usage: Tools/bench-gpsd-face.py [--bin-dir .build/release] [--log Traces/gpsd/haicom-305N.log]
+                                [--pause 0.02] [--count 20000] [--smoke]
+--smoke: the debug build, a short log and 200 fixes: checks that both sides still run.
 Needs gpsd, gpsfake (gpsd-tools), libgps-dev and cc, and the built sextantd.
 """
 
@@ -141,11 +142,16 @@ def rate(command, port, reader, count, work, name, ready):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "debug"))
-    parser.add_argument("--log", default=os.path.join(ROOT, "Traces", "gpsd", "haicom-305N.log"))
+    parser.add_argument("--bin-dir", default=None, help="default .build/release (.build/debug with --smoke)")
+    parser.add_argument("--log", default=None, help="default Traces/gpsd/haicom-305N.log (triton400.log with --smoke)")
     parser.add_argument("--pause", type=float, default=0.02)
     parser.add_argument("--count", type=int, default=20000)
+    parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
+    if args.smoke:
+        args.count = 200
+    args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
+    args.log = args.log or os.path.join(ROOT, "Traces", "gpsd", "triton400.log" if args.smoke else "haicom-305N.log")
     for tool in ("gpsd", "gpsfake", "cc"):
         if not shutil.which(tool):
             sys.exit(f"{tool} is not installed (Tools/setup.sh)")

@@ -32,3 +32,6 @@ run_pytest() {
 }
 run_pytest clients/python/tests
 run_pytest examples
+
+# Every Tools/bench-* with --smoke against this build: the benchmarks keep working.
+bash Tools/bench-smoke.sh "$bin"

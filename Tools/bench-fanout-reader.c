@@ -1,0 +1,126 @@
+/*
+ * The reading side of Tools/bench-fanout.py: the apps' sockets, read with epoll.
+ *
+ * The Python reader of a thousand sockets spends more CPU than the daemon it measures,
+ * on the same two cores, so its arrival times were its own latency, not sextantd's. This
+ * reader costs a few microseconds per line, so what it reports is the daemon's fan-out
+ * (and the kernel's socket wake-up), not the reader's backlog.
+ *
+ *   bench-fanout-reader FIXES TIMEOUT_S < DESCRIPTORS
+ *
+ * Reads the sockets inherited as the descriptors listed on standard input (numbers
+ * separated by spaces, at most 100000) until each has had FIXES
+ * `location` events (or TIMEOUT_S passes), and prints, for each fix (by its `time`, a
+ * tenth of a second since 08:00:00 of the trace's day), the CLOCK_MONOTONIC second at
+ * which the LAST app got it: "INDEX SECONDS" per line. Python's time.monotonic() reads
+ * the same clock.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LINE_MAX_BYTES 8192
+
+struct app {
+    int fd;
+    int fixes;
+    size_t used;
+    char partial[LINE_MAX_BYTES];
+};
+
+static double monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The fix's index from `"time":"YYYY-MM-DDTHH:MM:SS.sssZ"`: tenths of a second since 08:00. */
+static long fix_index(const char *line, size_t length) {
+    static const char key[] = "\"time\":\"";
+    const char *at = memmem(line, length, key, sizeof key - 1);
+    if (!at || (size_t)(line + length - at) < sizeof key - 1 + 24) return -1;
+    const char *clock = at + sizeof key - 1 + 11; /* HH:MM:SS.sss */
+    int h = atoi(clock), m = atoi(clock + 3);
+    double s = strtod(clock + 6, NULL);
+    double since = (h - 8) * 3600.0 + m * 60.0 + s;
+    return since < 0 ? -1 : (long)(since * 10 + 0.5);
+}
+
+/* Handles the complete lines in `app`'s buffer; keeps the partial one. */
+static void take_lines(struct app *app, double now, double *latest, long fixes, int *done) {
+    char *start = app->partial, *end = app->partial + app->used, *newline;
+    while ((newline = memchr(start, '\n', (size_t)(end - start)))) {
+        size_t length = (size_t)(newline - start);
+        if (memmem(start, length, "\"method\":\"location\"", 19)) {
+            long index = fix_index(start, length);
+            if (index >= 0 && index < fixes && now > latest[index]) latest[index] = now;
+            if (++app->fixes == fixes) (*done)++;
+        }
+        start = newline + 1;
+    }
+    app->used = (size_t)(end - start);
+    memmove(app->partial, start, app->used);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s FIXES TIMEOUT_S < DESCRIPTORS\n", argv[0]);
+        return 2;
+    }
+    long fixes = atol(argv[1]);
+    double deadline = monotonic_seconds() + atof(argv[2]);
+    static int descriptors[100000];
+    int count = 0, fd;
+    while (count < 100000 && scanf("%d", &fd) == 1) descriptors[count++] = fd;
+    if (count < 1 || fixes < 1 || fixes > 10000000) {
+        fprintf(stderr, "bench-fanout-reader: no descriptors, or FIXES out of 1...10000000\n");
+        return 2;
+    }
+    struct app *apps = calloc((size_t)count, sizeof *apps);
+    double *latest = calloc((size_t)fixes, sizeof *latest);
+    int poller = epoll_create1(0);
+    if (!apps || !latest || poller < 0) {
+        perror("bench-fanout-reader");
+        return 1;
+    }
+    for (int i = 0; i < count; i++) {
+        apps[i].fd = descriptors[i];
+        struct epoll_event event = {.events = EPOLLIN, .data.ptr = &apps[i]};
+        if (epoll_ctl(poller, EPOLL_CTL_ADD, apps[i].fd, &event) != 0) {
+            perror("bench-fanout-reader: epoll_ctl");
+            return 1;
+        }
+    }
+    int done = 0;
+    struct epoll_event ready[256];
+    while (done < count && monotonic_seconds() < deadline) {
+        int n = epoll_wait(poller, ready, 256, 500);
+        if (n < 0 && errno != EINTR) {
+            perror("bench-fanout-reader: epoll_wait");
+            return 1;
+        }
+        for (int i = 0; i < n; i++) {
+            struct app *app = ready[i].data.ptr;
+            if (app->used == sizeof app->partial) {
+                fprintf(stderr, "bench-fanout-reader: a line over %d bytes\n", LINE_MAX_BYTES);
+                return 1;
+            }
+            ssize_t got = read(app->fd, app->partial + app->used, sizeof app->partial - app->used);
+            double now = monotonic_seconds();
+            if (got <= 0) {
+                fprintf(stderr, "bench-fanout-reader: descriptor %d closed\n", app->fd);
+                return 1;
+            }
+            app->used += (size_t)got;
+            take_lines(app, now, latest, fixes, &done);
+        }
+    }
+    for (long i = 0; i < fixes; i++)
+        if (latest[i] > 0) printf("%ld %.6f\n", i, latest[i]);
+    return done == count ? 0 : 3;
+}
