@@ -10,7 +10,7 @@ then replays a generated trace at speed 1: locations at 10 Hz and an acceleromet
   p50, p99 and max over the fixes;
 - the daemon's resident memory with N apps connected, and per app.
 
-The apps' sockets are read by a small C program (Tools/bench-fanout-reader.c, built
+The apps' sockets are read by a small C program (Tools/fanout-reader.c, built
 with cc on each run) that inherits them: a Python reader of a thousand sockets costs
 more CPU than the daemon on the same cores, and its backlog was most of the latency it
 reported. `--reader python` keeps the old reader, to compare. The anchor is a physical
@@ -135,13 +135,13 @@ def receive(apps, replay_started, fixes, deadline):
 
 
 def build_c_reader(work):
-    reader = os.path.join(work, "bench-fanout-reader")
-    subprocess.run(["cc", "-O2", "-o", reader, os.path.join(ROOT, "Tools", "bench-fanout-reader.c")], check=True)
+    reader = os.path.join(work, "fanout-reader")
+    subprocess.run(["cc", "-O2", "-o", reader, os.path.join(ROOT, "Tools", "fanout-reader.c")], check=True)
     return reader
 
 
 def receive_with_c_reader(reader, apps, fixes, timeout):
-    """The same, by Tools/bench-fanout-reader.c (built beforehand): {fix index: latest arrival}."""
+    """The same, by Tools/fanout-reader.c (built beforehand): {fix index: latest arrival}."""
     descriptors = [s.fileno() for s in apps]
     result = subprocess.run([reader, str(fixes), str(timeout)], input=" ".join(map(str, descriptors)).encode(),
                             pass_fds=descriptors, capture_output=True, check=False)

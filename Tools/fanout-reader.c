@@ -6,7 +6,7 @@
  * reader costs a few microseconds per line, so what it reports is the daemon's fan-out
  * (and the kernel's socket wake-up), not the reader's backlog.
  *
- *   bench-fanout-reader FIXES TIMEOUT_S < DESCRIPTORS
+ *   fanout-reader FIXES TIMEOUT_S < DESCRIPTORS
  *
  * Reads the sockets inherited as the descriptors listed on standard input (numbers
  * separated by spaces, at most 100000) until each has had FIXES
@@ -78,21 +78,21 @@ int main(int argc, char **argv) {
     int count = 0, fd;
     while (count < 100000 && scanf("%d", &fd) == 1) descriptors[count++] = fd;
     if (count < 1 || fixes < 1 || fixes > 10000000) {
-        fprintf(stderr, "bench-fanout-reader: no descriptors, or FIXES out of 1...10000000\n");
+        fprintf(stderr, "fanout-reader: no descriptors, or FIXES out of 1...10000000\n");
         return 2;
     }
     struct app *apps = calloc((size_t)count, sizeof *apps);
     double *latest = calloc((size_t)fixes, sizeof *latest);
     int poller = epoll_create1(0);
     if (!apps || !latest || poller < 0) {
-        perror("bench-fanout-reader");
+        perror("fanout-reader");
         return 1;
     }
     for (int i = 0; i < count; i++) {
         apps[i].fd = descriptors[i];
         struct epoll_event event = {.events = EPOLLIN, .data.ptr = &apps[i]};
         if (epoll_ctl(poller, EPOLL_CTL_ADD, apps[i].fd, &event) != 0) {
-            perror("bench-fanout-reader: epoll_ctl");
+            perror("fanout-reader: epoll_ctl");
             return 1;
         }
     }
@@ -101,19 +101,19 @@ int main(int argc, char **argv) {
     while (done < count && monotonic_seconds() < deadline) {
         int n = epoll_wait(poller, ready, 256, 500);
         if (n < 0 && errno != EINTR) {
-            perror("bench-fanout-reader: epoll_wait");
+            perror("fanout-reader: epoll_wait");
             return 1;
         }
         for (int i = 0; i < n; i++) {
             struct app *app = ready[i].data.ptr;
             if (app->used == sizeof app->partial) {
-                fprintf(stderr, "bench-fanout-reader: a line over %d bytes\n", LINE_MAX_BYTES);
+                fprintf(stderr, "fanout-reader: a line over %d bytes\n", LINE_MAX_BYTES);
                 return 1;
             }
             ssize_t got = read(app->fd, app->partial + app->used, sizeof app->partial - app->used);
             double now = monotonic_seconds();
             if (got <= 0) {
-                fprintf(stderr, "bench-fanout-reader: descriptor %d closed\n", app->fd);
+                fprintf(stderr, "fanout-reader: descriptor %d closed\n", app->fd);
                 return 1;
             }
             app->used += (size_t)got;
