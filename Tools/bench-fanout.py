@@ -145,8 +145,10 @@ def receive_with_c_reader(reader, apps, fixes, timeout):
     descriptors = [s.fileno() for s in apps]
     result = subprocess.run([reader, str(fixes), str(timeout)], input=" ".join(map(str, descriptors)).encode(),
                             pass_fds=descriptors, capture_output=True, check=False)
-    if result.returncode not in (0, 3):
-        sys.exit("bench-fanout-reader failed: " + result.stderr.decode())
+    if result.returncode == 3:
+        sys.exit(f"not every app got all {fixes} fixes in {timeout} s")
+    if result.returncode != 0:
+        sys.exit("fanout-reader failed: " + result.stderr.decode())
     return {int(index): float(at) for index, at in (line.split() for line in result.stdout.decode().splitlines())}
 
 
