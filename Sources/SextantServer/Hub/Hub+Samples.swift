@@ -22,12 +22,14 @@ extension Hub {
     /// A new fix: each streaming session gets what its authorization and stream allow
     /// (RULES L1, L8, L10, L11); `location.once` waiters get one; watchers see the raw fix.
     func publishLocation(_ fix: LocationFix) {
+        // The previous fix reaches every session before anything of this one.
+        settleLocationFanOut()
         lastFix = fix
         locationLoss = nil
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
-        // A full fix is the same for every app: encoded once for all of them.
-        let fullFix = SharedEvent(.location(fix, .full))
-        for session in sessions.ordered { deliverLocation(fix, to: session, fullFix: fullFix) }
+        // A full fix is the same for every app: encoded once for all of them; it reaches
+        // a bounded number of sessions per turn of the loop.
+        fanOutLocation(fix, SharedEvent(.location(fix, .full)))
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is

@@ -128,7 +128,8 @@ extension Hub {
             fudgers[app] = fresh
             if let fix = lastFix {
                 for session in sessions.ordered where session.app == app {
-                    deliverLocation(fix, to: session)
+                    // A session still owed the newest fix gets it now, once.
+                    if !settleOwedLocation(session) { deliverLocation(fix, to: session) }
                 }
             }
         }

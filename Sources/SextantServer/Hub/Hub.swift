@@ -21,8 +21,9 @@ public struct HubConfiguration: Sendable {
     /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
     public var gpxInterval: Double?
     public var version: String = sextantVersion
-    /// How many connections one turn of the loop flushes (``FlushBatcher``); fewer only for tests.
+    /// Per turn of the loop: connections flushed (``FlushBatcher``), sessions a fix is decided for (``LocationFanOut``). Fewer only for tests.
     public var flushesPerTurn = 128
+    public var locationsPerTurn = 256
 
     public init() {}
 }
@@ -80,6 +81,8 @@ public final class Hub: @unchecked Sendable {
     var sourceStates = SourceStates()
     /// Which source the latest fix came from (the gpsd face names it as the device).
     var lastFixSource: SourceName?
+    /// The fix on its way to the sessions, across turns of the loop.
+    var locationFanOut = LocationFanOut.State()
     /// The gpsd face's listeners and connections (`GPSDFace/`).
     var gpsdFace = GPSDFaceRegistry()
 
@@ -204,6 +207,7 @@ public final class Hub: @unchecked Sendable {
             logger.notice("line over 64 KiB: closing the connection", metadata: ["client": "\(connection.label)"])
             connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.invalidRequest, "line longer than 65536 bytes")))
         case .line(let buffer):
+            if let id = connection.session, let session = sessions[id] { settleOwedLocation(session) }  // the fix it is owed first
             let value: JSONValue
             do {
                 value = try buffer.readableBytesView.withContiguousStorageIfAvailable { bytes throws(JSONParseError) in
@@ -304,6 +308,7 @@ public final class Hub: @unchecked Sendable {
             switch effect {
             case .authorizationChanged(let id, let snapshot):
                 guard let session = sessions[id] else { continue }
+                settleOwedLocation(session)  // decided under the new authorization
                 if !authorization.mayReceiveLocations(id) {
                     // L9: not one more location after the change.
                     session.output.discardQueuedLocations()
@@ -355,12 +360,14 @@ public final class Hub: @unchecked Sendable {
 
     /// Sends an event to an app session, and a copy to the watchers.
     func publish(to session: AppSession, _ event: AppEvent) {
+        settleOwedLocation(session)
         session.output.deliver(event)
         broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
     }
 
     /// The same for an event that goes to many sessions, encoded once for all of them.
     func publish(to session: AppSession, _ shared: SharedEvent) {
+        settleOwedLocation(session)
         session.output.deliver(shared)
         if !watchers.isEmpty {
             broadcastToWatchers(

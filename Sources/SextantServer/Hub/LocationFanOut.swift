@@ -1,0 +1,101 @@
+import NIOCore
+import SextantCore
+
+/// A fix on its way to more sessions than one turn of the loop should serve.
+///
+/// The rules for each session (RULES L1, L8, L10, L11) and the hand-over of the shared
+/// bytes cost a couple of microseconds a session: at ten thousand sessions, tens of
+/// milliseconds in which the loop reads no socket. So a fix reaches
+/// `HubConfiguration.locationsPerTurn` sessions per turn, the next ones a short pause later, while requests and samples are
+/// handled in between.
+///
+/// Each session still sees what it would have seen had the whole fan-out run at once,
+/// before whatever came next: a session not reached yet is *owed* the fix, and the owed fix
+/// is settled (decided and sent) before anything else reaches that session — another
+/// event (`Hub.publish`), an authorization change (before its queued locations are
+/// discarded, so L9's cut-off holds), a request of its own, the next fix. A settled fix is
+/// decided under the rules in force when it is settled: a session revoked meanwhile gets
+/// nothing.
+struct LocationFanOut {
+    let fix: LocationFix
+    let fullFix: SharedEvent
+    /// The sessions open when the fix came, in id order.
+    let sessions: [AppSession]
+    /// The next one the fan-out itself reaches.
+    var next = 0
+    /// Sessions further on that were settled early (they skip their turn).
+    var settledEarly: Set<SessionID> = []
+
+    /// The pause between two turns: the loop polls its sockets in between (see
+    /// ``FlushBatcher/backlogPause``).
+    static let pause = TimeAmount.microseconds(100)
+
+    var isDone: Bool { next >= sessions.count }
+
+    /// The hub's fan-out in progress, if any, and whether its next turn is scheduled.
+    struct State {
+        var current: LocationFanOut?
+        var scheduled = false
+    }
+
+    /// Whether `session` has not had this fix yet. Sessions are in id order and a session
+    /// opened after the fix has a larger id than any here, so a range check finds them.
+    func owes(_ session: AppSession) -> Bool {
+        guard next < sessions.count, let last = sessions.last else { return false }
+        return session.id >= sessions[next].id && session.id <= last.id && !settledEarly.contains(session.id)
+    }
+}
+
+extension Hub {
+    /// Sends `fix` to every session, `configuration.locationsPerTurn` per turn of the loop.
+    func fanOutLocation(_ fix: LocationFix, _ fullFix: SharedEvent) {
+        settleLocationFanOut()
+        let targets = sessions.ordered
+        locationFanOut.current = LocationFanOut(fix: fix, fullFix: fullFix, sessions: targets)
+        continueLocationFanOut(limit: configuration.locationsPerTurn)
+    }
+
+    /// Serves up to `limit` sessions of the fan-out in progress; schedules the rest.
+    private func continueLocationFanOut(limit: Int) {
+        var served = 0
+        // Mutated in place (no copy of the fan-out is kept across a mutation, so its set
+        // and array are never copied).
+        while served < limit, let next = locationFanOut.current?.next, next < locationFanOut.current!.sessions.count {
+            let session = locationFanOut.current!.sessions[next]
+            locationFanOut.current!.next += 1
+            let early = locationFanOut.current!.settledEarly.remove(session.id) != nil
+            served += 1
+            // A session that ended meanwhile is no longer in the table.
+            guard !early, sessions[session.id] === session, let fix = locationFanOut.current?.fix, let fullFix = locationFanOut.current?.fullFix
+            else { continue }
+            deliverLocation(fix, to: session, fullFix: fullFix)
+        }
+        guard let isDone = locationFanOut.current?.isDone, !isDone else {
+            locationFanOut.current = nil
+            return
+        }
+        guard !locationFanOut.scheduled else { return }
+        locationFanOut.scheduled = true
+        eventLoop.assumeIsolated().scheduleTask(in: LocationFanOut.pause) { [self] in
+            locationFanOut.scheduled = false
+            continueLocationFanOut(limit: configuration.locationsPerTurn)
+        }
+    }
+
+    /// Finishes the fan-out in progress at once (the next fix must not overtake it).
+    func settleLocationFanOut() {
+        continueLocationFanOut(limit: .max)
+    }
+
+    /// Before anything else reaches `session`: the fix it is owed, if any, decided now.
+    /// Returns whether it was owed one.
+    @discardableResult
+    func settleOwedLocation(_ session: AppSession) -> Bool {
+        guard locationFanOut.current?.owes(session) == true, let fix = locationFanOut.current?.fix, let fullFix = locationFanOut.current?.fullFix else {
+            return false
+        }
+        locationFanOut.current!.settledEarly.insert(session.id)
+        deliverLocation(fix, to: session, fullFix: fullFix)
+        return true
+    }
+}
