@@ -63,7 +63,7 @@ public final class Hub: @unchecked Sendable {
 
     var connections: [UInt64: Connection] = [:]
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
-    private lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
+    lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
     private var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.

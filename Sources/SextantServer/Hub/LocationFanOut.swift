@@ -6,8 +6,8 @@ import SextantCore
 /// The rules for each session (RULES L1, L8, L10, L11) and the hand-over of the shared
 /// bytes cost a couple of microseconds a session: at ten thousand sessions, tens of
 /// milliseconds in which the loop reads no socket. So a fix reaches
-/// `HubConfiguration.locationsPerTurn` sessions per turn, the next ones a short pause later, while requests and samples are
-/// handled in between.
+/// `HubConfiguration.locationsPerTurn` sessions per turn, the next ones in a later turn
+/// (``FlushBatcher/inLaterTurn(_:)``), while requests and samples are handled in between.
 ///
 /// Each session still sees what it would have seen had the whole fan-out run at once,
 /// before whatever came next: a session not reached yet is *owed* the fix, and the owed fix
@@ -26,16 +26,12 @@ struct LocationFanOut {
     /// Sessions further on that were settled early (they skip their turn).
     var settledEarly: Set<SessionID> = []
 
-    /// The pause between two turns: the loop polls its sockets in between (see
-    /// ``FlushBatcher/backlogPause``).
-    static let pause = TimeAmount.microseconds(100)
 
     var isDone: Bool { next >= sessions.count }
 
-    /// The hub's fan-out in progress, if any, and whether its next turn is scheduled.
+    /// The hub's fan-out in progress, if any.
     struct State {
         var current: LocationFanOut?
-        var scheduled = false
     }
 
     /// Whether `session` has not had this fix yet. Sessions are in id order and a session
@@ -74,12 +70,8 @@ extension Hub {
             locationFanOut.current = nil
             return
         }
-        guard !locationFanOut.scheduled else { return }
-        locationFanOut.scheduled = true
-        eventLoop.assumeIsolated().scheduleTask(in: LocationFanOut.pause) { [self] in
-            locationFanOut.scheduled = false
-            continueLocationFanOut(limit: configuration.locationsPerTurn)
-        }
+        // On the flush batcher's chain of turns, after the writes of this one have left.
+        flushes.inLaterTurn { [self] in continueLocationFanOut(limit: configuration.locationsPerTurn) }
     }
 
     /// Finishes the fan-out in progress at once (the next fix must not overtake it).

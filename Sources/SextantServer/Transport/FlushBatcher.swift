@@ -15,6 +15,11 @@ import NIOCore
 ///
 /// Order is kept: a connection's writes are already in its channel, in order; only the
 /// moment they leave moves. A write to a connection still in the backlog joins it there.
+///
+/// Other work split across turns (``LocationFanOut``) runs on this same chain of turns
+/// (`inLaterTurn`), once the backlog has left: two chains of timers, each turn longer than
+/// the other's pause, would find each other due at every look and never let the loop poll
+/// its sockets (NIO runs every due task before it polls).
 final class FlushBatcher {
     private let eventLoop: EventLoop
     private let connectionsPerTurn: Int
@@ -23,6 +28,8 @@ final class FlushBatcher {
     /// Written in an earlier turn, waiting for their share of a later one.
     private var backlog = CircularBuffer<Connection>()
     private var backlogScheduled = false
+    /// Work waiting for a later turn, run once the backlog is empty.
+    private var laterWork: (() -> Void)?
 
     /// The pause between two slices of the backlog: long enough that the loop's next look
     /// at its task queue finds nothing due, and so polls its sockets (a task queued at once,
@@ -45,6 +52,13 @@ final class FlushBatcher {
     /// How many connections wait in the backlog.
     var backlogCount: Int { backlog.count }
 
+    /// Runs `work` in a later turn of the loop, after the backlog has been flushed. One
+    /// piece of work at a time: a second call replaces the first.
+    func inLaterTurn(_ work: @escaping () -> Void) {
+        laterWork = work
+        scheduleBacklog()
+    }
+
     private func flushThisTurn() {
         let due = pending
         pending = []
@@ -60,12 +74,16 @@ final class FlushBatcher {
         backlogScheduled = true
         eventLoop.assumeIsolated().scheduleTask(in: Self.backlogPause) { [self] in
             backlogScheduled = false
+            if backlog.isEmpty, let work = laterWork {
+                laterWork = nil
+                work()
+            }
             var flushed = 0
             while flushed < connectionsPerTurn, let connection = backlog.popFirst() {
                 connection.flushWrites()
                 flushed += 1
             }
-            if !backlog.isEmpty { scheduleBacklog() }
+            if !backlog.isEmpty || laterWork != nil { scheduleBacklog() }
         }
     }
 }
