@@ -9,6 +9,9 @@
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
 #   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
+#   Installing:   pandoc (the man pages from docs/), man-db and groff-base (Tools/test-man.sh:
+#                 man --warnings, lexgrog), dpkg-dev (dpkg-shlibdeps, for the .deb's Depends),
+#                 debootstrap (Tools/test-deb.sh: a clean bookworm root to install it in)
 set -euo pipefail
 
 packages=(
@@ -18,6 +21,7 @@ packages=(
     sqlite3 util-linux
     librsvg2-bin
     python3-venv python3-pytest python3-setuptools python3-wheel
+    pandoc man-db groff-base dpkg-dev debootstrap
 )
 
 missing=()
