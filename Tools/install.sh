@@ -49,6 +49,9 @@ install_tree() {
     install -d "$root/sbin" "$root/bin"
     install -m 0755 "$bin/sextantd" "$root/sbin/sextantd"
     install -m 0755 "$bin/sextantctl" "$bin/sextant-sample-app" "$root/bin/"
+    # Without their debug information (a third of their size); their symbols stay, so that
+    # a crash's backtrace still names functions.
+    strip --strip-debug "$root/sbin/sextantd" "$root/bin/sextantctl" "$root/bin/sextant-sample-app"
 
     for page in "$scratch"/install-man/man*/*; do
         install -D -m 0644 "$page" "$root/share/man/$(basename "$(dirname "$page")")/$(basename "$page")"
@@ -70,14 +73,14 @@ install_tree() {
 }
 
 # The units name the binaries by their /usr/local paths (a copy by hand); installed, they
-# name this PREFIX's, sextantd being in sbin.
+# name this PREFIX's, sextantd being in sbin (their comments are left as written).
 install_units() {
     local target="$1" unit
     for unit in Tools/systemd/*.service Tools/systemd/*.socket Tools/systemd/*.target Tools/systemd/*.timer; do
         [ -e "$unit" ] || continue
         install -d "$target"
-        sed -e "s#/usr/local/s\?bin/sextantd\b#$prefix/sbin/sextantd#g" \
-            -e "s#/usr/local/bin/#$prefix/bin/#g" -e "s#/usr/local/share/#$prefix/share/#g" \
+        sed -e "/^[#;]/!{s#/usr/local/s\?bin/sextantd\b#$prefix/sbin/sextantd#g;" \
+            -e "s#/usr/local/bin/#$prefix/bin/#g; s#/usr/local/share/#$prefix/share/#g}" \
             "$unit" > "$target/$(basename "$unit")"
         chmod 0644 "$target/$(basename "$unit")"
     done

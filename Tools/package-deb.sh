@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a Debian package of Sextant with dpkg-deb, from the tree `make install` makes with
 # PREFIX=/usr, and prints its path (.build/deb/sextant_VERSION_ARCH.deb, or under SCRATCH).
-#   bash Tools/package-deb.sh
+#   bash Tools/package-deb.sh            (SCRATCH: swift build's folder, default .build)
 # Depends is what dpkg-shlibdeps finds the three binaries need (libc6, libgps28, libudev1,
 # libsqlite3-0 with their lowest versions, from Debian's symbols files): the Swift runtime
 # is linked in, so nothing else. Man pages and the changelog are compressed as Debian does.
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${SCRATCH:-.build}"
 out="$scratch/deb"
-stage="$out/root"
+stage="$out/debian/sextant"  # where dpkg-shlibdeps expects a package's files
 version="$(sed -n 's/^public let sextantVersion = "\(.*\)"$/\1/p' Sources/SextantProtocol/Version.swift)"
 architecture="$(dpkg --print-architecture)"
 # The maintainer is who made the commit built (Debian wants a name and an address).
@@ -33,18 +33,15 @@ EOF
 printf 'sextant (%s) unstable; urgency=medium\n\n  * Built from the source tree by Tools/package-deb.sh.\n\n -- %s  %s\n' \
     "$version" "$maintainer" "$(date -R -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)")" | gzip -9n > "$doc/changelog.gz"
 
-# dpkg-shlibdeps reads debian/control; a minimal one in a scratch directory is enough.
-shlibs="$(mktemp -d)"
-trap 'rm -rf "$shlibs"' EXIT
-mkdir "$shlibs/debian"
-printf 'Source: sextant\n\nPackage: sextant\nArchitecture: any\n' > "$shlibs/debian/control"
-stage_abs="$(cd "$stage" && pwd)"
-depends="$(cd "$shlibs" && dpkg-shlibdeps -O \
-    "$stage_abs/usr/sbin/sextantd" "$stage_abs/usr/bin/sextantctl" "$stage_abs/usr/bin/sextant-sample-app" \
+# dpkg-shlibdeps reads debian/control (a minimal one beside the staged tree is enough) and
+# knows a package's tree by its DEBIAN directory.
+mkdir -p "$stage/DEBIAN"
+printf 'Source: sextant\n\nPackage: sextant\nArchitecture: any\n' > "$out/debian/control"
+depends="$(cd "$out" && dpkg-shlibdeps -O \
+    debian/sextant/usr/sbin/sextantd debian/sextant/usr/bin/sextantctl debian/sextant/usr/bin/sextant-sample-app \
     | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
-mkdir -p "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" << EOF
 Package: sextant
 Version: $version
@@ -62,5 +59,6 @@ Description: emulated phone location and orientation services for Linux apps
  it: permissions, prompts, replays, recording; sextantctl demo shows it all.
 EOF
 deb="$out/sextant_${version}_${architecture}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" > /dev/null
+# xz as Debian does; SEXTANT_DEB_COMPRESSION=gzip when time counts more than size (CI).
+dpkg-deb --root-owner-group -Z"${SEXTANT_DEB_COMPRESSION:-xz}" --build "$stage" "$deb" > /dev/null
 echo "$deb"

@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 for tool in debootstrap dpkg-deb chroot; do
     command -v "$tool" > /dev/null || { echo "test-deb: $tool is missing (bash Tools/setup.sh installs it)" >&2; exit 1; }
 done
-deb="${1:-$(bash Tools/package-deb.sh | tail -n 1)}"
+# Compressed with gzip: a quarter of xz's time, and the same files.
+deb="${1:-$(SEXTANT_DEB_COMPRESSION=gzip bash Tools/package-deb.sh | tail -n 1)}"
 mirror="${SEXTANT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 root="$(mktemp -d "${TMPDIR:-/var/tmp}/sextant-deb-root.XXXXXX")"
