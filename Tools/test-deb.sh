@@ -4,17 +4,19 @@
 # names, pulled in by the same debootstrap), the .deb installed there with dpkg (which
 # refuses it if Depends names a package that is not there), then, chrooted, with /opt/swift
 # out of reach: no library missing, `sextantd --version`, the man pages and completion in
-# place, and `sextantctl demo` to its end. Needs root and deb.debian.org (or
-# SEXTANT_DEBIAN_MIRROR).
+# place, and `sextantctl demo` to its end. Needs root (through sudo for a user) and
+# deb.debian.org (or SEXTANT_DEBIAN_MIRROR).
 #   bash Tools/test-deb.sh [PACKAGE.deb]    default: the one Tools/package-deb.sh builds
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ "$(id -u)" -eq 0 ] || { echo "test-deb: needs root (debootstrap, chroot, mount)" >&2; exit 1; }
+export PATH="$PATH:/usr/sbin:/sbin"  # debootstrap and chroot, for a user's PATH too
 for tool in debootstrap dpkg-deb chroot; do
     command -v "$tool" > /dev/null || { echo "test-deb: $tool is missing (bash Tools/setup.sh installs it)" >&2; exit 1; }
 done
 # Compressed with gzip: a quarter of xz's time, and the same files.
 deb="${1:-$(SEXTANT_DEB_COMPRESSION=gzip bash Tools/package-deb.sh | tail -n 1)}"
+# Built as the user; only the root and the chroot need root.
+[ "$(id -u)" -eq 0 ] || exec sudo SEXTANT_DEBIAN_MIRROR="${SEXTANT_DEBIAN_MIRROR:-}" bash "$PWD/Tools/test-deb.sh" "$(realpath "$deb")"
 mirror="${SEXTANT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 root="$(mktemp -d "${TMPDIR:-/var/tmp}/sextant-deb-root.XXXXXX")"
