@@ -10,6 +10,9 @@
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
 #   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
+#   Installing:   pandoc (the man pages from docs/), man-db and groff-base (Tools/test-man.sh:
+#                 man --warnings, lexgrog), dpkg-dev (dpkg-shlibdeps, for the .deb's Depends),
+#                 debootstrap (Tools/test-deb.sh: a clean bookworm root to install it in)
 set -euo pipefail
 
 packages=(
@@ -20,6 +23,7 @@ packages=(
     librsvg2-bin
     time bc
     python3-venv python3-pytest python3-setuptools python3-wheel
+    pandoc man-db groff-base dpkg-dev debootstrap
 )
 
 missing=()

@@ -14,6 +14,9 @@ swift build --build-tests "$@"
 swift test --skip-build "$@"
 
 bin="$(swift build --show-bin-path "$@")"
+# The man pages built from docs/ (pandoc, man --warnings), and sextantctl's bash completion.
+bash Tools/test-man.sh
+bash Tools/test-completion.sh "$bin"
 python="${SEXTANT_PYTHON:-/usr/bin/python3}"
 venv=.build/python-venv
 "$python" -m venv --system-site-packages --clear "$venv"

@@ -85,7 +85,7 @@ struct Permissions: ParsableCommand {
     struct Grant: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Authorize an app (when in use, or --always).")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id, e.g. com.example.maps.") var app: String
+        @Argument(help: "The app id, e.g. com.example.maps.", completion: Completions.appIDs) var app: String
         @Flag(help: "authorizedAlways instead of authorizedWhenInUse.") var always = false
         @Flag(help: "Reduced accuracy (the 2 km grid).") var approximate = false
         func run() throws {
@@ -102,7 +102,7 @@ struct Permissions: ParsableCommand {
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Deny an app (it stops receiving locations at once).")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
             try reporting {
                 common.output(try common.call(Method.permissionsSet, ["app": .string(app), "status": "denied"]), human: Permissions.entry)
@@ -113,7 +113,7 @@ struct Permissions: ParsableCommand {
     struct Reset: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Forget one app's decision, or every app's: they are notDetermined again.")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id (all apps when left out).") var app: String?
+        @Argument(help: "The app id (all apps when left out).", completion: Completions.appIDs) var app: String?
         func run() throws {
             try reporting {
                 let params: JSONValue = app.map { ["app": .string($0)] } ?? [:]
@@ -125,9 +125,9 @@ struct Permissions: ParsableCommand {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set an app's status exactly (notDetermined, restricted, denied, authorizedWhenInUse, authorizedAlways).")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id.") var app: String
-        @Argument(help: "The status.") var status: String
-        @Option(help: "full or reduced.") var accuracy: String?
+        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
+        @Argument(help: "The status.", completion: Completions.statuses) var status: String
+        @Option(help: "full or reduced.", completion: Completions.accuracies) var accuracy: String?
         func run() throws {
             try reporting {
                 var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
@@ -162,8 +162,8 @@ struct Prompts: ParsableCommand {
             abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel.",
             usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate]")
         @OptionGroup var common: CommonOptions
-        @Option(help: "Answer this app's oldest pending prompt instead of naming its id.") var app: String?
-        @Argument(help: ArgumentHelp("The prompt id (as prompts list shows it; not with --app), then the choice.", valueName: "id-and-choice"))
+        @Option(help: "Answer this app's oldest pending prompt instead of naming its id.", completion: Completions.appIDs) var app: String?
+        @Argument(help: ArgumentHelp("The prompt id (as prompts list shows it; not with --app), then the choice.", valueName: "id-and-choice"), completion: Completions.promptAnswerWords)
         var words: [String]
         @Flag(help: "Grant approximate (reduced) accuracy instead of precise.") var approximate = false
 
@@ -201,7 +201,7 @@ struct Prompts: ParsableCommand {
             abstract: "Wait until a prompt is pending (of --app APP), then print it: its id first.",
             discussion: "A prompt already pending counts. Exits 75 when none comes within the time-out.")
         @OptionGroup var common: CommonOptions
-        @Option(help: "Only a prompt of this app.") var app: String?
+        @Option(help: "Only a prompt of this app.", completion: Completions.appIDs) var app: String?
         @Option(help: ArgumentHelp("Seconds to wait (default 30).", valueName: "S")) var timeout: Double = 30
 
         func validate() throws {
@@ -229,7 +229,7 @@ struct Prompts: ParsableCommand {
     struct Policy: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer every new prompt at once with a choice, or ask (leave them pending).")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "ask, allowOnce, allowWhileUsing, allowAlways or dontAllow.") var mode: String
+        @Argument(help: "ask, allowOnce, allowWhileUsing, allowAlways or dontAllow.", completion: Completions.policies) var mode: String
         @Flag(help: "Grant approximate (reduced) accuracy.") var approximate = false
         func run() throws {
             try reporting {
@@ -267,14 +267,14 @@ struct Apps: ParsableCommand {
     struct Foreground: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring an app (all its sessions, or --session N) to the foreground.")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws { try reporting { try Apps.move(common, app, "foreground") } }
     }
 
     struct Background: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send an app to the background.")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws { try reporting { try Apps.move(common, app, "background") } }
     }
 
@@ -331,7 +331,7 @@ struct Record: ParsableCommand {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start recording to PATH.")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The trace file to write.") var path: String
+        @Argument(help: "The trace file to write.", completion: .file()) var path: String
         func run() throws {
             try reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path

@@ -5,7 +5,7 @@ import SextantProtocol
 
 /// Options every command takes.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .customLong("runtime-dir"), help: ArgumentHelp("The daemon's runtime directory (holds control.sock).", valueName: "dir"))
+    @Option(name: .customLong("runtime-dir"), help: ArgumentHelp("The daemon's runtime directory (holds control.sock).", valueName: "dir"), completion: .directory)
     var runtimeDirectory: String?
 
     @Flag(help: "Print JSON (one object or array; NDJSON for watch) instead of tables.")

@@ -8,9 +8,9 @@ import SextantProtocol
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a self-contained demo: a private daemon, a sample app, a prompt, a replayed walk.",
-        discussion: "Needs sextantd and sextant-sample-app beside sextantctl (swift build builds all three).")
+        discussion: "Needs sextant-sample-app beside sextantctl, and sextantd beside it or in ../sbin as installed (swift build builds all three).")
 
-    @Option(help: ArgumentHelp("The trace to replay (default: Traces/demo-walk.jsonl).", valueName: "path")) var trace: String?
+    @Option(help: ArgumentHelp("The trace to replay (default: the demo walk, installed in PREFIX/share/sextant or in the checkout's Traces/).", valueName: "path"), completion: .file()) var trace: String?
     @Option(help: "Replay speed factor.") var speed: Double = 10
 
     func run() throws {
@@ -103,27 +103,40 @@ enum DemoTools {
         var sampleApp: String
     }
 
-    /// sextantd and the sample app live beside sextantctl.
-    static func locate() throws -> Tools {
+    /// The directory sextantctl runs from, links resolved.
+    static func ownDirectory() -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let directory = (me as NSString).deletingLastPathComponent
-        let tools = Tools(sextantd: directory + "/sextantd", sampleApp: directory + "/sextant-sample-app")
+        return (me as NSString).deletingLastPathComponent
+    }
+
+    /// The sample app lives beside sextantctl; sextantd too in a build folder, and in the
+    /// sibling sbin once installed (PREFIX/bin/sextantctl, PREFIX/sbin/sextantd).
+    static func locate() throws -> Tools {
+        let directory = ownDirectory()
+        let daemons = [directory + "/sextantd", (directory as NSString).deletingLastPathComponent + "/sbin/sextantd"]
+        let tools = Tools(
+            sextantd: daemons.first(where: FileManager.default.isExecutableFile) ?? daemons[0],
+            sampleApp: directory + "/sextant-sample-app")
         for path in [tools.sextantd, tools.sampleApp] where !FileManager.default.isExecutableFile(atPath: path) {
             throw Failure("\(path) is missing: build everything first (swift build)")
         }
         return tools
     }
 
+    /// The demo walk: installed in PREFIX/share/sextant (sextantctl being PREFIX/bin/sextantctl),
+    /// else in a checkout's Traces/, from the current directory or from the build folder up.
     static func defaultTrace() throws -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var candidates = [FileManager.default.currentDirectoryPath + "/Traces/demo-walk.jsonl"]
-        var directory = (me as NSString).deletingLastPathComponent
+        var directory = ownDirectory()
+        var candidates = [
+            (directory as NSString).deletingLastPathComponent + "/share/sextant/demo-walk.jsonl",
+            FileManager.default.currentDirectoryPath + "/Traces/demo-walk.jsonl",
+        ]
         for _ in 0..<5 {
             candidates.append(directory + "/Traces/demo-walk.jsonl")
             directory = (directory as NSString).deletingLastPathComponent
         }
         guard let found = candidates.first(where: FileManager.default.fileExists) else {
-            throw Failure("Traces/demo-walk.jsonl not found: run the demo from the repository, or pass --trace")
+            throw Failure("the demo walk is in none of \(candidates.prefix(2).joined(separator: ", ")), ...: pass --trace")
         }
         return URL(fileURLWithPath: found).standardizedFileURL.path
     }

@@ -19,7 +19,7 @@ extension Permissions {
         static let configuration = CommandConfiguration(
             abstract: "Free an app id for the next uid that says hello with it (its decision is kept; live sessions go on).")
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
             try reporting {
                 common.output(try common.call(Method.permissionsUnbind, ["app": .string(app)])) { result in

@@ -12,9 +12,9 @@ extension TraceCommand {
                 and the trace's figures). With --events, the NDJSON of `watch --json`, it also shows \
                 what each app received: reduced fixes, fixes withheld, denied stretches.
                 """)
-        @Argument(help: "The trace file.") var path: String
-        @Option(name: .shortAndLong, help: "The picture to write: .svg or .html (replaced if it exists).") var output: String
-        @Option(help: ArgumentHelp("Events to overlay: the NDJSON of `sextantctl watch --json`.", valueName: "file")) var events: String?
+        @Argument(help: "The trace file.", completion: .file()) var path: String
+        @Option(name: .shortAndLong, help: "The picture to write: .svg or .html (replaced if it exists).", completion: .file()) var output: String
+        @Option(help: ArgumentHelp("Events to overlay: the NDJSON of `sextantctl watch --json`.", valueName: "file"), completion: .file()) var events: String?
         @OptionGroup var options: FileOptions
 
         func run() throws {

@@ -24,8 +24,8 @@ struct Replay: ParsableCommand {
                 replay goes on without it. Loading a trace has no time limit.
                 """)
         @OptionGroup var common: CommonOptions
-        @Argument(help: "The trace file.") var path: String
-        @Option(help: ArgumentHelp("A factor of real time, or max (as fast as clients read).", valueName: "N|max")) var speed: String = "1"
+        @Argument(help: "The trace file.", completion: .file()) var path: String
+        @Option(help: ArgumentHelp("A factor of real time, or max (as fast as clients read).", valueName: "N|max"), completion: Completions.speeds) var speed: String = "1"
         @Flag(help: "Start again at the end.") var loop = false
         @Option(help: ArgumentHelp("Pause when the replay's clock reaches T seconds of the trace.", valueName: "T")) var until: Double?
         @Flag(help: "Return when the replay ends (see below).") var wait = false

@@ -19,15 +19,15 @@ struct Run: ParsableCommand {
             be run; 127 COMMAND not found.
             """)
 
-    @Option(help: ArgumentHelp("Replay this trace (Sextant JSONL, NMEA or GPX) once the daemon is ready.", valueName: "path"))
+    @Option(help: ArgumentHelp("Replay this trace (Sextant JSONL, NMEA or GPX) once the daemon is ready.", valueName: "path"), completion: .file())
     var trace: String?
-    @Option(help: ArgumentHelp("The replay's speed: a factor of real time, or max.", valueName: "N|max"))
+    @Option(help: ArgumentHelp("The replay's speed: a factor of real time, or max.", valueName: "N|max"), completion: Completions.speeds)
     var speed: String = "1"
     @Flag(help: "Replay the trace over and over.")
     var loop = false
     @Option(help: "Device profile: phone, tablet or foldable.")
     var profile: DeviceProfile = .phone
-    @Option(name: .customLong("prompt-policy"), help: ArgumentHelp("Answer new prompts with this choice, or ask.", valueName: "ask|CHOICE"))
+    @Option(name: .customLong("prompt-policy"), help: ArgumentHelp("Answer new prompts with this choice, or ask.", valueName: "ask|CHOICE"), completion: Completions.policies)
     var promptPolicy: String?
     @Option(name: .customLong("grant"), help: ArgumentHelp("Authorize an app before COMMAND starts (repeatable).", valueName: "APP[:always][:approximate]"))
     var grants: [String] = []
@@ -39,7 +39,7 @@ struct Run: ParsableCommand {
     var iio = false
     @Flag(help: "Keep the directories, the store and the daemon's log, and print where they are.")
     var keep = false
-    @Option(help: ArgumentHelp("Write the daemon's log to this file (kept).", valueName: "path"))
+    @Option(help: ArgumentHelp("Write the daemon's log to this file (kept).", valueName: "path"), completion: .file())
     var log: String?
     @Option(name: .customLong("allow-once-timeout"), help: ArgumentHelp("Passed to sextantd.", visibility: .hidden))
     var allowOnceTimeout: Double?

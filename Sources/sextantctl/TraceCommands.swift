@@ -55,9 +55,9 @@ struct TraceCommand: ParsableCommand {
                 reader skips are counted and reported; a GPX or JSONL file with a bad line is not \
                 converted. The output is written whole or not at all.
                 """)
-        @Argument(help: "The trace to read.") var input: String
-        @Argument(help: "The trace to write (replaced if it exists).") var output: String
-        @Option(help: ArgumentHelp("Output format: sextant, gpx, geojson, kml, nmea (default: by extension).", valueName: "format")) var to: String?
+        @Argument(help: "The trace to read.", completion: .file()) var input: String
+        @Argument(help: "The trace to write (replaced if it exists).", completion: .file()) var output: String
+        @Option(help: ArgumentHelp("Output format: sextant, gpx, geojson, kml, nmea (default: by extension).", valueName: "format"), completion: Completions.traceFormats) var to: String?
         @OptionGroup var options: FileOptions
 
         func run() throws {
@@ -87,7 +87,7 @@ struct TraceCommand: ParsableCommand {
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a trace's time span, samples by kind, bounding box and skipped lines.")
-        @Argument(help: "The trace file.") var path: String
+        @Argument(help: "The trace file.", completion: .file()) var path: String
         @OptionGroup var options: FileOptions
 
         func run() throws {

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds Sextant for installing and installs it, as `make` and `make install` do.
+#   bash Tools/install.sh build      release build, Swift runtime linked in, and the man pages
+#   bash Tools/install.sh install    the same, then copies everything under DESTDIR/PREFIX
+# Environment: PREFIX (default /usr/local), DESTDIR (default empty: the live system),
+# SCRATCH (swift build's folder, default .build).
+#
+# The binaries are built with --static-swift-stdlib: they need no Swift toolchain, only
+# Debian's libgps, libudev, libsqlite3 and glibc; the build fails if any still asks for a
+# library of /opt/swift. What goes where:
+#   PREFIX/sbin/sextantd, PREFIX/bin/sextantctl, PREFIX/bin/sextant-sample-app
+#   PREFIX/share/man/man{1,5,7,8}/        sextantctl(1), sextant-trace(5), sextant-protocol(7),
+#                                        sextant-rules(7), sextantd(8), from docs/ by pandoc
+#   PREFIX/share/bash-completion/completions/sextantctl, PREFIX/share/zsh/vendor-completions/
+#   _sextantctl, PREFIX/share/fish/vendor_completions.d/sextantctl.fish
+#   PREFIX/lib/systemd/system/            every unit in Tools/systemd/, its paths made PREFIX's
+#   PREFIX/share/dbus-1/system.d/         every D-Bus policy in Tools/dbus/ (*.conf)
+#   PREFIX/share/doc/sextant/             README.md and docs/*.md
+#   PREFIX/share/sextant/demo-walk.jsonl  the walk `sextantctl demo` replays
+set -euo pipefail
+cd "$(dirname "$0")/.."
+action="${1:-install}"
+prefix="${PREFIX:-/usr/local}"
+destdir="${DESTDIR:-}"
+scratch="${SCRATCH:-.build}"
+executables=(sextantd sextantctl sextant-sample-app)
+
+build() {
+    swift build -c release --static-swift-stdlib --scratch-path "$scratch"
+    bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
+    for executable in "${executables[@]}"; do
+        check_no_swift_runtime "$bin/$executable"
+    done
+    rm -rf "$scratch/install-man" && bash Tools/build-man.sh "$scratch/install-man"
+}
+
+# A binary copied to a machine without the Swift toolchain must not look for it.
+check_no_swift_runtime() {
+    local libraries
+    libraries="$(ldd "$1")"
+    if grep -E 'not found|/opt/swift|libswift|libFoundation|libdispatch|libBlocksRuntime' <<< "$libraries"; then
+        echo "install: $1 still needs the libraries above: it would not run without the Swift toolchain" >&2
+        exit 1
+    fi
+}
+
+install_tree() {
+    local root="$destdir$prefix"
+    install -d "$root/sbin" "$root/bin"
+    install -m 0755 "$bin/sextantd" "$root/sbin/sextantd"
+    install -m 0755 "$bin/sextantctl" "$bin/sextant-sample-app" "$root/bin/"
+    # Without their debug information (a third of their size); their symbols stay, so that
+    # a crash's backtrace still names functions.
+    strip --strip-debug "$root/sbin/sextantd" "$root/bin/sextantctl" "$root/bin/sextant-sample-app"
+
+    for page in "$scratch"/install-man/man*/*; do
+        install -D -m 0644 "$page" "$root/share/man/$(basename "$(dirname "$page")")/$(basename "$page")"
+    done
+
+    install -d "$root/share/bash-completion/completions" "$root/share/zsh/vendor-completions" "$root/share/fish/vendor_completions.d"
+    "$bin/sextantctl" --generate-completion-script bash > "$root/share/bash-completion/completions/sextantctl"
+    "$bin/sextantctl" --generate-completion-script zsh > "$root/share/zsh/vendor-completions/_sextantctl"
+    "$bin/sextantctl" --generate-completion-script fish > "$root/share/fish/vendor_completions.d/sextantctl.fish"
+    chmod 0644 "$root"/share/{bash-completion/completions/sextantctl,zsh/vendor-completions/_sextantctl,fish/vendor_completions.d/sextantctl.fish}
+
+    install_units "$root/lib/systemd/system"
+    install_matching Tools/dbus '*.conf' "$root/share/dbus-1/system.d"
+
+    install -d "$root/share/doc/sextant" "$root/share/sextant"
+    install -m 0644 README.md docs/*.md "$root/share/doc/sextant/"
+    install -m 0644 Traces/demo-walk.jsonl "$root/share/sextant/demo-walk.jsonl"
+    echo "install: installed under $root"
+}
+
+# The units name the binaries by their /usr/local paths (a copy by hand); installed, they
+# name this PREFIX's, sextantd being in sbin (their comments are left as written).
+install_units() {
+    local target="$1" unit
+    for unit in Tools/systemd/*.service Tools/systemd/*.socket Tools/systemd/*.target Tools/systemd/*.timer; do
+        [ -e "$unit" ] || continue
+        install -d "$target"
+        sed -e "/^[#;]/!{s#/usr/local/s\?bin/sextantd\b#$prefix/sbin/sextantd#g;" \
+            -e "s#/usr/local/bin/#$prefix/bin/#g; s#/usr/local/share/#$prefix/share/#g}" \
+            "$unit" > "$target/$(basename "$unit")"
+        chmod 0644 "$target/$(basename "$unit")"
+    done
+}
+
+# Every file of DIRECTORY matching PATTERN, if there are any.
+install_matching() {
+    local directory="$1" pattern="$2" target="$3" file
+    for file in "$directory"/$pattern; do
+        [ -e "$file" ] || continue
+        install -D -m 0644 "$file" "$target/$(basename "$file")"
+    done
+}
+
+case "$action" in
+    build) build ;;
+    install) build && install_tree ;;
+    *) echo "usage: Tools/install.sh build|install (PREFIX, DESTDIR, SCRATCH from the environment)" >&2; exit 64 ;;
+esac

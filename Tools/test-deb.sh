@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The .deb on a machine that has never seen Swift: a clean Debian bookworm root made with
+# `debootstrap --variant=minbase` holding only Debian's packages (those the .deb's Depends
+# names, pulled in by the same debootstrap), the .deb installed there with dpkg (which
+# refuses it if Depends names a package that is not there), then, chrooted, with /opt/swift
+# out of reach: no library missing, `sextantd --version`, the man pages and completion in
+# place, and `sextantctl demo` to its end. Needs root (through sudo for a user) and
+# deb.debian.org (or SEXTANT_DEBIAN_MIRROR).
+#   bash Tools/test-deb.sh [PACKAGE.deb]    default: the one Tools/package-deb.sh builds
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/sbin:/sbin"  # debootstrap and chroot, for a user's PATH too
+for tool in debootstrap dpkg-deb chroot; do
+    command -v "$tool" > /dev/null || { echo "test-deb: $tool is missing (bash Tools/setup.sh installs it)" >&2; exit 1; }
+done
+# Compressed with gzip: a quarter of xz's time, and the same files.
+deb="${1:-$(SEXTANT_DEB_COMPRESSION=gzip bash Tools/package-deb.sh | tail -n 1)}"
+# Built as the user; only the root and the chroot need root.
+[ "$(id -u)" -eq 0 ] || exec sudo SEXTANT_DEBIAN_MIRROR="${SEXTANT_DEBIAN_MIRROR:-}" bash "$PWD/Tools/test-deb.sh" "$(realpath "$deb")"
+mirror="${SEXTANT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+
+root="$(mktemp -d "${TMPDIR:-/var/tmp}/sextant-deb-root.XXXXXX")"
+mounts=()
+cleanup() {
+    local i
+    for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[i]}" || umount -l "${mounts[i]}" || true; done
+    # Never follow a mount still there into the host's /proc or /dev.
+    rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+
+# Depends, e.g. "libc6 (>= 2.34), libgps28 (>= 3.22), libsqlite3-0 (>= 3.7.15)": the names.
+packages="$(dpkg-deb --field "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | sed '/^$/d' | paste -sd, -)"
+echo "test-deb: a bookworm root with $packages"
+started=$SECONDS
+debootstrap --variant=minbase --include="$packages" bookworm "$root" "$mirror" > "$root.debootstrap.log" 2>&1 \
+    || { cat "$root.debootstrap.log" >&2; rm -f "$root.debootstrap.log"; exit 1; }
+rm -f "$root.debootstrap.log"
+echo "test-deb: debootstrap took $((SECONDS - started)) s"
+
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TMPDIR=/tmp LANG=C.UTF-8 "$@"; }
+
+cp "$deb" "$root/tmp/sextant.deb"
+in_root dpkg --install /tmp/sextant.deb
+mount -t proc proc "$root/proc" && mounts+=("$root/proc")
+mount --bind /dev "$root/dev" && mounts+=("$root/dev")
+
+fail() { echo "test-deb: $*" >&2; exit 1; }
+in_root test ! -e /opt/swift || fail "/opt/swift is visible in the root"
+for binary in /usr/sbin/sextantd /usr/bin/sextantctl /usr/bin/sextant-sample-app; do
+    libraries="$(in_root ldd "$binary")"
+    ! grep -q 'not found' <<< "$libraries" || fail "$binary lacks libraries in a clean bookworm:"$'\n'"$libraries"
+done
+version="$(in_root sextantd --version)"
+[ "$version" = "$(dpkg-deb --field "$deb" Version)" ] || fail "sextantd --version says '$version', the package $(dpkg-deb --field "$deb" Version)"
+echo "test-deb: sextantd --version: $version"
+for file in /usr/share/man/man8/sextantd.8.gz /usr/share/man/man1/sextantctl.1.gz /usr/share/man/man5/sextant-trace.5.gz \
+    /usr/share/bash-completion/completions/sextantctl /usr/share/sextant/demo-walk.jsonl; do
+    in_root test -s "$file" || fail "$file is not installed"
+done
+
+# From / and with no checkout in sight: the demo finds the installed walk and daemon.
+output="$(in_root sh -c 'cd / && sextantctl demo' 2>&1)" || fail "sextantctl demo failed:"$'\n'"$output"
+grep -q '^▸ Done' <<< "$output" || fail "sextantctl demo did not reach its end:"$'\n'"$output"
+grep -q "Replaying /usr/share/sextant/demo-walk.jsonl" <<< "$output" || fail "the demo did not replay the installed walk:"$'\n'"$output"
+echo "test-deb: sextantctl demo ran to its end in a clean bookworm root"
