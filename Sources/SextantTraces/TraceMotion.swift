@@ -40,13 +40,48 @@ public struct TraceMotion: Sendable, Equatable {
     public var rates: [String: Double]
 
     public init(_ trace: Trace) {
-        let locations = trace.locations
-        var distance = 0.0
-        var speeds: [Double] = []
-        for (i, (offset, fix)) in locations.enumerated() {
+        var tally = Tally()
+        for sample in trace.samples { tally.add(sample) }
+        self = tally.motion
+    }
+
+    /// The figures summed up one sample at a time, in time order, so that a trace read as
+    /// a stream needs no array of its samples (only one speed per location, for the median).
+    public struct Tally {
+        private var distance = 0.0
+        private var speeds: [Double] = []
+        private var lastLocation: (offset: Int64, fix: LocationFix)?
+        private var last: TraceSample?
+        private var gapCount = 0
+        private var longest: Gap?
+        private var listed: [Gap] = []
+        private var spans: [String: (first: Int64, last: Int64, count: Int)] = [:]
+
+        public init() {}
+
+        public mutating func add(_ sample: TraceSample) {
+            if case .location(let fix) = sample.value { addLocation(fix, at: sample.offset) }
+            if let last {
+                let length = Double(sample.offset - last.offset) / 1e9
+                if length > gapThreshold {
+                    let gap = Gap(after: last.t, length: length)
+                    gapCount += 1
+                    if listed.count < listedGaps { listed.append(gap) }
+                    if length > longest?.length ?? 0 { longest = gap }
+                }
+            }
+            last = sample
+            let kind = sample.value.kindName
+            if let span = spans[kind] {
+                spans[kind] = (span.first, sample.offset, span.count + 1)
+            } else {
+                spans[kind] = (sample.offset, sample.offset, 1)
+            }
+        }
+
+        private mutating func addLocation(_ fix: LocationFix, at offset: Int64) {
             var leg: (metres: Double, seconds: Double)?
-            if i > 0 {
-                let previous = locations[i - 1]
+            if let previous = lastLocation {
                 leg = (Geo.distance(previous.fix, fix), Double(offset - previous.offset) / 1e9)
                 distance += leg!.metres
             }
@@ -55,11 +90,25 @@ public struct TraceMotion: Sendable, Equatable {
             } else if let leg, leg.seconds > 0 {
                 speeds.append(leg.metres / leg.seconds)
             }
+            lastLocation = (offset, fix)
         }
+
+        public var motion: TraceMotion {
+            TraceMotion(
+                distance: distance, speed: TraceMotion.figures(speeds), gapCount: gapCount, longestGap: longest, gaps: listed,
+                rates: spans.compactMapValues { span in
+                    span.count >= 2 && span.last > span.first ? Double(span.count - 1) / (Double(span.last - span.first) / 1e9) : nil
+                })
+        }
+    }
+
+    init(distance: Double, speed: SpeedFigures?, gapCount: Int, longestGap: Gap?, gaps: [Gap], rates: [String: Double]) {
         self.distance = distance
-        speed = Self.figures(speeds)
-        (gapCount, longestGap, gaps) = Self.gaps(trace.samples)
-        rates = Self.rates(trace.samples)
+        self.speed = speed
+        self.gapCount = gapCount
+        self.longestGap = longestGap
+        self.gaps = gaps
+        self.rates = rates
     }
 
     static func figures(_ values: [Double]) -> SpeedFigures? {
@@ -68,36 +117,6 @@ public struct TraceMotion: Sendable, Equatable {
         let middle = sorted.count / 2
         let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         return SpeedFigures(minimum: sorted[0], median: median, maximum: sorted[sorted.count - 1])
-    }
-
-    static func gaps(_ samples: [TraceSample]) -> (Int, Gap?, [Gap]) {
-        var count = 0
-        var longest: Gap?
-        var listed: [Gap] = []
-        for (a, b) in zip(samples, samples.dropFirst()) {
-            let length = Double(b.offset - a.offset) / 1e9
-            guard length > gapThreshold else { continue }
-            let gap = Gap(after: a.t, length: length)
-            count += 1
-            if listed.count < listedGaps { listed.append(gap) }
-            if length > longest?.length ?? 0 { longest = gap }
-        }
-        return (count, longest, listed)
-    }
-
-    static func rates(_ samples: [TraceSample]) -> [String: Double] {
-        var spans: [String: (first: Int64, last: Int64, count: Int)] = [:]
-        for sample in samples {
-            let kind = sample.value.kindName
-            if let span = spans[kind] {
-                spans[kind] = (span.first, sample.offset, span.count + 1)
-            } else {
-                spans[kind] = (sample.offset, sample.offset, 1)
-            }
-        }
-        return spans.compactMapValues { span in
-            span.count >= 2 && span.last > span.first ? Double(span.count - 1) / (Double(span.last - span.first) / 1e9) : nil
-        }
     }
 }
 

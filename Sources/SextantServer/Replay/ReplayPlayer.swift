@@ -35,7 +35,7 @@ final class ReplayPlayer {
 
     init(hub: Hub) { self.hub = hub }
 
-    func start(trace: Trace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
+    func start(trace: any ReplayableTrace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
         cancelTimers()
         generation += 1
         self.path = path
@@ -44,7 +44,7 @@ final class ReplayPlayer {
         hub.sourceStates.set(.replay, .running)
         hub.logger.info(
             "replay started",
-            metadata: ["path": "\(path)", "samples": "\(trace.samples.count)", "duration": "\(trace.duration)", "speed": "\(speed.json)", "loop": "\(loop)"])
+            metadata: ["path": "\(path)", "samples": "\(trace.sampleCount)", "duration": "\(Double(trace.durationNanoseconds) / 1e9)", "speed": "\(speed.json)", "loop": "\(loop)"])
         report()
         turn()
     }
@@ -111,7 +111,7 @@ final class ReplayPlayer {
         [
             "path": JSONValue(path),
             "position": .double(Double(schedule?.position ?? 0) / 1e9),
-            "duration": .double(schedule?.trace.duration ?? 0),
+            "duration": .double(Double(schedule?.trace.durationNanoseconds ?? 0) / 1e9),
             "events": .int(Int64(schedule?.emitted ?? 0)),
             "state": .string(state.rawValue),
             "speed": schedule?.speed.json ?? ReplaySpeed.factor(1).json,
@@ -188,6 +188,14 @@ final class ReplayPlayer {
     }
 
     private func finish() {
+        if let failure = schedule?.failure {
+            // The file changed under a streamed replay: what played stays played, and the
+            // replay stops where the file stopped reading as it was checked.
+            hub.logger.error("replay stopped: the trace changed while it played", metadata: ["path": "\(failure.path)", "line": "\(failure.line)", "reason": "\(failure.reason)"])
+            state = .stopped
+            hub.sourceStates.set(.replay, .stopped)
+            return report()
+        }
         state = .finished
         hub.sourceStates.set(.replay, .finished)
         hub.logger.info("replay finished", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
