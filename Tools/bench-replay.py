@@ -51,7 +51,7 @@ def make_traces(jsonl, nmea, fixes):
         out.write('{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z","profile":"phone"}\n')
         for i in range(fixes):
             lat, lon = fix_at(i)
-            out.write(f'{{"t":{i / 10:.1f},"location":{{"lat":{lat:.7f},"lon":{lon:.7f},"alt":35.0,"hAcc":5.1,"vAcc":6.0,'
+            out.write(f'{{"t":{i / 10:.1f},"location":{{"lat":{lat:.7f},"lon":{lon:.7f},"alt":35.0,"hAcc":5.1,'
                       f'"speed":1.39,"course":90.0}}}}\n')
     with open(nmea, "w") as out:
         for i in range(fixes):
@@ -233,8 +233,18 @@ def bench_gpsd(args, work, nmea, clients_count):
             s = socket.create_connection(("127.0.0.1", port))
             s.sendall(b'?WATCH={"enable":true,"json":true}\n')
             clients.append(s)
-        time.sleep(0.3)  # gpsd answers VERSION/DEVICES/WATCH; the count below is of TPVs only
+        # gpsd (-n) waits in its open of the FIFO for a writer, serving no client meanwhile,
+        # and once the data flows it reads the device before its clients: a sentence it
+        # ignores gets it going, and the fixes follow once every client is watching.
         writer = os.open(fifo, os.O_WRONLY)
+        os.write(writer, nmea_sentence("GPTXT,01,01,02,bench-replay").encode())
+        for s in clients:
+            seen = b""
+            while b'"class":"WATCH"' not in seen:
+                data = s.recv(65536)
+                if not data:
+                    sys.exit("bench-replay: gpsd closed a client")
+                seen += data
         started = time.monotonic()
         with open(nmea, "rb") as source:
             data = source.read()

@@ -58,20 +58,17 @@ public enum SextantTraceFormat {
     enum SampleKind: String, CaseIterable {
         case location, accel, hinge, gps
 
-        init?(bytes: UnsafeBufferPointer<UInt8>) {
-            guard let kind = Self.allCases.first(where: { $0.rawValue.utf8.elementsEqual(bytes) }) else { return nil }
-            self = kind
-        }
-
         /// The numbers its body may carry.
-        var fields: [SampleField] {
+        var fields: ArraySlice<SampleField> {
             switch self {
-            case .location: return [.lat, .lon, .alt, .hAcc, .vAcc, .speed, .course]
-            case .accel: return [.x, .y, .z]
-            case .hinge: return [.angle]
+            case .location: return Self.fieldList[0..<7]
+            case .accel: return Self.fieldList[7..<10]
+            case .hinge: return Self.fieldList[10..<11]
             case .gps: return []
             }
         }
+
+        private static let fieldList: [SampleField] = [.lat, .lon, .alt, .hAcc, .vAcc, .speed, .course, .x, .y, .z, .angle]
     }
 
     /// The numbers of a sample's body, by their JSONL names.

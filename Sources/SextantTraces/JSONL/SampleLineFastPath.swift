@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SextantCore
 import SextantProtocol
 
@@ -26,11 +31,11 @@ enum SampleLineFastPath {
             scanner.skipSpace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipSpace()
-            if key.elementsEqual("t".utf8) {
+            if key.count == 1, key[0] == UInt8(ascii: "t") {
                 guard t == nil, let value = scanner.number() else { return nil }
                 t = value
             } else {
-                guard kind == nil, let named = SextantTraceFormat.SampleKind(bytes: key), scanner.take(UInt8(ascii: "{")) else { return nil }
+                guard kind == nil, let named = SampleFields.kind(key), scanner.take(UInt8(ascii: "{")) else { return nil }
                 kind = named
                 guard scanner.readBody(of: named, into: &fields) else { return nil }
             }
@@ -60,8 +65,44 @@ struct SampleFields {
 
     /// The slot of a key this kind may carry: `stateSlot` for `state`.
     static func slot(of key: UnsafeBufferPointer<UInt8>, in kind: SextantTraceFormat.SampleKind) -> Int? {
-        if kind == .gps { return key.elementsEqual("state".utf8) ? stateSlot : nil }
-        return kind.fields.first { $0.name.utf8.elementsEqual(key) }?.rawValue
+        guard let packed = pack(key) else { return nil }
+        let field: SextantTraceFormat.SampleField
+        // The names' bytes, little-endian, as one integer: one comparison a name (comparing
+        // through `String.UTF8View` took a quarter of the time of a sample line).
+        switch packed {
+        case 0x74616c: field = .lat
+        case 0x6e6f6c: field = .lon
+        case 0x746c61: field = .alt
+        case 0x6363_4168: field = .hAcc
+        case 0x6363_4176: field = .vAcc
+        case 0x64_6565_7073: field = .speed
+        case 0x6573_7275_6f63: field = .course
+        case 0x78: field = .x
+        case 0x79: field = .y
+        case 0x7a: field = .z
+        case 0x65_6c67_6e61: field = .angle
+        case 0x65_7461_7473: return kind == .gps ? stateSlot : nil
+        default: return nil
+        }
+        return kind.fields.contains(field) ? field.rawValue : nil
+    }
+
+    static func kind(_ key: UnsafeBufferPointer<UInt8>) -> SextantTraceFormat.SampleKind? {
+        switch pack(key) {
+        case 0x6e6f_6974_6163_6f6c: return .location
+        case 0x6c_6563_6361: return .accel
+        case 0x65_676e_6968: return .hinge
+        case 0x737067: return .gps
+        default: return nil
+        }
+    }
+
+    /// Up to 8 bytes as one little-endian integer; nil for a longer key.
+    static func pack(_ key: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard key.count <= 8 else { return nil }
+        var packed: UInt64 = 0
+        for (i, byte) in key.enumerated() { packed |= UInt64(byte) << (8 * i) }
+        return packed
     }
 }
 
