@@ -55,7 +55,9 @@ public struct TraceMotion: Sendable, Equatable {
         private var gapCount = 0
         private var longest: Gap?
         private var listed: [Gap] = []
-        private var spans: [String: (first: Int64, last: Int64, count: Int)] = [:]
+        /// By kind (`SampleValue.kindIndex`): an array, not a dictionary, so that a sample
+        /// costs no hashing.
+        private var spans = [(first: Int64, last: Int64, count: Int)?](repeating: nil, count: SampleValue.kindNames.count)
 
         public init() {}
 
@@ -71,7 +73,7 @@ public struct TraceMotion: Sendable, Equatable {
                 }
             }
             last = sample
-            let kind = sample.value.kindName
+            let kind = sample.value.kindIndex
             if let span = spans[kind] {
                 spans[kind] = (span.first, sample.offset, span.count + 1)
             } else {
@@ -96,9 +98,11 @@ public struct TraceMotion: Sendable, Equatable {
         public var motion: TraceMotion {
             TraceMotion(
                 distance: distance, speed: TraceMotion.figures(speeds), gapCount: gapCount, longestGap: longest, gaps: listed,
-                rates: spans.compactMapValues { span in
-                    span.count >= 2 && span.last > span.first ? Double(span.count - 1) / (Double(span.last - span.first) / 1e9) : nil
-                })
+                rates: Dictionary(
+                    uniqueKeysWithValues: zip(SampleValue.kindNames, spans).compactMap { kind, span in
+                        guard let span, span.count >= 2, span.last > span.first else { return nil }
+                        return (kind, Double(span.count - 1) / (Double(span.last - span.first) / 1e9))
+                    }))
         }
     }
 
@@ -122,12 +126,18 @@ public struct TraceMotion: Sendable, Equatable {
 
 extension SampleValue {
     /// The kind's name in the JSONL format: `location`, `accel`, `hinge`, `gps`.
-    public var kindName: String {
+    public var kindName: String { Self.kindNames[kindIndex] }
+
+    /// The kinds' names, by `kindIndex`.
+    public static let kindNames = ["location", "accel", "hinge", "gps"]
+
+    /// The kind as a number from 0, in `kindNames`' order.
+    public var kindIndex: Int {
         switch self {
-        case .location: return "location"
-        case .acceleration: return "accel"
-        case .hingeAngle: return "hinge"
-        case .gps: return "gps"
+        case .location: return 0
+        case .acceleration: return 1
+        case .hingeAngle: return 2
+        case .gps: return 3
         }
     }
 }

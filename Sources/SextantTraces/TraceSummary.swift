@@ -37,7 +37,7 @@ public struct TraceSummary: Sendable, Equatable {
 
     /// The summary summed up one sample at a time, for a trace read as a stream.
     public struct Tally {
-        private var samples: [String: Int] = [:]
+        private var samples = [Int](repeating: 0, count: SampleValue.kindNames.count)
         private var gpsStates: [String: Int] = [:]
         private var box: BoundingBox?
         private var motion = TraceMotion.Tally()
@@ -46,7 +46,7 @@ public struct TraceSummary: Sendable, Equatable {
         public init() {}
 
         public mutating func add(_ sample: TraceSample) {
-            samples[sample.value.kindName, default: 0] += 1
+            samples[sample.value.kindIndex] += 1
             switch sample.value {
             case .location(let fix):
                 if var b = box {
@@ -69,7 +69,8 @@ public struct TraceSummary: Sendable, Equatable {
         /// are not looked at: they are those added).
         public func summary(of header: Trace) -> TraceSummary {
             TraceSummary(
-                start: header.start, duration: Double(lastOffset) / 1e9, samples: samples, gpsStates: gpsStates, boundingBox: box,
+                start: header.start, duration: Double(lastOffset) / 1e9,
+                samples: Dictionary(uniqueKeysWithValues: zip(SampleValue.kindNames, samples).filter { $0.1 > 0 }), gpsStates: gpsStates, boundingBox: box,
                 skipped: header.skipped, profile: header.profile, motion: motion.motion, end: header.start.adding(nanoseconds: lastOffset))
         }
     }

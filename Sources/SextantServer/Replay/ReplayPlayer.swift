@@ -32,6 +32,10 @@ final class ReplayPlayer {
     /// The pause between two turns that had work left: long enough that the loop's next
     /// look at its task queue finds nothing due, and so polls its sockets.
     static let yieldTime = TimeAmount.microseconds(200)
+    /// At `max`, how many samples go between two looks at the clients' queues. A look scans
+    /// every connection; a queue grows by at most one event a sample, so it passes the hold
+    /// mark (64) by at most this many, far below where a queue drops (512).
+    static let holdCheckInterval = 16
 
     init(hub: Hub) { self.hub = hub }
 
@@ -131,7 +135,7 @@ final class ReplayPlayer {
         var now = started
         var emitted = 0
         while emitted < Self.batchSize, now - started < Self.batchTime {
-            if schedule.speed == .max, clientsHoldBack(now: now) {
+            if schedule.speed == .max, emitted % Self.holdCheckInterval == 0, clientsHoldBack(now: now) {
                 self.schedule = schedule
                 return waitForRoom()
             }
