@@ -147,6 +147,12 @@ def count_all(socks, marker, wanted, deadline, idle=None, on_tick=None):
     return counts, finished_at
 
 
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def proc_kib(pid, field):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -201,17 +207,19 @@ def bench_sextant(args, work, jsonl, apps_count):
         with open(f"/proc/{daemon.pid}/clear_refs", "w") as f:
             f.write("5")  # resets the peak RSS (VmHWM) to the RSS now
         rss_before = proc_kib(daemon.pid, "VmRSS")
+        cpu_before = cpu_seconds(daemon.pid)
         started = time.monotonic()
         rpc(control, "replay.start", {"path": jsonl, "speed": "max"}, 1)
         read_reply(control, 1)
         answered = time.monotonic() - started
         counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
         growth = (proc_kib(daemon.pid, "VmHWM") - rss_before) / 1024
+        cpu = cpu_seconds(daemon.pid) - cpu_before
         got = min(counts.values())
         elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
         print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.2f} s to the last fix in every app "
               f"(replay.start answered after {answered:.2f} s = {os.path.getsize(jsonl) / 1e6 / answered:.0f} MB/s checked); "
-              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB")
+              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.2f} s")
         if got != args.fixes or max(counts.values()) != args.fixes:
             sys.exit(f"bench-replay: an app got {got} fixes of {args.fixes}")
         return elapsed
