@@ -129,7 +129,10 @@ def count_all(socks, marker, wanted, deadline, idle=None, on_tick=None):
             break
         for key, _ in selector.select(timeout=0.2):
             s = key.fileobj
-            data = s.recv(1 << 20)
+            try:
+                data = s.recv(1 << 20)
+            except ConnectionResetError:
+                data = b""  # gpsd drops a client that falls behind; it counts as closed
             if not data:
                 selector.unregister(s)
                 continue
@@ -189,7 +192,8 @@ def bench_sextant(args, work, jsonl, apps_count):
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning"],
         stderr=open(os.path.join(work, f"sextantd{apps_count}.log"), "w"))
     try:
-        wait_for(lambda: connectable(socket.AF_UNIX, os.path.join(runtime, "control.sock")) or daemon.poll() is not None, 30, "sextantd")
+        sockets = [os.path.join(runtime, name) for name in ("control.sock", "app.sock")]
+        wait_for(lambda: all(connectable(socket.AF_UNIX, path) for path in sockets) or daemon.poll() is not None, 30, "sextantd")
         if daemon.poll() is not None:
             sys.exit("bench-replay: sextantd exited; see " + work)
         apps = []
