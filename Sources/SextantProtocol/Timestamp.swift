@@ -73,8 +73,32 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let days = floorDiv(secs, 86_400)
         let secOfDay = Int(secs - days * 86_400)
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secOfDay / 3600, 2) + ":"
-            + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "." + pad(ms, 3) + "Z"
+        guard (0...9999).contains(y) else {
+            return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secOfDay / 3600, 2) + ":"
+                + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "." + pad(ms, 3) + "Z"
+        }
+        // Every event carries a time: its 24 bytes are written in place, not joined from
+        // eight strings (a tenth of the time of encoding a location event).
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var at = 0
+            func digits(_ value: Int, _ width: Int, then separator: UInt8) {
+                var rest = value
+                for place in stride(from: at + width - 1, through: at, by: -1) {
+                    text[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                text[at + width] = separator
+                at += width + 1
+            }
+            digits(y, 4, then: UInt8(ascii: "-"))
+            digits(m, 2, then: UInt8(ascii: "-"))
+            digits(d, 2, then: UInt8(ascii: "T"))
+            digits(secOfDay / 3600, 2, then: UInt8(ascii: ":"))
+            digits(secOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
+            digits(secOfDay % 60, 2, then: UInt8(ascii: "."))
+            digits(ms, 3, then: UInt8(ascii: "Z"))
+            return at
+        }
     }
 
     public var description: String { rfc3339 }

@@ -22,42 +22,15 @@ public enum SextantTraceFormat {
 
     /// Reads a whole trace from its bytes, a line at a time: no copy of the file is made.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(TraceError) -> Trace {
-        // The header's trace and the samples apart: appending through a trace that a
-        // binding of the header also holds would copy the samples at every line.
-        var header: Trace?
+        var reader = JSONLLineReader(path: path)
         var samples: [TraceSample] = []
         // One sample a line at most: room for all at once, rather than doubling (and
         // briefly holding twice) the array as it grows.
-        samples.reserveCapacity(bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
-        var lastOffset: Int64 = 0
-        var lineNumber = 0
-        var lineStart = 0
-        while lineStart < bytes.count || (lineNumber == 0 && bytes.isEmpty) {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            lineNumber += 1
-            var line = bytes[lineStart..<lineEnd]
-            lineStart = lineEnd + 1
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) || line.first == UInt8(ascii: "#") { continue }
-            let number = lineNumber
-            func fail(_ reason: String) -> TraceError { TraceError(path: path, line: number, reason: reason) }
-            guard let text = String(validating: line, as: UTF8.self) else { throw fail("not UTF-8 text") }
-            let value: JSONValue
-            do { value = try JSONValue.parse(text) } catch { throw fail("not JSON: \(error)") }
-            guard case .object(let o) = value else { throw fail("a line must be a JSON object") }
-            guard let start = header?.start else {
-                header = try readHeader(o, fail: fail)
-                continue
-            }
-            let (offset, sampleValue) = try readSample(o, start: start, fail: fail)
-            guard offset >= lastOffset else {
-                throw fail("\"t\" goes back in time (\(Double(offset) / 1e9) after \(Double(lastOffset) / 1e9))")
-            }
-            lastOffset = offset
-            samples.append(TraceSample(offset: offset, value: sampleValue))
+        samples.reserveCapacity(JSONLLines.count(in: bytes))
+        let lines = try JSONLLines.forEach(in: bytes) { line, number throws(TraceError) in
+            if let sample = try reader.read(line, number: number) { samples.append(sample) }
         }
-        guard var trace = header else { throw TraceError(path: path, line: max(lineNumber, 1), reason: "empty trace: no header line") }
+        var trace = try reader.finish(lines: lines)
         trace.samples = samples
         return trace
     }
@@ -81,46 +54,80 @@ public enum SextantTraceFormat {
         return Trace(start: start, profile: profile)
     }
 
+    /// The kinds of sample a line can carry, by their JSONL names.
+    enum SampleKind: String, CaseIterable {
+        case location, accel, hinge, gps
+
+        /// The numbers its body may carry.
+        var fields: ArraySlice<SampleField> {
+            switch self {
+            case .location: return Self.fieldList[0..<7]
+            case .accel: return Self.fieldList[7..<10]
+            case .hinge: return Self.fieldList[10..<11]
+            case .gps: return []
+            }
+        }
+
+        private static let fieldList: [SampleField] = [.lat, .lon, .alt, .hAcc, .vAcc, .speed, .course, .x, .y, .z, .angle]
+    }
+
+    /// The numbers of a sample's body, by their JSONL names.
+    enum SampleField: Int, CaseIterable {
+        case lat, lon, alt, hAcc, vAcc, speed, course, x, y, z, angle
+
+        static let names = ["lat", "lon", "alt", "hAcc", "vAcc", "speed", "course", "x", "y", "z", "angle"]
+        var name: String { Self.names[rawValue] }
+    }
+
     /// A sample line's offset (checked against `Trace.maximumOffset` and the end of
     /// time) and its value (checked by `LocationFix.problem`, `Acceleration.problem`).
     static func readSample(_ o: [String: JSONValue], start: Timestamp, fail: (String) -> TraceError) throws(TraceError) -> (Int64, SampleValue) {
         let offset = try readOffset(o["t"], start: start, fail: fail)
-        let kinds = ["location", "accel", "hinge", "gps"].filter { o[$0] != nil }
+        let kinds = SampleKind.allCases.filter { o[$0.rawValue] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw fail(kinds.isEmpty ? "no sample: expected one of location, accel, hinge, gps" : "one sample a line, got \(kinds.joined(separator: " and "))")
+            throw fail(kinds.isEmpty ? "no sample: expected one of location, accel, hinge, gps" : "one sample a line, got \(kinds.map(\.rawValue).joined(separator: " and "))")
         }
-        guard case .object(let body) = o[kind]! else { throw fail("\"\(kind)\" must be an object") }
-        func number(_ key: String, required: Bool) throws(TraceError) -> Double? {
-            guard let v = body[key], !v.isNull else {
-                if required { throw fail("\(kind).\(key) is required") }
-                return nil
-            }
-            guard let d = v.doubleValue, d.isFinite else { throw fail("\(kind).\(key) must be a number") }
+        guard case .object(let body) = o[kind.rawValue]! else { throw fail("\"\(kind)\" must be an object") }
+        func number(_ field: SampleField) throws(TraceError) -> Double? {
+            guard let v = body[field.name], !v.isNull else { return nil }
+            guard let d = v.doubleValue, d.isFinite else { throw fail("\(kind).\(field.name) must be a number") }
             return d
         }
+        return (offset, try makeSample(kind: kind, offset: offset, start: start, number: number, state: body["state"]?.stringValue, fail: fail))
+    }
+
+    /// A sample from its body's members, however the line was parsed (the general parser
+    /// or `SampleLineFastPath`): one set of checks and messages for both.
+    static func makeSample(
+        kind: SampleKind, offset: Int64, start: Timestamp, number: (SampleField) throws(TraceError) -> Double?, state: String?,
+        fail: (String) -> TraceError
+    ) throws(TraceError) -> SampleValue {
+        func required(_ field: SampleField) throws(TraceError) -> Double {
+            guard let value = try number(field) else { throw fail("\(kind).\(field.name) is required") }
+            return value
+        }
         switch kind {
-        case "location":
+        case .location:
             let fix = LocationFix(
-                latitude: try number("lat", required: true)!, longitude: try number("lon", required: true)!,
-                altitude: try number("alt", required: false),
-                horizontalAccuracy: try number("hAcc", required: false) ?? LocationFix.defaultHorizontalAccuracy,
-                verticalAccuracy: try number("vAcc", required: false), speed: try number("speed", required: false),
-                course: try number("course", required: false), time: start.adding(nanoseconds: offset))
+                latitude: try required(.lat), longitude: try required(.lon), altitude: try number(.alt),
+                horizontalAccuracy: try number(.hAcc) ?? LocationFix.defaultHorizontalAccuracy,
+                verticalAccuracy: try number(.vAcc), speed: try number(.speed),
+                course: try number(.course), time: start.adding(nanoseconds: offset))
             if let problem = fix.problem { throw fail("location.\(problem)") }
-            return (offset, .location(fix))
-        case "accel":
-            let (x, y, z) = (try number("x", required: true)!, try number("y", required: true)!, try number("z", required: true)!)
+            return .location(fix)
+        case .accel:
+            let (x, y, z) = (try required(.x), try required(.y), try required(.z))
             if let problem = Acceleration.problem(x: x, y: y, z: z) { throw fail("accel: \(problem)") }
-            return (offset, .acceleration(Acceleration(x: x, y: y, z: z)))
-        case "hinge":
-            let angle = try number("angle", required: true)!
+            return .acceleration(Acceleration(x: x, y: y, z: z))
+        case .hinge:
+            let angle = try required(.angle)
             guard (0...180).contains(angle) else { throw fail("hinge.angle must be within 0...180 degrees") }
-            return (offset, .hingeAngle(angle))
-        default:
-            guard let name = body["state"]?.stringValue, let signal = GPSSignal(rawValue: name) else {
+            return .hingeAngle(angle)
+        case .gps:
+            guard let state, let signal = GPSSignal(rawValue: state) else {
                 throw fail("gps.state must be one of: \(GPSSignal.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return (offset, .gps(signal))
+            return .gps(signal)
         }
     }
 
@@ -129,6 +136,10 @@ public enum SextantTraceFormat {
     static func readOffset(_ value: JSONValue?, start: Timestamp, fail: (String) -> TraceError) throws(TraceError) -> Int64 {
         guard let value else { throw fail("\"t\" (seconds since start) is required") }
         guard let t = value.doubleValue, t.isFinite, t >= 0 else { throw fail("\"t\" must be a number of seconds, 0 or more") }
+        return try readOffset(seconds: t, start: start, fail: fail)
+    }
+
+    static func readOffset(seconds t: Double, start: Timestamp, fail: (String) -> TraceError) throws(TraceError) -> Int64 {
         guard let offset = Timestamp.checkedNanoseconds(t * 1e9), offset <= Trace.maximumOffset else {
             throw fail("\"t\" must be at most \(Trace.maximumOffset / 1_000_000_000) s (got \(t))")
         }

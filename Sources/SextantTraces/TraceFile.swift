@@ -11,14 +11,37 @@ import Darwin
 /// the file is read with read(2), not mapped, so that a file truncated while it is loaded
 /// ends the read early instead of raising SIGBUS in the daemon.
 enum TraceFile {
-    static func read(path: String, limit: Int) throws(TraceLoadError) -> [UInt8] {
+    /// Opens a regular file to read (the caller closes it); anything else is refused by
+    /// name before a byte of it is read.
+    static func openRegular(path: String) throws(TraceLoadError) -> Int32 {
         // O_NONBLOCK: opening a FIFO with no writer must not wait for one.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: path, reason: describe(errno: errno)) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .unreadable(path: path, reason: describe(errno: code))
+        }
+        if let kind = kindIfNotRegular(info.st_mode) {
+            close(fd)
+            throw .unreadable(path: path, reason: kind)
+        }
+        return fd
+    }
+
+    /// The first bytes of an open file (at most `count`), to tell its format by.
+    static func head(fd: Int32, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, count, 0) }
+        return Array(bytes.prefix(max(0, got)))
+    }
+
+    static func read(path: String, limit: Int) throws(TraceLoadError) -> [UInt8] {
+        let fd = try openRegular(path: path)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: describe(errno: errno)) }
-        if let kind = kindIfNotRegular(info.st_mode) { throw .unreadable(path: path, reason: kind) }
         let size = Int(info.st_size)
         guard size <= limit else {
             throw .unreadable(path: path, reason: "the file is \(size) bytes, over the \(limit / 1024 / 1024) MiB a trace may be")

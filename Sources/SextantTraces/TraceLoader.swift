@@ -54,9 +54,10 @@ public struct TraceLoadOptions: Sendable {
 }
 
 public enum TraceLoader {
-    /// The largest trace file read: 512 MiB. A bigger one is refused before it is read,
-    /// so that a trace cannot push the daemon out of memory (a JSONL trace takes about
-    /// its own size again once parsed).
+    /// The largest trace file read into memory: 512 MiB. A bigger one is refused before it
+    /// is read, so that a trace cannot push the daemon out of memory (a trace takes about
+    /// its own size again once parsed). A JSONL trace that is replayed is not read into
+    /// memory (`openForReplay`), and has no such limit.
     public static let maximumFileSize = 512 * 1024 * 1024
 
     /// Reads and parses a trace file of any supported format. All or nothing.
@@ -72,6 +73,38 @@ public enum TraceLoader {
         let format = TraceFormat.detect(path: path, head: bytes.prefix(64))
         do {
             return (try bytes.withUnsafeBufferPointer { buffer throws(TraceError) in try parse(buffer, path: path, format: format, options: options) }, format)
+        } catch {
+            throw .invalid(error)
+        }
+    }
+
+    /// A trace to replay: a JSONL file is checked whole (nothing of it plays if a line is
+    /// bad) and then read as it plays (`StreamedJSONLTrace`), whatever its size; an NMEA
+    /// or GPX file is read into memory, up to `maximumFileSize`.
+    public static func openForReplay(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> any ReplayableTrace {
+        let fd = try TraceFile.openRegular(path: path)
+        let head = TraceFile.head(fd: fd, count: 64)
+        close(fd)
+        guard TraceFormat.detect(path: path, head: head) == .sextant else { return try load(path: path, options: options) }
+        return try StreamedJSONLTrace(path: path)
+    }
+
+    /// What `trace info` shows of a file, read as a stream for JSONL (no sample is kept,
+    /// whatever the file's size); NMEA and GPX are read whole. All or nothing as `load`.
+    public static func summarize(
+        path: String, options: TraceLoadOptions = TraceLoadOptions()
+    ) throws(TraceLoadError) -> (summary: TraceSummary, format: TraceFormat) {
+        let fd = try TraceFile.openRegular(path: path)
+        defer { close(fd) }
+        let format = TraceFormat.detect(path: path, head: TraceFile.head(fd: fd, count: 64))
+        guard format == .sextant else {
+            let (trace, format) = try loadDetectingFormat(path: path, options: options)
+            return (TraceSummary(trace), format)
+        }
+        var tally = TraceSummary.Tally()
+        do {
+            let index = try JSONLTraceIndex(fd: fd, path: path) { tally.add($0) }
+            return (tally.summary(of: index.header), format)
         } catch {
             throw .invalid(error)
         }

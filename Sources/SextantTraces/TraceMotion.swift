@@ -40,13 +40,50 @@ public struct TraceMotion: Sendable, Equatable {
     public var rates: [String: Double]
 
     public init(_ trace: Trace) {
-        let locations = trace.locations
-        var distance = 0.0
-        var speeds: [Double] = []
-        for (i, (offset, fix)) in locations.enumerated() {
+        var tally = Tally()
+        for sample in trace.samples { tally.add(sample) }
+        self = tally.motion
+    }
+
+    /// The figures summed up one sample at a time, in time order, so that a trace read as
+    /// a stream needs no array of its samples (only one speed per location, for the median).
+    public struct Tally {
+        private var distance = 0.0
+        private var speeds: [Double] = []
+        private var lastLocation: (offset: Int64, fix: LocationFix)?
+        private var last: TraceSample?
+        private var gapCount = 0
+        private var longest: Gap?
+        private var listed: [Gap] = []
+        /// By kind (`SampleValue.kindIndex`): an array, not a dictionary, so that a sample
+        /// costs no hashing.
+        private var spans = [(first: Int64, last: Int64, count: Int)?](repeating: nil, count: SampleValue.kindNames.count)
+
+        public init() {}
+
+        public mutating func add(_ sample: TraceSample) {
+            if case .location(let fix) = sample.value { addLocation(fix, at: sample.offset) }
+            if let last {
+                let length = Double(sample.offset - last.offset) / 1e9
+                if length > gapThreshold {
+                    let gap = Gap(after: last.t, length: length)
+                    gapCount += 1
+                    if listed.count < listedGaps { listed.append(gap) }
+                    if length > longest?.length ?? 0 { longest = gap }
+                }
+            }
+            last = sample
+            let kind = sample.value.kindIndex
+            if let span = spans[kind] {
+                spans[kind] = (span.first, sample.offset, span.count + 1)
+            } else {
+                spans[kind] = (sample.offset, sample.offset, 1)
+            }
+        }
+
+        private mutating func addLocation(_ fix: LocationFix, at offset: Int64) {
             var leg: (metres: Double, seconds: Double)?
-            if i > 0 {
-                let previous = locations[i - 1]
+            if let previous = lastLocation {
                 leg = (Geo.distance(previous.fix, fix), Double(offset - previous.offset) / 1e9)
                 distance += leg!.metres
             }
@@ -55,11 +92,27 @@ public struct TraceMotion: Sendable, Equatable {
             } else if let leg, leg.seconds > 0 {
                 speeds.append(leg.metres / leg.seconds)
             }
+            lastLocation = (offset, fix)
         }
+
+        public var motion: TraceMotion {
+            TraceMotion(
+                distance: distance, speed: TraceMotion.figures(speeds), gapCount: gapCount, longestGap: longest, gaps: listed,
+                rates: Dictionary(
+                    uniqueKeysWithValues: zip(SampleValue.kindNames, spans).compactMap { kind, span in
+                        guard let span, span.count >= 2, span.last > span.first else { return nil }
+                        return (kind, Double(span.count - 1) / (Double(span.last - span.first) / 1e9))
+                    }))
+        }
+    }
+
+    init(distance: Double, speed: SpeedFigures?, gapCount: Int, longestGap: Gap?, gaps: [Gap], rates: [String: Double]) {
         self.distance = distance
-        speed = Self.figures(speeds)
-        (gapCount, longestGap, gaps) = Self.gaps(trace.samples)
-        rates = Self.rates(trace.samples)
+        self.speed = speed
+        self.gapCount = gapCount
+        self.longestGap = longestGap
+        self.gaps = gaps
+        self.rates = rates
     }
 
     static func figures(_ values: [Double]) -> SpeedFigures? {
@@ -69,46 +122,22 @@ public struct TraceMotion: Sendable, Equatable {
         let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         return SpeedFigures(minimum: sorted[0], median: median, maximum: sorted[sorted.count - 1])
     }
-
-    static func gaps(_ samples: [TraceSample]) -> (Int, Gap?, [Gap]) {
-        var count = 0
-        var longest: Gap?
-        var listed: [Gap] = []
-        for (a, b) in zip(samples, samples.dropFirst()) {
-            let length = Double(b.offset - a.offset) / 1e9
-            guard length > gapThreshold else { continue }
-            let gap = Gap(after: a.t, length: length)
-            count += 1
-            if listed.count < listedGaps { listed.append(gap) }
-            if length > longest?.length ?? 0 { longest = gap }
-        }
-        return (count, longest, listed)
-    }
-
-    static func rates(_ samples: [TraceSample]) -> [String: Double] {
-        var spans: [String: (first: Int64, last: Int64, count: Int)] = [:]
-        for sample in samples {
-            let kind = sample.value.kindName
-            if let span = spans[kind] {
-                spans[kind] = (span.first, sample.offset, span.count + 1)
-            } else {
-                spans[kind] = (sample.offset, sample.offset, 1)
-            }
-        }
-        return spans.compactMapValues { span in
-            span.count >= 2 && span.last > span.first ? Double(span.count - 1) / (Double(span.last - span.first) / 1e9) : nil
-        }
-    }
 }
 
 extension SampleValue {
     /// The kind's name in the JSONL format: `location`, `accel`, `hinge`, `gps`.
-    public var kindName: String {
+    public var kindName: String { Self.kindNames[kindIndex] }
+
+    /// The kinds' names, by `kindIndex`.
+    public static let kindNames = ["location", "accel", "hinge", "gps"]
+
+    /// The kind as a number from 0, in `kindNames`' order.
+    public var kindIndex: Int {
         switch self {
-        case .location: return "location"
-        case .acceleration: return "accel"
-        case .hingeAngle: return "hinge"
-        case .gps: return "gps"
+        case .location: return 0
+        case .acceleration: return 1
+        case .hingeAngle: return 2
+        case .gps: return 3
         }
     }
 }

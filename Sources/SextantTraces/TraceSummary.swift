@@ -30,18 +30,25 @@ public struct TraceSummary: Sendable, Equatable {
     public var end: Timestamp
 
     public init(_ trace: Trace) {
-        start = trace.start
-        end = trace.start.adding(nanoseconds: trace.durationNanoseconds)
-        duration = trace.duration
-        profile = trace.profile
-        skipped = trace.skipped
-        samples = [:]
-        gpsStates = [:]
-        var box: BoundingBox?
-        for sample in trace.samples {
+        var tally = Tally()
+        for sample in trace.samples { tally.add(sample) }
+        self = tally.summary(of: trace)
+    }
+
+    /// The summary summed up one sample at a time, for a trace read as a stream.
+    public struct Tally {
+        private var samples = [Int](repeating: 0, count: SampleValue.kindNames.count)
+        private var gpsStates: [String: Int] = [:]
+        private var box: BoundingBox?
+        private var motion = TraceMotion.Tally()
+        private var lastOffset: Int64 = 0
+
+        public init() {}
+
+        public mutating func add(_ sample: TraceSample) {
+            samples[sample.value.kindIndex] += 1
             switch sample.value {
             case .location(let fix):
-                samples["location", default: 0] += 1
                 if var b = box {
                     b.south = min(b.south, fix.latitude)
                     b.north = max(b.north, fix.latitude)
@@ -51,14 +58,35 @@ public struct TraceSummary: Sendable, Equatable {
                 } else {
                     box = BoundingBox(south: fix.latitude, west: fix.longitude, north: fix.latitude, east: fix.longitude)
                 }
-            case .acceleration: samples["accel", default: 0] += 1
-            case .hingeAngle: samples["hinge", default: 0] += 1
-            case .gps(let signal):
-                samples["gps", default: 0] += 1
-                gpsStates[signal.rawValue, default: 0] += 1
+            case .gps(let signal): gpsStates[signal.rawValue, default: 0] += 1
+            case .acceleration, .hingeAngle: break
             }
+            motion.add(sample)
+            lastOffset = sample.offset
         }
-        boundingBox = box
-        motion = TraceMotion(trace)
+
+        /// The summary, with the start, profile and skipped lines of `header` (its samples
+        /// are not looked at: they are those added).
+        public func summary(of header: Trace) -> TraceSummary {
+            TraceSummary(
+                start: header.start, duration: Double(lastOffset) / 1e9,
+                samples: Dictionary(uniqueKeysWithValues: zip(SampleValue.kindNames, samples).filter { $0.1 > 0 }), gpsStates: gpsStates, boundingBox: box,
+                skipped: header.skipped, profile: header.profile, motion: motion.motion, end: header.start.adding(nanoseconds: lastOffset))
+        }
+    }
+
+    init(
+        start: Timestamp, duration: Double, samples: [String: Int], gpsStates: [String: Int], boundingBox: BoundingBox?,
+        skipped: [String: Int], profile: DeviceProfile?, motion: TraceMotion, end: Timestamp
+    ) {
+        self.start = start
+        self.duration = duration
+        self.samples = samples
+        self.gpsStates = gpsStates
+        self.boundingBox = boundingBox
+        self.skipped = skipped
+        self.profile = profile
+        self.motion = motion
+        self.end = end
     }
 }

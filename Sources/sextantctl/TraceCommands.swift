@@ -40,6 +40,15 @@ struct TraceCommand: ParsableCommand {
             }
         }
 
+        /// What `trace info` shows, with the trace read as a stream where it can be.
+        func summarize(_ path: String) throws -> (TraceSummary, TraceFormat) {
+            do {
+                return try TraceLoader.summarize(path: path, options: TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval))
+            } catch {
+                throw Failure("\(error)")
+            }
+        }
+
         func output(_ value: JSONValue, human: (JSONValue) -> String) {
             print(json ? value.serialized() : human(value))
         }
@@ -92,8 +101,7 @@ struct TraceCommand: ParsableCommand {
 
         func run() throws {
             try reporting {
-                let (trace, format) = try options.load(path)
-                let summary = TraceSummary(trace)
+                let (summary, format) = try options.summarize(path)
                 options.output(TraceInfoJSON.object(summary, path: path, format: format)) { _ in
                     var lines = [
                         "\(path) (\(format.rawValue))",

@@ -51,4 +51,17 @@ struct JSONTests {
         #expect(JSONValue.string("\u{01}").serialized() == #""\u0001""#)
         #expect(JSONValue.double(.nan).serialized() == "null")
     }
+
+    @Test("Strings with and without characters to escape: written as the escape rules say, and read back the same")
+    func stringEscapes() throws {
+        let cases: [(String, String)] = [
+            ("plain", #""plain""#), ("2026-03-01T08:00:00.000Z", #""2026-03-01T08:00:00.000Z""#), ("", #""""#),
+            ("é北🙂\u{7F}", "\"é北🙂\u{7F}\""), ("a\"b", #""a\"b""#), ("back\\slash", #""back\\slash""#),
+            ("tab\there", #""tab\there""#), ("\u{1F}", #""\u001f""#), ("\r\n", #""\r\n""#), ("ok \u{0}", #""ok \u0000""#),
+        ]
+        for (text, written) in cases {
+            #expect(JSONValue.string(text).serialized() == written, "\(text.debugDescription)")
+            #expect(try JSONValue.parse(written) == .string(text))
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SextantProtocol
 import Testing
 
@@ -10,6 +11,28 @@ struct TimestampTests {
         #expect(Timestamp(nanoseconds: 1_772_352_000_123_999_999).rfc3339 == "2026-03-01T08:00:00.123Z")
         #expect(Timestamp(nanoseconds: 951_782_400_000_000_000).rfc3339 == "2000-02-29T00:00:00.000Z")
         #expect(Timestamp(nanoseconds: -1_000_000).rfc3339 == "1969-12-31T23:59:59.999Z")
+    }
+
+    @Test("Any instant formats as gmtime(3) and printf say, from the earliest to the latest (seeded)")
+    func formatsAsGmtime() {
+        var seed: UInt64 = 0x5EED
+        var instants: [Int64] = [.min, .max, 0, -1, 1, -1_000_000, 999_999]
+        for _ in 0..<2000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            instants.append(Int64(bitPattern: seed))
+        }
+        for nanoseconds in instants {
+            // Floor divisions (toward the past), without overflow at Int64.min.
+            let millis = nanoseconds / 1_000_000 - (nanoseconds % 1_000_000 < 0 ? 1 : 0)
+            let seconds = millis / 1000 - (millis % 1000 < 0 ? 1 : 0)
+            var time = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min,
+                parts.tm_sec, Int32(millis - seconds * 1000))
+            #expect(Timestamp(nanoseconds: nanoseconds).rfc3339 == expected, "\(nanoseconds)")
+        }
     }
 
     @Test("Parses Z, offsets, any fraction; rejects impossible dates")

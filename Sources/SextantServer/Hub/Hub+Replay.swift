@@ -7,8 +7,9 @@ import SextantTraces
 extension Hub {
     func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) -> EventLoopFuture<Void> {
         let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval)
-        return fileThread.runIfActive(eventLoop: eventLoop) { () throws -> Result<Trace, TraceLoadError> in
-            do throws(TraceLoadError) { return .success(try TraceLoader.load(path: path, options: options)) } catch { return .failure(error) }
+        // A JSONL trace is checked whole here, off the loop, and then read as it plays.
+        return fileThread.runIfActive(eventLoop: eventLoop) { () throws -> Result<any ReplayableTrace, TraceLoadError> in
+            do throws(TraceLoadError) { return .success(try TraceLoader.openForReplay(path: path, options: options)) } catch { return .failure(error) }
         }.flatMapThrowing { [self] loaded in
             switch loaded {
             case .success(let trace):

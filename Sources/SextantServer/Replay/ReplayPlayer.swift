@@ -32,10 +32,14 @@ final class ReplayPlayer {
     /// The pause between two turns that had work left: long enough that the loop's next
     /// look at its task queue finds nothing due, and so polls its sockets.
     static let yieldTime = TimeAmount.microseconds(200)
+    /// At `max`, how many samples go between two looks at the clients' queues. A look scans
+    /// every connection; a queue grows by at most one event a sample, so it passes the hold
+    /// mark (64) by at most this many, far below where a queue drops (512).
+    static let holdCheckInterval = 16
 
     init(hub: Hub) { self.hub = hub }
 
-    func start(trace: Trace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
+    func start(trace: any ReplayableTrace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
         cancelTimers()
         generation += 1
         self.path = path
@@ -44,7 +48,7 @@ final class ReplayPlayer {
         hub.sourceStates.set(.replay, .running)
         hub.logger.info(
             "replay started",
-            metadata: ["path": "\(path)", "samples": "\(trace.samples.count)", "duration": "\(trace.duration)", "speed": "\(speed.json)", "loop": "\(loop)"])
+            metadata: ["path": "\(path)", "samples": "\(trace.sampleCount)", "duration": "\(Double(trace.durationNanoseconds) / 1e9)", "speed": "\(speed.json)", "loop": "\(loop)"])
         report()
         turn()
     }
@@ -111,7 +115,7 @@ final class ReplayPlayer {
         [
             "path": JSONValue(path),
             "position": .double(Double(schedule?.position ?? 0) / 1e9),
-            "duration": .double(schedule?.trace.duration ?? 0),
+            "duration": .double(Double(schedule?.trace.durationNanoseconds ?? 0) / 1e9),
             "events": .int(Int64(schedule?.emitted ?? 0)),
             "state": .string(state.rawValue),
             "speed": schedule?.speed.json ?? ReplaySpeed.factor(1).json,
@@ -131,7 +135,7 @@ final class ReplayPlayer {
         var now = started
         var emitted = 0
         while emitted < Self.batchSize, now - started < Self.batchTime {
-            if schedule.speed == .max, clientsHoldBack(now: now) {
+            if schedule.speed == .max, emitted % Self.holdCheckInterval == 0, clientsHoldBack(now: now) {
                 self.schedule = schedule
                 return waitForRoom()
             }
@@ -188,6 +192,14 @@ final class ReplayPlayer {
     }
 
     private func finish() {
+        if let failure = schedule?.failure {
+            // The file changed under a streamed replay: what played stays played, and the
+            // replay stops where the file stopped reading as it was checked.
+            hub.logger.error("replay stopped: the trace changed while it played", metadata: ["path": "\(failure.path)", "line": "\(failure.line)", "reason": "\(failure.reason)"])
+            state = .stopped
+            hub.sourceStates.set(.replay, .stopped)
+            return report()
+        }
         state = .finished
         hub.sourceStates.set(.replay, .finished)
         hub.logger.info("replay finished", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])

@@ -46,7 +46,7 @@ enum ReplaySpeed: Equatable {
 /// step through samples while paused, seek, and resume where the virtual clock stood:
 /// the samples and their times are those of an uninterrupted replay (RULES O5).
 struct ReplaySchedule {
-    let trace: Trace
+    let trace: any ReplayableTrace
     let speed: ReplaySpeed
     let loop: Bool
     /// Pause once the virtual clock (nanoseconds since the replay's start, laps included)
@@ -62,17 +62,25 @@ struct ReplaySchedule {
     /// While paused: where the virtual clock stands within the lap.
     private(set) var pausedAt: Int64?
     private(set) var isFinished = false
+    /// The sample at `index` (nil at the end of a lap), read once when `index` moves: a
+    /// streamed trace reads its file a block at a time.
+    private var upcoming: TraceSample?
+    /// The offset of the last sample handed out in this lap.
+    private var lastOffset: Int64 = 0
+    /// Why the schedule finished early: its streamed file changed while it played.
+    private(set) var failure: TraceError?
 
     /// The next lap of a looping replay starts this long after the last sample.
     static let lapGap: Int64 = 1_000_000_000
 
-    init(trace: Trace, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startedAt monotonic: Int64) {
+    init(trace: any ReplayableTrace, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startedAt monotonic: Int64) {
         self.trace = trace
         self.speed = speed
         self.loop = loop
         self.until = until
         self.lapStart = monotonic
-        isFinished = trace.samples.isEmpty
+        isFinished = trace.sampleCount == 0
+        readUpcoming()
     }
 
     var isPaused: Bool { pausedAt != nil }
@@ -81,14 +89,14 @@ struct ReplaySchedule {
     var lapPeriod: Int64 { trace.durationNanoseconds.addingClamped(Self.lapGap) }
 
     /// The offset from the trace's start of the current position, within its lap.
-    var position: Int64 { max(0, pausedAt ?? (index > 0 ? trace.samples[index - 1].offset : 0)) }
+    var position: Int64 { max(0, pausedAt ?? (index > 0 ? lastOffset : 0)) }
 
     /// When the next sample is due on the monotonic clock: nil when finished or paused,
     /// and at `max` always "now" (the driver paces by its clients instead).
     func nextDue(now: Int64) -> Int64? {
         guard !isFinished, !isPaused else { return nil }
-        guard case .factor(let factor) = speed else { return now }
-        var offset = trace.samples[index].offset
+        guard case .factor(let factor) = speed, let upcoming else { return now }
+        var offset = upcoming.offset
         // With `until` before the next sample, the pause itself is what falls due.
         if let until, nextVirtualTime > until { offset = until.subtractingClamped(lap.multipliedClamped(by: lapPeriod)) }
         return lapStart.addingClamped(Self.scaled(offset, by: factor))
@@ -119,7 +127,7 @@ struct ReplaySchedule {
             let elapsed = Double(now.subtractingClamped(lapStart)) * factor
             let clock = elapsed < Double(Int64.max / 4) ? Int64(elapsed.rounded()) : Int64.max / 4
             // Never before the last sample played, never past the next one due.
-            let next = index < trace.samples.count ? trace.samples[index].offset : trace.durationNanoseconds
+            let next = upcoming?.offset ?? trace.durationNanoseconds
             pausedAt = min(max(clock, position), next)
         }
     }
@@ -138,7 +146,7 @@ struct ReplaySchedule {
         var samples: [Sample] = []
         while samples.count < count, !isFinished, let sample = take() {
             samples.append(sample)
-            pausedAt = index > 0 ? trace.samples[index - 1].offset : 0
+            pausedAt = index > 0 ? lastOffset : 0
         }
         return samples
     }
@@ -148,26 +156,32 @@ struct ReplaySchedule {
     mutating func seek(to offset: Int64, now: Int64) {
         guard !isFinished else { return }
         let target = min(max(offset, 0), trace.durationNanoseconds)
-        index = Self.firstIndex(in: trace.samples, atOrAfter: target)
+        do {
+            index = try trace.firstIndex(atOrAfter: target)
+        } catch {
+            return fail(error)
+        }
+        readUpcoming()
         if isPaused {
             pausedAt = target
         } else if case .factor(let factor) = speed {
             lapStart = now.subtractingClamped(Self.scaled(target, by: factor))
         }
-        if index == trace.samples.count { endLap() }
+        if index == trace.sampleCount { endLap() }
     }
 
     // MARK: - Taking samples
 
     private mutating func take() -> Sample? {
-        let sample = trace.samples[index]
-        guard let time = timeOfCurrentLap(sample.offset) else {
+        guard let sample = upcoming, let time = timeOfCurrentLap(sample.offset) else {
             isFinished = true
             return nil
         }
         index += 1
         emitted += 1
-        if index == trace.samples.count { endLap() }
+        lastOffset = sample.offset
+        readUpcoming()
+        if index == trace.sampleCount { endLap() }
         var value = sample.value
         if case .location(var fix) = value {
             fix.time = time
@@ -178,7 +192,27 @@ struct ReplaySchedule {
 
     /// Nanoseconds of virtual time from the replay's start to the next sample.
     private var nextVirtualTime: Int64 {
-        lap.multipliedClamped(by: lapPeriod).addingClamped(trace.samples[index].offset)
+        lap.multipliedClamped(by: lapPeriod).addingClamped(upcoming?.offset ?? trace.durationNanoseconds)
+    }
+
+    /// Reads the sample at `index` into `upcoming`; a streamed file that no longer reads
+    /// as it did finishes the schedule.
+    private mutating func readUpcoming() {
+        guard index < trace.sampleCount, !isFinished else {
+            upcoming = nil
+            return
+        }
+        do {
+            upcoming = try trace.traceSample(at: index)
+        } catch {
+            fail(error)
+        }
+    }
+
+    private mutating func fail(_ error: TraceError) {
+        failure = error
+        isFinished = true
+        upcoming = nil
     }
 
     /// The trace's start plus `offset` plus the laps played, nil past year 2262.
@@ -202,6 +236,7 @@ struct ReplaySchedule {
         if let at = pausedAt { pausedAt = at - trace.durationNanoseconds.addingClamped(Self.lapGap) }
         index = 0
         lap += 1
+        readUpcoming()
     }
 
     /// `nanoseconds / factor` of trace time in monotonic nanoseconds. A slow factor on a
@@ -210,16 +245,6 @@ struct ReplaySchedule {
     static func scaled(_ nanoseconds: Int64, by factor: Double) -> Int64 {
         let scaled = (Double(nanoseconds) / factor).rounded()
         return scaled < Double(Int64.max / 4) ? (scaled > -Double(Int64.max / 4) ? Int64(scaled) : -Int64.max / 4) : Int64.max / 4
-    }
-
-    /// The index of the first sample at or after `offset` (samples are in time order).
-    static func firstIndex(in samples: [TraceSample], atOrAfter offset: Int64) -> Int {
-        var low = 0, high = samples.count
-        while low < high {
-            let middle = (low + high) / 2
-            if samples[middle].offset < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }
 

@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""Measures loading a JSONL trace and replaying it at `max` to many apps, beside gpsd.
+
+Generates a trace of N fixes at 10 Hz (864,000 is a day: about 95 MB of JSONL) and the
+same fixes as NMEA (RMC + GGA), then prints, from one run:
+
+1. load: `sextantctl trace info` on the JSONL file, whole process (MB/s, and peak RSS
+   over the same command on a 1-fix trace); and inside the daemon, how long
+   `replay.start` takes to answer (it checks the whole file first) and how much the
+   daemon's RSS grows over the whole replay (its peak, reset before the start, less its
+   RSS before);
+2. max: for each app count (default 1 and 10), the time from sending `replay.start` with
+   speed "max" to the last fix in every app, and that every app got every fix (a private
+   sextantd, apps on app.sock granted by the prompt policy, `location.start`);
+3. anchor: gpsd (-n -b) reading the NMEA from a FIFO, with the same number of `?WATCH`
+   clients: the time from the first byte written to the last TPV in every client, and
+   the TPVs each got.
+
+The apps and gpsd's clients are read by this one process, which shares the machine.
+
+Usage: Tools/bench-replay.py [--fixes 864000] [--apps 1,10] [--bin-dir .build/release]
+                             [--no-anchor] [--smoke]
+--smoke: 2,000 fixes, 1 and 3 apps; checks that everything runs and every event arrives
+(not the figures); exits non-zero if anything is broken.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import resource
+import selectors
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START = datetime.datetime(2026, 3, 1, 8, 0, 0, tzinfo=datetime.timezone.utc)
+
+
+def fix_at(i):
+    """Fix i of a walk east along the 48.85° parallel, with a slow wobble north."""
+    return 48.85 + (i % 600) * 1e-6, 2.29 + i * 1e-6
+
+
+def make_traces(jsonl, nmea, fixes):
+    with open(jsonl, "w") as out:
+        out.write('{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z","profile":"phone"}\n')
+        for i in range(fixes):
+            lat, lon = fix_at(i)
+            out.write(f'{{"t":{i / 10:.1f},"location":{{"lat":{lat:.7f},"lon":{lon:.7f},"alt":35.0,"hAcc":5.1,'
+                      f'"speed":1.39,"course":90.0}}}}\n')
+    with open(nmea, "w") as out:
+        for i in range(fixes):
+            when = START + datetime.timedelta(seconds=i / 10)
+            lat, lon = fix_at(i)
+            hhmmss = when.strftime("%H%M%S") + f".{when.microsecond // 10000:02d}"
+            la = f"{int(lat):02d}{(lat - int(lat)) * 60:07.4f}"
+            lo = f"{int(lon):03d}{(lon - int(lon)) * 60:07.4f}"
+            out.write(nmea_sentence(f"GPRMC,{hhmmss},A,{la},N,{lo},E,2.70,90.0,{when.strftime('%d%m%y')},,,A"))
+            out.write(nmea_sentence(f"GPGGA,{hhmmss},{la},N,{lo},E,1,08,1.0,35.0,M,47.0,M,,"))
+
+
+def nmea_sentence(body):
+    checksum = 0
+    for ch in body.encode():
+        checksum ^= ch
+    return f"${body}*{checksum:02X}\r\n"
+
+
+def wait_for(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            sys.exit(f"bench-replay: {what} did not come within {timeout} s")
+        time.sleep(0.02)
+
+
+def connectable(family, address):
+    s = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        s.connect(address)
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()
+
+
+def rpc(sock, method, params=None, ident=1):
+    message = {"jsonrpc": "2.0", "id": ident, "method": method}
+    if params is not None:
+        message["params"] = params
+    sock.sendall((json.dumps(message) + "\n").encode())
+
+
+def read_reply(sock, ident):
+    buffer = b""
+    while True:
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            message = json.loads(line)
+            if message.get("id") == ident:
+                if "error" in message:
+                    sys.exit(f"bench-replay: {message['error']}")
+                return message
+        data = sock.recv(65536)
+        if not data:
+            sys.exit("bench-replay: the daemon closed a connection")
+        buffer += data
+
+
+def count_all(socks, marker, wanted, deadline, idle=None, on_tick=None):
+    """Reads every socket until each has `wanted` lines holding `marker` (or the deadline,
+    or `idle` seconds without data); answers (counts, time the last one was complete)."""
+    selector = selectors.DefaultSelector()
+    counts, tails = {}, {}
+    for s in socks:
+        s.setblocking(False)
+        selector.register(s, selectors.EVENT_READ)
+        counts[s], tails[s] = 0, b""
+    done, finished_at, last_data = 0, None, time.monotonic()
+    keep = len(marker) - 1
+    while done < len(socks) and time.monotonic() < deadline:
+        if idle is not None and time.monotonic() - last_data > idle:
+            break
+        for key, _ in selector.select(timeout=0.2):
+            s = key.fileobj
+            try:
+                data = s.recv(1 << 20)
+            except ConnectionResetError:
+                data = b""  # gpsd drops a client that falls behind; it counts as closed
+            if not data:
+                selector.unregister(s)
+                continue
+            last_data = time.monotonic()
+            chunk = tails[s] + data
+            before = counts[s]
+            counts[s] += chunk.count(marker)
+            tails[s] = chunk[-keep:]
+            if before < wanted <= counts[s]:
+                done += 1
+                finished_at = time.monotonic()
+        if on_tick:
+            on_tick()
+    selector.close()
+    return counts, finished_at
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def run_process(argv):
+    """Runs a command; answers (seconds, peak RSS in MiB)."""
+    started = time.monotonic()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        sys.exit(f"bench-replay: {' '.join(argv)} failed")
+    return time.monotonic() - started, usage.ru_maxrss / 1024
+
+
+def bench_load(args, work, jsonl):
+    ctl = os.path.join(args.bin_dir, "sextantctl")
+    tiny = os.path.join(work, "tiny.jsonl")
+    make_traces(tiny, os.path.join(work, "tiny.nmea"), 1)
+    _, base = run_process([ctl, "trace", "info", tiny])
+    seconds, peak = run_process([ctl, "trace", "info", jsonl])
+    size = os.path.getsize(jsonl) / 1e6
+    print(f"load  `sextantctl trace info` {size:.0f} MB, {args.fixes} lines: {seconds:.2f} s = {size / seconds:.0f} MB/s; "
+          f"peak RSS {peak:.1f} MiB (+{peak - base:.1f} over a 1-fix trace)")
+
+
+def bench_sextant(args, work, jsonl, apps_count):
+    runtime = os.path.join(work, f"run{apps_count}")
+    daemon = subprocess.Popen(
+        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{apps_count}"),
+         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning"],
+        stderr=open(os.path.join(work, f"sextantd{apps_count}.log"), "w"))
+    try:
+        sockets = [os.path.join(runtime, name) for name in ("control.sock", "app.sock")]
+        wait_for(lambda: all(connectable(socket.AF_UNIX, path) for path in sockets) or daemon.poll() is not None, 30, "sextantd")
+        if daemon.poll() is not None:
+            sys.exit("bench-replay: sextantd exited; see " + work)
+        apps = []
+        for i in range(apps_count):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(os.path.join(runtime, "app.sock"))
+            rpc(s, "hello", {"app": f"com.example.replay{i}"}, 1)
+            rpc(s, "authorization.request", {"level": "always"}, 2)
+            read_reply(s, 2)
+            rpc(s, "location.start", None, 3)
+            read_reply(s, 3)
+            apps.append(s)
+        control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        control.connect(os.path.join(runtime, "control.sock"))
+        with open(f"/proc/{daemon.pid}/clear_refs", "w") as f:
+            f.write("5")  # resets the peak RSS (VmHWM) to the RSS now
+        rss_before = proc_kib(daemon.pid, "VmRSS")
+        cpu_before = cpu_seconds(daemon.pid)
+        started = time.monotonic()
+        rpc(control, "replay.start", {"path": jsonl, "speed": "max"}, 1)
+        read_reply(control, 1)
+        answered = time.monotonic() - started
+        counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
+        growth = (proc_kib(daemon.pid, "VmHWM") - rss_before) / 1024
+        cpu = cpu_seconds(daemon.pid) - cpu_before
+        got = min(counts.values())
+        elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
+        print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.2f} s to the last fix in every app "
+              f"(replay.start answered after {answered:.2f} s = {os.path.getsize(jsonl) / 1e6 / answered:.0f} MB/s checked); "
+              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.2f} s")
+        if got != args.fixes or max(counts.values()) != args.fixes:
+            sys.exit(f"bench-replay: an app got {got} fixes of {args.fixes}")
+        return elapsed
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+
+
+def bench_gpsd(args, work, nmea, clients_count):
+    port = free_port()
+    fifo = os.path.join(work, f"gpsd{clients_count}.fifo")
+    os.mkfifo(fifo, 0o666)
+    os.chmod(fifo, 0o666)  # gpsd drops privileges to user gpsd
+    gpsd = subprocess.Popen([args.gpsd, "-N", "-n", "-b", "-S", str(port), fifo], stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: connectable(socket.AF_INET, ("127.0.0.1", port)), 10, "gpsd")
+        clients = []
+        for _ in range(clients_count):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b'?WATCH={"enable":true,"json":true}\n')
+            clients.append(s)
+        # gpsd (-n) waits in its open of the FIFO for a writer, serving no client meanwhile,
+        # and once the data flows it reads the device before its clients: a sentence it
+        # ignores gets it going, and the fixes follow once every client is watching.
+        writer = os.open(fifo, os.O_WRONLY)
+        os.write(writer, nmea_sentence("GPTXT,01,01,02,bench-replay").encode())
+        for s in clients:
+            seen = b""
+            while b'"class":"WATCH"' not in seen:
+                data = s.recv(65536)
+                if not data:
+                    sys.exit("bench-replay: gpsd closed a client")
+                seen += data
+        started = time.monotonic()
+        with open(nmea, "rb") as source:
+            data = source.read()
+        # The writer is a child so that this process can read the clients meanwhile.
+        feeder = os.fork()
+        if feeder == 0:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(writer, view[:65536]):]
+            os._exit(0)
+        os.close(writer)
+        counts, finished = count_all(clients, b'"class":"TPV"', args.fixes, started + args.timeout, idle=5)
+        os.waitpid(feeder, 0)
+        complete = sum(1 for n in counts.values() if n >= args.fixes)
+        elapsed = (finished - started) if finished else float("nan")
+        print(f"anchor   gpsd from a FIFO, {args.fixes} fixes -> {clients_count} client(s): {elapsed:.2f} s to the last TPV in the "
+              f"{complete} client(s) that got every fix; TPVs per client min {min(counts.values())} max {max(counts.values())} "
+              f"(gpsd drops a client that falls behind)")
+        if args.smoke and complete < clients_count:
+            sys.exit("bench-replay: at smoke sizes every gpsd client gets every fix; the anchor's set-up is broken")
+        return elapsed
+    finally:
+        gpsd.terminate()
+        gpsd.wait(timeout=10)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fixes", type=int, default=864_000)
+    parser.add_argument("--apps", default="1,10", help="app counts, comma-separated")
+    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--gpsd", default=shutil.which("gpsd") or "/usr/sbin/gpsd")
+    parser.add_argument("--no-anchor", action="store_true", help="skip gpsd")
+    parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
+    args = parser.parse_args()
+    if args.smoke:
+        args.fixes, args.apps, args.timeout = 2000, "1,3", 60
+    counts = [int(n) for n in args.apps.split(",")]
+    if not os.path.exists(args.gpsd) and not args.no_anchor:
+        sys.exit("bench-replay: gpsd is not installed (Debian: gpsd); or pass --no-anchor")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, max(counts) * 2 + 256)), hard))
+
+    work = tempfile.mkdtemp(prefix="sextant-bench-replay-")
+    os.chmod(work, 0o755)
+    try:
+        jsonl, nmea = os.path.join(work, "day.jsonl"), os.path.join(work, "day.nmea")
+        make_traces(jsonl, nmea, args.fixes)
+        os.chmod(nmea, 0o644)
+        print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
+        bench_load(args, work, jsonl)
+        for n in counts:
+            bench_sextant(args, work, jsonl, n)
+            if not args.no_anchor:
+                bench_gpsd(args, work, nmea, n)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
