@@ -7,6 +7,7 @@
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv),
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
+#                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
 set -euo pipefail
@@ -17,6 +18,7 @@ packages=(
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
     librsvg2-bin
+    systemd
     python3-venv python3-pytest python3-setuptools python3-wheel
 )
 

@@ -78,6 +78,11 @@ struct SextantdCommand: AsyncParsableCommand {
     @Flag(name: .customLong("approximate"), help: "With --prompt-policy CHOICE: grant reduced accuracy.")
     var approximate = false
 
+    @Option(
+        name: .customLong("control-group"),
+        help: ArgumentHelp("Members of this group (a name or a gid) may use the control socket too (mode 0660).", valueName: "group"))
+    var controlGroup: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -129,7 +134,13 @@ struct SextantdCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level = logLevel
+        let journal = JournalLogHandler.stderrIsJournal()
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
@@ -150,6 +161,13 @@ struct SextantdCommand: AsyncParsableCommand {
         }
         var configuration = DaemonConfiguration(runtimeDirectory: runtime, stateDirectory: state)
         configuration.maxAppClients = maxClients
+        if let controlGroup {
+            guard let gid = ControlGroup.gid(controlGroup) else {
+                logger.critical("cannot start: --control-group \(controlGroup): no such group (give a group name or a number)")
+                throw ExitCode(1)
+            }
+            configuration.hub.controlGroup = gid
+        }
         configuration.hub.profile = profile
         configuration.hub.gpxSpeed = gpxSpeed
         configuration.hub.gpxInterval = gpxInterval
