@@ -43,6 +43,8 @@ struct DeviceFarmTests {
             _ = try app.call(Method.authorizationGet)
             let extra = try app.takeEvents().filter { $0.method == Event.location }
             if !extra.isEmpty { problems.append("device \(index) got \(extra.count) locations more than its trace has") }
+            let apps = (try control.call(Method.appsList).arrayValue ?? []).compactMap { $0["app"]?.stringValue }
+            if apps != [Self.app(index)] { problems.append("device \(index) serves \(apps)") }
             return problems
         } catch {
             return ["device \(index): \(error)"]
@@ -79,8 +81,6 @@ struct DeviceFarmTests {
             let control = try daemon.control()
             let decided = (try control.call(Method.permissionsList).arrayValue ?? []).compactMap { $0["app"]?.stringValue }
             #expect(decided == [Self.app(index)], "device \(index)'s store holds \(decided)")
-            let apps = (try control.call(Method.appsList).arrayValue ?? []).compactMap { $0["app"]?.stringValue }
-            #expect(apps == [Self.app(index)], "device \(index) serves \(apps)")
             // Another device's app, granted there, is undecided here.
             let (neighbour, hello) = try daemon.app(Self.app((index + 1) % Self.devices))
             #expect(hello["authorization"]?["status"] == "notDetermined", "device \(index): \(hello.serialized())")
