@@ -23,6 +23,21 @@ struct JournalLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// The daemon's logging: journald's lines when stderr is the journal, plain ones otherwise.
+    static func bootstrap(level: Logger.Level) {
+        let journal = stderrIsJournal()
+        LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
     /// Whether `JOURNAL_STREAM` names the stream stderr is connected to.
     static func stderrIsJournal(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         guard let stream = environment["JOURNAL_STREAM"] else { return false }

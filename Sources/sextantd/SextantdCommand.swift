@@ -133,18 +133,7 @@ struct SextantdCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel
-        let journal = JournalLogHandler.stderrIsJournal()
-        LoggingSystem.bootstrap { label in
-            if journal {
-                var handler = JournalLogHandler(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        JournalLogHandler.bootstrap(level: logLevel)
         let logger = Logger(label: "sextantd")
 
         let environment = ProcessInfo.processInfo.environment
