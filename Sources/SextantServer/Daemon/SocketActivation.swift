@@ -31,6 +31,7 @@ struct SocketActivation {
         guard let count = Int32(countText), count >= 0, count <= 64 else {
             throw DaemonStartError(description: "socket activation: LISTEN_FDS=\(countText) is not a number of descriptors from 0 to 64")
         }
+        guard count > 0 else { return SocketActivation() }
         let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
         guard names.count == Int(count) else {
             throw DaemonStartError(

@@ -38,8 +38,6 @@ def default_runtime_dir() -> str:
     return base + "/sextant"
 
 
-@dataclass(frozen=True)
-
 def _placed_by_root(path: str) -> bool:
     """Whether the socket at path belongs to root and no one but root can change any
     directory on the way to it (docs/security.md): a system daemon that systemd started
@@ -59,6 +57,8 @@ def _placed_by_root(path: str) -> bool:
     except OSError:
         return False
 
+
+@dataclass(frozen=True)
 class Event:
     """An event (JSON-RPC notification) from the daemon: ``method`` and ``params``."""
 
