@@ -72,14 +72,14 @@ install_tree() {
     echo "install: installed under $root"
 }
 
-# The units name the binaries by their /usr/local paths (a copy by hand); installed, they
-# name this PREFIX's, sextantd being in sbin (their comments are left as written).
+# The units name the daemon as the .deb installs it (/usr/sbin), or by a /usr/local path (a
+# copy by hand); installed, they name this PREFIX's, sextantd being in sbin (their comments are left as written).
 install_units() {
     local target="$1" unit
     for unit in Tools/systemd/*.service Tools/systemd/*.socket Tools/systemd/*.target Tools/systemd/*.timer; do
         [ -e "$unit" ] || continue
         install -d "$target"
-        sed -e "/^[#;]/!{s#/usr/local/s\?bin/sextantd\b#$prefix/sbin/sextantd#g;" \
+        sed -e "/^[#;]/!{s#/usr\(/local\)\?/s\?bin/sextantd\b#$prefix/sbin/sextantd#g;" \
             -e "s#/usr/local/bin/#$prefix/bin/#g; s#/usr/local/share/#$prefix/share/#g}" \
             "$unit" > "$target/$(basename "$unit")"
         chmod 0644 "$target/$(basename "$unit")"

@@ -7,6 +7,7 @@
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv),
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
+#                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
 #   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
@@ -21,6 +22,7 @@ packages=(
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
     librsvg2-bin
+    systemd
     time bc
     python3-venv python3-pytest python3-setuptools python3-wheel
     pandoc man-db groff-base dpkg-dev debootstrap

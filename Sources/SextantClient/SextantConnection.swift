@@ -21,7 +21,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .cannotConnect(let path, let reason): return "cannot connect to \(path): \(reason) (is sextantd running?)"
         case .untrustedPeer(let path, let uid, let pid):
-            return "refusing \(path): it is served by pid \(pid) of uid \(uid), neither you (uid \(getuid())) nor root; another user may have put it there"
+            return "refusing \(path): it is served by pid \(pid) of uid \(uid), neither you (uid \(getuid())) nor root, on a socket root did not put there; another user may have put it there"
         case .rpc(let error): return "\(error.message) (error \(error.code))"
         case .timedOut(let what): return "timed out waiting for \(what)"
         case .closed: return "the daemon closed the connection"
@@ -49,7 +49,8 @@ public final class SextantConnection {
     private var nextID: Int64 = 0
 
     /// Connects to the socket at `path` and checks who serves it: a daemon of the caller's
-    /// uid or root, never a socket another user planted where ours was expected.
+    /// uid or root, or one on a socket root put there (a system service's, `RootPlacedSocket`),
+    /// never a socket another user planted where ours was expected.
     public init(path: String) throws(ClientError) {
         self.path = path
         let address: UnixSocketAddress
@@ -63,7 +64,10 @@ public final class SextantConnection {
         let peer: UnixPeerCredentials
         do { peer = try socket.peerCredentials() } catch { throw .cannotConnect(path: path, reason: error.reason) }
         let me = UInt32(getuid())
-        guard peer.uid == me || peer.uid == 0 else { throw .untrustedPeer(path: path, uid: peer.uid, pid: peer.pid) }
+        // Checked once connected: whatever the path was swapped for before, this is who answers.
+        guard peer.uid == me || peer.uid == 0 || RootPlacedSocket.check(path) else {
+            throw .untrustedPeer(path: path, uid: peer.uid, pid: peer.pid)
+        }
     }
 
     /// The app socket in a runtime directory.

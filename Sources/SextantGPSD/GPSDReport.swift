@@ -18,8 +18,17 @@ public enum GPSDReport: Sendable, Equatable {
     /// A TPV with a position that cannot be passed on (an accuracy that is no number of
     /// metres, a time outside `TPVFieldCheck.plausibleYears`): not a location.
     case unusableFix(reason: String)
-    /// Any other class (SKY, DEVICES, WATCH, GST, ATT, ...).
+    /// The devices gpsd reads (DEVICES: the whole list, by path, when a watch starts).
+    case devices([String])
+    /// One device activated or deactivated (DEVICE: `activated` is absent once it is gone).
+    case device(path: String, active: Bool)
+    /// Any other class (SKY, WATCH, GST, ATT, ...).
     case other(class: String)
+
+    /// At most this many devices, of at most this many characters each, are kept from
+    /// gpsd's reports: what gpsd says is shown in `status`, not held without bound.
+    public static let maximumDevices = 16
+    public static let maximumDevicePathLength = 256
 
     /// Reads one line. `receivedAt` stands in for the fix time when the TPV has none.
     ///
@@ -54,6 +63,14 @@ public enum GPSDReport: Sendable, Equatable {
             return .version(release: object["release"]?.stringValue ?? "unknown")
         case "TPV":
             return tpv(object, receivedAt: receivedAt, dropped: &dropped)
+        case "DEVICES":
+            let listed = object["devices"]?.arrayValue ?? []
+            return .devices(listed.prefix(maximumDevices).compactMap { $0["path"]?.stringValue.map(devicePath) })
+        case "DEVICE":
+            guard let path = object["path"]?.stringValue else { return .other(class: reportClass) }
+            // gpsd 3.x says `activated` as a time; older ones said 0 for a closed device.
+            let activated = object["activated"]
+            return .device(path: devicePath(path), active: activated != nil && activated?.doubleValue != 0)
         default:
             return .other(class: reportClass)
         }
@@ -64,6 +81,8 @@ public enum GPSDReport: Sendable, Equatable {
         var dropped: [String] = []
         return try decode(line: line, receivedAt: receivedAt, dropped: &dropped)
     }
+
+    private static func devicePath(_ path: String) -> String { String(path.prefix(maximumDevicePathLength)) }
 
     private static func tpv(_ tpv: [String: JSONValue], receivedAt: Timestamp, dropped: inout [String]) -> GPSDReport {
         func number(_ key: String) -> Double? {

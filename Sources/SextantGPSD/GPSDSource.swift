@@ -216,9 +216,15 @@ public final class GPSDSource: @unchecked Sendable {
 
     /// Hands events to the hub, logging each change of state once.
     private func emit(_ events: [GPSDSourceEvent], detail: Logger.Metadata = [:]) {
-        for case .state(let new) in events {
-            logChange(from: loggedState, to: new, detail: detail)
-            loggedState = new
+        for event in events {
+            switch event {
+            case .state(let new):
+                logChange(from: loggedState, to: new, detail: detail)
+                loggedState = new
+            case .devices(let paths):
+                logger.info("gpsd: devices", metadata: ["gpsd": "\(endpoint)", "devices": "\(paths.joined(separator: ", "))"])
+            case .sample: break
+            }
         }
         guard !events.isEmpty else { return }
         deliveryLock.withLock {

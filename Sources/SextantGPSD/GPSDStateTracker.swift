@@ -29,6 +29,8 @@ public enum GPSDSourceState: String, Sendable, Equatable, CaseIterable, CustomSt
 public enum GPSDSourceEvent: Sendable, Equatable {
     case state(GPSDSourceState)
     case sample(Sample)
+    /// The devices gpsd says it reads changed (by path; empty when none).
+    case devices([String])
 }
 
 /// Turns what happens on the link to gpsd into state changes and samples. No I/O.
@@ -38,6 +40,8 @@ public enum GPSDSourceEvent: Sendable, Equatable {
 /// source that keeps failing to reconnect reports its loss once.
 struct GPSDStateTracker {
     private(set) var state: GPSDSourceState = .connecting
+    /// The devices gpsd last said it reads.
+    private(set) var devices: [String] = []
 
     /// A line arrived: gpsd is there. A fix becomes a location, preceded by `ok` when
     /// fixes (re)start; a TPV without fix moves to `no fix`.
@@ -47,10 +51,27 @@ struct GPSDStateTracker {
             return change(to: .fix, at: fix.time) + [.sample(Sample(time: fix.time, value: .location(fix)))]
         case .noFix(let tpvTime):
             return change(to: .noFix, at: tpvTime)
+        case .devices(let listed):
+            return answered(at: time) + changeDevices(to: Array(listed.prefix(GPSDReport.maximumDevices)))
+        case .device(let path, let active):
+            var listed = devices.filter { $0 != path }
+            if active, listed.count < GPSDReport.maximumDevices { listed.append(path) }
+            return answered(at: time) + changeDevices(to: listed)
         case .version, .fixWithoutPosition, .unusableFix, .other:
             // gpsd answers, which says nothing of a fix: a fresh connection starts at no fix.
             return state == .connecting || state == .lost ? change(to: .noFix, at: time) : []
         }
+    }
+
+    /// A report that says gpsd is there and nothing of a fix: a fresh connection starts at no fix.
+    private mutating func answered(at time: Timestamp) -> [GPSDSourceEvent] {
+        state == .connecting || state == .lost ? change(to: .noFix, at: time) : []
+    }
+
+    private mutating func changeDevices(to listed: [String]) -> [GPSDSourceEvent] {
+        guard listed != devices else { return [] }
+        devices = listed
+        return [.devices(listed)]
     }
 
     /// A connection attempt failed, or an open connection ended.

@@ -78,6 +78,11 @@ struct SextantdCommand: AsyncParsableCommand {
     @Flag(name: .customLong("approximate"), help: "With --prompt-policy CHOICE: grant reduced accuracy.")
     var approximate = false
 
+    @Option(
+        name: .customLong("control-group"),
+        help: ArgumentHelp("Members of this group (a name or a gid) may use the control socket too (mode 0660).", valueName: "group"))
+    var controlGroup: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -128,12 +133,7 @@ struct SextantdCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        JournalLogHandler.bootstrap(level: logLevel)
         let logger = Logger(label: "sextantd")
 
         let environment = ProcessInfo.processInfo.environment
@@ -150,6 +150,13 @@ struct SextantdCommand: AsyncParsableCommand {
         }
         var configuration = DaemonConfiguration(runtimeDirectory: runtime, stateDirectory: state)
         configuration.maxAppClients = maxClients
+        if let controlGroup {
+            guard let gid = ControlGroup.gid(controlGroup) else {
+                logger.critical("cannot start: --control-group \(controlGroup): no such group (give a group name or a number)")
+                throw ExitCode(1)
+            }
+            configuration.hub.controlGroup = gid
+        }
         configuration.hub.profile = profile
         configuration.hub.gpxSpeed = gpxSpeed
         configuration.hub.gpxInterval = gpxInterval

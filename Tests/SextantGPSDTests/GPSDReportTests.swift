@@ -75,6 +75,30 @@ struct GPSDReportTests {
         #expect(try GPSDReport.decode(line: #"{"class":"WATCH","enable":true,"json":true}"#, receivedAt: received) == .other(class: "WATCH"))
     }
 
+    @Test("DEVICES lists gpsd's devices by path; DEVICE tells one activated or, without `activated`, gone")
+    func devices() throws {
+        let listed = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyUSB0","activated":"2026-03-01T08:00:00.000Z"},{"class":"DEVICE","path":"/tmp/nmea.fifo"}]}"#
+        #expect(try GPSDReport.decode(line: listed, receivedAt: received) == .devices(["/dev/ttyUSB0", "/tmp/nmea.fifo"]))
+        #expect(try GPSDReport.decode(line: #"{"class":"DEVICES","devices":[]}"#, receivedAt: received) == .devices([]))
+        let on = #"{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox","activated":"2026-03-01T08:00:00.000Z"}"#
+        #expect(try GPSDReport.decode(line: on, receivedAt: received) == .device(path: "/dev/ttyACM0", active: true))
+        #expect(try GPSDReport.decode(line: #"{"class":"DEVICE","path":"/dev/ttyACM0"}"#, receivedAt: received) == .device(path: "/dev/ttyACM0", active: false))
+        #expect(try GPSDReport.decode(line: #"{"class":"DEVICE","path":"/dev/ttyACM0","activated":0}"#, receivedAt: received) == .device(path: "/dev/ttyACM0", active: false))
+        #expect(try GPSDReport.decode(line: #"{"class":"DEVICE","driver":"x"}"#, receivedAt: received) == .other(class: "DEVICE"))
+    }
+
+    @Test("What gpsd lists is bounded: 16 devices, 256 characters a path")
+    func devicesBounded() throws {
+        let many = (0..<40).map { #"{"path":"/dev/gps\#($0)"}"# }.joined(separator: ",")
+        guard case .devices(let paths) = try GPSDReport.decode(line: #"{"class":"DEVICES","devices":[\#(many)]}"#, receivedAt: received) else {
+            Issue.record("not a DEVICES report")
+            return
+        }
+        #expect(paths == (0..<16).map { "/dev/gps\($0)" })
+        let long = String(repeating: "a", count: 5000)
+        #expect(try GPSDReport.decode(line: #"{"class":"DEVICE","path":"\#(long)","activated":1}"#, receivedAt: received) == .device(path: String(repeating: "a", count: 256), active: true))
+    }
+
     @Test("Lines that are not JSON reports are refused", arguments: ["", "not json", "[1,2]", #"{"mode":3}"#, #"{"class":"TPV","mode":3"#])
     func refused(line: String) {
         #expect(throws: GPSDReportError.self) { try GPSDReport.decode(line: line, receivedAt: received) }

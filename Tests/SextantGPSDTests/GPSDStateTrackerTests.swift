@@ -53,6 +53,19 @@ struct GPSDStateTrackerTests {
         #expect(tracker.received(.version(release: "3.22"), at: t1).first == .state(.noFix))
         #expect(tracker.unreachable(at: t1) == [.state(.lost), .sample(Sample(time: t1, value: .gps(.lost)))])
     }
+
+    @Test("Devices: DEVICES sets the list, DEVICE adds or removes one; only a change is told; a report on a fresh connection is gpsd answering")
+    func devices() {
+        var tracker = GPSDStateTracker()
+        #expect(tracker.received(.devices(["/dev/ttyUSB0"]), at: t0) == [
+            .state(.noFix), .sample(Sample(time: t0, value: .gps(.noFix))), .devices(["/dev/ttyUSB0"]),
+        ])
+        #expect(tracker.received(.devices(["/dev/ttyUSB0"]), at: t0) == [])
+        #expect(tracker.received(.device(path: "/dev/ttyACM0", active: true), at: t0) == [.devices(["/dev/ttyUSB0", "/dev/ttyACM0"])])
+        #expect(tracker.received(.device(path: "/dev/ttyACM0", active: true), at: t0) == [])
+        #expect(tracker.received(.device(path: "/dev/ttyUSB0", active: false), at: t0) == [.devices(["/dev/ttyACM0"])])
+        #expect(tracker.devices == ["/dev/ttyACM0"])
+    }
 }
 
 @Suite("Reconnection back-off")

@@ -51,43 +51,68 @@ final class HubService: Service, Sendable {
 }
 
 /// Both sockets: bound before any service runs (the control socket first, so that when
-/// another daemon is live there nothing of ours is touched); closed and removed when told
-/// to stop, before the hub closes the sessions.
+/// another daemon is live there nothing of ours is touched), or taken from systemd (socket
+/// activation); closed when told to stop, before the hub closes the sessions. The socket
+/// files the daemon bound itself are removed then; those systemd passed stay, systemd's.
 final class ListenerService: Service, Sendable {
     let controlPath: String
     let appPath: String
     let appClientLimit: Int
     private let channels: [Channel]
+    /// The socket files this daemon created, removed at stop.
+    private let ownFiles: [String]
 
-    private init(controlPath: String, appPath: String, appClientLimit: Int, channels: [Channel]) {
+    private init(controlPath: String, appPath: String, appClientLimit: Int, channels: [Channel], ownFiles: [String]) {
         self.controlPath = controlPath
         self.appPath = appPath
         self.appClientLimit = appClientLimit
         self.channels = channels
+        self.ownFiles = ownFiles
     }
 
-    static func bind(runtimeDirectory: String, maxAppClients: Int, hub: Hub) async throws(DaemonStartError) -> ListenerService {
-        let controlPath = runtimeDirectory + "/" + DefaultPaths.controlSocketName
-        let appPath = runtimeDirectory + "/" + DefaultPaths.appSocketName
+    /// What the listeners are told by the command line and by systemd.
+    struct Options {
+        var runtimeDirectory: String
+        var maxAppClients: Int
+        /// `--control-group`: the control socket is 0660 with this group.
+        var controlGroup: UInt32?
+        var activation: SocketActivation
+    }
+
+    static func bind(_ options: Options, hub: Hub) async throws(DaemonStartError) -> ListenerService {
+        var activation = options.activation
         var channels: [Channel] = []
         var bound: [String] = []
+        var paths: [String] = []
         do {
-            let appLimit = try DescriptorBudget.appClientLimit(requested: maxAppClients)
+            let appLimit = try DescriptorBudget.appClientLimit(requested: options.maxAppClients)
             let trimmer = HeapTrimmer(eventLoop: hub.eventLoop)
             let reserve = DescriptorReserve()
-            let controlBudget = ConnectionBudget(limit: DescriptorBudget.controlClients, eventLoop: hub.eventLoop, trimmer: trimmer)
-            channels.append(try await SocketListener.bind(path: controlPath, kind: .control, mode: 0o600, budget: controlBudget, reserve: reserve, hub: hub))
-            bound.append(controlPath)
-            let appBudget = ConnectionBudget(limit: appLimit, eventLoop: hub.eventLoop, trimmer: trimmer)
-            channels.append(try await SocketListener.bind(path: appPath, kind: .app, mode: 0o666, budget: appBudget, reserve: reserve, hub: hub))
-            bound.append(appPath)
-            return ListenerService(controlPath: controlPath, appPath: appPath, appClientLimit: appLimit, channels: channels)
+            let sockets: [(name: String, kind: SocketKind, mode: mode_t, group: UInt32?, limit: Int)] = [
+                (DefaultPaths.controlSocketName, .control, options.controlGroup == nil ? 0o600 : 0o660, options.controlGroup, DescriptorBudget.controlClients),
+                (DefaultPaths.appSocketName, .app, 0o666, nil, appLimit),
+            ]
+            for socket in sockets {
+                let budget = ConnectionBudget(limit: socket.limit, eventLoop: hub.eventLoop, trimmer: trimmer)
+                if let passed = activation.claim(socket.name) {
+                    paths.append(SocketActivation.boundPath(of: passed.raw) ?? "descriptor \(passed.raw) from systemd")
+                    channels.append(try await SocketListener.serve(passed, kind: socket.kind, budget: budget, reserve: reserve, hub: hub))
+                } else {
+                    let path = options.runtimeDirectory + "/" + socket.name
+                    paths.append(path)
+                    channels.append(
+                        try await SocketListener.bind(
+                            path: path, kind: socket.kind, mode: socket.mode, group: socket.group, budget: budget, reserve: reserve, hub: hub))
+                    bound.append(path)
+                }
+            }
+            return ListenerService(controlPath: paths[0], appPath: paths[1], appClientLimit: appLimit, channels: channels, ownFiles: bound)
         } catch {
             for channel in channels { try? await channel.close() }
             for path in bound { unlink(path) }
             if let listenError = error as? ListenError { throw DaemonStartError(description: listenError.description) }
             if let startError = error as? DaemonStartError { throw startError }
-            throw DaemonStartError(description: "cannot serve \(runtimeDirectory): \(error)")
+            throw DaemonStartError(description: "cannot serve \(options.runtimeDirectory): \(error)")
         }
     }
 
@@ -96,11 +121,10 @@ final class ListenerService: Service, Sendable {
         await close()
     }
 
-    /// Stops accepting and removes both socket files.
+    /// Stops accepting and removes the socket files the daemon created.
     func close() async {
         for channel in channels { try? await channel.close() }
-        unlink(appPath)
-        unlink(controlPath)
+        for path in ownFiles { unlink(path) }
     }
 }
 

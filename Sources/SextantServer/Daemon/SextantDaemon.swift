@@ -55,14 +55,19 @@ public struct SextantDaemon {
     let logger: Logger
 
     public static func start(configuration: DaemonConfiguration, logger: Logger) async throws(DaemonStartError) -> SextantDaemon {
+        // Read (and the variables unset) first, so that a refusal below still closes what systemd passed.
+        let activation = try SocketActivation.take()
         try PrivateDirectory.prepare(configuration.stateDirectory, option: "--state-dir")
-        try PrivateDirectory.prepare(configuration.runtimeDirectory, option: "--runtime-dir")
+        // With both sockets from systemd the daemon creates nothing there: the directory is systemd's.
+        if !activation.passesEverySocket { try PrivateDirectory.prepare(configuration.runtimeDirectory, option: "--runtime-dir") }
         let hubService = try HubService.open(configuration: configuration, logger: logger)
         let hub = hubService.hub
         let listeners: ListenerService
         do throws(DaemonStartError) {
-            listeners = try await ListenerService.bind(
-                runtimeDirectory: configuration.runtimeDirectory, maxAppClients: configuration.maxAppClients, hub: hub)
+            let options = ListenerService.Options(
+                runtimeDirectory: configuration.runtimeDirectory, maxAppClients: configuration.maxAppClients,
+                controlGroup: configuration.hub.controlGroup, activation: activation)
+            listeners = try await ListenerService.bind(options, hub: hub)
         } catch {
             await hubService.close()
             throw error

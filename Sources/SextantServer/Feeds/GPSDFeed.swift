@@ -9,11 +9,18 @@ final class GPSDFeed: LiveSource {
     private let source: GPSDSource
 
     init(endpoint: GPSDEndpoint, hub: Hub, logger: Logger) {
+        hub.eventLoop.execute { hub.sourceStates.gpsd = GPSDSourceDetails(server: endpoint.description) }
         source = GPSDSource(endpoint: endpoint, logger: logger) { event in
             hub.eventLoop.execute {
                 switch event {
-                case .state(let state): hub.sourceStates.set(.gpsd, .live(state.rawValue))
-                case .sample(let sample): hub.ingest(sample, from: .gpsd)
+                case .state(let state):
+                    hub.sourceStates.set(.gpsd, .live(state.rawValue))
+                    hub.sourceStates.gpsd?.stateChanged(to: state.rawValue, wallNow: hub.clock.wallTime())
+                case .sample(let sample):
+                    if case .location = sample.value { hub.sourceStates.gpsd?.lastFixAt = hub.clock.monotonicNanoseconds() }
+                    hub.ingest(sample, from: .gpsd)
+                case .devices(let paths):
+                    hub.sourceStates.gpsd?.devices = paths
                 }
             }
         }

@@ -8,7 +8,11 @@ extension Hub {
     func statusJSON() -> JSONValue {
         let uptime = Double(clock.monotonicNanoseconds() - startedAt) / 1e9
         let sources = sourceStates.sorted.map { entry -> JSONValue in
-            ["name": .string(entry.name.rawValue), "state": .string(entry.state.description)]
+            var fields: [String: JSONValue] = ["name": .string(entry.name.rawValue), "state": .string(entry.state.description)]
+            if entry.name == .gpsd, let details = sourceStates.gpsd {
+                fields.merge(details.json(monotonicNow: clock.monotonicNanoseconds())) { $1 }
+            }
+            return .object(fields)
         }
         return [
             "version": .string(configuration.version),

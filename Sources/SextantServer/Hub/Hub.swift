@@ -12,6 +12,8 @@ public struct HubConfiguration: Sendable {
     public var profile: DeviceProfile = .phone
     /// The uid the control socket serves besides root.
     public var ownerUID: UInt32 = UInt32(getuid())
+    /// `--control-group`: its members may use the control socket too.
+    public var controlGroup: UInt32?
     /// RULES L5's 60 s; shorter only for tests.
     public var allowOnceBackgroundLimit: Duration = .seconds(60)
     /// How long `location.once` waits for a fix before failing with 1006.
@@ -156,10 +158,10 @@ public final class Hub: @unchecked Sendable {
             switch result {
             case .success(let credentials):
                 connection.credentials = credentials
-                if kind == .control, credentials.uid != 0, credentials.uid != configuration.ownerUID {
+                let admission = ControlAdmission(ownerUID: configuration.ownerUID, group: configuration.controlGroup)
+                if kind == .control, !admission.admits(credentials) {
                     logger.warning("control socket: refused a client of another user", metadata: ["uid": "\(credentials.uid)", "pid": "\(credentials.pid)"])
-                    connection.sendAndClose(
-                        .errorResponse(id: .null, error: RPCError(.forbidden, "the control socket serves only uid \(configuration.ownerUID) and root")))
+                    connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.forbidden, admission.refusal)))
                     return
                 }
             case .failure(let error):

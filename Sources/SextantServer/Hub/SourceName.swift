@@ -1,3 +1,5 @@
+import SextantProtocol
+
 /// The sources that feed the hub, by the names `status` shows them under.
 enum SourceName: String, Sendable, CaseIterable, Comparable {
     /// Values set by hand through the control socket (`device.set`).
@@ -49,6 +51,8 @@ enum SourceState: Equatable, Sendable, CustomStringConvertible {
 /// The state of every source the daemon has, for `status`; a source not yet heard of is absent.
 struct SourceStates {
     private var states: [SourceName: SourceState] = [.manual: .ready, .replay: .idle]
+    /// Set once a gpsd source exists.
+    var gpsd: GPSDSourceDetails?
 
     subscript(name: SourceName) -> SourceState? { states[name] }
 
@@ -56,4 +60,33 @@ struct SourceStates {
 
     /// By name, as `status` lists them.
     var sorted: [(name: SourceName, state: SourceState)] { states.keys.sorted().map { ($0, states[$0]!) } }
+}
+
+/// What `status` says of the gpsd source besides its state, for integrators: which gpsd,
+/// the devices it reads, how old the last fix is, and since when it is lost.
+struct GPSDSourceDetails: Sendable {
+    /// `--gpsd`'s host:port.
+    var server: String
+    var devices: [String] = []
+    /// The monotonic time the last fix from gpsd arrived, if any did.
+    var lastFixAt: Int64?
+    /// The wall time the source was last found lost, while it is.
+    var lostSince: Timestamp?
+
+    /// The gpsd source's state changed.
+    mutating func stateChanged(to state: String, wallNow: Timestamp) {
+        if state != "lost" {
+            lostSince = nil
+        } else if lostSince == nil {
+            lostSince = wallNow
+        }
+    }
+
+    func json(monotonicNow: Int64) -> [String: JSONValue] {
+        let age = lastFixAt.map { JSONValue.double((Double(monotonicNow - $0) / 1e6).rounded() / 1e3) } ?? .null
+        return [
+            "server": .string(server), "devices": .array(devices.map { .string($0) }), "lastFixAge": age,
+            "lostSince": lostSince.map { .string($0.rfc3339) } ?? .null,
+        ]
+    }
 }

@@ -14,10 +14,18 @@ enum SocketListener {
     /// The largest line a client may send (PROTOCOL: 64 KiB).
     static let maxLineLength = 65_536
     static func bind(
-        path: String, kind: SocketKind, mode: mode_t, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
+        path: String, kind: SocketKind, mode: mode_t, group: gid_t? = nil, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
     ) async throws -> Channel {
         try prepare(path: path)
-        let socket = try boundSocket(path: path, mode: mode)
+        let socket = try boundSocket(path: path, mode: mode, group: group)
+        return try await serve(socket, kind: kind, budget: budget, reserve: reserve, hub: hub)
+    }
+
+    /// Serves a socket that is bound already: one of ours, or one systemd passed (socket
+    /// activation), which may be listening already (a second `listen` only sets the backlog).
+    static func serve(
+        _ socket: OwnedDescriptor, kind: SocketKind, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
+    ) async throws -> Channel {
         let listener = socket.raw
         return try await ServerBootstrap(group: hub.eventLoop)
             .serverChannelInitializer { channel in
@@ -53,7 +61,12 @@ enum SocketListener {
     /// Linux gives the new socket file the socket inode's mode (set with `fchmod` before
     /// `bind`) less the umask, so the umask is narrowed to the bits `mode` leaves out for
     /// the duration of the `bind`.
-    static func boundSocket(path: String, mode: mode_t) throws -> OwnedDescriptor {
+    ///
+    /// With `group`, the socket file is then given that group (`--control-group`): `lchown`
+    /// changes the group of whatever is at the path without following a symlink, so a
+    /// symlink swapped in has only its own group changed. Until then the file is the
+    /// daemon's group's, which only narrows who may connect.
+    static func boundSocket(path: String, mode: mode_t, group: gid_t? = nil) throws -> OwnedDescriptor {
         let address: UnixSocketAddress
         do { address = try UnixSocketAddress(path: path) } catch { throw ListenError(description: error.description) }
         let socket: OwnedDescriptor
@@ -69,6 +82,11 @@ enum SocketListener {
         umask(previousMask)
         guard bound == 0 else {
             throw ListenError(description: "cannot bind \(path): \(String(cString: strerror(bindError)))")
+        }
+        if let group, lchown(path, uid_t.max, group) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(path)
+            throw ListenError(description: "cannot give \(path) the group \(group) (--control-group): \(reason)")
         }
         return socket
     }

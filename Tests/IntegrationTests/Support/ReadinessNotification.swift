@@ -26,6 +26,11 @@ final class ReadinessNotification {
 
     /// Waits until a notification says `READY=1`, the process exits, or the deadline passes.
     func waitForReady(of process: Process, timeout: Double, log: () -> String) throws {
+        try waitForReady(while: { process.isRunning }, timeout: timeout, log: log)
+    }
+
+    /// Waits until a notification says `READY=1`, `isRunning` turns false, or the deadline passes.
+    func waitForReady(while isRunning: () -> Bool, timeout: Double, log: () -> String) throws {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while Date() < deadline {
@@ -34,7 +39,7 @@ final class ReadinessNotification {
             if poll(&poller, 1, 100) > 0 {
                 let count = recv(fd, &buffer, buffer.count, 0)
                 if count > 0, String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") { return }
-            } else if !process.isRunning {
+            } else if !isRunning() {
                 throw HarnessError("sextantd exited at start:\n\(log())")
             }
         }

@@ -165,6 +165,32 @@ def test_a_socket_served_by_another_user_is_refused():
         shutil.rmtree(directory)
 
 
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root, to make a socket as systemd does")
+def test_a_socket_root_placed_is_trusted_from_another_uid():
+    """As under systemd's DynamicUser=: root made the socket in a directory only root may
+    change; the daemon listening on it runs as another uid (docs/security.md)."""
+    import shutil
+    import uuid
+
+    from sextant.connection import _placed_by_root
+
+    directory = "/run/sextant-pytest-" + uuid.uuid4().hex[:8]
+    os.mkdir(directory, 0o755)
+    os.chmod(directory, 0o755)
+    try:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(directory + "/control.sock")
+        assert _placed_by_root(directory + "/control.sock")
+        os.chmod(directory, 0o775)  # its group may now swap the socket
+        assert not _placed_by_root(directory + "/control.sock")
+        os.chmod(directory, 0o755)
+        os.chown(directory + "/control.sock", 65534, 65534)  # a file another user could have bound
+        assert not _placed_by_root(directory + "/control.sock")
+        listener.close()
+    finally:
+        shutil.rmtree(directory)
+
+
 def test_no_runtime_dir_to_guess(monkeypatch):
     monkeypatch.delenv("SEXTANT_RUNTIME_DIR", raising=False)
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)

@@ -10,6 +10,7 @@ import json
 import os
 import select
 import socket
+import stat
 import struct
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,26 @@ def default_runtime_dir() -> str:
     if not base:
         raise SextantError("no runtime directory: set SEXTANT_RUNTIME_DIR or XDG_RUNTIME_DIR, or pass runtime_dir")
     return base + "/sextant"
+
+
+def _placed_by_root(path: str) -> bool:
+    """Whether the socket at path belongs to root and no one but root can change any
+    directory on the way to it (docs/security.md): a system daemon that systemd started
+    under a user of its own, on sockets systemd made."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISSOCK(info.st_mode) or info.st_uid != 0:
+            return False
+        directory = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+        while True:
+            info = os.stat(directory)
+            if info.st_uid != 0 or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+                return False
+            if directory == "/":
+                return True
+            directory = os.path.dirname(directory)
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -71,9 +92,10 @@ class Connection:
         except OSError as error:
             self._socket.close()
             raise DaemonNotRunning(path, error.strerror or str(error)) from None
-        # Only a daemon of this user, or root, is trusted: never a socket someone else planted.
+        # Only a daemon of this user, or root, or one on a socket root put there (a system
+        # service's) is trusted: never a socket someone else planted.
         pid, uid, _ = struct.unpack("3i", self._socket.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
-        if uid not in (os.getuid(), 0):
+        if uid not in (os.getuid(), 0) and not _placed_by_root(path):
             self._socket.close()
             raise UntrustedDaemon(path, uid, pid)
         self._buffer = b""

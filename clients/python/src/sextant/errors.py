@@ -65,7 +65,7 @@ class UntrustedDaemon(SextantError, ConnectionError):
         self.path = path
         self.uid = uid
         self.pid = pid
-        super().__init__("refusing %s: it is served by pid %d of uid %d, neither you nor root" % (path, pid, uid))
+        super().__init__("refusing %s: it is served by pid %d of uid %d, neither you nor root, on a socket root did not put there" % (path, pid, uid))
 
 
 class ConnectionClosed(SextantError, ConnectionError):

@@ -1,0 +1,49 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Testing
+
+/// Issue 14 point 6: `status` tells an integrator which gpsd the daemon reads, the devices
+/// that gpsd reads, how old the last fix is, and since when the source is lost.
+@Suite(
+    "gpsd source in status", .serialized,
+    .enabled(if: GPSDBinary.isInstalled, "gpsd is not installed (Debian: apt-get install gpsd)"))
+struct GPSDStatusTests {
+    static func gpsdEntry(_ daemon: DaemonHarness) throws -> JSONValue {
+        let sources = try daemon.control().call(Method.status)["sources"]?.arrayValue ?? []
+        return try #require(sources.first { $0["name"] == "gpsd" })
+    }
+
+    @Test("A live gpsd: server host:port, gpsd's device (its FIFO), the last fix's age; lost: since when, the last fix still aged")
+    func liveThenLost() throws {
+        let gpsd = try GPSDProcess()
+        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
+        let app = try daemon.streamingApp("com.example.integrator")
+        try daemon.waitForGPSDState("no fix")
+        let before = try Self.gpsdEntry(daemon)
+        #expect(before["server"] == .string("127.0.0.1:\(gpsd.port)"))
+        #expect(before["devices"] == .array([.string(gpsd.fifo)]), "\(before.serialized())")
+        #expect(before["lastFixAge"] == .null, "no fix yet")
+        #expect(before["lostSince"] == .null)
+
+        try gpsd.feed(GPSDLog.path(GPSDTests.log))
+        _ = try app.locations(1)
+        let fixed = try Self.gpsdEntry(daemon)
+        let age = try #require(fixed["lastFixAge"]?.doubleValue, "\(fixed.serialized())")
+        #expect(age >= 0 && age < 30, "\(fixed.serialized())")
+
+        let lostAfter = SextantClock.system.wallTime().adding(nanoseconds: -1_000_000_000)
+        gpsd.kill()
+        try daemon.waitForGPSDState("lost")
+        let lost = try Self.gpsdEntry(daemon)
+        let since = try #require(lost["lostSince"]?.stringValue.flatMap(Timestamp.init(rfc3339:)), "\(lost.serialized())")
+        #expect(since >= lostAfter && since <= SextantClock.system.wallTime().adding(nanoseconds: 1_000_000_000), "lost since \(since)")
+        #expect(lost["server"] == .string("127.0.0.1:\(gpsd.port)"))
+        let lostAge = try #require(lost["lastFixAge"]?.doubleValue, "the last fix's age stays while lost")
+        #expect(lostAge >= age)
+
+        // Later reconnection attempts (all failing) keep the moment the loss began.
+        let again = try Self.gpsdEntry(daemon)
+        #expect(again["lostSince"] == lost["lostSince"])
+    }
+}
