@@ -66,7 +66,7 @@ public final class Hub: @unchecked Sendable {
     var connections: [UInt64: Connection] = [:]
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
     lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
-    private var nextConnectionID: UInt64 = 0
+    var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.
     private var watchers: [UInt64: Connection] = [:]
@@ -147,35 +147,6 @@ public final class Hub: @unchecked Sendable {
     var now: EngineTime { EngineTime(monotonic: clock.monotonicNanoseconds(), wall: clock.wallTime()) }
 
     // MARK: - Connections
-
-    func connectionOpened(channel: Channel, kind: SocketKind, credentials: EventLoopFuture<PeerCredentials>) -> Connection {
-        eventLoop.preconditionInEventLoop()
-        nextConnectionID += 1
-        let connection = Connection(id: nextConnectionID, kind: kind, channel: channel, clock: clock, flushes: flushes, logger: logger)
-        connections[connection.id] = connection
-        connection.onDrain = { [weak self] in self?.replay.clientDrained() }
-        credentials.assumeIsolated().whenComplete { [self] result in
-            switch result {
-            case .success(let credentials):
-                connection.credentials = credentials
-                let admission = ControlAdmission(ownerUID: configuration.ownerUID, group: configuration.controlGroup)
-                if kind == .control, !admission.admits(credentials) {
-                    logger.warning("control socket: refused a client of another user", metadata: ["uid": "\(credentials.uid)", "pid": "\(credentials.pid)"])
-                    connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.forbidden, admission.refusal)))
-                    return
-                }
-            case .failure(let error):
-                logger.error("cannot read the peer's credentials: closing", metadata: ["error": "\(error)"])
-                connection.close()
-                return
-            }
-            // Reading starts only once the peer is known to be allowed.
-            channel.read()
-            _ = channel.setOption(ChannelOptions.autoRead, value: true)
-        }
-        logger.debug("client connected", metadata: ["client": "\(connection.label)"])
-        return connection
-    }
 
     func connectionClosed(_ connection: Connection) {
         eventLoop.preconditionInEventLoop()
