@@ -4,14 +4,9 @@ enum DBusIntrospection {
     static let doctype =
         #"<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">"#
 
-    /// The standard interfaces every exported object answers (Peer through sd-bus).
+    /// The standard interfaces every exported object answers (Peer through sd-bus), in the
+    /// order GDBus lists them, so that a service's `gdbus introspect` reads as the real one's.
     static let standardInterfaces = """
-          <interface name="org.freedesktop.DBus.Peer">
-            <method name="Ping"/>
-            <method name="GetMachineId">
-              <arg type="s" name="machine_uuid" direction="out"/>
-            </method>
-          </interface>
           <interface name="org.freedesktop.DBus.Introspectable">
             <method name="Introspect">
               <arg type="s" name="xml_data" direction="out"/>
@@ -39,6 +34,12 @@ enum DBusIntrospection {
             </signal>
           </interface>
 
+          <interface name="org.freedesktop.DBus.Peer">
+            <method name="Ping"/>
+            <method name="GetMachineId">
+              <arg type="s" name="machine_uuid" direction="out"/>
+            </method>
+          </interface>
         """
 
     /// The node at a path: its object's interfaces (none for a node that only leads to

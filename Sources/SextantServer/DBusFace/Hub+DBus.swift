@@ -6,6 +6,8 @@ import SextantProtocol
 struct DBusFaceListeners {
     /// Each decision of the orientation judge (RULES O1–O5), whatever its source.
     var deviceOrientation: [(DeviceOrientation) -> Void] = []
+    /// What each face shows in `status` (`dbus.faces`), by face.
+    var faceStatus: [String: JSONValue] = [:]
 
     func deviceOrientationChanged(_ orientation: DeviceOrientation) {
         for listener in deviceOrientation { listener(orientation) }
@@ -31,6 +33,7 @@ extension Hub {
             object["error"] = .string(reason)
             object["names"] = .array([])
         }
+        object["faces"] = .object(dbusListeners.faceStatus)
         return .object(object)
     }
 }
