@@ -7,11 +7,6 @@ enum DBusIntrospection {
     /// The standard interfaces every exported object answers (Peer through sd-bus), in the
     /// order GDBus lists them, so that a service's `gdbus introspect` reads as the real one's.
     static let standardInterfaces = """
-          <interface name="org.freedesktop.DBus.Introspectable">
-            <method name="Introspect">
-              <arg type="s" name="xml_data" direction="out"/>
-            </method>
-          </interface>
           <interface name="org.freedesktop.DBus.Properties">
             <method name="Get">
               <arg type="s" name="interface_name" direction="in"/>
@@ -33,7 +28,11 @@ enum DBusIntrospection {
               <arg type="as" name="invalidated_properties"/>
             </signal>
           </interface>
-
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect">
+              <arg type="s" name="xml_data" direction="out"/>
+            </method>
+          </interface>
           <interface name="org.freedesktop.DBus.Peer">
             <method name="Ping"/>
             <method name="GetMachineId">
