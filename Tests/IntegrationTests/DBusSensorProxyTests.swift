@@ -107,6 +107,9 @@ struct DBusSensorProxyTests {
         let status = try daemon.control().call(Method.status)
         #expect(status["dbus"]?["state"] == "connected")
         #expect(status["dbus"]?["names"] == [.string(Self.name)])
+        let text = try daemon.ctl(["status"]).stdout
+        #expect(text.contains("D-Bus:             \(bus.restartableAddress) bus as :1."), "\(text)")
+        #expect(text.contains("holding net.hadess.SensorProxy"), "\(text)")
         bus.stop()
         try daemon.waitForStatus("the bus lost") { $0["dbus"]?["state"] == "retrying" }
         #expect(try daemon.ctl(["rotate", "landscapeLeft", "--wait"]).status == 0)
