@@ -111,7 +111,6 @@ def main():
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         children.append(monitor)
         dbus_lines = Lines(monitor.stdout)
-        dbus_lines.wait(0, lambda line: "is owned by" in line)
 
         watcher = socket.socket(socket.AF_UNIX)
         watcher.connect(os.path.join(runtime, "control.sock"))
@@ -122,18 +121,31 @@ def main():
         control.connect(os.path.join(runtime, "control.sock"))
         control_file = control.makefile("rb")
 
+        # gdbus monitor's match may reach the bus after it prints anything: turn the device
+        # until a PropertiesChanged is seen, then measure.
+        dbus_index = 0
+        for warmup in range(50):
+            target = "landscapeLeft" if warmup % 2 == 0 else "portrait"
+            rpc(control_file, control, "device.set", {"orientation": target}, 10_000 + warmup)
+            try:
+                dbus_index = dbus_lines.wait(0, lambda line: "AccelerometerOrientation" in line, timeout=2)[0] + 1
+                break
+            except SystemExit:
+                continue
+        else:
+            raise SystemExit("bench-dbus: gdbus monitor never saw a PropertiesChanged")
+        events.wait(0, lambda line: target in line and "deviceOrientation" in line)
+        event_index = len(events.lines)
+
         in_to_bus, decision_to_bus = [], []
-        dbus_index = event_index = 0
-        for turn in range(turns + 1):
-            target = "landscapeLeft" if turn % 2 == 0 else "portrait"
+        for turn in range(1, turns + 1):
+            target = "portrait" if target == "landscapeLeft" else "landscapeLeft"
             rpc(control_file, control, "device.set", {"orientation": target}, 100 + turn)
             entered = time.monotonic()
             event_index, decided, _ = events.wait(event_index, lambda line: target in line and "deviceOrientation" in line)
             dbus_index, seen, _ = dbus_lines.wait(dbus_index, lambda line: "PropertiesChanged" in line and "AccelerometerOrientation" in line)
             event_index += 1
             dbus_index += 1
-            if turn == 0:
-                continue  # the first turn leaves unknown: not a turn like the others
             in_to_bus.append((seen - entered) * 1000)
             decision_to_bus.append((seen - decided) * 1000)
 

@@ -128,18 +128,23 @@ struct DBusConnectionTests {
         let (connection, object) = try Self.serve(on: bus, held: Awaited())
         defer { connection.stop() }
         let monitor = try LineReader(["stdbuf", "-oL", "gdbus", "monitor", "--address", bus.address, "--dest", Self.name])
-        // gdbus monitor adds its match, then asks who owns the name: once it prints the
-        // answer, the bus has the match.
-        #expect(monitor.waitForLine { $0.contains("is owned by") } != nil)
+        // gdbus monitor's match may reach the bus after it prints anything: a probe signal,
+        // sent again until it is seen (each wait bounded), says the match is in place.
+        var probe: (index: Int, line: String)?
+        for _ in 0..<100 where probe == nil {
+            object.emit(Self.interface, "Ticked", [.uint32(0)])
+            probe = monitor.waitForLine(seconds: 0.2) { $0.contains("Ticked") }
+        }
+        let start = try #require(probe, "gdbus monitor never saw a signal: \(monitor.allLines)").index
         object.set(Self.interface, "Count", .uint32(1))
         object.set(Self.interface, "Count", .uint32(1))  // unchanged: nothing goes out
         object.set(Self.interface, "Count", .uint32(2))
         object.emit(Self.interface, "Ticked", [.uint32(2)])
-        let first = monitor.waitForLine { $0.contains("PropertiesChanged") }
+        let first = monitor.waitForLine(from: start + 1) { $0.contains("PropertiesChanged") }
         #expect(first?.line.contains("{'Count': <uint32 1>}") == true)
         let second = monitor.waitForLine(from: (first?.index ?? 0) + 1) { $0.contains("PropertiesChanged") }
         #expect(second?.line.contains("{'Count': <uint32 2>}") == true)
-        let tick = monitor.waitForLine(from: (second?.index ?? 0) + 1) { $0.contains("Ticked") }
+        let tick = monitor.waitForLine(from: (second?.index ?? 0) + 1) { $0.contains("Ticked") && $0.contains("(uint32 2,)") }
         #expect(tick?.line.contains("(uint32 2,)") == true, "gdbus monitor printed: \(monitor.allLines)")
     }
 
