@@ -75,8 +75,7 @@ enum DBusIntrospection {
             text += "    </signal>\n"
         }
         for property in interface.properties {
-            let access = property.setter == nil ? "read" : "readwrite"
-            text += "    <property name=\"\(escaped(property.name))\" type=\"\(escaped(property.signature))\" access=\"\(access)\""
+            text += "    <property name=\"\(escaped(property.name))\" type=\"\(escaped(property.signature))\" access=\"\(property.access)\""
             if property.changeSignal == .emits {
                 text += "/>\n"
             } else {

@@ -56,10 +56,11 @@ extension DBusConnection {
             let arguments = try DBusMessageCoding.readAll(message)
             let name = arguments[0].stringValue ?? ""
             // An empty interface name asks for every interface's (as GDBus allows).
+            if !name.isEmpty, object.interface(name) == nil {
+                throw DBusError.unknownInterface("\(object.path) has no interface \(name)")
+            }
             let values =
-                name.isEmpty
-                ? object.interfaces.flatMap { object.propertyValues($0.name) }
-                : try interfaceNamed(name, object).map { object.propertyValues($0.name) } ?? []
+                name.isEmpty ? object.interfaces.flatMap { object.propertyValues($0.name) } : object.propertyValues(name)
             sendReply(to: message, [.propertyMap(values)])
         case "Set":
             try checkSignature(message, "ssv")
@@ -73,7 +74,7 @@ extension DBusConnection {
         let arguments = try DBusMessageCoding.readAll(message)
         guard let interfaceName = arguments[0].stringValue, let name = arguments[1].stringValue, case .variant(let value) = arguments[2]
         else { throw DBusError.invalidArgs("Set takes (ssv)") }
-        guard let interface = try interfaceNamed(interfaceName, object) else {
+        guard let interface = object.interface(interfaceName) else {
             throw DBusError.unknownInterface("\(object.path) has no interface \(interfaceName)")
         }
         guard let property = interface.property(name) else { throw DBusError.unknownProperty("no property \(interfaceName).\(name)") }
@@ -87,10 +88,6 @@ extension DBusConnection {
         if object.store(interface.name, name, value), property.changeSignal == .emits {
             emitPropertiesChanged(object.path, interface.name, changed: [(name, value)], invalidated: [])
         }
-    }
-
-    private func interfaceNamed(_ name: String, _ object: DBusObject) throws(DBusError) -> DBusInterface? {
-        object.interface(name)
     }
 
     private func interfaceAndProperty(_ message: OpaquePointer, _ object: DBusObject) throws(DBusError) -> (DBusInterface, String) {

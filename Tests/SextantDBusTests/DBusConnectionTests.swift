@@ -118,6 +118,8 @@ struct DBusConnectionTests {
         #expect(readOnly.stderr.contains("org.freedesktop.DBus.Error.PropertyReadOnly"))
         let wrongType = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Set", Self.interface, "Label", "<uint32 9>")
         #expect(wrongType.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs"))
+        let otherInterface = try gdbusCall(bus, "org.freedesktop.DBus.Properties.GetAll", "org.sextant.Other")
+        #expect(otherInterface.stderr.contains("org.freedesktop.DBus.Error.UnknownInterface"))
         let unknown = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Get", Self.interface, "Nope")
         #expect(unknown.stderr.contains("org.freedesktop.DBus.Error.UnknownProperty"))
     }
