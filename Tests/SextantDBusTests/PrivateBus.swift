@@ -66,7 +66,12 @@ struct ClientRun {
 final class LineReader: @unchecked Sendable {
     private let process = Process()
     private let condition = NSCondition()
-    private var lines: [String] = []
+    private let store = Store()
+
+    /// The lines read; guarded by `condition`.
+    private final class Store: @unchecked Sendable {
+        var lines: [String] = []
+    }
 
     init(_ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -76,7 +81,11 @@ final class LineReader: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let handle = out.fileHandleForReading
-        Thread { [self] in
+        // The thread holds the lines, not this object: it reads until the process's end,
+        // which deinit brings about.
+        let condition = self.condition
+        let store = self.store
+        Thread {
             var buffer = Data()
             while true {
                 let chunk = handle.availableData
@@ -86,7 +95,7 @@ final class LineReader: @unchecked Sendable {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
                     condition.withLock {
-                        lines.append(line)
+                        store.lines.append(line)
                         condition.broadcast()
                     }
                 }
@@ -100,6 +109,7 @@ final class LineReader: @unchecked Sendable {
         return condition.withLock {
             var next = index
             while true {
+                let lines = store.lines
                 while next < lines.count {
                     if matches(lines[next]) { return (next, lines[next]) }
                     next += 1
@@ -109,7 +119,7 @@ final class LineReader: @unchecked Sendable {
         }
     }
 
-    var allLines: [String] { condition.withLock { lines } }
+    var allLines: [String] { condition.withLock { store.lines } }
 
     func stop() {
         if process.isRunning {

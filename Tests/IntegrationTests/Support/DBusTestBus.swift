@@ -75,7 +75,12 @@ final class DBusTestBus {
 final class LineWatcher: @unchecked Sendable {
     private let process = Process()
     private let condition = NSCondition()
-    private var lines: [(line: String, at: UInt64)] = []
+    private let store = Store()
+
+    /// The lines read, with their arrival times; guarded by `condition`.
+    private final class Store: @unchecked Sendable {
+        var lines: [(line: String, at: UInt64)] = []
+    }
 
     /// `arguments` run through `stdbuf -oL`, so that a client writing to a pipe writes each line.
     init(_ arguments: [String], environment: [String: String]? = nil) throws {
@@ -87,7 +92,11 @@ final class LineWatcher: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try launch(process)
         let handle = out.fileHandleForReading
-        Thread { [self] in
+        // The thread holds the lines, not this object: it reads until the process's end,
+        // which deinit brings about.
+        let condition = self.condition
+        let store = self.store
+        Thread {
             var buffer = Data()
             while true {
                 let chunk = handle.availableData
@@ -98,7 +107,7 @@ final class LineWatcher: @unchecked Sendable {
                     buffer.removeSubrange(buffer.startIndex...newline)
                     let now = DispatchTime.now().uptimeNanoseconds
                     condition.withLock {
-                        lines.append((line, now))
+                        store.lines.append((line, now))
                         condition.broadcast()
                     }
                 }
@@ -112,6 +121,7 @@ final class LineWatcher: @unchecked Sendable {
         return condition.withLock {
             var next = index
             while true {
+                let lines = store.lines
                 while next < lines.count {
                     if matches(lines[next].line) { return (next, lines[next].line, lines[next].at) }
                     next += 1
@@ -121,7 +131,7 @@ final class LineWatcher: @unchecked Sendable {
         }
     }
 
-    var allLines: [String] { condition.withLock { lines.map(\.line) } }
+    var allLines: [String] { condition.withLock { store.lines.map(\.line) } }
 
     /// SIGKILL (SIGTERM is blocked in a child of the test runner); waits for the end.
     func stop() {
