@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sextant builds and tests with. Safe to run again.
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
+#                 libsystemd-dev (sd-bus: the D-Bus faces)
+#   D-Bus tests:  dbus-daemon (a private bus), libglib2.0-bin (gdbus), systemd (busctl),
+#                 iio-sensor-proxy (monitor-sensor, and the real service side by side)
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake;
 #                 the gpsd face's clients: gpspipe, cgps, the gps module, cc against libgps),
 #                 tmux (cgps's screen, captured), gcc (cc),
@@ -24,6 +27,7 @@ packages=(
     librsvg2-bin
     systemd
     time bc
+    libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy
     python3-venv python3-pytest python3-setuptools python3-wheel
     pandoc man-db groff-base dpkg-dev debootstrap
 )
