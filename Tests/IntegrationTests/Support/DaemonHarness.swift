@@ -121,7 +121,12 @@ final class DaemonHarness {
         process = try start()
     }
 
-    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// The log so far. Decoded leniently: a read can end inside a multi-byte character the
+    /// daemon is still writing, and a strict decoding would then give nothing at all.
+    func log() -> String {
+        guard let bytes = FileManager.default.contents(atPath: logPath) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     func control() throws -> SextantConnection { try SextantConnection.control(runtimeDirectory: runtime) }
 

@@ -122,7 +122,12 @@ final class GPSDProcess: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
-    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// The log so far. Decoded leniently: a read can end inside a multi-byte character the
+    /// daemon is still writing, and a strict decoding would then give nothing at all.
+    func log() -> String {
+        guard let bytes = FileManager.default.contents(atPath: logPath) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// Writes an NMEA log into the FIFO in the background, a line at a time with `pause`
     /// seconds between lines (0: as one write).
