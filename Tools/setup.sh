@@ -18,6 +18,8 @@ packages=(
     sqlite3 util-linux
     librsvg2-bin
     python3-venv python3-pytest python3-setuptools python3-wheel
+    # The GeoClue face's tests: GeoClue's demo client where-am-i, a private dbus-daemon, gdbus.
+    geoclue-2-demo dbus-daemon libglib2.0-bin
 )
 
 missing=()
