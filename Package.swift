@@ -41,6 +41,7 @@ let package = Package(
         // C libraries, reached through pkg-config.
         .systemLibrary(name: "CLibGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's <malloc.h>: the daemon returns connection buffers to the system.
         .systemLibrary(name: "CMalloc"),
 
@@ -59,6 +60,11 @@ let package = Package(
             dependencies: ["SextantCore", "CUdev", .product(name: "Logging", package: "swift-log")]
         ),
 
+        // D-Bus through sd-bus: a connection on its own thread, objects exported from tables
+        // of interfaces (methods, properties, signals), Properties and Introspectable answered
+        // from the same tables. No NIO: the daemon's D-Bus faces hop onto the hub themselves.
+        .target(name: "SextantDBus", dependencies: ["CSystemd"]),
+
         // Decisions that must survive a restart, in SQLite (WAL).
         .target(
             name: "SextantStore",
@@ -70,6 +76,7 @@ let package = Package(
             name: "SextantServer",
             dependencies: [
                 "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "CMalloc",
+                "SextantDBus",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -83,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "sextantd",
             dependencies: [
-                "SextantServer", "SextantGPSD", "SextantIIO",
+                "SextantServer", "SextantGPSD", "SextantIIO", "SextantDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -110,6 +117,7 @@ let package = Package(
         .testTarget(name: "SextantGPSDTests", dependencies: ["SextantGPSD"]),
         .testTarget(name: "SextantIIOTests", dependencies: ["SextantIIO"]),
         .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
+        .testTarget(name: "SextantDBusTests", dependencies: ["SextantDBus"]),
         .testTarget(
             name: "SextantServerTests",
             dependencies: [

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sextant builds and tests with. Safe to run again.
 #   C libraries:  libgps-dev (gpsd's client library), libudev-dev, libsqlite3-dev
+#                 libsystemd-dev (sd-bus: the D-Bus faces)
+#   D-Bus tests:  dbus-daemon (a private bus), libglib2.0-bin (gdbus), systemd (busctl),
+#                 iio-sensor-proxy (monitor-sensor, and the real service side by side)
 #   tests:        gpsd, gpsd-tools, gpsd-clients, python3-gps (a real gpsd fed by gpsfake;
 #                 the gpsd face's clients: gpspipe, cgps, the gps module, cc against libgps),
 #                 tmux (cgps's screen, captured), gcc (cc),
@@ -17,6 +20,7 @@ packages=(
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux
     librsvg2-bin
+    libsystemd-dev dbus-daemon libglib2.0-bin systemd iio-sensor-proxy
     python3-venv python3-pytest python3-setuptools python3-wheel
     # The GeoClue face's tests: GeoClue's demo client where-am-i, a private dbus-daemon, gdbus.
     geoclue-2-demo dbus-daemon libglib2.0-bin

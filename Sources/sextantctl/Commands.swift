@@ -26,6 +26,7 @@ struct Status: ParsableCommand {
                 if let listeners = s["gpsdListeners"]?.arrayValue, !listeners.isEmpty {
                     lines.append("gpsd face:         " + listeners.map { Text.plain($0) }.joined(separator: ", "))
                 }
+                if let dbus = s["dbus"], !dbus.isNull { lines.append("D-Bus:             " + Text.dbus(dbus)) }
                 lines.append("Device:            \(Text.plain(s["deviceOrientation"])), rotation lock \(s["rotationLock"]?.boolValue == true ? "on" : "off")")
                 if let posture = s["posture"], !posture.isNull {
                     lines.append("Posture:           \(Text.plain(posture["state"])) (hinge \(Text.plain(posture["hingeAngle"]))°)")

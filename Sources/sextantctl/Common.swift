@@ -99,3 +99,15 @@ enum Text {
         return "\(seconds / 3600)h"
     }
 }
+
+extension Text {
+    /// `status`'s `dbus`: the bus, its state, the names held (or why not).
+    static func dbus(_ dbus: JSONValue) -> String {
+        let names = (dbus["names"]?.arrayValue ?? []).map { plain($0) }.joined(separator: ", ")
+        switch dbus["state"]?.stringValue {
+        case "connected": return "\(plain(dbus["bus"])) bus as \(plain(dbus["uniqueName"])), holding \(names.isEmpty ? "no name" : names)"
+        case "retrying": return "\(plain(dbus["bus"])) bus: retrying (\(plain(dbus["error"])))"
+        default: return "\(plain(dbus["bus"])) bus: \(plain(dbus["state"]))"
+        }
+    }
+}

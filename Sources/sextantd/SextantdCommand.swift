@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SextantCore
+import SextantDBus
 import SextantProtocol
 import SextantServer
 import SextantGPSD
@@ -71,6 +72,11 @@ struct SextantdCommand: AsyncParsableCommand {
     var gpsdListenAny = false
 
     @Option(
+        name: .customLong("dbus"),
+        help: ArgumentHelp("Serve iio-sensor-proxy's and GeoClue's D-Bus names on this bus (off by default).", valueName: "system|session|ADDRESS"))
+    var dbus: String?
+
+    @Option(
         name: .customLong("prompt-policy"),
         help: ArgumentHelp("Answer new prompts with this choice, or ask (leave them pending). Stored.", valueName: "ask|CHOICE"))
     var promptPolicy: String?
@@ -121,6 +127,9 @@ struct SextantdCommand: AsyncParsableCommand {
         for address in gpsdListen {
             if let problem = GPSDListenAddress.problem(address) { throw ValidationError("--gpsd-listen: \(problem)") }
         }
+        if let dbus, DBusBusAddress(parsing: dbus) == nil {
+            throw ValidationError("--dbus must be system, session or a D-Bus address such as unix:path=/run/dbus/system_bus_socket")
+        }
         if let gpsd {
             guard !noGPSD else { throw ValidationError("--gpsd and --no-gpsd exclude each other") }
             guard GPSDEndpoint(parsing: gpsd) != nil else { throw ValidationError("--gpsd must be HOST, HOST:PORT or [IPV6]:PORT") }
@@ -160,6 +169,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
         configuration.gpsdListen = gpsdListen.compactMap(GPSDListenAddress.init(parsing:))
         configuration.gpsdListenAny = gpsdListenAny
+        configuration.dbus = dbus.flatMap(DBusBusAddress.init(parsing:))
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SextantCore
+import SextantDBus
 import SextantProtocol
 import SextantGPSD
 import SextantIIO
@@ -31,6 +32,8 @@ public struct DaemonConfiguration: Sendable {
     /// At most this many app connections at once (`--max-clients`); fewer when the
     /// descriptor limit leaves less room (see `DescriptorBudget`).
     public var maxAppClients = DescriptorBudget.defaultMaxAppClients
+    /// The bus the D-Bus faces serve on (`--dbus`); none by default.
+    public var dbus: DBusBusAddress?
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -81,6 +84,8 @@ public struct SextantDaemon {
         // failure: the gpsd feed keeps retrying, the IIO feed waits for hotplug.
         let liveSources = LiveSources.start(configuration, hub: hub, logger: logger)
         let feeds = FeedService(sources: liveSources, logger: logger)
+        // D-Bus faces: a bus that is not there is a fault retried in the background.
+        let dbus: [any Service] = DBusBusService.open(configuration, hub: hub, logger: logger).map { [$0] } ?? []
 
         logger.info(
             "sextantd ready",
@@ -90,7 +95,7 @@ public struct SextantDaemon {
                 "max app clients": "\(listeners.appClientLimit)",
             ])
         let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
-        return SextantDaemon(services: [hubService, listeners, gpsdFace, feeds, readiness], logger: logger)
+        return SextantDaemon(services: [hubService, listeners, gpsdFace] + dbus + [feeds, readiness], logger: logger)
     }
 
     private static func startReplay(configuration: DaemonConfiguration, hub: Hub) async throws(DaemonStartError) {

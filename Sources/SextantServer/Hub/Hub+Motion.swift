@@ -31,6 +31,7 @@ extension Hub {
         if !sessions.ordered.contains(where: \.wantsOrientation) {
             broadcastToWatchers(Event.deviceOrientation, change.json, kind: .sensor)
         }
+        dbusListeners.deviceOrientationChanged(change.orientation)
     }
 
     /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.

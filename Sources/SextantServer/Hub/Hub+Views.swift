@@ -25,6 +25,7 @@ extension Hub {
             "promptPolicy": authorization.policy.json,
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
             "gpsdListeners": .array(gpsdFace.listeners.map { .string($0) }),
+            "dbus": dbusStatusJSON,
         ]
     }
 

@@ -82,6 +82,10 @@ public final class Hub: @unchecked Sendable {
     var lastFixSource: SourceName?
     /// The gpsd face's listeners and connections (`GPSDFace/`).
     var gpsdFace = GPSDFaceRegistry()
+    /// The D-Bus connection as `status` shows it, nil without `--dbus`; what the D-Bus
+    /// faces follow of the hub's decisions (`DBusFace/`).
+    var dbusBus: DBusBusStatus?
+    var dbusListeners = DBusFaceListeners()
 
     // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
     var judge = OrientationJudge()

@@ -1,0 +1,245 @@
+import CSystemd
+import Foundation
+
+/// Which bus to connect to: `--dbus system|session|ADDRESS`.
+public enum DBusBusAddress: Sendable, Equatable, CustomStringConvertible {
+    case system
+    case session
+    /// A D-Bus server address (`unix:path=/run/dbus/system_bus_socket`).
+    case address(String)
+
+    /// `system`, `session`, or an address of the form `transport:key=value,...`.
+    public init?(parsing text: String) {
+        switch text {
+        case "system": self = .system
+        case "session": self = .session
+        default:
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text[text.index(after: colon)...].contains("=")
+            else { return nil }
+            self = .address(text)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .system: return "system"
+        case .session: return "session"
+        case .address(let address): return address
+        }
+    }
+}
+
+/// One connection to a bus, driven by a thread of its own that owns the sd-bus object:
+/// it sleeps in poll(2) on the bus's descriptor and an eventfd, processes incoming
+/// messages (routing method calls to the exported objects' tables), and runs the work
+/// other threads queue with ``perform(_:)`` (replies, signals), in the order queued.
+///
+/// Set up on the caller's thread (``connect(_:)``, ``export(_:)``, ``requestName(_:)``),
+/// then ``start(onPeerLeft:onLost:)``; after that only the bus thread touches sd-bus.
+public final class DBusConnection: @unchecked Sendable {
+    public let address: DBusBusAddress
+    /// Our unique name on the bus (`:1.42`).
+    public let uniqueName: String
+    let bus: OpaquePointer
+    private let wake: Int32
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var pending: [@Sendable (OpaquePointer) -> Void] = []
+    private var stopping = false
+    private var joined = false
+    var objects: [String: DBusObject] = [:]
+    private var slots: [OpaquePointer] = []
+    private let finished = DispatchSemaphore(value: 0)
+    private var onPeerLeft: @Sendable (String) -> Void = { _ in }
+    private var onLost: @Sendable (DBusError) -> Void = { _ in }
+
+    /// Work queued by other threads and not yet run; more is refused (a bus thread that
+    /// cannot keep up must not grow without bound).
+    static let pendingLimit = 8192
+
+    private init(address: DBusBusAddress, bus: OpaquePointer, uniqueName: String, wake: Int32) {
+        self.address = address
+        self.bus = bus
+        self.uniqueName = uniqueName
+        self.wake = wake
+    }
+
+    /// Connects and says hello to the bus.
+    public static func connect(_ address: DBusBusAddress) throws(DBusError) -> DBusConnection {
+        var bus: OpaquePointer?
+        var result: Int32
+        switch address {
+        case .system: result = sd_bus_open_system(&bus)
+        case .session: result = sd_bus_open_user(&bus)
+        case .address(let text):
+            result = sd_bus_new(&bus)
+            if result >= 0 { result = text.withCString { sd_bus_set_address(bus, $0) } }
+            if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
+            if result >= 0 { result = sd_bus_start(bus) }
+        }
+        guard result >= 0, let bus else {
+            if let bus { sd_bus_unref(bus) }
+            throw DBusError.system("cannot connect to the \(address) bus", result)
+        }
+        var unique: UnsafePointer<CChar>?
+        result = sd_bus_get_unique_name(bus, &unique)
+        guard result >= 0, let unique else {
+            sd_bus_flush_close_unref(bus)
+            throw DBusError.system("the \(address) bus gave no unique name", result)
+        }
+        let wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard wake >= 0 else {
+            sd_bus_flush_close_unref(bus)
+            throw DBusError.failed("eventfd: \(String(cString: strerror(errno)))")
+        }
+        let connection = DBusConnection(address: address, bus: bus, uniqueName: String(cString: unique), wake: wake)
+        try connection.installHandlers()
+        return connection
+    }
+
+    /// One fallback handler at `/` routes every method call to the objects' table; one match
+    /// hears peers leave.
+    private func installHandlers() throws(DBusError) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var slot: OpaquePointer?
+        var result = sd_bus_add_fallback(bus, &slot, "/", routeMessage, context)
+        if result < 0 { throw DBusError.system("cannot install the object router", result) }
+        slots.append(slot!)
+        let rule =
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
+        result = sd_bus_add_match(bus, &slot, rule, nameOwnerChanged, context)
+        if result < 0 { throw DBusError.system("cannot watch peers leave the bus", result) }
+        slots.append(slot!)
+    }
+
+    /// Claims a well-known name (before ``start``): fails when another connection owns it.
+    public func requestName(_ name: String) throws(DBusError) {
+        let result = sd_bus_request_name(bus, name, 0)
+        if result < 0 { throw DBusError.system("cannot own \(name)", result) }
+    }
+
+    /// Exports an object (from any thread): calls to its path reach its table from now on.
+    public func export(_ object: DBusObject) {
+        lock.withLock { objects[object.path] = object }
+        object.attach(to: self)
+    }
+
+    /// Withdraws an object (from any thread).
+    public func unexport(_ path: String) {
+        let object = lock.withLock { objects.removeValue(forKey: path) }
+        object?.attach(to: nil)
+    }
+
+    func object(at path: String) -> DBusObject? { lock.withLock { objects[path] } }
+    var exportedPaths: [String] { lock.withLock { Array(objects.keys) } }
+
+    /// Starts the bus thread. `onPeerLeft` hears each unique name that leaves the bus;
+    /// `onLost`, once, that the connection is gone (after the thread let go of it).
+    public func start(onPeerLeft: @escaping @Sendable (String) -> Void, onLost: @escaping @Sendable (DBusError) -> Void) {
+        self.onPeerLeft = onPeerLeft
+        self.onLost = onLost
+        let thread = Thread { [self] in run() }
+        thread.name = "sextant-dbus"
+        thread.start()
+    }
+
+    /// Stops the bus thread and closes the connection; returns once it is closed. Not
+    /// from the bus thread.
+    public func stop() {
+        let wait = lock.withLock { () -> Bool in
+            stopping = true
+            defer { joined = true }
+            return !joined
+        }
+        wakeUp()
+        if wait { finished.wait() }
+        for path in exportedPaths { unexport(path) }
+    }
+
+    /// Queues work for the bus thread; false when refused (stopped, or too much queued).
+    @discardableResult
+    func perform(_ work: @escaping @Sendable (OpaquePointer) -> Void) -> Bool {
+        let queued = lock.withLock { () -> Bool in
+            guard !stopping, pending.count < Self.pendingLimit else { return false }
+            pending.append(work)
+            return true
+        }
+        if queued { wakeUp() }
+        return queued
+    }
+
+    private func wakeUp() {
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    private func run() {
+        var lost: DBusError?
+        while lost == nil {
+            let (work, stop) = lock.withLock { () -> ([@Sendable (OpaquePointer) -> Void], Bool) in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return (pending, stopping)
+            }
+            for item in work { item(bus) }
+            if stop { break }
+            lost = processAndWait()
+        }
+        for slot in slots { sd_bus_slot_unref(slot) }
+        slots.removeAll()
+        sd_bus_flush_close_unref(bus)
+        close(wake)
+        lock.withLock { stopping = true }
+        finished.signal()
+        if let lost { onLost(lost) }
+    }
+
+    /// Processes what the bus has for us, then sleeps until it has more, its next timeout,
+    /// or queued work. Returns why the connection is lost, if it is.
+    private func processAndWait() -> DBusError? {
+        var result: Int32
+        repeat { result = sd_bus_process(bus, nil) } while result > 0
+        if result < 0 { return DBusError.system("the connection to the \(address) bus", result) }
+        let events = sd_bus_get_events(bus)
+        if events < 0 { return DBusError.system("the connection to the \(address) bus", events) }
+        var descriptors = [
+            pollfd(fd: sd_bus_get_fd(bus), events: Int16(events), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+        ]
+        let polled = poll(&descriptors, 2, pollTimeout())
+        if polled < 0, errno != EINTR { return DBusError.failed("poll: \(String(cString: strerror(errno)))") }
+        if descriptors[1].revents & Int16(POLLIN) != 0 {
+            var count: UInt64 = 0
+            _ = read(wake, &count, 8)
+        }
+        return nil
+    }
+
+    /// sd-bus's next timeout (absolute, CLOCK_MONOTONIC µs) as poll's milliseconds.
+    private func pollTimeout() -> Int32 {
+        var deadline: UInt64 = 0
+        guard sd_bus_get_timeout(bus, &deadline) >= 0, deadline != UInt64.max else { return -1 }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        guard deadline > nowMicroseconds else { return 0 }
+        return Int32(min((deadline - nowMicroseconds + 999) / 1000, 60_000))
+    }
+
+    fileprivate func peerLeft(_ name: String) { onPeerLeft(name) }
+}
+
+/// sd-bus's message callback for every method call under `/`: hands it to the router.
+private let routeMessage: sd_bus_message_handler_t = { message, context, _ in
+    guard let message, let context else { return 0 }
+    return Unmanaged<DBusConnection>.fromOpaque(context).takeUnretainedValue().route(message)
+}
+
+/// The bus's NameOwnerChanged: a unique name losing its owner is a peer that left.
+private let nameOwnerChanged: sd_bus_message_handler_t = { message, context, _ in
+    guard let message, let context,
+        let values = try? DBusMessageCoding.readAll(message), values.count == 3,
+        let name = values[0].stringValue, let oldOwner = values[1].stringValue, let newOwner = values[2].stringValue,
+        name.hasPrefix(":"), !oldOwner.isEmpty, newOwner.isEmpty
+    else { return 0 }
+    Unmanaged<DBusConnection>.fromOpaque(context).takeUnretainedValue().peerLeft(name)
+    return 0
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// An object on the bus: a path and its table of interfaces, with the current value of
+/// each property. The face that owns it sets values from any thread (``set(_:_:_:)``);
+/// the router reads them on the bus's thread to answer Get and GetAll at once. It outlives
+/// a connection: exported again on the next one, with the values it holds.
+public final class DBusObject: @unchecked Sendable {
+    public let path: String
+    public let interfaces: [DBusInterface]
+    private let lock = NSLock()
+    /// Interface name → property name → value; guarded by `lock`.
+    private var values: [String: [String: DBusValue]] = [:]
+    /// The connection it is exported on, if any; guarded by `lock`.
+    private weak var connection: DBusConnection?
+
+    public init(path: String, interfaces: [DBusInterface]) {
+        self.path = path
+        self.interfaces = interfaces
+    }
+
+    func interface(_ name: String) -> DBusInterface? { interfaces.first { $0.name == name } }
+
+    /// The property's value, nil before the face set one.
+    public func value(_ interface: String, _ property: String) -> DBusValue? {
+        lock.withLock { values[interface]?[property] }
+    }
+
+    /// Sets a property; when the value changed and the property says so, PropertiesChanged
+    /// goes out on the connection, in the order of the calls.
+    public func set(_ interfaceName: String, _ property: String, _ value: DBusValue) {
+        guard let declared = interface(interfaceName)?.property(property) else {
+            preconditionFailure("\(path): no property \(interfaceName).\(property)")
+        }
+        precondition(declared.signature == value.signature, "\(path): \(property) is \(declared.signature), not \(value.signature)")
+        let (changed, connection) = lock.withLock { () -> (Bool, DBusConnection?) in
+            let old = values[interfaceName]?[property]
+            values[interfaceName, default: [:]][property] = value
+            return (old != nil && old != value, self.connection)
+        }
+        guard changed, let connection else { return }
+        switch declared.changeSignal {
+        case .emits: connection.emitPropertiesChanged(path, interfaceName, changed: [(property, value)], invalidated: [])
+        case .invalidates: connection.emitPropertiesChanged(path, interfaceName, changed: [], invalidated: [property])
+        case .constant, .none: break
+        }
+    }
+
+    /// Sends one of its signals (a no-op while it is not exported).
+    public func emit(_ interfaceName: String, _ signal: String, _ arguments: [DBusValue]) {
+        guard let connection = lock.withLock({ self.connection }) else { return }
+        connection.emitSignal(path, interfaceName, signal, arguments)
+    }
+
+    /// Every readable property of an interface with a value, in the table's order.
+    func propertyValues(_ interfaceName: String) -> [(String, DBusValue)] {
+        guard let declared = interface(interfaceName) else { return [] }
+        return lock.withLock {
+            declared.properties.compactMap { property in values[interfaceName]?[property.name].map { (property.name, $0) } }
+        }
+    }
+
+    /// Stores a value set by a client (Properties.Set), after its setter accepted it.
+    func store(_ interfaceName: String, _ property: String, _ value: DBusValue) -> Bool {
+        lock.withLock {
+            let old = values[interfaceName]?[property]
+            values[interfaceName, default: [:]][property] = value
+            return old != value
+        }
+    }
+
+    func attach(to connection: DBusConnection?) { lock.withLock { self.connection = connection } }
+}

@@ -1,0 +1,105 @@
+import CSystemd
+import Foundation
+
+/// What leaves the bus thread: replies, errors, signals. The `send…` calls run on the bus
+/// thread; the `emit…` calls may come from any and are queued for it.
+extension DBusConnection {
+    func sendReply(to call: OpaquePointer, _ values: [DBusValue]) {
+        guard sd_bus_message_get_expect_reply(call) > 0 else { return }
+        var reply: OpaquePointer?
+        guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        do throws(DBusError) {
+            try DBusMessageCoding.append(values, to: reply)
+        } catch {
+            sendError(to: call, error)
+            return
+        }
+        sd_bus_send(bus, reply, nil)
+    }
+
+    func sendError(to call: OpaquePointer, _ error: DBusError) {
+        var busError = sextant_bus_error_null()
+        sd_bus_error_set(&busError, error.name, error.message)
+        sd_bus_reply_method_error(call, &busError)
+        sd_bus_error_free(&busError)
+    }
+
+    func sendSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+        var signal: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &signal, path, interface, member) >= 0, let signal else { return }
+        defer { sd_bus_message_unref(signal) }
+        guard (try? DBusMessageCoding.append(arguments, to: signal)) != nil else { return }
+        sd_bus_send(bus, signal, nil)
+    }
+
+    /// Queues a signal from an exported object.
+    func emitSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+        perform { [self] _ in sendSignal(path, interface, member, arguments) }
+    }
+
+    /// Queues org.freedesktop.DBus.Properties.PropertiesChanged.
+    func emitPropertiesChanged(_ path: String, _ interface: String, changed: [(String, DBusValue)], invalidated: [String]) {
+        let arguments: [DBusValue] = [
+            .string(interface), .propertyMap(changed), .array(element: "s", invalidated.map { .string($0) }),
+        ]
+        emitSignal(path, Self.propertiesInterface, "PropertiesChanged", arguments)
+    }
+}
+
+/// A method call held until its handler answers; answered once, from any thread.
+final class DBusIncomingCall: DBusCall, @unchecked Sendable {
+    let sender: String
+    let path: String
+    let arguments: [DBusValue]
+    private let connection: DBusConnection
+    private let message: OpaquePointer
+    private let lock = NSLock()
+    private var answered = false
+
+    init(connection: DBusConnection, message: OpaquePointer, sender: String, path: String, arguments: [DBusValue]) {
+        self.connection = connection
+        self.message = message
+        self.sender = sender
+        self.path = path
+        self.arguments = arguments
+        sd_bus_message_ref(message)
+    }
+
+    func reply(_ values: [DBusValue]) {
+        answer { connection, message in connection.sendReply(to: message, values) }
+    }
+
+    func fail(_ error: DBusError) {
+        answer { connection, message in connection.sendError(to: message, error) }
+    }
+
+    private func answer(_ send: @escaping @Sendable (DBusConnection, OpaquePointer) -> Void) {
+        guard lock.withLock({ () -> Bool in defer { answered = true }; return !answered }) else { return }
+        let held = DBusMessageReference(message)
+        let sent = connection.perform { [connection] _ in
+            send(connection, held.message)
+            sd_bus_message_unref(held.message)
+        }
+        // The connection is gone: nobody is left to answer, only the reference to drop.
+        if !sent { sd_bus_message_unref(message) }
+    }
+
+    deinit {
+        // A handler that dropped the call: the client hears so now rather than at its timeout.
+        if !answered {
+            let held = DBusMessageReference(message)
+            let sent = connection.perform { [connection] _ in
+                connection.sendError(to: held.message, .failed("the call was not answered"))
+                sd_bus_message_unref(held.message)
+            }
+            if !sent { sd_bus_message_unref(message) }
+        }
+    }
+}
+
+/// An sd-bus message handed to the bus thread (only that thread touches it).
+private struct DBusMessageReference: @unchecked Sendable {
+    let message: OpaquePointer
+    init(_ message: OpaquePointer) { self.message = message }
+}

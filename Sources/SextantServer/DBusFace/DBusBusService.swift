@@ -1,0 +1,132 @@
+import Dispatch
+import Logging
+import SextantDBus
+import ServiceLifecycle
+
+/// The daemon on D-Bus (`--dbus`): one connection at a time, the faces' objects exported
+/// and their names claimed on it. A bus that cannot be reached, a name another program
+/// owns, or a connection lost is a fault like gpsd's: logged once, retried with back-off
+/// (0.5 s doubling to 10 s), shown in `status`; the daemon keeps serving its sockets.
+final class DBusBusService: Service, @unchecked Sendable {
+    private let address: DBusBusAddress
+    private let faces: [any DBusFace]
+    private let hub: Hub
+    private let logger: Logger
+    /// Everything below is touched on this queue only.
+    private let queue = DispatchQueue(label: "sextant.dbus")
+    private var connection: DBusConnection?
+    private var retry: DispatchWorkItem?
+    private var nextDelay = DBusBusService.initialDelay
+    /// Whether the current fault was logged (once per outage).
+    private var faultLogged = false
+    private var stopped = false
+
+    static let initialDelay: Duration = .milliseconds(500)
+    static let maximumDelay: Duration = .seconds(10)
+
+    private init(address: DBusBusAddress, faces: [any DBusFace], hub: Hub, logger: Logger) {
+        self.address = address
+        self.faces = faces
+        self.hub = hub
+        self.logger = logger
+    }
+
+    /// The service for `--dbus`, nil without it (then `status` says `dbus: null`).
+    static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> DBusBusService? {
+        guard let address = configuration.dbus else { return nil }
+        let faces = DBusFaces.all.map { $0.init(hub: hub, logger: logger) as any DBusFace }
+        return DBusBusService(address: address, faces: faces, hub: hub, logger: logger)
+    }
+
+    func run() async throws {
+        queue.async { self.connect() }
+        try? await gracefulShutdown()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.stopped = true
+                self.retry?.cancel()
+                self.drop()
+                done.resume()
+            }
+        }
+    }
+
+    private var names: [String] { faces.flatMap(\.busNames) }
+
+    private func connect() {
+        guard !stopped else { return }
+        report(.connecting)
+        let attempt: DBusConnection
+        do {
+            attempt = try DBusConnection.connect(address)
+        } catch {
+            return fault(error.message)
+        }
+        for face in faces { face.connected(attempt) }
+        do {
+            for name in names { try attempt.requestName(name) }
+        } catch {
+            attempt.start(onPeerLeft: { _ in }, onLost: { _ in })
+            attempt.stop()
+            for face in faces { face.disconnected() }
+            return fault(error.message)
+        }
+        let faces = self.faces
+        attempt.start(
+            onPeerLeft: { name in for face in faces { face.peerLeft(name) } },
+            onLost: { [self] error in queue.async { self.lost(attempt, error) } })
+        connection = attempt
+        nextDelay = Self.initialDelay
+        faultLogged = false
+        logger.info("D-Bus: on the \(address) bus", metadata: ["unique name": "\(attempt.uniqueName)", "names": "\(names.joined(separator: " "))"])
+        report(.connected(uniqueName: attempt.uniqueName, names: names))
+    }
+
+    private func lost(_ lostConnection: DBusConnection, _ error: DBusError) {
+        guard connection === lostConnection else { return }
+        drop()
+        fault("lost the \(address) bus: \(error.message)")
+    }
+
+    /// Closes the connection, if any, and tells the faces.
+    private func drop() {
+        guard let current = connection else { return }
+        connection = nil
+        current.stop()
+        for face in faces { face.disconnected() }
+    }
+
+    private func fault(_ reason: String) {
+        if faultLogged {
+            logger.debug("D-Bus: still failing", metadata: ["reason": "\(reason)"])
+        } else {
+            logger.warning("D-Bus: \(reason); retrying with back-off (at most every 10 s)")
+            faultLogged = true
+        }
+        report(.retrying(reason))
+        let delay = nextDelay
+        nextDelay = min(nextDelay * 2, Self.maximumDelay)
+        let work = DispatchWorkItem { [weak self] in self?.connect() }
+        retry = work
+        let (seconds, attoseconds) = delay.components
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)), execute: work)
+    }
+
+    private func report(_ state: DBusBusState) {
+        let address = self.address
+        hub.eventLoop.execute { [hub] in hub.dbusBus = DBusBusStatus(bus: address, state: state) }
+    }
+}
+
+/// What `status` says of the daemon's D-Bus connection (`dbus`).
+struct DBusBusStatus: Sendable {
+    var bus: DBusBusAddress
+    var state: DBusBusState
+}
+
+enum DBusBusState: Sendable {
+    case connecting
+    case connected(uniqueName: String, names: [String])
+    /// The last attempt failed or the connection was lost; the next attempt is scheduled.
+    case retrying(String)
+}

@@ -1,0 +1,162 @@
+import Logging
+import SextantDBus
+import SextantProtocol
+
+/// iio-sensor-proxy's face (`net.hadess.SensorProxy` at `/net/hadess/SensorProxy`, the
+/// interface of iio-sensor-proxy 3.0): the screen's orientation as the judge decides it
+/// (RULES O1–O5), whatever its source — live IIO, a replay, `sextantctl rotate`.
+///
+/// - `AccelerometerOrientation` follows each decision, mapped by ``SensorProxyOrientation``;
+///   PropertiesChanged goes out on every change.
+/// - Claims are counted per sender, freed when it releases or leaves the bus. They decide
+///   nothing: Sextant reads its sensors whether or not anyone listens (see `LiveSource`), so
+///   the property is current before the first claim.
+/// - No light sensor, proximity sensor or compass: `HasAmbientLight`, `HasProximity` and
+///   `HasCompass` are false; their Claim and Release calls succeed and change nothing.
+final class SensorProxyFace: DBusFace, @unchecked Sendable {
+    static let busName = "net.hadess.SensorProxy"
+    static let path = "/net/hadess/SensorProxy"
+    static let interface = "net.hadess.SensorProxy"
+    static let compassPath = "/net/hadess/SensorProxy/Compass"
+    static let compassInterface = "net.hadess.SensorProxy.Compass"
+
+    let busNames = [SensorProxyFace.busName]
+    private let hub: Hub
+    let object: DBusObject
+    let compass: DBusObject
+    private let claims: SensorProxyClaims
+    /// The orientation shown while the device lies flat; on the hub's loop only.
+    private var mapping = SensorProxyOrientation()
+
+    init(hub: Hub, logger: Logger) {
+        self.hub = hub
+        claims = SensorProxyClaims(hub: hub, logger: logger)
+        object = DBusObject(path: Self.path, interfaces: [Self.sensorProxyInterface(claims)])
+        compass = DBusObject(path: Self.compassPath, interfaces: [Self.compassTable()])
+        object.set(Self.interface, "HasAccelerometer", .bool(true))
+        object.set(Self.interface, "AccelerometerOrientation", .string(SensorProxyOrientation.undefined))
+        object.set(Self.interface, "HasAmbientLight", .bool(false))
+        object.set(Self.interface, "LightLevelUnit", .string("lux"))
+        object.set(Self.interface, "LightLevel", .double(0))
+        object.set(Self.interface, "HasProximity", .bool(false))
+        object.set(Self.interface, "ProximityNear", .bool(false))
+        compass.set(Self.compassInterface, "HasCompass", .bool(false))
+        compass.set(Self.compassInterface, "CompassHeading", .double(0))
+        hub.eventLoop.execute { [self] in
+            mapping = SensorProxyOrientation(lastUpright: hub.judge.lastUprightOrientation)
+            orientationChanged(hub.judge.orientation)
+            hub.dbusListeners.deviceOrientation.append { [self] orientation in orientationChanged(orientation) }
+            claims.publish()
+        }
+    }
+
+    /// On the hub's loop: the judge decided.
+    private func orientationChanged(_ orientation: DeviceOrientation) {
+        object.set(Self.interface, "AccelerometerOrientation", .string(mapping.name(for: orientation)))
+    }
+
+    func connected(_ connection: DBusConnection) {
+        connection.export(object)
+        connection.export(compass)
+    }
+
+    func peerLeft(_ uniqueName: String) { claims.senderLeft(uniqueName) }
+
+    func disconnected() { claims.releaseAll() }
+
+    /// net.hadess.SensorProxy as iio-sensor-proxy 3.0 declares it.
+    private static func sensorProxyInterface(_ claims: SensorProxyClaims) -> DBusInterface {
+        let noSensor: @Sendable (any DBusCall) -> Void = { $0.reply([]) }
+        return DBusInterface(
+            interface,
+            methods: [
+                DBusMethod("ClaimAccelerometer") { call in claims.claim(call, true) },
+                DBusMethod("ReleaseAccelerometer") { call in claims.claim(call, false) },
+                DBusMethod("ClaimLight", handler: noSensor), DBusMethod("ReleaseLight", handler: noSensor),
+                DBusMethod("ClaimProximity", handler: noSensor), DBusMethod("ReleaseProximity", handler: noSensor),
+            ],
+            properties: [
+                DBusProperty("HasAccelerometer", "b"), DBusProperty("AccelerometerOrientation", "s"),
+                DBusProperty("HasAmbientLight", "b"), DBusProperty("LightLevelUnit", "s"), DBusProperty("LightLevel", "d"),
+                DBusProperty("HasProximity", "b"), DBusProperty("ProximityNear", "b"),
+            ])
+    }
+
+    private static func compassTable() -> DBusInterface {
+        let noSensor: @Sendable (any DBusCall) -> Void = { $0.reply([]) }
+        return DBusInterface(
+            compassInterface,
+            methods: [DBusMethod("ClaimCompass", handler: noSensor), DBusMethod("ReleaseCompass", handler: noSensor)],
+            properties: [DBusProperty("HasCompass", "b"), DBusProperty("CompassHeading", "d")])
+    }
+}
+
+/// The senders that claimed the accelerometer, counted per sender; on the hub's loop.
+final class SensorProxyClaims: @unchecked Sendable {
+    private let hub: Hub
+    private let logger: Logger
+    private var senders: Set<String> = []
+
+    init(hub: Hub, logger: Logger) {
+        self.hub = hub
+        self.logger = logger
+    }
+
+    /// ClaimAccelerometer or ReleaseAccelerometer (bus thread): answered once counted.
+    func claim(_ call: any DBusCall, _ claiming: Bool) {
+        hub.eventLoop.execute { [self] in
+            if claiming { senders.insert(call.sender) } else { senders.remove(call.sender) }
+            publish()
+            call.reply([])
+        }
+    }
+
+    func senderLeft(_ uniqueName: String) {
+        hub.eventLoop.execute { [self] in
+            guard senders.remove(uniqueName) != nil else { return }
+            logger.debug("iio-sensor-proxy face: a client left the bus; its claim is released", metadata: ["sender": "\(uniqueName)"])
+            publish()
+        }
+    }
+
+    func releaseAll() {
+        hub.eventLoop.execute { [self] in
+            senders.removeAll()
+            publish()
+        }
+    }
+
+    /// `status`'s `dbus.faces.sensorProxy`.
+    func publish() {
+        hub.dbusListeners.faceStatus["sensorProxy"] = ["accelerometerClaims": .int(Int64(senders.count))]
+    }
+}
+
+/// Sextant's device orientation in iio-sensor-proxy's words. iio-sensor-proxy names the
+/// side of the screen that points up: `normal` (portrait), `bottom-up` (upside down),
+/// `left-up` (our `landscapeRight`, RULES' IIO note), `right-up` (our `landscapeLeft`).
+/// It has no flat state: lying face up or down, it keeps the orientation it had, and so
+/// does this mapping (the last upright one; `undefined` before any).
+struct SensorProxyOrientation {
+    static let undefined = "undefined"
+    private(set) var lastUpright: DeviceOrientation?
+
+    init(lastUpright: DeviceOrientation? = nil) { self.lastUpright = lastUpright }
+
+    mutating func name(for orientation: DeviceOrientation) -> String {
+        if orientation.isUpright { lastUpright = orientation }
+        switch orientation {
+        case .portrait: return "normal"
+        case .portraitUpsideDown: return "bottom-up"
+        case .landscapeRight: return "left-up"
+        case .landscapeLeft: return "right-up"
+        case .faceUp, .faceDown: return lastUpright.map { Self.uprightName($0) } ?? Self.undefined
+        case .unknown: return Self.undefined
+        }
+    }
+
+    private static func uprightName(_ orientation: DeviceOrientation) -> String {
+        var copy = SensorProxyOrientation()
+        return orientation.isUpright ? copy.name(for: orientation) : undefined
+    }
+}
