@@ -343,6 +343,7 @@ public final class Hub: @unchecked Sendable {
                 for session in sessions.ordered {
                     publish(to: session, event)
                 }
+                dbusListeners.servicesEnabledChanged(enabled)
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
                 eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [self] in
