@@ -104,6 +104,22 @@ struct GeoClueFaceTests {
         for (got, truth) in zip(all, north) { #expect(got.latitude != truth.lat, "a reduced location is never the true one") }
     }
 
+    @Test("TimeThreshold as GeoClue 2.6: where-am-i -i 1 over fixes 0.25 s apart hears one per whole second of the fixes' own times")
+    func timeThreshold() throws {
+        let bus = try GeoClueTestBus()
+        let daemon = try DaemonHarness.onBus(bus, grant: true)
+        let client = try WhereAmI(bus: bus, directory: daemon.directory, timeThreshold: 1)
+        try daemon.waitForActiveGeoClueClient()
+        // Times 0, 0.25 ... 2.5 s after 08:00:00: whole seconds 0,0,0,0,1,1,1,1,2,2,2. Each
+        // signalled fix is the first at least one whole second after the last signalled.
+        let steps = (0..<11).map { (lat: 48.0, lon: 2.35 + Double($0) * 0.0005) }
+        try daemon.replay("steps.jsonl", geoclueTrace(steps, step: 0.25))
+        _ = try client.waitForLocations(3)
+        try daemon.waitForStatus("the replay to end") { $0["replay"]?["state"] == "finished" }
+        // The fixes after the third are below the threshold: they change nothing printed.
+        expectPositions(client.locations(), [steps[0], steps[4], steps[8]])
+    }
+
     @Test("L9: a revoke stops the client at once: Active goes false, where-am-i says so and exits; not one more location")
     func revokeStopsTheClient() throws {
         let bus = try GeoClueTestBus()

@@ -82,12 +82,12 @@ final class WhereAmI {
     private let outputPath: String
     private let exited = DispatchSemaphore(value: 0)
 
-    init(bus: GeoClueTestBus, directory: String, level: Int = 8, timeout: Int = 60, name: String = "where-am-i") throws {
+    init(bus: GeoClueTestBus, directory: String, level: Int = 8, timeout: Int = 60, timeThreshold: Int? = nil, name: String = "where-am-i") throws {
         outputPath = directory + "/" + name + ".out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
         process.executableURL = URL(fileURLWithPath: GeoClueClients.whereAmI)
-        process.arguments = ["-a", String(level), "-t", String(timeout)]
+        process.arguments = ["-a", String(level), "-t", String(timeout)] + (timeThreshold.map { ["-i", String($0)] } ?? [])
         process.environment = bus.environment
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")
