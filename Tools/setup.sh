@@ -30,6 +30,8 @@ packages=(
     libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy
     python3-venv python3-pytest python3-setuptools python3-wheel
     pandoc man-db groff-base dpkg-dev debootstrap
+    # The GeoClue face's tests: GeoClue's demo client where-am-i.
+    geoclue-2-demo
 )
 
 missing=()

@@ -7,15 +7,19 @@ import Foundation
 public final class DBusObject: @unchecked Sendable {
     public let path: String
     public let interfaces: [DBusInterface]
+    /// The one peer (a unique name) that may call it and read or set its properties; any
+    /// other gets AccessDenied (GeoClue's clients and locations). Nil: every peer.
+    public let owner: String?
     private let lock = NSLock()
     /// Interface name → property name → value; guarded by `lock`.
     private var values: [String: [String: DBusValue]] = [:]
     /// The connection it is exported on, if any; guarded by `lock`.
     private weak var connection: DBusConnection?
 
-    public init(path: String, interfaces: [DBusInterface]) {
+    public init(path: String, interfaces: [DBusInterface], owner: String? = nil) {
         self.path = path
         self.interfaces = interfaces
+        self.owner = owner
     }
 
     func interface(_ name: String) -> DBusInterface? { interfaces.first { $0.name == name } }

@@ -21,6 +21,9 @@ extension DBusConnection {
                 return 1
             }
             guard let object = object(at: path) else { throw DBusError.unknownObject("no object at \(path)") }
+            if let owner = object.owner, sd_bus_message_get_sender(message).map({ String(cString: $0) }) != owner {
+                throw DBusError.accessDenied("Access denied")
+            }
             if interface == Self.propertiesInterface {
                 try properties(member, message, object)
             } else {

@@ -31,5 +31,5 @@ protocol DBusFace: AnyObject, Sendable {
 /// Every face the daemon serves on D-Bus.
 enum DBusFaces {
     /// The one place a D-Bus face is registered.
-    static let all: [any DBusFace.Type] = [SensorProxyFace.self]
+    static let all: [any DBusFace.Type] = [SensorProxyFace.self, GeoClueFace.self]
 }

@@ -8,9 +8,15 @@ struct DBusFaceListeners {
     var deviceOrientation: [(DeviceOrientation) -> Void] = []
     /// What each face shows in `status` (`dbus.faces`), by face.
     var faceStatus: [String: JSONValue] = [:]
+    /// Each change of the Location Services switch (RULES L1).
+    var servicesEnabled: [(Bool) -> Void] = []
 
     func deviceOrientationChanged(_ orientation: DeviceOrientation) {
         for listener in deviceOrientation { listener(orientation) }
+    }
+
+    func servicesEnabledChanged(_ enabled: Bool) {
+        for listener in servicesEnabled { listener(enabled) }
     }
 }
 

@@ -208,6 +208,7 @@ extension Hub {
             }
         } catch {
             pendingRequests[token] = nil
+            authorizationAnswers.removeValue(forKey: token)?(.failure(error))
             return .error(error)
         }
         committed.assumeIsolated().whenComplete { [self] result in
@@ -221,6 +222,8 @@ extension Hub {
             }
             if let pending = pendingRequests.removeValue(forKey: token) {
                 pending.connection.respond(pending.id, .failure(failure))
+            } else {
+                authorizationAnswers.removeValue(forKey: token)?(.failure(failure))
             }
         }
         return .deferred

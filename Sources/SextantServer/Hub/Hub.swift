@@ -73,6 +73,8 @@ public final class Hub: @unchecked Sendable {
     var sessions = SessionTable()
     /// `authorization.request`s waiting for a decision.
     var pendingRequests: [RequestToken: (connection: Connection, id: JSONValue)] = [:]
+    /// Requests a face answers in its own protocol (GeoClue's `Start`): `makeToken(onAnswer:)`.
+    var authorizationAnswers: [RequestToken: (Result<AuthorizationSnapshot, RPCError>) -> Void] = [:]
     private var nextToken: RequestToken = 0
 
     // Location.
@@ -295,6 +297,8 @@ public final class Hub: @unchecked Sendable {
             case .reply(let token, let snapshot):
                 if let pending = pendingRequests.removeValue(forKey: token) {
                     pending.connection.respond(pending.id, .success(snapshot.json))
+                } else {
+                    authorizationAnswers.removeValue(forKey: token)?(.success(snapshot))
                 }
             case .promptOpened(let prompt):
                 logger.info("prompt opened", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "kind": "\(prompt.kind.rawValue)"])
@@ -319,6 +323,7 @@ public final class Hub: @unchecked Sendable {
                 for session in sessions.ordered {
                     publish(to: session, event)
                 }
+                dbusListeners.servicesEnabledChanged(enabled)
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
                 eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [self] in

@@ -1,0 +1,115 @@
+import CSystemd
+
+/// Who a peer is, as the bus daemon vouches for it (GetConnectionCredentials): the faces
+/// bind an app id to its uid as app.sock binds one to SO_PEERCRED's.
+public struct DBusPeerCredentials: Sendable, Equatable {
+    public var uid: UInt32
+    /// Nil when the bus does not say (a peer on another machine's bus).
+    public var pid: UInt32?
+
+    public init(uid: UInt32, pid: UInt32?) {
+        self.uid = uid
+        self.pid = pid
+    }
+}
+
+extension DBusConnection {
+    /// Asks the bus for `name`'s credentials; `completion` runs on the bus thread, once,
+    /// with the answer or the bus's error (the name left, the bus cannot tell its uid).
+    public func credentials(of name: String, _ completion: @escaping @Sendable (Result<DBusPeerCredentials, DBusError>) -> Void) {
+        let box = CredentialsRequest(completion)
+        let queued = perform { bus in
+            var message: OpaquePointer?
+            var result = sd_bus_message_new_method_call(
+                bus, &message, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials")
+            guard result >= 0, let message else { return box.finish(.failure(.system("GetConnectionCredentials", result))) }
+            defer { sd_bus_message_unref(message) }
+            do throws(DBusError) {
+                try DBusMessageCoding.append([.string(name)], to: message)
+            } catch {
+                return box.finish(.failure(error))
+            }
+            // The slot is floating (nil): sd-bus keeps it until the reply or the bus goes.
+            let context = Unmanaged.passRetained(box).toOpaque()
+            result = sd_bus_call_async(bus, nil, message, credentialsReply, context, 0)
+            if result < 0 {
+                Unmanaged<CredentialsRequest>.fromOpaque(context).release()
+                box.finish(.failure(.system("GetConnectionCredentials", result)))
+            }
+        }
+        if !queued { completion(.failure(.failed("the bus connection is closed"))) }
+    }
+
+    /// Sends a signal from `path` to one peer only (GeoClue's LocationUpdated goes to the
+    /// client's owner, not to every peer listening), from any thread.
+    public func emitSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue], to destination: String) {
+        perform { bus in
+            var signal: OpaquePointer?
+            guard sd_bus_message_new_signal(bus, &signal, path, interface, member) >= 0, let signal else { return }
+            defer { sd_bus_message_unref(signal) }
+            guard sd_bus_message_set_destination(signal, destination) >= 0 else { return }
+            guard (try? DBusMessageCoding.append(arguments, to: signal)) != nil else { return }
+            sd_bus_send(bus, signal, nil)
+        }
+    }
+
+    /// PropertiesChanged for one peer only: the values of an object only its owner may read.
+    public func emitPropertiesChanged(_ path: String, _ interface: String, changed: [(String, DBusValue)], to destination: String) {
+        let arguments: [DBusValue] = [.string(interface), .propertyMap(changed), .array(element: "s", [])]
+        emitSignal(path, Self.propertiesInterface, "PropertiesChanged", arguments, to: destination)
+    }
+}
+
+/// A credentials request waiting for the bus's reply: its completion runs once.
+private final class CredentialsRequest: @unchecked Sendable {
+    private var completion: (@Sendable (Result<DBusPeerCredentials, DBusError>) -> Void)?
+
+    init(_ completion: @escaping @Sendable (Result<DBusPeerCredentials, DBusError>) -> Void) { self.completion = completion }
+
+    /// Only on the bus thread.
+    func finish(_ result: Result<DBusPeerCredentials, DBusError>) {
+        let done = completion
+        completion = nil
+        done?(result)
+    }
+}
+
+/// The reply to GetConnectionCredentials (an a{sv} with UnixUserID and ProcessID).
+private let credentialsReply: sd_bus_message_handler_t = { message, context, error in
+    guard let context else { return 0 }
+    let request = Unmanaged<CredentialsRequest>.fromOpaque(context).takeRetainedValue()
+    guard let message else {
+        request.finish(.failure(.failed("GetConnectionCredentials: no reply")))
+        return 0
+    }
+    if sd_bus_message_is_method_error(message, nil) > 0, let failure = sd_bus_message_get_error(message) {
+        let name = failure.pointee.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
+        let text = failure.pointee.message.map { String(cString: $0) } ?? "GetConnectionCredentials failed"
+        request.finish(.failure(DBusError(name, text)))
+        return 0
+    }
+    guard let values = try? DBusMessageCoding.readAll(message), case .array(_, let entries)? = values.first else {
+        request.finish(.failure(.failed("GetConnectionCredentials: an answer that is not a{sv}")))
+        return 0
+    }
+    var uid: UInt32?
+    var pid: UInt32?
+    for case .dictEntry(.string(let key), .variant(let value)) in entries {
+        if key == "UnixUserID" { uid = value.uint32Value }
+        if key == "ProcessID" { pid = value.uint32Value }
+    }
+    guard let uid else {
+        request.finish(.failure(.failed("the bus does not say the peer's uid")))
+        return 0
+    }
+    request.finish(.success(DBusPeerCredentials(uid: uid, pid: pid)))
+    return 0
+}
+
+extension DBusObject {
+    /// Replaces property values without announcing them: the face sends the change itself
+    /// (to the owner alone, ``DBusConnection/emitPropertiesChanged(_:_:changed:to:)``).
+    public func replaceValues(_ interface: String, _ values: [(String, DBusValue)]) {
+        for (name, value) in values { _ = store(interface, name, value) }
+    }
+}
