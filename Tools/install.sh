@@ -65,6 +65,7 @@ install_tree() {
 
     install_units "$root/lib/systemd/system"
     install_matching Tools/dbus '*.conf' "$root/share/dbus-1/system.d"
+    install -D -m 0644 Tools/systemd/sextant.sysusers "$root/lib/sysusers.d/sextant.conf"
 
     install -d "$root/share/doc/sextant" "$root/share/sextant"
     install -m 0644 README.md docs/*.md "$root/share/doc/sextant/"

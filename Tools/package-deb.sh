@@ -58,6 +58,15 @@ Description: emulated phone location and orientation services for Linux apps
  Linux IIO sensors, recorded traces or values set by hand. sextantctl controls
  it: permissions, prompts, replays, recording; sextantctl demo shows it all.
 EOF
+# The service's static user (lib/sysusers.d/sextant.conf), made where systemd-sysusers is.
+cat > "$stage/DEBIAN/postinst" << 'EOF'
+#!/bin/sh
+set -e
+if [ "$1" = configure ] && command -v systemd-sysusers > /dev/null; then
+    systemd-sysusers sextant.conf
+fi
+EOF
+chmod 0755 "$stage/DEBIAN/postinst"
 deb="$out/sextant_${version}_${architecture}.deb"
 # xz as Debian does; SEXTANT_DEB_COMPRESSION=gzip when time counts more than size (CI).
 dpkg-deb --root-owner-group -Z"${SEXTANT_DEB_COMPRESSION:-xz}" --build "$stage" "$deb" > /dev/null

@@ -3,7 +3,7 @@ import SextantClient
 import SextantProtocol
 import Testing
 
-/// Sextant as GeoClue 2.6 (docs/dbus-geoclue.md): GeoClue's own demo client, where-am-i,
+/// Sextant as GeoClue 2.6 (docs/dbus.md, GeoClue): GeoClue's own demo client, where-am-i,
 /// unmodified, on a private bus, under the same rules as apps on app.sock.
 @Suite(
     "GeoClue face (where-am-i)", .serialized,

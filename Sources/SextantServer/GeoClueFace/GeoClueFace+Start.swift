@@ -3,7 +3,7 @@ import SextantCore
 import SextantDBus
 import SextantProtocol
 
-/// A client's `Start` is its app's authorization request (docs/dbus-geoclue.md): the
+/// A client's `Start` is its app's authorization request (docs/dbus.md, GeoClue): the
 /// client's `DesktopId` is the app id, bound to the sender's uid as app.sock's `hello`
 /// binds one; the request goes through the authorization engine as app.sock's does (a
 /// prompt in `prompts list`, the prompt policy, grants from `sextantctl`), and `Start`

@@ -3,7 +3,7 @@ import Logging
 import SextantDBus
 import SextantProtocol
 
-/// Sextant as GeoClue 2.6 (`org.freedesktop.GeoClue2`, docs/dbus-geoclue.md): the manager
+/// Sextant as GeoClue 2.6 (`org.freedesktop.GeoClue2`, docs/dbus.md, GeoClue): the manager
 /// at `/org/freedesktop/GeoClue2/Manager`, one client object per `GetClient`/`CreateClient`,
 /// and a `Location` object per location signalled to a client.
 ///
