@@ -31,17 +31,13 @@ public enum NMEAReader {
             reader.read(bytes[lineStart..<lineEnd], number: lineNumber)
             lineStart = lineEnd + 1
         }
-        guard reader.sentences > 0 else {
-            var reason = "not an NMEA 0183 log: no sentence ($…*hh) in it"
-            if let bad = reader.skipped[NMEALineProblem.badChecksum.rawValue] { reason += " with a good checksum (\(bad) bad)" }
-            return .failure(TraceError(path: path, line: reader.firstContentLine ?? 1, reason: reason))
-        }
+        guard reader.sentences > 0 else { return .failure(reader.noSentenceError(path: path)) }
         let (start, samples) = NMEATimeline.samples(from: reader.assembler.finish(), commentDate: reader.commentDate)
         return .success(Trace(start: start, samples: samples, skipped: reader.skipped))
     }
 
     /// The state of one pass over the lines.
-    private struct LineReader {
+    struct LineReader {
         var parser = NMEASentenceParser()
         var assembler = NMEAEpochAssembler()
         var skipped: [String: Int] = [:]
@@ -86,6 +82,13 @@ public enum NMEAReader {
                 guard let next else { return }
                 start = next
             }
+        }
+
+        /// A file without a single sentence is not an NMEA log.
+        func noSentenceError(path: String) -> TraceError {
+            var reason = "not an NMEA 0183 log: no sentence ($…*hh) in it"
+            if let bad = skipped[NMEALineProblem.badChecksum.rawValue] { reason += " with a good checksum (\(bad) bad)" }
+            return TraceError(path: path, line: firstContentLine ?? 1, reason: reason)
         }
 
         mutating func count(_ problem: NMEALineProblem) {
