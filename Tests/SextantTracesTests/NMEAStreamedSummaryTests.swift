@@ -23,16 +23,19 @@ struct NMEAStreamedSummaryTests {
         return path
     }
 
-    /// Streamed and whole, sample by sample and summed up.
+    /// Streamed and whole, sample by sample and summed up; streamed in one pass and in two
+    /// (a limit of 0 or 3 epochs held before the first date).
     func expectSame(_ path: String) throws {
         let whole = try TraceLoader.load(path: path)
         let fd = open(path, O_RDONLY)
         #expect(fd >= 0)
         defer { close(fd) }
-        var streamed: [TraceSample] = []
-        let header = try NMEAReader.stream(fd: fd, path: path) { streamed.append($0) }
-        #expect(streamed == whole.samples, "\(path)")
-        #expect(header.start == whole.start && header.skipped == whole.skipped, "\(path)")
+        for limit in [4_096, 3, 0] {
+            var streamed: [TraceSample] = []
+            let header = try NMEAReader.stream(fd: fd, path: path, pendingLimit: limit) { streamed.append($0) }
+            #expect(streamed == whole.samples, "\(path), limit \(limit)")
+            #expect(header.start == whole.start && header.skipped == whole.skipped, "\(path), limit \(limit)")
+        }
         let (summary, format) = try TraceLoader.summarize(path: path)
         #expect(format == .nmea)
         #expect(summary == TraceSummary(whole), "\(path)")
