@@ -89,25 +89,32 @@ public enum TraceLoader {
         return try StreamedJSONLTrace(path: path)
     }
 
-    /// What `trace info` shows of a file, read as a stream for JSONL (no sample is kept,
-    /// whatever the file's size); NMEA and GPX are read whole. All or nothing as `load`.
+    /// What `trace info` shows of a file, read as a stream for JSONL and NMEA (no sample
+    /// is kept, whatever the file's size; see `NMEAStreamedTimeline` for what an NMEA log
+    /// holds); GPX is read whole. All or nothing as `load`.
     public static func summarize(
         path: String, options: TraceLoadOptions = TraceLoadOptions()
     ) throws(TraceLoadError) -> (summary: TraceSummary, format: TraceFormat) {
         let fd = try TraceFile.openRegular(path: path)
         defer { close(fd) }
         let format = TraceFormat.detect(path: path, head: TraceFile.head(fd: fd, count: 64))
-        guard format == .sextant else {
-            let (trace, format) = try loadDetectingFormat(path: path, options: options)
-            return (TraceSummary(trace), format)
-        }
         var tally = TraceSummary.Tally()
         do {
-            let index = try JSONLTraceIndex(fd: fd, path: path) { tally.add($0) }
-            return (tally.summary(of: index.header), format)
+            switch format {
+            case .sextant:
+                let index = try JSONLTraceIndex(fd: fd, path: path) { tally.add($0) }
+                return (tally.summary(of: index.header), format)
+            case .nmea:
+                let header = try NMEAReader.stream(fd: fd, path: path) { tally.add($0) }
+                return (tally.summary(of: header), format)
+            case .gpx:
+                break
+            }
         } catch {
             throw .invalid(error)
         }
+        let (trace, _) = try loadDetectingFormat(path: path, options: options)
+        return (TraceSummary(trace), format)
     }
 
     /// Parses a file's bytes, a line at a time for JSONL and NMEA, without copying them.

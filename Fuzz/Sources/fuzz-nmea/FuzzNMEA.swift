@@ -1,14 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SextantCore
 import SextantTraces
 import TraceInvariants
 
-/// An NMEA 0183 log: lenient, so almost anything loads; what loads is within bounds.
+/// An NMEA 0183 log: lenient, so almost anything loads; what loads is within bounds. The
+/// same bytes in a file, summed up as `trace info` streams them, give the summary of the
+/// log read whole (or fail alike).
 func fuzzNMEA(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = UnsafeBufferPointer(start: data, count: size)
     // The reader takes text; bytes that are not UTF-8 are repaired as a file's would not be,
     // which still reaches every path of the line splitter and the sentence parser.
-    guard let trace = try? NMEAReader.read(String(decoding: bytes, as: UTF8.self), path: "fuzz.nmea") else { return 0 }
-    checkTrace(trace)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let whole = try? NMEAReader.read(text, path: "fuzz.nmea")
+    if let whole { checkTrace(whole) }
+    // Streaming costs a file and a 1 MiB buffer (slow under ASan): one input in eight,
+    // chosen by its bytes so that a crash replays.
+    if bytes.reduce(0, { $0 &+ UInt32($1) }) % 8 == 0 { checkStreamedSummary(text, whole: whole) }
     return 0
+}
+
+/// One scratch file for the whole run, rewritten for each input.
+let streamedPath = "/tmp/sextant-fuzz-nmea-\(getpid()).nmea"
+nonisolated(unsafe) var removesScratchFile = false
+
+func checkStreamedSummary(_ text: String, whole: Trace?) {
+    if !removesScratchFile {
+        removesScratchFile = true
+        atexit { unlink(streamedPath) }
+    }
+    let fd = open(streamedPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { fatalError("cannot write \(streamedPath)") }
+    let written = text.utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) } ?? -1
+    close(fd)
+    guard written == text.utf8.count else { fatalError("cannot write \(streamedPath)") }
+    let streamed = try? TraceLoader.summarize(path: streamedPath).summary
+    switch (whole, streamed) {
+    case (nil, nil): break
+    case (let whole?, let streamed?):
+        guard TraceSummary(whole) == streamed else { fatalError("the streamed summary differs from the whole log's") }
+    default: fatalError("streamed and whole reads disagree on whether the log loads")
+    }
 }

@@ -101,6 +101,14 @@ struct NMEAEpochAssembler {
         }
     }
 
+    /// Hands the events completed so far to `body` and forgets them (a log read as a
+    /// stream keeps none).
+    mutating func drain(_ body: (NMEAEvent) -> Void) {
+        guard !events.isEmpty else { return }
+        for event in events { body(event) }
+        events.removeAll(keepingCapacity: true)
+    }
+
     /// The epochs and dates of the whole log.
     mutating func finish() -> [NMEAEvent] {
         close()

@@ -31,17 +31,13 @@ public enum NMEAReader {
             reader.read(bytes[lineStart..<lineEnd], number: lineNumber)
             lineStart = lineEnd + 1
         }
-        guard reader.sentences > 0 else {
-            var reason = "not an NMEA 0183 log: no sentence ($…*hh) in it"
-            if let bad = reader.skipped[NMEALineProblem.badChecksum.rawValue] { reason += " with a good checksum (\(bad) bad)" }
-            return .failure(TraceError(path: path, line: reader.firstContentLine ?? 1, reason: reason))
-        }
+        guard reader.sentences > 0 else { return .failure(reader.noSentenceError(path: path)) }
         let (start, samples) = NMEATimeline.samples(from: reader.assembler.finish(), commentDate: reader.commentDate)
         return .success(Trace(start: start, samples: samples, skipped: reader.skipped))
     }
 
     /// The state of one pass over the lines.
-    private struct LineReader {
+    struct LineReader {
         var parser = NMEASentenceParser()
         var assembler = NMEAEpochAssembler()
         var skipped: [String: Int] = [:]
@@ -50,12 +46,13 @@ public enum NMEAReader {
         var firstContentLine: Int?
 
         mutating func read(_ raw: Slice<UnsafeBufferPointer<UInt8>>, number: Int) {
-            var line = raw
-            while let b = line.first, NMEAByte.isSpace(b) { line = line.dropFirst() }
-            while let b = line.last, NMEAByte.isSpace(b) { line = line.dropLast() }
-            guard let first = line.first else { return }
-            if first == UInt8(ascii: "#") {
-                if commentDate == nil { commentDate = NMEAReader.dateComment(line) }
+            guard let bytes = raw.base.baseAddress else { return }
+            var lower = raw.startIndex, upper = raw.endIndex
+            while lower < upper, NMEAByte.isSpace(bytes[lower]) { lower += 1 }
+            while upper > lower, NMEAByte.isSpace(bytes[upper - 1]) { upper -= 1 }
+            guard lower < upper else { return }
+            if bytes[lower] == UInt8(ascii: "#") {
+                if commentDate == nil { commentDate = NMEAReader.dateComment(raw.base[lower..<upper]) }
                 return
             }
             if firstContentLine == nil { firstContentLine = number }
@@ -64,18 +61,19 @@ public enum NMEAReader {
             // `$` or `!` starts a sentence again; a piece cut short by the next one is a
             // spliced fragment, unless it ends with a checksum of its own.
             func isStart(_ b: UInt8) -> Bool { b == UInt8(ascii: "$") || b == UInt8(ascii: "!") }
-            guard var start = line.firstIndex(where: isStart) else {
+            var start = lower
+            while start < upper, !isStart(bytes[start]) { start += 1 }
+            guard start < upper else {
                 count(.notNMEA)
                 return
             }
-            if start > line.startIndex { count(.notNMEA) }
+            if start > lower { count(.notNMEA) }
             while true {
-                let next = line[(start + 1)...].firstIndex(where: isStart)
-                let piece = line[start..<(next ?? line.endIndex)]
-                if next != nil, !piece.contains(UInt8(ascii: "*")) {
+                let (next, sawStar) = NMEAByteScan.nextSentenceStart(bytes, from: start + 1, to: upper)
+                if next < upper, !sawStar {
                     count(.spliced)
                 } else {
-                    switch parser.parse(piece) {
+                    switch parser.parse(raw.base[start..<next]) {
                     case .success(let sentence):
                         sentences += 1
                         assembler.add(sentence, line: number)
@@ -83,9 +81,16 @@ public enum NMEAReader {
                         count(problem)
                     }
                 }
-                guard let next else { return }
+                guard next < upper else { return }
                 start = next
             }
+        }
+
+        /// A file without a single sentence is not an NMEA log.
+        func noSentenceError(path: String) -> TraceError {
+            var reason = "not an NMEA 0183 log: no sentence ($…*hh) in it"
+            if let bad = skipped[NMEALineProblem.badChecksum.rawValue] { reason += " with a good checksum (\(bad) bad)" }
+            return TraceError(path: path, line: firstContentLine ?? 1, reason: reason)
         }
 
         mutating func count(_ problem: NMEALineProblem) {

@@ -20,17 +20,13 @@ public enum NMEALineProblem: String, Error, Sendable, CaseIterable {
 /// (either case of hex digit). A sentence without `*` is accepted unchecked, as gpsd
 /// accepts it; several receivers (MTK, Ashtech `$PASHR`) send some that way.
 ///
-/// Works on the line's UTF-8 bytes without building strings for the fields: a log of
-/// tens of megabytes decodes at the speed of a scan.
+/// Works on the line's UTF-8 bytes without building strings for the fields, nor any
+/// array: the checksum and the field bounds come from one pass over the bytes, into a
+/// buffer on the stack. A log of tens of megabytes decodes at the speed of a scan.
 public struct NMEASentenceParser {
-    /// Field bounds of the sentence being parsed, reused from one sentence to the next.
-    private var fieldStarts: [Int] = []
-    private var fieldEnds: [Int] = []
+    private var names = NMEATagNames()
 
-    public init() {
-        fieldStarts.reserveCapacity(48)
-        fieldEnds.reserveCapacity(48)
-    }
+    public init() {}
 
     /// Parses one sentence given as text (tests, tools).
     public static func parse(_ sentence: String) -> Result<NMEASentence, NMEALineProblem> {
@@ -41,67 +37,78 @@ public struct NMEASentenceParser {
 
     /// Parses one sentence: its bytes start at `$` or `!` and hold no line break.
     public mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<NMEASentence, NMEALineProblem> {
-        guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!") else { return .failure(.notNMEA) }
+        guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), let bytes = line.base.baseAddress else {
+            return .failure(.notNMEA)
+        }
         var end = line.endIndex
-        while end > line.startIndex, NMEAByte.isSpace(line[end - 1]) { end -= 1 }
-
-        // Checksum: XOR of everything between the start mark and `*`.
-        var sum: UInt8 = 0
-        var star: Int?
-        var i = line.startIndex + 1
-        while i < end {
-            let b = line[i]
-            if b == UInt8(ascii: "*") {
-                star = i
-                break
+        while end > line.startIndex, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
+        // A field ends at a comma, the `*` or the end: at most one more than the bytes.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: end - line.startIndex + 1) { bounds in
+            // bounds[n] is the byte before field n (the start mark for the tag, field 0).
+            bounds[0] = line.startIndex
+            var count = 1
+            // Checksum: XOR of everything between the start mark and `*`.
+            var words: UInt64 = 0
+            var star: Int?
+            var i = line.startIndex + 1
+            // Whole words up to the one holding the `*`, then byte by byte.
+            while i + 8 <= end {
+                let w = NMEAByteScan.word(bytes, at: i)
+                if NMEAByteScan.matches(w, UInt8(ascii: "*")) != 0 { break }
+                words ^= w
+                var commas = NMEAByteScan.matches(w, UInt8(ascii: ","))
+                while commas != 0 {
+                    bounds[count] = i + NMEAByteScan.firstByte(commas)
+                    count += 1
+                    commas &= commas &- 1
+                }
+                i += 8
             }
-            sum ^= b
-            i += 1
-        }
-        if let star {
-            guard end - star == 3, let high = NMEAByte.hexValue(line[star + 1]), let low = NMEAByte.hexValue(line[star + 2]),
-                high << 4 | low == sum
-            else { return .failure(.badChecksum) }
-            end = star
-        }
-
-        // Fields: the tag is field 0.
-        fieldStarts.removeAll(keepingCapacity: true)
-        fieldEnds.removeAll(keepingCapacity: true)
-        var fieldStart = line.startIndex + 1
-        i = fieldStart
-        while i < end {
-            if line[i] == UInt8(ascii: ",") {
-                fieldStarts.append(fieldStart)
-                fieldEnds.append(i)
-                fieldStart = i + 1
+            var sum = NMEAByteScan.foldXOR(words)
+            while i < end {
+                let b = bytes[i]
+                if b == UInt8(ascii: "*") {
+                    star = i
+                    break
+                }
+                sum ^= b
+                if b == UInt8(ascii: ",") {
+                    bounds[count] = i
+                    count += 1
+                }
+                i += 1
             }
-            i += 1
+            if let star {
+                guard end - star == 3, let high = NMEAByte.hexValue(bytes[star + 1]), let low = NMEAByte.hexValue(bytes[star + 2]),
+                    high << 4 | low == sum
+                else { return .failure(.badChecksum) }
+                end = star
+            }
+            bounds[count] = end
+            count += 1
+            return NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[..<count])).decode(names: &names)
         }
-        fieldStarts.append(fieldStart)
-        fieldEnds.append(end)
-
-        let fields = NMEAFields(base: line.base, starts: fieldStarts, ends: fieldEnds)
-        return fields.decode()
     }
 }
 
 /// The fields of one sentence, as byte ranges of its line. Field 0 is the tag (`GPRMC`).
 struct NMEAFields {
     let base: UnsafeBufferPointer<UInt8>
-    let starts: [Int]
-    let ends: [Int]
+    /// Where each field ends (a comma, the `*`, the end), after where the first starts.
+    let bounds: UnsafeBufferPointer<Int>
 
+    /// Number of fields, the tag included.
+    var count: Int { bounds.count - 1 }
     /// Number of data fields after the tag.
-    var dataCount: Int { starts.count - 1 }
+    var dataCount: Int { bounds.count - 2 }
 
-    func isEmpty(_ n: Int) -> Bool { n >= starts.count || starts[n] == ends[n] }
+    func isEmpty(_ n: Int) -> Bool { n >= count || bounds[n] + 1 == bounds[n + 1] }
 
     /// The single letter of field `n`, nil when empty.
-    func letter(_ n: Int) -> UInt8? { isEmpty(n) ? nil : base[starts[n]] }
+    func letter(_ n: Int) -> UInt8? { isEmpty(n) ? nil : base[bounds[n] + 1] }
 
     func bytes(_ n: Int) -> Slice<UnsafeBufferPointer<UInt8>> {
-        n < starts.count ? base[starts[n]..<ends[n]] : base[0..<0]
+        n < count ? base[(bounds[n] + 1)..<bounds[n + 1]] : base[0..<0]
     }
 
     /// A field that may be empty: `.some(nil)` when empty, nil when present but unreadable.
@@ -144,17 +151,17 @@ struct NMEAFields {
     }
 
     /// The sentence these fields make, by its tag.
-    func decode() -> Result<NMEASentence, NMEALineProblem> {
+    func decode(names: inout NMEATagNames) -> Result<NMEASentence, NMEALineProblem> {
         let tag = bytes(0)
         // `$P…` is proprietary (PGRME, PMTK, PSRF, PASHR…), in whatever form its maker
         // chose (SiRF: `$PSRFTXTVersion GSW3…`); standard tags are a two-letter talker
         // and a three-letter type.
         if tag.first == UInt8(ascii: "P") {
-            return .success(NMEASentence(talker: "", body: .other(String(decoding: tag, as: UTF8.self))))
+            return .success(NMEASentence(talker: "", body: .other(names.name(tag))))
         }
         guard tag.count >= 3, tag.allSatisfy(NMEAByte.isTagCharacter) else { return .failure(.malformed) }
-        if tag.count != 5 { return .success(NMEASentence(talker: "", body: .other(String(decoding: tag, as: UTF8.self)))) }
-        let talker = String(decoding: tag.prefix(2), as: UTF8.self)
+        if tag.count != 5 { return .success(NMEASentence(talker: "", body: .other(names.name(tag)))) }
+        let talker = names.name(tag.prefix(2))
         let type = tag.suffix(3)
         func named(_ name: StaticString) -> Bool {
             name.withUTF8Buffer { $0.elementsEqual(type) }
@@ -177,7 +184,7 @@ struct NMEAFields {
         } else if named("GST") {
             body = gst().map { .gst($0) }
         } else {
-            body = .other(String(decoding: type, as: UTF8.self))
+            body = .other(names.name(type))
         }
         guard let body else { return .failure(.malformed) }
         return .success(NMEASentence(talker: talker, body: body))
