@@ -44,8 +44,9 @@ extension Hub {
             guard let committed = committedFudger(for: session.app) else { return }
             fudger = committed
         } else {
-            // Full accuracy: the grid is not used.
-            fudger = fudgers[session.app] ?? LocationFudger(offsetEast: 0, offsetNorth: 0)
+            // Full accuracy: the grid is not used (nor looked up: a hash of the app's name
+            // for every fix to every app).
+            fudger = LocationFudger(offsetEast: 0, offsetNorth: 0)
         }
         if !session.onceWaiters.isEmpty {
             let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
