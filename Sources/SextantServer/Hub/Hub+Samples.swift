@@ -37,8 +37,7 @@ extension Hub {
     /// (Hub+Store `committedFudger`).
     func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
         guard session.stream != nil || !session.onceWaiters.isEmpty else { return }
-        guard authorization.mayReceiveLocations(session.id) else { return }
-        let granted = authorization.authorization(of: session.id).accuracy
+        guard let granted = authorization.locationAccuracy(for: session.id) else { return }
         let fudger: LocationFudger
         if granted == .reduced || session.stream?.served(granted) == .reduced {
             guard let committed = committedFudger(for: session.app) else { return }
