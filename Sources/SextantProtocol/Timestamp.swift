@@ -67,38 +67,64 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, the millisecond rounded down.
     public var rfc3339: String {
-        let millis = floorDiv(nanoseconds, 1_000_000)
-        let secs = floorDiv(millis, 1000)
-        let ms = Int(millis - secs * 1000)
-        let days = floorDiv(secs, 86_400)
-        let secOfDay = Int(secs - days * 86_400)
-        let (y, m, d) = Timestamp.civil(fromDays: days)
+        let (y, m, d, secOfDay, ms) = civilParts
         guard (0...9999).contains(y) else {
             return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secOfDay / 3600, 2) + ":"
                 + pad(secOfDay / 60 % 60, 2) + ":" + pad(secOfDay % 60, 2) + "." + pad(ms, 3) + "Z"
         }
         // Every event carries a time: its 24 bytes are written in place, not joined from
         // eight strings (a tenth of the time of encoding a location event).
-        return String(unsafeUninitializedCapacity: 24) { text in
-            var at = 0
-            func digits(_ value: Int, _ width: Int, then separator: UInt8) {
-                var rest = value
-                for place in stride(from: at + width - 1, through: at, by: -1) {
-                    text[place] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                text[at + width] = separator
-                at += width + 1
-            }
-            digits(y, 4, then: UInt8(ascii: "-"))
-            digits(m, 2, then: UInt8(ascii: "-"))
-            digits(d, 2, then: UInt8(ascii: "T"))
-            digits(secOfDay / 3600, 2, then: UInt8(ascii: ":"))
-            digits(secOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
-            digits(secOfDay % 60, 2, then: UInt8(ascii: "."))
-            digits(ms, 3, then: UInt8(ascii: "Z"))
-            return at
+        return String(unsafeUninitializedCapacity: Timestamp.rfc3339Width) { text in
+            Timestamp.writeRFC3339(y, m, d, secOfDay, ms, into: UnsafeMutableRawBufferPointer(text))
         }
+    }
+
+    /// The bytes of `rfc3339` written at the start of `text` (at least `rfc3339Width`
+    /// bytes), for the encoders that write an event straight into bytes. Answers how many
+    /// bytes it wrote, or nil, writing nothing, for a year outside 0...9999 (then
+    /// `rfc3339` is the longer text to write instead).
+    public func writeRFC3339(into text: UnsafeMutableRawBufferPointer) -> Int? {
+        let (y, m, d, secOfDay, ms) = civilParts
+        guard (0...9999).contains(y) else { return nil }
+        return Timestamp.writeRFC3339(y, m, d, secOfDay, ms, into: text)
+    }
+
+    /// The length of `rfc3339` for a year in 0...9999.
+    public static let rfc3339Width = 24
+
+    /// Year, month, day, second of the day and millisecond, the millisecond rounded down.
+    private var civilParts: (Int, Int, Int, Int, Int) {
+        let millis = floorDiv(nanoseconds, 1_000_000)
+        let secs = floorDiv(millis, 1000)
+        let ms = Int(millis - secs * 1000)
+        let days = floorDiv(secs, 86_400)
+        let secOfDay = Int(secs - days * 86_400)
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        return (y, m, d, secOfDay, ms)
+    }
+
+    private static func writeRFC3339(
+        _ y: Int, _ m: Int, _ d: Int, _ secOfDay: Int, _ ms: Int, into text: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        precondition(text.count >= rfc3339Width, "room for an RFC 3339 time")
+        var at = 0
+        func digits(_ value: Int, _ width: Int, then separator: UInt8) {
+            var rest = value
+            for place in stride(from: at + width - 1, through: at, by: -1) {
+                text[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            text[at + width] = separator
+            at += width + 1
+        }
+        digits(y, 4, then: UInt8(ascii: "-"))
+        digits(m, 2, then: UInt8(ascii: "-"))
+        digits(d, 2, then: UInt8(ascii: "T"))
+        digits(secOfDay / 3600, 2, then: UInt8(ascii: ":"))
+        digits(secOfDay / 60 % 60, 2, then: UInt8(ascii: ":"))
+        digits(secOfDay % 60, 2, then: UInt8(ascii: "."))
+        digits(ms, 3, then: UInt8(ascii: "Z"))
+        return at
     }
 
     public var description: String { rfc3339 }

@@ -44,7 +44,7 @@ struct FanOutTests {
     static func flushedLines(_ client: TestClient) async throws -> [JSONValue] {
         var lines: [JSONValue] = []
         while let buffer = try await client.channel.readOutbound(as: ByteBuffer.self) {
-            lines.append(try JSONValue.parse(String(buffer: buffer).trimmingCharacters(in: .newlines)))
+            for line in TestClient.lines(buffer) { lines.append(try JSONValue.parse(String(line))) }
         }
         return lines
     }

@@ -69,12 +69,18 @@ public struct AuthorizationEngine: Sendable {
     }
 
     /// Whether a location may leave the daemon for this session right now (L1, L8).
-    public func mayReceiveLocations(_ session: SessionID) -> Bool {
-        guard let record = sessions[session] else { return false }
-        switch effective(record).status {
-        case .authorizedAlways: return true
-        case .authorizedWhenInUse: return record.state == .foreground
-        default: return false
+    public func mayReceiveLocations(_ session: SessionID) -> Bool { locationAccuracy(for: session) != nil }
+
+    /// The accuracy this session is authorized for when a location may leave the daemon
+    /// for it right now (L1, L8), else nil: `mayReceiveLocations` and
+    /// `authorization(of:).accuracy` in one look, for the fan-out's every delivery.
+    public func locationAccuracy(for session: SessionID) -> LocationAccuracy? {
+        guard let record = sessions[session] else { return nil }
+        let snapshot = effective(record)
+        switch snapshot.status {
+        case .authorizedAlways: return snapshot.accuracy
+        case .authorizedWhenInUse: return record.state == .foreground ? snapshot.accuracy : nil
+        default: return nil
         }
     }
 

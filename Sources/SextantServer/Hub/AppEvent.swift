@@ -40,6 +40,20 @@ enum AppEvent {
         }
     }
 
+    /// Its JSON-RPC notification line, with its newline: a location's straight into bytes
+    /// (``LocationLine``), any other event's through the general encoder.
+    func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
+        if case .location(let fix, let accuracy) = self {
+            var buffer = allocator.buffer(capacity: LocationLine.capacity)
+            LocationLine.write(fix, accuracy: accuracy, into: &buffer)
+            return buffer
+        }
+        let text = RPCMessage.notification(method: method, params: params).line
+        var buffer = allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        return buffer
+    }
+
     /// How a slow client's queue treats it (PROTOCOL "Transport").
     var kind: OutboundKind {
         switch self {
@@ -60,9 +74,7 @@ final class SharedEvent {
 
     func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         if let line { return line }
-        let text = RPCMessage.notification(method: event.method, params: event.params).line
-        var buffer = allocator.buffer(capacity: text.utf8.count)
-        buffer.writeString(text)
+        let buffer = event.jsonRPCLine(allocator)
         line = buffer
         return buffer
     }
@@ -89,7 +101,7 @@ extension SessionOutput {
 }
 
 extension Connection: SessionOutput {
-    func deliver(_ event: AppEvent) { notify(event.method, event.params, kind: event.kind) }
+    func deliver(_ event: AppEvent) { sendLine(event.jsonRPCLine(channel.allocator), kind: event.kind) }
     func deliver(_ shared: SharedEvent) { sendLine(shared.jsonRPCLine(channel.allocator), kind: shared.event.kind) }
     var peer: PeerCredentials? { credentials }
     var face: String { kind.rawValue }

@@ -37,15 +37,15 @@ extension Hub {
     /// (Hub+Store `committedFudger`).
     func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
         guard session.stream != nil || !session.onceWaiters.isEmpty else { return }
-        guard authorization.mayReceiveLocations(session.id) else { return }
-        let granted = authorization.authorization(of: session.id).accuracy
+        guard let granted = authorization.locationAccuracy(for: session.id) else { return }
         let fudger: LocationFudger
         if granted == .reduced || session.stream?.served(granted) == .reduced {
             guard let committed = committedFudger(for: session.app) else { return }
             fudger = committed
         } else {
-            // Full accuracy: the grid is not used.
-            fudger = fudgers[session.app] ?? LocationFudger(offsetEast: 0, offsetNorth: 0)
+            // Full accuracy: the grid is not used (nor looked up: a hash of the app's name
+            // for every fix to every app).
+            fudger = LocationFudger(offsetEast: 0, offsetNorth: 0)
         }
         if !session.onceWaiters.isEmpty {
             let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)

@@ -358,13 +358,14 @@ public final class Hub: @unchecked Sendable {
     }
 
     /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
-    /// says whether it went to that app (a watcher of one app sees only those).
+    /// says whether it went to that app (a watcher of one app sees only those). `params`
+    /// is built only when someone watches: every fix of a replay passes here.
     func broadcastToWatchers(
-        _ method: String, _ params: JSONValue, app: String? = nil, session: SessionID? = nil, kind: OutboundKind = .essential,
-        delivered: Bool = false
+        _ method: String, _ params: @autoclosure () -> JSONValue, app: String? = nil, session: SessionID? = nil,
+        kind: OutboundKind = .essential, delivered: Bool = false
     ) {
         guard !watchers.isEmpty else { return }
-        var members = params.objectValue ?? [:]
+        var members = params().objectValue ?? [:]
         if let app { members["app"] = .string(app) }
         if let session { members["session"] = .int(Int64(session)) }
         let watched = JSONValue.object(members)

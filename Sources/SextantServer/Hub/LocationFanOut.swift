@@ -53,17 +53,18 @@ extension Hub {
 
     /// Serves up to `limit` sessions of the fan-out in progress; schedules the rest.
     private func continueLocationFanOut(limit: Int) {
+        guard let (fix, fullFix, targets) = locationFanOut.current.map({ ($0.fix, $0.fullFix, $0.sessions) }) else { return }
         var served = 0
         // Mutated in place (no copy of the fan-out is kept across a mutation, so its set
-        // and array are never copied).
-        while served < limit, let next = locationFanOut.current?.next, next < locationFanOut.current!.sessions.count {
-            let session = locationFanOut.current!.sessions[next]
+        // is never copied); its fix, event and sessions are read once, not once a session.
+        // The event's identity tells this fan-out from any other begun meanwhile.
+        while served < limit, locationFanOut.current?.fullFix === fullFix, let next = locationFanOut.current?.next, next < targets.count {
+            let session = targets[next]
             locationFanOut.current!.next += 1
-            let early = locationFanOut.current!.settledEarly.remove(session.id) != nil
+            let early = !locationFanOut.current!.settledEarly.isEmpty && locationFanOut.current!.settledEarly.remove(session.id) != nil
             served += 1
             // A session that ended meanwhile is no longer in the table.
-            guard !early, sessions[session.id] === session, let fix = locationFanOut.current?.fix, let fullFix = locationFanOut.current?.fullFix
-            else { continue }
+            guard !early, sessions[session.id] === session else { continue }
             deliverLocation(fix, to: session, fullFix: fullFix)
         }
         guard let isDone = locationFanOut.current?.isDone, !isDone else {

@@ -37,6 +37,14 @@ final class Connection {
     private let flushes: FlushBatcher
     /// Written to since the last flush: the batcher flushes it at the end of the turn.
     private var hasUnflushedWrites = false
+    /// This turn's lines, joined, not yet handed to the channel: one `Channel.write` per
+    /// turn instead of one per line (a pass through NIO's pipeline and its pending writes
+    /// costs more than copying a 200-byte line). The first line of a turn is held as is
+    /// (shared with the other connections); a second one copies them into one buffer.
+    private var turnLines: ByteBuffer?
+    /// Past this many bytes the joined lines go to the channel at once, so that its
+    /// writability (the water marks) still says how much this client holds.
+    static let turnLinesLimit = 32 * 1024
 
     init(id: UInt64, kind: SocketKind, channel: Channel, clock: SextantClock, flushes: FlushBatcher, logger: Logger) {
         self.id = id
@@ -67,7 +75,12 @@ final class Connection {
     func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
         guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
-            channel.write(buffer, promise: nil)
+            if turnLines == nil {
+                turnLines = buffer
+            } else {
+                turnLines!.writeImmutableBuffer(buffer)
+                if turnLines!.readableBytes >= Self.turnLinesLimit { handTurnLinesToChannel() }
+            }
             lastProgress = clock.monotonicNanoseconds()
             if !hasUnflushedWrites {
                 hasUnflushedWrites = true
@@ -102,12 +115,21 @@ final class Connection {
     func flushWrites() {
         hasUnflushedWrites = false
         guard !isClosed else { return }
+        handTurnLinesToChannel()
         channel.flush()
+    }
+
+    /// The lines joined this turn go to the channel, ahead of anything written after them.
+    private func handTurnLinesToChannel() {
+        guard let lines = turnLines else { return }
+        turnLines = nil
+        channel.write(lines, promise: nil)
     }
 
     /// Hands queued lines to the channel while it takes them.
     func flushOutbox() {
         guard !isClosed, channel.isWritable else { return }
+        handTurnLinesToChannel()
         var wrote = false
         while channel.isWritable, let entry = outbox.popFirst() {
             channel.write(entry.bytes, promise: nil)
@@ -140,6 +162,7 @@ final class Connection {
     func sendAndClose(_ message: RPCMessage) {
         guard !isClosed else { return }
         isClosed = true
+        handTurnLinesToChannel()
         var buffer = channel.allocator.buffer(capacity: 256)
         buffer.writeString(message.line)
         channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }

@@ -73,12 +73,19 @@ final class TestClient: @unchecked Sendable {
         try await channel.writeInbound(ByteBuffer(string: line + "\n"))
     }
 
+    /// Lines of a write already read, not yet parsed: one write may carry several lines
+    /// (a connection joins the lines of one turn of the loop).
+    private var unreadLines: [Substring] = []
+
+    /// The lines of one write, without their newlines.
+    static func lines(_ buffer: ByteBuffer) -> [Substring] {
+        String(buffer: buffer).split(separator: "\n", omittingEmptySubsequences: true)
+    }
+
     /// The next line the hub wrote, parsed.
     func nextMessage() async throws -> JSONValue {
-        let buffer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
-        var line = String(buffer: buffer)
-        if line.hasSuffix("\n") { line.removeLast() }
-        return try JSONValue.parse(line)
+        while unreadLines.isEmpty { unreadLines = Self.lines(try await channel.waitForOutboundWrite(as: ByteBuffer.self)) }
+        return try JSONValue.parse(String(unreadLines.removeFirst()))
     }
 
     /// Sends a request and returns its whole response (result or error), keeping the
@@ -116,12 +123,12 @@ final class TestClient: @unchecked Sendable {
 
     /// Notifications written so far and not yet read, after the ones already kept.
     func drainEvents() async throws -> [(method: String, params: JSONValue)] {
-        while let buffer = try await channel.readOutbound(as: ByteBuffer.self) {
-            var line = String(buffer: buffer)
-            if line.hasSuffix("\n") { line.removeLast() }
-            let message = try JSONValue.parse(line)
+        while let buffer = try await channel.readOutbound(as: ByteBuffer.self) { unreadLines += Self.lines(buffer) }
+        for line in unreadLines {
+            let message = try JSONValue.parse(String(line))
             if let method = message["method"]?.stringValue { events.append((method, message["params"] ?? .null)) }
         }
+        unreadLines = []
         defer { events = [] }
         return events
     }
