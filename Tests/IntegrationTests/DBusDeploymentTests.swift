@@ -33,19 +33,9 @@ struct DBusDeploymentTests {
           <include>\(Repository.root)/Tools/dbus/sextant.conf</include>
         </busconfig>
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let bus = Process()
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"]
-        let output = Pipe()
-        bus.standardOutput = output
-        bus.standardError = FileHandle.nullDevice
-        try launch(bus)
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw HarnessError("dbus-daemon refused the configuration with Tools/dbus/sextant.conf") }
-            data.append(chunk)
-        }
+        let (bus, _) = try DBusTestBus.launchBus(
+            ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
+            refusal: "dbus-daemon refused the configuration with Tools/dbus/sextant.conf")
         return (bus, "unix:path=\(socket)")
     }
 

@@ -21,23 +21,11 @@ enum GeoClueClients {
 /// at the end of the test.
 final class GeoClueTestBus {
     let address: String
-    private let process = Process()
+    private let process: Process
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: GeoClueClients.dbusDaemon)
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1", "--address=unix:tmpdir=/tmp"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try launch(process)
-        // It prints its address once it listens: the wait is on that line.
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw HarnessError("dbus-daemon exited before printing its address") }
-            data.append(chunk)
-        }
-        address = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        (process, address) = try DBusTestBus.launchBus(
+            ["--session", "--nofork", "--nopidfile", "--print-address=1", "--address=unix:tmpdir=/tmp"])
     }
 
     deinit {
