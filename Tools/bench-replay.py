@@ -250,12 +250,20 @@ def bench_gpsd(args, work, nmea, clients_count):
         # ignores gets it going, and the fixes follow once every client is watching.
         writer = os.open(fifo, os.O_WRONLY)
         os.write(writer, nmea_sentence("GPTXT,01,01,02,bench-replay").encode())
-        for s in clients:
+        for k, s in enumerate(clients):
             seen = b""
             while b'"class":"WATCH"' not in seen:
-                data = s.recv(65536)
+                try:
+                    data = s.recv(65536)
+                except ConnectionResetError:
+                    data = b""
                 if not data:
-                    sys.exit("bench-replay: gpsd closed a client")
+                    # gpsd's doing, not Sextant's (seen once in CI at smoke size, cause not
+                    # known): said as such, and this row of the anchor has no figure.
+                    print(f"anchor   gpsd from a FIFO, {clients_count} client(s): gpsd closed or reset "
+                          f"client {k + 1} before answering its ?WATCH; no figure")
+                    os.close(writer)
+                    return None
                 seen += data
         started = time.monotonic()
         with open(nmea, "rb") as source:

@@ -152,28 +152,6 @@ final class LineWatcher: @unchecked Sendable {
     }
 
     deinit { stop() }
-
-    /// Starts `dbus-daemon ARGUMENTS` (which must include `--print-address=1`) and returns
-    /// it with its address once it listens: it prints the address then, and the wait is on
-    /// that line. `refusal` is the error when it exits first.
-    static func launchBus(
-        _ arguments: [String], refusal: String = "dbus-daemon exited before printing its address"
-    ) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try launch(process)
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw HarnessError(refusal) }
-            data.append(chunk)
-        }
-        return (process, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 }
 
 /// monitor-sensor's report of an orientation: the first (`=== Has accelerometer
