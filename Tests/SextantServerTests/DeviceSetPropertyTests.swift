@@ -10,17 +10,7 @@ import Testing
 /// behind it: every answer is a result or -32602, and the hub keeps answering.
 @Suite("device.set under random numbers, in process", .timeLimit(.minutes(1)))
 struct DeviceSetPropertyTests {
-    /// SplitMix64: a failing case is found again from its seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     /// A finite double from everywhere: the edges, powers of ten, and plain values.
     static func number(_ g: inout Seeded) -> Double {

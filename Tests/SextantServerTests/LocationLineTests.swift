@@ -11,17 +11,7 @@ import Testing
 /// byte for byte the same, for every fix `LocationFix.problem` lets through (issue 12).
 @Suite("location lines: the fixed-shape encoder writes the general encoder's bytes (seeded)")
 struct LocationLineTests {
-    /// SplitMix64: a failing case is found again from its seed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     static let allocator = ByteBufferAllocator()
 
