@@ -217,6 +217,7 @@ public final class GPSDSource: @unchecked Sendable {
         let (seconds, attoseconds) = backoff.nextDelay().components
         // ReconnectBackoff's delays are at most 10 s: no overflow.
         let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        retry?.cancel()
         retry = eventLoop.scheduleTask(in: delay) { [self] in
             retry = nil
             connect()
@@ -224,12 +225,15 @@ public final class GPSDSource: @unchecked Sendable {
     }
 
     private func dropConnection() {
-        channel?.close(promise: nil)
+        // Forgotten before it is closed: on the loop, close() runs the handler's
+        // channelInactive at once, which must find the connection no longer current.
+        let closing = channel
         channel = nil
         currentConnection = nil
         liveness = nil
         livenessCheck?.cancel()
         livenessCheck = nil
+        closing?.close(promise: nil)
     }
 
     /// Hands events to `deliver`, unless `stop()` came first.
