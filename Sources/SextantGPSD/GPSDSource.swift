@@ -103,6 +103,11 @@ public final class GPSDSource: @unchecked Sendable {
         currentConnection = number
         connectQueue.async { [self] in
             let opened = Result { () throws(GPSDConnectError) in try LibGPSConnection.openWatching(endpoint) }
+            guard isDelivering else {
+                // Stopped meanwhile: the loop may be shutting down too; nothing to hand it.
+                if case .success(let descriptor) = opened { Glibc.close(descriptor) }
+                return
+            }
             eventLoop.execute { [self] in connected(opened, number: number) }
         }
     }
