@@ -134,8 +134,7 @@ public final class GPSDSource: @unchecked Sendable {
         // accepts and hangs up, or accepts and says nothing, is still a failed attempt.
         liveness = GPSDLiveness(connectedAt: clock.monotonicNanoseconds())
         checkLiveness()
-        // NIO owns the descriptor from here on, and closes it with the channel (or when it
-        // cannot take it).
+        // NIO owns the descriptor from here on and closes it with the channel.
         ClientBootstrap(group: eventLoop)
             .channelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
