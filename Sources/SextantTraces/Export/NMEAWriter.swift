@@ -14,14 +14,15 @@ public enum NMEAWriter {
     /// Years RMC's `yy` can say (80–99 are 1980–1999, 00–79 2000–2079).
     static let years = 1980...2079
 
-    public static func write(_ trace: Trace) -> String {
-        var out = ""
-        for (_, fix) in trace.locations {
+    public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .nmea) }
+
+    /// Writes the fixes as they are read, one pass. - Returns: how many locations it read.
+    static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
+        try trace.forEachLocation { _, fix throws(TraceExportError) in
             let time = NMEAClock(fix.time)
-            guard years.contains(time.year) else { continue }
-            out += sentence(rmc(fix, time)) + sentence(gga(fix, time)) + sentence(gsa(fix))
+            guard years.contains(time.year) else { return }
+            try output.write(sentence(rmc(fix, time)) + sentence(gga(fix, time)) + sentence(gsa(fix)))
         }
-        return out
     }
 
     /// `$BODY*CS\r\n`: the checksum is the XOR of the bytes between `$` and `*`.
