@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import SextantCore
 import SextantProtocol
 
@@ -43,28 +39,4 @@ public enum GPXWriter {
         }
         return s + "</trkpt>\n"
     }
-}
-
-/// Numbers as the text formats write them: fixed decimals, never exponents, no `-0`.
-enum ExportNumber {
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        // printf's %.*f straight into a stack buffer: String(format:) gives the same digits
-        // through Foundation's formatter, at several times the cost (a conversion writes
-        // ten numbers a fix). 352 bytes hold any double to 9 decimals.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 352) { buffer in
-            let count = withVaList([Int32(digits), value]) { arguments in
-                buffer.withMemoryRebound(to: CChar.self) { vsnprintf($0.baseAddress, $0.count, "%.*f", arguments) }
-            }
-            guard count > 0, Int(count) < buffer.count else { return String(format: "%.\(digits)f", value) }
-            var text = UnsafeBufferPointer(rebasing: buffer[0..<Int(count)])
-            // "-0.000" for a tiny negative value reads as a sign error to a person.
-            if text.first == UInt8(ascii: "-"), text.dropFirst().allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) {
-                text = UnsafeBufferPointer(rebasing: text.dropFirst())
-            }
-            return String(decoding: text, as: UTF8.self)
-        }
-    }
-
-    /// Degrees to 1e-9 (0.1 mm), beyond any receiver.
-    static func degrees(_ value: Double) -> String { fixed(value, 9) }
 }
