@@ -10,7 +10,8 @@ import SextantProtocol
 public enum GPXWriter {
     public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .gpx) }
 
-    /// Writes the fixes as they are read, one pass. - Returns: how many locations it read.
+    /// Writes the fixes as they are read, in one pass.
+    /// - Returns: how many locations it read.
     static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
         try output.write("""
             <?xml version="1.0" encoding="UTF-8"?>

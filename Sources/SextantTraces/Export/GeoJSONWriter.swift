@@ -8,7 +8,7 @@ import SextantProtocol
 public enum GeoJSONWriter {
     public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .geojson) }
 
-    /// Reads the trace twice, as it writes: once for the path, once for the points.
+    /// Reads the trace twice as it writes: once for the path, once for the points.
     /// - Returns: how many locations it read.
     static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
         try output.write(#"{"type":"FeatureCollection","features":["# + "\n" + #"{"type":"Feature","geometry":{"type":"LineString","coordinates":["#)

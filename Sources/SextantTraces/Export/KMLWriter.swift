@@ -9,7 +9,8 @@ public enum KMLWriter {
 
     /// Reads the trace as it writes, up to four times: until a fix with an altitude (the
     /// header says whether there is one), then for the times, the track's positions and
-    /// the path's. - Returns: how many locations it read.
+    /// the path's.
+    /// - Returns: how many locations it read.
     static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
         let hasAltitude = try trace.containsLocation { $0.altitude != nil }
         let mode = hasAltitude ? "<altitudeMode>absolute</altitudeMode>" : ""

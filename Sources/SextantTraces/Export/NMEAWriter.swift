@@ -16,7 +16,8 @@ public enum NMEAWriter {
 
     public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .nmea) }
 
-    /// Writes the fixes as they are read, one pass. - Returns: how many locations it read.
+    /// Writes the fixes as they are read, in one pass.
+    /// - Returns: how many locations it read.
     static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
         try trace.forEachLocation { _, fix throws(TraceExportError) in
             let time = NMEAClock(fix.time)
