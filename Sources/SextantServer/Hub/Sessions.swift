@@ -18,6 +18,10 @@ final class AppSession {
     var stream: LocationStream?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
+    /// The authorization engine's answer for this session's locations (nil: none may
+    /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
+    var decidedAccuracy: LocationAccuracy?
+    var decidedAt: UInt64 = 0
 
     init(id: SessionID, app: String, output: SessionOutput, interface: AppInterfaceOrientation) {
         self.id = id
