@@ -55,7 +55,7 @@ extension Hub {
             }
         }
         // The stream changed in place, not copied out and back.
-        if session.stream != nil, let (out, accuracy) = session.stream!.offer(fix, authorized: granted, fudger: fudger) {
+        if let (out, accuracy) = session.stream?.offer(fix, authorized: granted, fudger: fudger) {
             if accuracy == .full {
                 publish(to: session, fullFix ?? SharedEvent(.location(fix, .full)))
             } else {
