@@ -28,7 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LINE_MAX_BYTES 8192
+/* The longest line, and the most one read takes (a max-speed replay fills a socket at a time). */
+#define LINE_MAX_BYTES 65536
 
 struct app {
     int fd;
