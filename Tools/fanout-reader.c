@@ -52,10 +52,15 @@ static long fix_index(const char *line, size_t length) {
     if (!at || (size_t)(line + length - at) < sizeof key - 1 + 24) return -1;
     const char *date = at + sizeof key - 1;   /* YYYY-MM-DD */
     const char *clock = date + 11;            /* HH:MM:SS.sss */
-    int day = atoi(date + 8), h = atoi(clock), m = atoi(clock + 3);
-    double s = strtod(clock + 6, NULL);
-    double since = (day - 1) * 86400.0 + (h - 8) * 3600.0 + m * 60.0 + s;
-    return since < 0 ? -1 : (long)(since * 10 + 0.5);
+    /* Digit by digit: strtod on 8.6 M lines cost the reader as much CPU as the daemon. */
+    for (int i = 0; i < 12; i++)
+        if (i != 2 && i != 5 && i != 8 && (clock[i] < '0' || clock[i] > '9')) return -1;
+    if (date[8] < '0' || date[8] > '9' || date[9] < '0' || date[9] > '9') return -1;
+#define TWO_DIGITS(p) (((p)[0] - '0') * 10 + ((p)[1] - '0'))
+    long seconds = (TWO_DIGITS(date + 8) - 1) * 86400L + (TWO_DIGITS(clock) - 8) * 3600L + TWO_DIGITS(clock + 3) * 60L + TWO_DIGITS(clock + 6);
+    long milliseconds = seconds * 1000 + (clock[9] - '0') * 100 + TWO_DIGITS(clock + 10);
+#undef TWO_DIGITS
+    return milliseconds < 0 ? -1 : (milliseconds + 50) / 100;
 }
 
 static int in_order; /* the `in-order` argument */
