@@ -48,7 +48,10 @@ public final class Hub: @unchecked Sendable {
     /// Where the hub reads the time: monotonic from the event loop (so NIO's testing loops
     /// drive it), wall from the system unless a test gives its own.
     let clock: SextantClock
-    var authorization: AuthorizationEngine
+    /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in place).
+    var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
+    /// What a session's decided accuracy was decided under (`decidedAccuracy(of:)`).
+    private(set) var authorizationGeneration: UInt64 = 1
     /// Each app's committed grid shift (RULES L10).
     var fudgers: [String: LocationFudger]
     /// Apps whose first grid shift is being written: their reduced fixes wait for it.

@@ -30,6 +30,8 @@ final class FlushBatcher {
     private var backlogScheduled = false
     /// Work waiting for a later turn, run once the backlog is empty.
     private var laterWork: (() -> Void)?
+    /// The lines the connections of this loop share (``Connection/sendShared(_:)``).
+    let sharedLines = SharedLineChunks()
 
     /// The pause between two slices of the backlog: long enough that the loop's next look
     /// at its task queue finds nothing due, and so polls its sockets (a task queued at once,
