@@ -68,7 +68,9 @@ public final class Hub: @unchecked Sendable {
 
     var connections: [UInt64: Connection] = [:]
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
-    lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
+    lazy var flushes = FlushBatcher(yield: loopYield, connectionsPerTurn: configuration.flushesPerTurn)
+    /// Work split across turns runs after the loop has polled its sockets (`LoopYield`).
+    lazy var loopYield = LoopYield(eventLoop: eventLoop)
     var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.
@@ -146,6 +148,7 @@ public final class Hub: @unchecked Sendable {
             recorder = nil
             for connection in connections.values { connection.close() }
             for connection in gpsdFace.connections.values { connection.close() }
+            loopYield.close()
         }.get()
         try? await fileThread.shutdownGracefully()
         store.close()
