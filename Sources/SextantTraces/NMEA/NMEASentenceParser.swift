@@ -108,13 +108,16 @@ public struct NMEASentenceParser {
             }
             bounds[count] = end
             let fields = NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
-            let sentence = fields.decode(names: &names, naming: namesSentences)
-            if sentence == nil { problem = .malformed }
+            guard let sentence = fields.decode(names: &names, naming: namesSentences) else {
+                problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
+                return nil
+            }
             return sentence
         }
     }
 
     /// Whether the `*hh` at `star` is the last thing before `end` and says `sum`.
+    @inline(__always)
     private static func checksum(_ bytes: UnsafePointer<UInt8>, star: Int, end: Int, matches sum: UInt8) -> Bool {
         guard end - star == 3, let high = NMEAByte.hexValue(bytes[star + 1]), let low = NMEAByte.hexValue(bytes[star + 2]) else { return false }
         return high << 4 | low == sum
