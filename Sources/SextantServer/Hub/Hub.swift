@@ -68,8 +68,8 @@ public final class Hub: @unchecked Sendable {
 
     var connections: [UInt64: Connection] = [:]
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
-    lazy var flushes = FlushBatcher(yield: loopYield, connectionsPerTurn: configuration.flushesPerTurn)
-    /// Work split across turns runs after the loop has polled its sockets (`LoopYield`).
+    lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
+    /// A replay at `max` takes its next turn after the loop's next poll (`LoopYield`).
     lazy var loopYield = LoopYield(eventLoop: eventLoop)
     var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event

@@ -5,8 +5,8 @@ import NIOCore
 import NIOPosix
 
 /// Runs work in a later turn of the hub's event loop, once the loop has looked at its
-/// sockets: how work split across turns (a replay at `max`, the tail of a fan-out) leaves
-/// room for requests without sleeping between its slices.
+/// sockets: how work split across turns leaves room for requests without sleeping
+/// between its slices. A replay at `max` uses it (`ReplayPlayer`).
 ///
 /// NIO runs every task that is due before it polls its sockets again, so a task that
 /// queues the next slice at once would never let a request in. A timer a little in the
