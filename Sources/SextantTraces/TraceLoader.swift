@@ -85,8 +85,11 @@ public enum TraceLoader {
         let fd = try TraceFile.openRegular(path: path)
         let head = TraceFile.head(fd: fd, count: 64)
         close(fd)
-        guard TraceFormat.detect(path: path, head: head) == .sextant else { return try load(path: path, options: options) }
-        return try StreamedJSONLTrace(path: path)
+        switch TraceFormat.detect(path: path, head: head) {
+        case .sextant: return try StreamedJSONLTrace(path: path)
+        case .nmea: return try StreamedNMEATrace(path: path)
+        case .gpx: return try load(path: path, options: options)
+        }
     }
 
     /// What `trace info` shows of a file, read as a stream for JSONL and NMEA (no sample
