@@ -19,7 +19,9 @@ same fixes as NMEA (RMC + GGA), then prints, from one run:
 The apps and gpsd's clients are read by this one process, which shares the machine.
 
 Usage: Tools/bench-replay.py [--fixes 864000] [--apps 1,10] [--bin-dir .build/release]
-                             [--no-anchor] [--smoke]
+                             [--no-anchor] [--smoke] [--trace jsonl|nmea]
+--trace nmea: the daemon replays the NMEA copy (checked, then streamed as it plays)
+instead of the JSONL; the load row still reads the JSONL.
 --smoke: 2,000 fixes, 1 and 3 apps; checks that everything runs and every event arrives
 (not the figures); exits non-zero if anything is broken.
 """
@@ -185,7 +187,7 @@ def bench_load(args, work, jsonl):
           f"peak RSS {peak:.1f} MiB (+{peak - base:.1f} over a 1-fix trace)")
 
 
-def bench_sextant(args, work, jsonl, apps_count):
+def bench_sextant(args, work, trace, apps_count):
     runtime = os.path.join(work, f"run{apps_count}")
     daemon = subprocess.Popen(
         [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{apps_count}"),
@@ -213,7 +215,7 @@ def bench_sextant(args, work, jsonl, apps_count):
         rss_before = proc_kib(daemon.pid, "VmRSS")
         cpu_before = cpu_seconds(daemon.pid)
         started = time.monotonic()
-        rpc(control, "replay.start", {"path": jsonl, "speed": "max"}, 1)
+        rpc(control, "replay.start", {"path": trace, "speed": "max"}, 1)
         read_reply(control, 1)
         answered = time.monotonic() - started
         counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
@@ -222,7 +224,7 @@ def bench_sextant(args, work, jsonl, apps_count):
         got = min(counts.values())
         elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
         print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.2f} s to the last fix in every app "
-              f"(replay.start answered after {answered:.2f} s = {os.path.getsize(jsonl) / 1e6 / answered:.0f} MB/s checked); "
+              f"(replay.start answered after {answered:.2f} s = {os.path.getsize(trace) / 1e6 / answered:.0f} MB/s checked); "
               f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.2f} s")
         if got != args.fixes or max(counts.values()) != args.fixes:
             sys.exit(f"bench-replay: an app got {got} fixes of {args.fixes}")
@@ -308,6 +310,7 @@ def main():
     parser.add_argument("--no-anchor", action="store_true", help="skip gpsd")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
+    parser.add_argument("--trace", choices=["jsonl", "nmea"], default="jsonl", help="which copy the daemon replays")
     args = parser.parse_args()
     if args.smoke:
         args.fixes, args.apps, args.timeout = 2000, "1,3", 60
@@ -326,7 +329,7 @@ def main():
         print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
         bench_load(args, work, jsonl)
         for n in counts:
-            bench_sextant(args, work, jsonl, n)
+            bench_sextant(args, work, nmea if args.trace == "nmea" else jsonl, n)
             if not args.no_anchor:
                 bench_gpsd(args, work, nmea, n)
     finally:

@@ -56,8 +56,9 @@ public struct TraceLoadOptions: Sendable {
 public enum TraceLoader {
     /// The largest trace file read into memory: 512 MiB. A bigger one is refused before it
     /// is read, so that a trace cannot push the daemon out of memory (a trace takes about
-    /// its own size again once parsed). A JSONL trace that is replayed is not read into
-    /// memory (`openForReplay`), and has no such limit.
+    /// its own size again once parsed). A JSONL trace or an NMEA log that is replayed is
+    /// not read into memory (`openForReplay`), and has no such limit; a GPX file is, and
+    /// `load` (what `trace convert` reads) reads every format whole.
     public static let maximumFileSize = 512 * 1024 * 1024
 
     /// Reads and parses a trace file of any supported format. All or nothing.
@@ -78,9 +79,10 @@ public enum TraceLoader {
         }
     }
 
-    /// A trace to replay: a JSONL file is checked whole (nothing of it plays if a line is
-    /// bad) and then read as it plays (`StreamedJSONLTrace`), whatever its size; an NMEA
-    /// or GPX file is read into memory, up to `maximumFileSize`.
+    /// A trace to replay: a JSONL file or an NMEA log is checked whole (nothing of it
+    /// plays if a line is bad) and then read as it plays (`StreamedJSONLTrace`,
+    /// `StreamedNMEATrace`), whatever its size; a GPX file is read into memory, up to
+    /// `maximumFileSize`.
     public static func openForReplay(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> any ReplayableTrace {
         let fd = try TraceFile.openRegular(path: path)
         let head = TraceFile.head(fd: fd, count: 64)
