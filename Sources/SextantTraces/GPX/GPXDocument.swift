@@ -47,13 +47,30 @@ struct GPXDocument: Equatable {
     /// whole document at once, libxml2 stops at 10 MB (its limit on one chunk, which
     /// Foundation gives no way to lift) with a bogus error past the end.
     static func parse(_ data: Data, path: String) throws(TraceError) -> GPXDocument {
-        // What would crash Foundation's XMLParser is refused first (found by fuzzing).
-        if let (line, reason) = GPXPreflight.problem(in: data) { throw TraceError(path: path, line: line, reason: reason) }
+        let result = data.withUnsafeBytes { bytes in
+            let input = GPXCheckedInput { pointer, count, offset in
+                let start = Int(offset)
+                let length = max(0, min(count, bytes.count - start))
+                if length > 0 { pointer.copyMemory(from: bytes.baseAddress! + start, byteCount: length) }
+                return length
+            }
+            return Result { () throws(TraceError) in try parse(input, path: path) }
+        }
+        return try result.get()
+    }
+
+    /// Parses what `input` reads, each piece checked before the parser sees it (what
+    /// would crash Foundation's XMLParser, found by fuzzing: `GPXPreflight`).
+    static func parse(_ input: GPXCheckedInput, path: String) throws(TraceError) -> GPXDocument {
         let builder = Builder(path: path)
-        let parser = XMLParser(stream: InputStream(data: data))
+        let parser = XMLParser(stream: input)
         parser.shouldProcessNamespaces = true
         parser.delegate = builder
         let ok = parser.parse()
+        // A problem anywhere in the file comes before what the parser found in its first part.
+        input.finish()
+        if let (line, reason) = input.problem { throw TraceError(path: path, line: line, reason: reason) }
+        if let reason = input.readError { throw TraceError(path: path, line: input.scan.line, reason: "cannot read the file: \(reason)") }
         if let error = builder.error { throw error }
         // libxml2 recovers from some errors (a mismatched end tag) and `parse()` then
         // returns true: any error reported is one.
@@ -64,7 +81,7 @@ struct GPXDocument: Equatable {
             throw TraceError(path: path, line: max(1, parser.lineNumber), reason: "not well-formed XML: \(describe(parser.parserError))")
         }
         guard builder.sawRoot else {
-            let empty = data.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            let empty = !input.scan.sawContent
             throw TraceError(path: path, line: 1, reason: empty ? "not a GPX file: the file is empty" : "not a GPX file: no <gpx> element")
         }
         return builder.document
