@@ -90,7 +90,7 @@ public enum TraceLoader {
         switch TraceFormat.detect(path: path, head: head) {
         case .sextant: return try StreamedJSONLTrace(path: path)
         case .nmea: return try StreamedNMEATrace(path: path)
-        case .gpx: return try load(path: path, options: options)
+        case .gpx: return try StreamedGPXTrace(path: path, options: options)
         }
     }
 
@@ -113,13 +113,12 @@ public enum TraceLoader {
                 let header = try NMEAReader.stream(fd: fd, path: path) { tally.add($0) }
                 return (tally.summary(of: header), format)
             case .gpx:
-                break
+                let start = try StreamedGPXTrace.read(fd: fd, path: path, options: options) { tally.add($0) }
+                return (tally.summary(of: Trace(start: start)), format)
             }
         } catch {
             throw .invalid(error)
         }
-        let (trace, _) = try loadDetectingFormat(path: path, options: options)
-        return (TraceSummary(trace), format)
     }
 
     /// Parses a file's bytes, a line at a time for JSONL and NMEA, without copying them.
