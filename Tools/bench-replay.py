@@ -19,9 +19,10 @@ same fixes as NMEA (RMC + GGA), then prints, from one run:
 The apps and gpsd's clients are read by this one process, which shares the machine.
 
 Usage: Tools/bench-replay.py [--fixes 864000] [--apps 1,10] [--bin-dir .build/release]
-                             [--no-anchor] [--smoke] [--trace jsonl|nmea]
---trace nmea: the daemon replays the NMEA copy (checked, then streamed as it plays)
-instead of the JSONL; the load row still reads the JSONL.
+                             [--no-anchor] [--smoke] [--trace jsonl|nmea|gpx]
+--trace nmea or gpx: the daemon replays the NMEA copy, or a GPX track of the same fixes
+(checked, then streamed as it plays), instead of the JSONL; the load row still reads the
+JSONL.
 --smoke: 2,000 fixes, 1 and 3 apps; checks that everything runs and every event arrives
 (not the figures); exits non-zero if anything is broken.
 """
@@ -64,6 +65,18 @@ def make_traces(jsonl, nmea, fixes):
             lo = f"{int(lon):03d}{(lon - int(lon)) * 60:07.4f}"
             out.write(nmea_sentence(f"GPRMC,{hhmmss},A,{la},N,{lo},E,2.70,90.0,{when.strftime('%d%m%y')},,,A"))
             out.write(nmea_sentence(f"GPGGA,{hhmmss},{la},N,{lo},E,1,08,1.0,35.0,M,47.0,M,,"))
+
+
+def make_gpx(path, fixes):
+    """The same fixes as a GPX track (times to the millisecond, elevation)."""
+    with open(path, "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="bench-replay"><trk><trkseg>\n')
+        for i in range(fixes):
+            when = START + datetime.timedelta(seconds=i / 10)
+            lat, lon = fix_at(i)
+            out.write(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"><ele>35.0</ele>'
+                      f'<time>{when.strftime("%Y-%m-%dT%H:%M:%S")}.{when.microsecond // 1000:03d}Z</time></trkpt>\n')
+        out.write("</trkseg></trk></gpx>\n")
 
 
 def nmea_sentence(body):
@@ -310,7 +323,7 @@ def main():
     parser.add_argument("--no-anchor", action="store_true", help="skip gpsd")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
-    parser.add_argument("--trace", choices=["jsonl", "nmea"], default="jsonl", help="which copy the daemon replays")
+    parser.add_argument("--trace", choices=["jsonl", "nmea", "gpx"], default="jsonl", help="which copy the daemon replays")
     args = parser.parse_args()
     if args.smoke:
         args.fixes, args.apps, args.timeout = 2000, "1,3", 60
@@ -325,11 +338,14 @@ def main():
     try:
         jsonl, nmea = os.path.join(work, "day.jsonl"), os.path.join(work, "day.nmea")
         make_traces(jsonl, nmea, args.fixes)
+        gpx = os.path.join(work, "day.gpx")
+        if args.trace == "gpx":
+            make_gpx(gpx, args.fixes)
         os.chmod(nmea, 0o644)
         print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
         bench_load(args, work, jsonl)
         for n in counts:
-            bench_sextant(args, work, nmea if args.trace == "nmea" else jsonl, n)
+            bench_sextant(args, work, {"jsonl": jsonl, "nmea": nmea, "gpx": gpx}[args.trace], n)
             if not args.no_anchor:
                 bench_gpsd(args, work, nmea, n)
     finally:

@@ -3,7 +3,7 @@ import SextantClient
 import SextantProtocol
 import Testing
 
-/// A JSONL trace or an NMEA log is read as it plays (issue 12 point 1): the daemon's
+/// A JSONL trace, an NMEA log or a GPX file is read as it plays (issue 12 point 1): the daemon's
 /// memory does not grow with the trace, a second `replay.start` does not hold two traces,
 /// and a file rewritten while it plays stops the replay where it no longer reads as it
 /// was checked.
@@ -46,6 +46,36 @@ struct StreamedReplayTests {
         #expect(status["state"] == "running" && abs((status["duration"]?.doubleValue ?? 0) - 39_999.8) < 1e-6, "\(status)")
         let growth = try daemon.memoryKiB("VmHWM") - before
         #expect(growth < 16 * 1024, "peak grew by \(growth) KiB")
+    }
+
+    @Test("A 19 MB GPX track, started twice: the daemon's peak memory grows by less than 16 MiB (it grew by several times the file before)")
+    func boundedMemoryGPX() throws {
+        let daemon = try DaemonHarness()
+        let text = syntheticGPX(points: 200_000)
+        #expect(text.utf8.count > 18_000_000)
+        let path = try daemon.write("day.gpx", text)
+        let control = try daemon.control()
+        _ = try control.call(Method.status)
+        try daemon.resetMemoryPeak()
+        let before = try daemon.memoryKiB("VmRSS")
+        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
+        _ = try control.call(Method.replaySeek, ["position": 150_000], timeout: 30)
+        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
+        let status = try control.call(Method.replayStatus)
+        #expect(status["state"] == "running" && status["duration"]?.doubleValue == 199_999, "\(status)")
+        let growth = try daemon.memoryKiB("VmHWM") - before
+        #expect(growth < 16 * 1024, "peak grew by \(growth) KiB")
+    }
+
+    @Test("`sextantctl trace info` on a 19 MB GPX track peaks less than 16 MiB above a one-point file")
+    func boundedMemoryGPXInfo() throws {
+        let daemon = try DaemonHarness()
+        let small = try daemon.write("one.gpx", syntheticGPX(points: 1))
+        let large = try daemon.write("day.gpx", syntheticGPX(points: 200_000))
+        let base = try peakKiB(of: [Binaries.sextantctl, "trace", "info", small, "--json"])
+        let (result, peak) = try peakKiB(of: [Binaries.sextantctl, "trace", "info", large, "--json"])
+        #expect(base.peak > 0 && peak > 0, "\(result)")
+        #expect(peak - base.peak < 16 * 1024, "trace info peaked \(peak - base.peak) KiB above a one-point file")
     }
 
     @Test("A trace rewritten in place while it plays: the replay stops where the file no longer reads as it was checked")

@@ -44,3 +44,28 @@ extension Int {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
+
+/// A GPX track of `points` points one second apart from 2026-03-01T00:00:00Z, with
+/// elevations and times, walking north: about 95 bytes a point.
+func syntheticGPX(points: Int) -> String {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"sextant tests\"><trk><trkseg>\n"
+    text.reserveCapacity(points * 140)
+    for i in 0..<points {
+        let seconds = i % 86_400
+        let time = "2026-03-\((1 + i / 86_400).padded)T\((seconds / 3600).padded):\((seconds / 60 % 60).padded):\((seconds % 60).padded)Z"
+        let tenMillionths = i % 10_000_000
+        let lat = "48.\(String(tenMillionths).leftPadded(to: 7))"
+        text += "<trkpt lat=\"\(lat)\" lon=\"2.3500000\"><ele>\(i % 100)</ele><time>\(time)</time></trkpt>\n"
+    }
+    return text + "</trkseg></trk></gpx>\n"
+}
+
+/// The peak resident memory of a command, in KiB (a Python parent that runs it alone and
+/// reads its children's `ru_maxrss`).
+func peakKiB(of command: [String]) throws -> (result: CommandResult, peak: Int) {
+    let script = "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True); "
+        + "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    let result = try run(["/usr/bin/python3", "-c", script] + command)
+    let words = result.stdout.split(separator: " ").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    return (result, words.count == 2 && words[0] == "0" ? Int(words[1]) ?? -1 : -1)
+}
