@@ -69,9 +69,12 @@ struct StreamedReplayTests {
 
     @Test("`sextantctl trace info` on a 19 MB GPX track peaks less than 16 MiB above a one-point file")
     func boundedMemoryGPXInfo() throws {
-        let daemon = try DaemonHarness()
-        let small = try daemon.write("one.gpx", syntheticGPX(points: 1))
-        let large = try daemon.write("day.gpx", syntheticGPX(points: 200_000))
+        let directory = NSTemporaryDirectory() + "sextant-gpx-info-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let small = directory + "/one.gpx", large = directory + "/day.gpx"
+        try syntheticGPX(points: 1).write(toFile: small, atomically: false, encoding: .utf8)
+        try syntheticGPX(points: 200_000).write(toFile: large, atomically: false, encoding: .utf8)
         let base = try peakKiB(of: [Binaries.sextantctl, "trace", "info", small, "--json"])
         let (result, peak) = try peakKiB(of: [Binaries.sextantctl, "trace", "info", large, "--json"])
         #expect(base.peak > 0 && peak > 0, "\(result)")
