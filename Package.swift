@@ -52,7 +52,11 @@ let package = Package(
         // Live GPS from gpsd, through libgps.
         .target(
             name: "SextantGPSD",
-            dependencies: ["SextantCore", "CLibGPS", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "SextantCore", "CLibGPS", .product(name: "Logging", package: "swift-log"),
+                // Its socket is read on the hub's event loop (a NIO channel), not a thread of its own.
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // Live accelerometer and hinge from Linux IIO devices, found and watched through libudev.
         .target(
@@ -114,7 +118,13 @@ let package = Package(
         .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore"]),
         .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces"]),
-        .testTarget(name: "SextantGPSDTests", dependencies: ["SextantGPSD"]),
+        .testTarget(
+            name: "SextantGPSDTests",
+            dependencies: [
+                "SextantGPSD", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "SextantIIOTests", dependencies: ["SextantIIO"]),
         .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
         .testTarget(name: "SextantDBusTests", dependencies: ["SextantDBus"]),

@@ -6,7 +6,8 @@ FIFO, a sentence at a time. One process reads both ends at once: gpsd's own TPVs
 plain `?WATCH` client) and the `location` events of an app streaming from sextantd. The
 n-th fix gpsd reports is paired with the n-th location the app gets (the daemon passes
 them on one for one, in order), and the difference of their arrival times is the latency
-sextantd adds: libgps read, decoding, the hub, the app's queue and socket.
+sextantd adds: reading gpsd's socket (on the hub's event loop), decoding, the hub, the
+app's queue and socket.
 
 The anchor is gpsd's own client (the reference socket): what it sees is latency zero
 by construction; the target for what Sextant adds is p99 < 1 ms.

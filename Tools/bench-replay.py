@@ -16,10 +16,14 @@ same fixes as NMEA (RMC + GGA), then prints, from one run:
    clients: the time from the first byte written to the last TPV in every client, and
    the TPVs each got.
 
-The apps and gpsd's clients are read by this one process, which shares the machine.
+The apps are read by Tools/fanout-reader.c (built with cc on each run), which fails the
+run unless every app gets every fix once, in order: a Python reader of 8.6 M lines spent
+more CPU than the daemon on the same two cores, and was most of the ten-app wall time.
+`--reader python` keeps that reader (it counts the fixes, it does not check their order).
+gpsd's clients are read by this process.
 
 Usage: Tools/bench-replay.py [--fixes 864000] [--apps 1,10] [--bin-dir .build/release]
-                             [--no-anchor] [--smoke] [--trace jsonl|nmea|gpx]
+                             [--no-anchor] [--reader c|python] [--smoke] [--trace jsonl|nmea|gpx]
 --trace nmea or gpx: the daemon replays the NMEA copy, or a GPX track of the same fixes
 (checked, then streamed as it plays), instead of the JSONL; the load row still reads the
 JSONL.
@@ -165,6 +169,34 @@ def count_all(socks, marker, wanted, deadline, idle=None, on_tick=None):
     return counts, finished_at
 
 
+def build_c_reader(work):
+    reader = os.path.join(work, "fanout-reader")
+    subprocess.run(["cc", "-O2", "-o", reader, os.path.join(ROOT, "Tools", "fanout-reader.c")], check=True)
+    return reader
+
+
+def start_c_reader(reader, apps, fixes, timeout):
+    """Tools/fanout-reader.c reading the apps, checking each gets fix 0, 1, 2... in order."""
+    descriptors = [s.fileno() for s in apps]
+    child = subprocess.Popen([reader, str(fixes), str(timeout), "in-order"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, pass_fds=descriptors)
+    child.stdin.write(" ".join(map(str, descriptors)).encode())
+    child.stdin.close()
+    child.stdin = None  # written and closed: communicate() must not flush it
+    return child
+
+
+def finish_c_reader(child, fixes):
+    """Waits for the reader; answers when the last fix reached the last app (monotonic)."""
+    out, err = child.communicate()
+    if child.returncode != 0:
+        sys.exit(f"bench-replay: the reader failed (exit {child.returncode}): {err.decode().strip()}")
+    arrivals = out.split()[1::2]
+    if len(arrivals) != fixes:
+        sys.exit(f"bench-replay: the reader saw {len(arrivals)} fixes of {fixes}")
+    return max(map(float, arrivals))
+
+
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -227,11 +259,16 @@ def bench_sextant(args, work, trace, apps_count):
             f.write("5")  # resets the peak RSS (VmHWM) to the RSS now
         rss_before = proc_kib(daemon.pid, "VmRSS")
         cpu_before = cpu_seconds(daemon.pid)
+        reader = start_c_reader(args.c_reader, apps, args.fixes, args.timeout) if args.c_reader else None
         started = time.monotonic()
         rpc(control, "replay.start", {"path": trace, "speed": "max"}, 1)
         read_reply(control, 1)
         answered = time.monotonic() - started
-        counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
+        if reader:
+            finished = finish_c_reader(reader, args.fixes)
+            counts = {s: args.fixes for s in apps}  # the reader checked each got every fix, in order
+        else:
+            counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
         growth = (proc_kib(daemon.pid, "VmHWM") - rss_before) / 1024
         cpu = cpu_seconds(daemon.pid) - cpu_before
         got = min(counts.values())
@@ -322,6 +359,7 @@ def main():
     parser.add_argument("--gpsd", default=shutil.which("gpsd") or "/usr/sbin/gpsd")
     parser.add_argument("--no-anchor", action="store_true", help="skip gpsd")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--reader", choices=["c", "python"], default="c", help="what reads the apps (default: fanout-reader.c)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
     parser.add_argument("--trace", choices=["jsonl", "nmea", "gpx"], default="jsonl", help="which copy the daemon replays")
     args = parser.parse_args()
@@ -342,6 +380,7 @@ def main():
         if args.trace == "gpx":
             make_gpx(gpx, args.fixes)
         os.chmod(nmea, 0o644)
+        args.c_reader = build_c_reader(work) if args.reader == "c" else None
         print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
         bench_load(args, work, jsonl)
         for n in counts:

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SextantClient
 import SextantProtocol
 
@@ -20,9 +24,10 @@ struct SampleApp: ParsableCommand {
     @Option(help: "Exit after this many locations (0: run until the daemon goes away).") var count = 0
 
     func run() throws {
-        guard let directory = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: ProcessInfo.processInfo.environment, uid: UInt32(getuid()))
+        guard let directory = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: Self.environment(), uid: UInt32(getuid()))
         else {
-            FileHandle.standardError.write(Data("sextant-sample-app: \(DefaultPaths.noRuntimeDirectory)\n".utf8))
+            var message = "sextant-sample-app: \(DefaultPaths.noRuntimeDirectory)\n"
+            _ = message.withUTF8 { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             throw ExitCode(1)
         }
         do {
@@ -51,7 +56,7 @@ struct SampleApp: ParsableCommand {
                 case Event.location:
                     received += 1
                     let p = event.params
-                    say(String(format: "location %.5f, %.5f ±%.0fm  %@", p["lat"]?.doubleValue ?? 0, p["lon"]?.doubleValue ?? 0, p["hAcc"]?.doubleValue ?? 0, p["time"]?.stringValue ?? ""))
+                    say("location \(Self.fixed(p["lat"]?.doubleValue ?? 0, 5)), \(Self.fixed(p["lon"]?.doubleValue ?? 0, 5)) ±\(Self.fixed(p["hAcc"]?.doubleValue ?? 0, 0))m  \(p["time"]?.stringValue ?? "")")
                 case Event.authorization:
                     say("authorization changed: \(event.params["status"]?.stringValue ?? "?")")
                 case Event.deviceOrientation, Event.interfaceOrientation:
@@ -67,6 +72,32 @@ struct SampleApp: ParsableCommand {
             say("error: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// The process's environment, read without Foundation: an app that links only
+    /// SextantClient does not load Foundation's 6 MiB of code for `ProcessInfo`.
+    static func environment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// `value` with `digits` digits after the point, as printf's `%.Nf` writes it.
+    static func fixed(_ value: Double, _ digits: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = Int(withVaList([digits, value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) })
+        if length >= buffer.count {  // 1e300 has 301 digits
+            buffer = [CChar](repeating: 0, count: length + 1)
+            length = Int(withVaList([digits, value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) })
+        }
+        return String(decoding: buffer.prefix(max(0, min(length, buffer.count - 1))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func say(_ text: String) {

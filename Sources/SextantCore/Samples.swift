@@ -50,22 +50,31 @@ public struct LocationFix: Sendable, Equatable {
         latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
         verticalAccuracy: Double? = nil, speed: Double? = nil, course: Double? = nil
     ) -> String? {
-        guard latitude.isFinite, (-90...90).contains(latitude) else { return "lat must be within -90...90" }
-        guard longitude.isFinite, (-180...180).contains(longitude) else { return "lon must be within -180...180" }
-        if let altitude, !(altitude.isFinite && altitudeRange.contains(altitude)) {
+        guard isAcceptable(latitude: latitude) else { return "lat must be within -90...90" }
+        guard isAcceptable(longitude: longitude) else { return "lon must be within -180...180" }
+        if let altitude, !isAcceptable(altitude: altitude) {
             return "alt must be within \(Int(altitudeRange.lowerBound))...\(Int(altitudeRange.upperBound)) m"
         }
-        for (name, accuracy) in [("hAcc", horizontalAccuracy), ("vAcc", verticalAccuracy)] {
-            if let accuracy, !(accuracy.isFinite && (0...maximumAccuracy).contains(accuracy)) {
-                return "\(name) must be within 0...\(Int(maximumAccuracy)) m"
-            }
+        if let horizontalAccuracy, !isAcceptable(accuracy: horizontalAccuracy) {
+            return "hAcc must be within 0...\(Int(maximumAccuracy)) m"
         }
-        if let speed, !(speed.isFinite && (0...maximumSpeed).contains(speed)) {
-            return "speed must be within 0...\(Int(maximumSpeed)) m/s"
+        if let verticalAccuracy, !isAcceptable(accuracy: verticalAccuracy) {
+            return "vAcc must be within 0...\(Int(maximumAccuracy)) m"
         }
-        if let course, !(course.isFinite && (0..<360).contains(course)) { return "course must be within 0..<360 degrees" }
+        if let speed, !isAcceptable(speed: speed) { return "speed must be within 0...\(Int(maximumSpeed)) m/s" }
+        if let course, !isAcceptable(course: course) { return "course must be within 0..<360 degrees" }
         return nil
     }
+
+    // The ranges of `problem`, one value at a time, for a reader that drops a bad value
+    // and keeps the fix (NMEA) without building a reason it will not show.
+    public static func isAcceptable(latitude: Double) -> Bool { latitude.isFinite && (-90...90).contains(latitude) }
+    public static func isAcceptable(longitude: Double) -> Bool { longitude.isFinite && (-180...180).contains(longitude) }
+    public static func isAcceptable(altitude: Double) -> Bool { altitude.isFinite && altitudeRange.contains(altitude) }
+    /// `hAcc` and `vAcc`.
+    public static func isAcceptable(accuracy: Double) -> Bool { accuracy.isFinite && (0...maximumAccuracy).contains(accuracy) }
+    public static func isAcceptable(speed: Double) -> Bool { speed.isFinite && (0...maximumSpeed).contains(speed) }
+    public static func isAcceptable(course: Double) -> Bool { course.isFinite && (0..<360).contains(course) }
 
     /// Why this fix is not usable, or nil (`problem(latitude:…)` on every field).
     public var problem: String? {

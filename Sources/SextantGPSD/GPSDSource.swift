@@ -1,14 +1,18 @@
 import Dispatch
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import SextantCore
 import SextantProtocol
 
-/// Live positions from a running gpsd, through libgps.
+/// Live positions from a running gpsd, read on an event loop the caller gives (the
+/// daemon's: the hub's own, so that a fix crosses no thread between gpsd's socket and
+/// the hub).
 ///
-/// The source connects, asks gpsd to stream JSON, and reads only when the socket is
-/// readable (a `DispatchSourceRead` on libgps's descriptor, which is non-blocking), so
-/// nothing ever waits on a quiet gpsd and `stop()` never hangs. Each line is decoded by
+/// libgps connects and asks gpsd to stream JSON (``LibGPSConnection``, off the loop: it
+/// blocks for name resolution and the connect); the connected socket is then served by
+/// NIO on the loop, split into lines by ``GPSDLineHandler``. Each line is decoded by
 /// ``GPSDReport`` and turned into events by ``GPSDStateTracker``: a TPV with a fix becomes
 /// a location sample, a TPV without fix moves the state to `no fix`.
 ///
@@ -18,50 +22,57 @@ import SextantProtocol
 /// sample) and tries again after 0.5 s, 1 s, 2 s, ... up to 10 s between attempts, until
 /// gpsd answers; then fixes resume. The log says each change of state once, not each attempt.
 ///
-/// Everything mutable lives on one private serial queue. Events go to `deliver` in order,
-/// from that queue; none is delivered once `stop()` has returned.
+/// Everything mutable lives on the event loop, timers included. Events go to `deliver`
+/// in order, on the loop; none is delivered once `stop()` has returned.
 public final class GPSDSource: @unchecked Sendable {
     public let endpoint: GPSDEndpoint
-    private let logger: Logger
-    private let clock: SextantClock
-    private let queue: DispatchQueue
+    let logger: Logger
+    let clock: SextantClock
+    let eventLoop: any EventLoop
+    /// Where libgps connects: its calls block, the loop must not.
+    private let connectQueue: DispatchQueue
 
     /// Guards `deliver` against `stop()`: the only state shared with other threads.
     private let deliveryLock = NSLock()
     private var deliver: (@Sendable (GPSDSourceEvent) -> Void)?
 
-    // On `queue` only.
-    private var tracker = GPSDStateTracker()
-    private var backoff = ReconnectBackoff()
-    private var connection: LibGPSConnection?
-    private var readSource: DispatchSourceRead?
-    private var retry: DispatchWorkItem?
-    private var liveness: GPSDLiveness?
-    private var livenessCheck: DispatchWorkItem?
-    private var running = false
+    // On `eventLoop` only.
+    var tracker = GPSDStateTracker()
+    var backoff = ReconnectBackoff()
+    /// Numbers the connection attempts; the current one's number, while it is open or opening.
+    private var attempt = 0
+    private(set) var currentConnection: Int?
+    private var channel: (any Channel)?
+    private var retry: Scheduled<Void>?
+    var liveness: GPSDLiveness?
+    private var livenessCheck: Scheduled<Void>?
+    private(set) var running = false
     /// Counts failed attempts in a row, for the trace log only.
-    private var failedAttempts = 0
+    var failedAttempts = 0
     /// The state last handed out: the "from" side of the next change the log tells.
-    private var loggedState: GPSDSourceState?
+    var loggedState: GPSDSourceState?
 
     /// - Parameters:
+    ///   - eventLoop: where the socket is read, the timers run and `deliver` is called; a
+    ///     NIOPosix loop (the source serves its socket with NIO).
     ///   - clock: the wall clock stamps reports that carry no time of their own; the
     ///     monotonic clock measures gpsd's silences.
-    ///   - deliver: called on the source's queue with every state change and sample.
+    ///   - deliver: called on `eventLoop` with every state change and sample.
     public init(
-        endpoint: GPSDEndpoint, logger: Logger, clock: SextantClock = .system,
+        endpoint: GPSDEndpoint, eventLoop: any EventLoop, logger: Logger, clock: SextantClock = .system,
         deliver: @escaping @Sendable (GPSDSourceEvent) -> Void
     ) {
         self.endpoint = endpoint
+        self.eventLoop = eventLoop
         self.logger = logger
         self.clock = clock
         self.deliver = deliver
-        self.queue = DispatchQueue(label: "sextant.gpsd.\(endpoint)")
+        self.connectQueue = DispatchQueue(label: "sextant.gpsd.connect.\(endpoint)")
     }
 
     /// Starts connecting (at once) and keeps the link up until `stop()`.
     public func start() {
-        queue.async { [self] in
+        eventLoop.execute { [self] in
             guard !running, isDelivering else { return }
             running = true
             emit([.state(.connecting)])
@@ -70,10 +81,10 @@ public final class GPSDSource: @unchecked Sendable {
     }
 
     /// Stops for good: no event is delivered after this returns; the socket is closed and
-    /// any pending retry cancelled on the source's queue, without waiting for it.
+    /// any pending retry cancelled on the loop, without waiting for it.
     public func stop() {
         deliveryLock.withLock { deliver = nil }
-        queue.async { [self] in
+        eventLoop.execute { [self] in
             running = false
             retry?.cancel()
             retry = nil
@@ -81,86 +92,99 @@ public final class GPSDSource: @unchecked Sendable {
         }
     }
 
-    // MARK: - Link (on `queue`)
+    // MARK: - Link (on `eventLoop`)
 
     private var isDelivering: Bool { deliveryLock.withLock { deliver != nil } }
 
     private func connect() {
         guard running else { return }
-        let opened: LibGPSConnection
-        do {
-            opened = try LibGPSConnection(endpoint: endpoint)
-        } catch {
+        attempt += 1
+        let number = attempt
+        currentConnection = number
+        connectQueue.async { [self] in
+            let opened = Result { () throws(GPSDConnectError) in try LibGPSConnection.openWatching(endpoint) }
+            guard isDelivering else {
+                // Stopped meanwhile: the loop may be shutting down too; nothing to hand it.
+                if case .success(let descriptor) = opened { Glibc.close(descriptor) }
+                return
+            }
+            eventLoop.execute { [self] in connected(opened, number: number) }
+        }
+    }
+
+    /// libgps's attempt `number` ended: serve its socket on the loop, or report the failure.
+    private func connected(_ opened: Result<Int32, GPSDConnectError>, number: Int) {
+        guard running, currentConnection == number else {
+            // Stopped (or superseded) while libgps was connecting.
+            if case .success(let descriptor) = opened { Glibc.close(descriptor) }
+            return
+        }
+        let descriptor: Int32
+        switch opened {
+        case .failure(let error):
+            currentConnection = nil
             failedAttempts += 1
             logger.trace("gpsd: connection attempt failed", metadata: ["gpsd": "\(endpoint)", "attempt": "\(failedAttempts)", "reason": "\(error)"])
             becameUnreachable(reason: error.description)
             return
+        case .success(let connected):
+            descriptor = connected
         }
         // gpsd counts as back only once it has sent its VERSION banner: a listener that
         // accepts and hangs up, or accepts and says nothing, is still a failed attempt.
-        connection = opened
         liveness = GPSDLiveness(connectedAt: clock.monotonicNanoseconds())
         checkLiveness()
-        let source = DispatchSource.makeReadSource(fileDescriptor: opened.fileDescriptor, queue: queue)
-        source.setEventHandler { [self] in readAvailableLines(from: opened) }
-        // The descriptor is closed only after dispatch has stopped watching it.
-        source.setCancelHandler { opened.close() }
-        readSource = source
-        source.resume()
+        // NIO owns the descriptor from here on and closes it with the channel.
+        ClientBootstrap(group: eventLoop)
+            .channelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(GPSDLineHandler(source: self, connection: number))
+                }
+            }
+            .withConnectedSocket(descriptor)
+            .whenComplete { [self] result in served(result, number: number) }
     }
 
-    private func readAvailableLines(from current: LibGPSConnection) {
-        // Readable: bytes came (or the peer hung up, which the read below finds).
+    private func served(_ result: Result<any Channel, any Error>, number: Int) {
+        switch result {
+        case .success(let opened) where currentConnection == number:
+            channel = opened
+        case .success(let stale):
+            stale.close(promise: nil)
+        case .failure(let error):
+            ended(number, reason: "cannot read gpsd's socket: \(error)")
+        }
+    }
+
+    /// Bytes came on connection `number` (a whole line or part of one).
+    func heard(on number: Int) {
+        guard currentConnection == number else { return }
         liveness?.heard(at: clock.monotonicNanoseconds())
-        while running, connection === current {
-            switch current.readLine() {
-            case .line(let line):
-                handle(line)
-            case .wouldBlock:
-                return
-            case .closed(let reason):
-                dropConnection()
-                becameUnreachable(reason: reason)
-                return
-            }
+    }
+
+    /// Connection `number` made a line, or was sent one over the limit.
+    func received(_ piece: GPSDLineBuffer.Piece, on number: Int) {
+        guard running, currentConnection == number else { return }
+        switch piece {
+        case .line(let line):
+            handle(line)
+        case .overlong(let prefix):
+            logger.warning(
+                "gpsd: skipped a line longer than \(GPSDLineBuffer.maximumLineLength) bytes",
+                metadata: ["gpsd": "\(endpoint)", "start": "\(prefix)"])
         }
     }
 
-    private func handle(_ line: String) {
-        let now = clock.wallTime()
-        let report: GPSDReport
-        var dropped: [String] = []
-        do {
-            report = try GPSDReport.decode(line: line, receivedAt: now, dropped: &dropped)
-        } catch {
-            logger.debug("gpsd: skipped a line", metadata: ["reason": "\(error)", "line": "\(line.prefix(120))"])
-            return
-        }
-        if liveness?.isAwaitingBanner == true {
-            guard case .version = report else {
-                logger.debug("gpsd: skipped a line before the VERSION banner", metadata: ["line": "\(line.prefix(120))"])
-                return
-            }
-            liveness?.bannerReceived(at: clock.monotonicNanoseconds())
-        }
-        if case .unusableFix(let reason) = report {
-            logger.debug("gpsd: skipped a fix", metadata: ["reason": "\(reason)", "line": "\(line.prefix(200))"])
-        } else if !dropped.isEmpty {
-            logger.debug("gpsd: dropped fields of a fix", metadata: ["fields": "\(dropped.joined(separator: "; "))"])
-        }
-        var detail: Logger.Metadata = [:]
-        if tracker.state == .connecting || tracker.state == .lost {
-            // gpsd answered: the next loss starts the back-off afresh.
-            backoff.reset()
-            failedAttempts = 0
-            if case .version(let release) = report { detail["release"] = "\(release)" }
-        }
-        emit(tracker.received(report, at: now), detail: detail)
+    /// Connection `number` ended: gpsd closed it, or it failed.
+    func ended(_ number: Int, reason: String) {
+        guard running, currentConnection == number else { return }
+        dropConnection()
+        becameUnreachable(reason: reason)
     }
 
     /// Follows ``GPSDLiveness``'s verdicts on the open connection until it gives up.
     private func checkLiveness() {
-        guard running, let current = connection, var state = liveness else { return }
+        guard running, currentConnection != nil, var state = liveness else { return }
         let verdict = state.check(at: clock.monotonicNanoseconds())
         liveness = state
         switch verdict {
@@ -168,7 +192,8 @@ public final class GPSDSource: @unchecked Sendable {
             scheduleLivenessCheck(at: time)
         case .probe(let time):
             logger.debug("gpsd: quiet for \(GPSDLiveness.probeAfter / 1_000_000_000) s; asking ?VERSION;", metadata: ["gpsd": "\(endpoint)"])
-            current.send("?VERSION;\n")
+            // Not waited for: a gpsd that does not read is found by the silence time-out.
+            if let channel { channel.writeAndFlush(channel.allocator.buffer(string: "?VERSION;\n"), promise: nil) }
             scheduleLivenessCheck(at: time)
         case .giveUp(let reason):
             dropConnection()
@@ -178,14 +203,12 @@ public final class GPSDSource: @unchecked Sendable {
 
     private func scheduleLivenessCheck(at time: Int64) {
         livenessCheck?.cancel()
-        let work = DispatchWorkItem { [self] in
+        // At most GPSDLiveness's longest time-out ahead: no overflow.
+        let delay = max(0, time - clock.monotonicNanoseconds())
+        livenessCheck = eventLoop.scheduleTask(in: .nanoseconds(delay)) { [self] in
             livenessCheck = nil
             checkLiveness()
         }
-        livenessCheck = work
-        // At most GPSDLiveness's longest time-out ahead: no overflow in the conversion.
-        let delay = max(0, time - clock.monotonicNanoseconds())
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay)), execute: work)
     }
 
     private func becameUnreachable(reason: String) {
@@ -195,61 +218,33 @@ public final class GPSDSource: @unchecked Sendable {
 
     private func scheduleReconnect() {
         guard running else { return }
-        let delay = backoff.nextDelay()
-        let work = DispatchWorkItem { [self] in
+        let (seconds, attoseconds) = backoff.nextDelay().components
+        // ReconnectBackoff's delays are at most 10 s: no overflow.
+        let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        retry?.cancel()
+        retry = eventLoop.scheduleTask(in: delay) { [self] in
             retry = nil
             connect()
         }
-        retry = work
-        let (seconds, attoseconds) = delay.components
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)), execute: work)
     }
 
     private func dropConnection() {
-        readSource?.cancel()  // its cancel handler closes the socket
-        readSource = nil
-        connection = nil
+        // Forgotten before it is closed: on the loop, close() runs the handler's
+        // channelInactive at once, which must find the connection no longer current.
+        let closing = channel
+        channel = nil
+        currentConnection = nil
         liveness = nil
         livenessCheck?.cancel()
         livenessCheck = nil
+        closing?.close(promise: nil)
     }
 
-    /// Hands events to the hub, logging each change of state once.
-    private func emit(_ events: [GPSDSourceEvent], detail: Logger.Metadata = [:]) {
-        for event in events {
-            switch event {
-            case .state(let new):
-                logChange(from: loggedState, to: new, detail: detail)
-                loggedState = new
-            case .devices(let paths):
-                logger.info("gpsd: devices", metadata: ["gpsd": "\(endpoint)", "devices": "\(paths.joined(separator: ", "))"])
-            case .sample: break
-            }
-        }
-        guard !events.isEmpty else { return }
+    /// Hands events to `deliver`, unless `stop()` came first.
+    func deliverUnlessStopped(_ events: [GPSDSourceEvent]) {
         deliveryLock.withLock {
             guard let deliver else { return }
             for event in events { deliver(event) }
-        }
-    }
-
-    private func logChange(from old: GPSDSourceState?, to new: GPSDSourceState, detail: Logger.Metadata) {
-        let metadata = detail.merging(["gpsd": "\(endpoint)", "state": "\(new)"]) { $1 }
-        switch (old, new) {
-        case (_, .connecting):
-            logger.info("gpsd: connecting", metadata: metadata)
-        case (.connecting?, .lost), (nil, .lost):
-            logger.warning("gpsd: cannot connect; retrying with back-off (at most every 10 s)", metadata: metadata)
-        case (_, .lost):
-            logger.warning("gpsd: connection lost; reconnecting with back-off (at most every 10 s)", metadata: metadata)
-        case (.connecting?, _), (.lost?, _), (nil, _):
-            logger.notice("gpsd: connected", metadata: metadata)
-        case (.fix?, .noFix):
-            logger.info("gpsd: the receiver lost its fix", metadata: metadata)
-        case (_, .fix):
-            logger.info("gpsd: the receiver has a fix", metadata: metadata)
-        case (_, .noFix):
-            logger.info("gpsd: no fix", metadata: metadata)
         }
     }
 }

@@ -1,28 +1,21 @@
 import CLibGPS
 import Foundation
 
-/// One connection to gpsd through libgps: `gps_open`, `gps_stream(WATCH_ENABLE|WATCH_JSON)`,
-/// then `gps_read` one line at a time, on a non-blocking socket.
+/// Opens a connection to gpsd through libgps — `gps_open`, then
+/// `gps_stream(WATCH_ENABLE|WATCH_JSON)` — and hands over the connected socket.
 ///
-/// Not thread-safe: the source uses it on its own queue only.
-final class LibGPSConnection: @unchecked Sendable {
-    private let data: UnsafeMutablePointer<gps_data_t>
-    private var isOpen = true
-    /// `gps_read` copies each line here (libgps's own buffer holds at most 8 KiB).
-    private var message = [CChar](repeating: 0, count: 16_384)
-
-    /// What one `gps_read` gave.
-    enum ReadResult: Equatable {
-        case line(String)
-        /// Nothing complete is buffered and the socket has nothing more for now.
-        case wouldBlock
-        /// gpsd closed the connection, or the socket failed.
-        case closed(reason: String)
-    }
-
-    /// Connects and asks for JSON reports. Blocks for the TCP connect only (immediate on
-    /// the loopback; a remote host that drops packets can take the kernel's SYN timeout).
-    init(endpoint: GPSDEndpoint) throws(GPSDConnectError) {
+/// libgps is how Sextant finds gpsd (its host and service resolution, its connect) and
+/// asks it to stream; the reports themselves are read by the source on the hub's event
+/// loop (``GPSDLineHandler``), so that a fix crosses no thread between gpsd and the hub.
+/// Neither `gps_open` nor `gps_stream` reads from the socket, so nothing gpsd sends is
+/// left behind in libgps's buffer when the descriptor is handed over.
+enum LibGPSConnection {
+    /// Connects, sends `?WATCH`, and returns a duplicate of libgps's socket that the caller
+    /// owns (close-on-exec); libgps's own descriptor and session are released before this
+    /// returns. Blocks for name resolution and the TCP connect (immediate on the loopback;
+    /// a remote host that drops packets can take the kernel's SYN timeout), so it runs off
+    /// the event loop.
+    static func openWatching(_ endpoint: GPSDEndpoint) throws(GPSDConnectError) -> Int32 {
         guard let data = sextant_gps_data_new() else { throw GPSDConnectError("out of memory") }
         if gps_open(endpoint.host, String(endpoint.port), data) != 0 {
             // libgps leaves its own (netlib) error code in errno.
@@ -30,57 +23,18 @@ final class LibGPSConnection: @unchecked Sendable {
             sextant_gps_data_free(data)
             throw GPSDConnectError(reason)
         }
-        self.data = data
+        defer {
+            gps_close(data)
+            sextant_gps_data_free(data)
+        }
         if sextant_gps_watch_json(data) != 0 {
-            let reason = String(cString: strerror(errno))
-            close()
-            throw GPSDConnectError("cannot send ?WATCH: \(reason)")
+            throw GPSDConnectError("cannot send ?WATCH: \(String(cString: strerror(errno)))")
         }
-        // From here on no read may block: gps_read does one recv() when no whole line is
-        // buffered, and returns 0 on EAGAIN. libgps 3.22 already leaves the socket
-        // non-blocking after connecting; this makes sure of it for any version.
-        let fd = fileDescriptor
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close()
-            throw GPSDConnectError("cannot make the socket non-blocking: \(reason)")
+        let owned = fcntl(sextant_gps_fd(data), F_DUPFD_CLOEXEC, 0)
+        guard owned >= 0 else {
+            throw GPSDConnectError("cannot take over libgps's socket: \(String(cString: strerror(errno)))")
         }
-    }
-
-    deinit { close() }
-
-    var fileDescriptor: Int32 { sextant_gps_fd(data) }
-
-    /// The next whole line, if one is buffered or the socket has the rest of one.
-    func readLine() -> ReadResult {
-        guard isOpen else { return .closed(reason: "closed") }
-        errno = 0
-        let count = message.withUnsafeMutableBufferPointer { buffer in
-            gps_read(data, buffer.baseAddress, Int32(buffer.count))
-        }
-        if count > 0 {
-            return .line(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
-        if count == 0 { return .wouldBlock }
-        // -1 with errno 0: the peer closed the connection (or a line overflowed libgps's buffer).
-        return .closed(reason: errno == 0 ? "gpsd closed the connection" : String(cString: strerror(errno)))
-    }
-
-    /// Sends a command (`?VERSION;\n`) without waiting: a full socket buffer or a broken
-    /// connection drops it, and the silence time-out deals with a gpsd that does not answer.
-    func send(_ command: String) {
-        guard isOpen else { return }
-        let fd = fileDescriptor
-        _ = command.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-    }
-
-    /// Closes the socket. Idempotent; call it only once nothing watches the descriptor.
-    func close() {
-        guard isOpen else { return }
-        isOpen = false
-        gps_close(data)
-        sextant_gps_data_free(data)
+        return owned
     }
 }
 

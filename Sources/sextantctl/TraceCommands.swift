@@ -62,7 +62,9 @@ struct TraceCommand: ParsableCommand {
                 from its first bytes. The output's from its extension (.jsonl/.trace, .gpx, \
                 .geojson, .kml, .nmea/.log) or --to; an unknown one is an error. Lines an NMEA \
                 reader skips are counted and reported; a GPX or JSONL file with a bad line is not \
-                converted. The output is written whole or not at all.
+                converted. The input is read as a stream (a JSONL file is checked whole first) and \
+                the output is written through a bounded buffer to a temporary file beside it, \
+                renamed into place when complete: whole or not at all.
                 """)
         @Argument(help: "The trace to read.", completion: .file()) var input: String
         @Argument(help: "The trace to write (replaced if it exists).", completion: .file()) var output: String
@@ -73,20 +75,24 @@ struct TraceCommand: ParsableCommand {
             try reporting {
                 let outputFormat: TraceExportFormat
                 do { outputFormat = try TraceExportFormat.choose(path: output, named: to) } catch { throw Failure("\(error)") }
-                let (trace, format) = try options.load(input)
-                let leftOut: Int
-                do { leftOut = try TraceExporter.write(trace, as: outputFormat, to: output) } catch { throw Failure("\(error)") }
-                let summary = TraceSummary(trace)
+                let conversion: TraceConversion
+                do {
+                    conversion = try TraceConversion.convert(
+                        input: input, output: output, as: outputFormat, options: TraceLoadOptions(gpxSpeed: options.gpxSpeed, gpxInterval: options.gpxInterval))
+                } catch {
+                    throw Failure("\(error)")
+                }
+                let format = conversion.format, leftOut = conversion.leftOut
                 let result: JSONValue = [
                     "input": .string(input), "output": .string(output), "format": .string(format.rawValue), "to": .string(outputFormat.rawValue),
                     "leftOut": .int(Int64(leftOut)),
-                    "samples": .int(Int64(trace.samples.count)), "duration": .double(summary.duration),
-                    "skipped": TraceInfoJSON.counts(summary.skipped),
+                    "samples": .int(Int64(conversion.samples)), "duration": .double(conversion.duration),
+                    "skipped": TraceInfoJSON.counts(conversion.skipped),
                 ]
                 options.output(result) { r in
                     var text = "\(output): \(Text.plain(r["samples"])) samples over \(Text.plain(r["duration"])) s from \(format.rawValue) \(input) as \(outputFormat.rawValue)"
                     if leftOut > 0 { text += "\n\(leftOut) samples that are not locations left out (\(outputFormat.rawValue) holds locations only)" }
-                    if !summary.skipped.isEmpty { text += "\nskipped: " + TraceInfoJSON.line(summary.skipped) }
+                    if !conversion.skipped.isEmpty { text += "\nskipped: " + TraceInfoJSON.line(conversion.skipped) }
                     return text
                 }
             }

@@ -109,6 +109,42 @@ struct GPSDFaultTests {
         #expect(daemon.process.isRunning)
         #expect(try daemon.gpsdState() == "fix")
     }
+
+    @Test("A line that is not JSON and a 16 MiB line: each skipped and logged with gpsd's address, memory bounded, the connection kept, the next fix delivered")
+    func badAndEndlessLines() throws {
+        let port = try freeLoopbackPort()
+        let peer = try ScriptedGPSD(port: port)
+        let daemon = try DaemonHarness(gpsdPort: port)
+        try peer.accept(timeout: 10)
+        try peer.say([ScriptedGPSD.banner])
+        try daemon.waitForGPSDState("no fix")
+        let app = try daemon.streamingApp("com.example.endless")
+        let peakBefore = try peakResidentKiB(of: daemon.process.processIdentifier)
+        // gpsd keeps a report under 10 KiB; the source holds at most 16 KiB of a line.
+        try peer.say(["this is not JSON"])
+        try peer.send(raw: String(repeating: "x", count: 16 << 20))
+        try peer.say(["", #"{"class":"TPV","device":"/dev/ttyS0","mode":3,"lat":10,"lon":2.25,"time":"2026-03-01T08:00:00.000Z","eph":7}"#])
+        let locations = try app.locations(1)
+        #expect(locations.first?["lat"]?.doubleValue == 10)
+        let growth = try peakResidentKiB(of: daemon.process.processIdentifier) - peakBefore
+        #expect(growth < 6 * 1024, "the daemon's peak RSS grew by \(growth) KiB over a 16 MiB line")
+        let log = daemon.log()
+        #expect(log.contains("gpsd: skipped a line longer than 16384 bytes") && log.contains("xxxxxxxx"), "\(log)")
+        #expect(log.contains("gpsd: skipped a line") && log.contains("this is not JSON"), "\(log)")
+        #expect(log.contains("127.0.0.1:\(port)"), "the log says which gpsd")
+        #expect(!log.contains("gpsd: connection lost"), "\(log)")
+        #expect(try daemon.gpsdState() == "fix")
+        #expect(daemon.process.isRunning)
+    }
+
+    /// The process's peak resident memory (VmHWM), in KiB.
+    private func peakResidentKiB(of pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { throw HarnessError("no VmHWM in /proc/\(pid)/status") }
+        return kib
+    }
 }
 
 extension DaemonHarness {

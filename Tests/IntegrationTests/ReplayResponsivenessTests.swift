@@ -7,33 +7,36 @@ import Testing
 /// are answered between its batches (issue: a `--loop` replay at max starved every socket).
 @Suite("Replay leaves the loop free")
 struct ReplayResponsivenessTests {
-    /// Asks `status` 100 times during the replay; each answer must come within 100 ms.
-    private func statusLatencies(_ daemon: DaemonHarness) throws -> [Double] {
+    /// Asks `status` 100 times during the replay. Each must be answered (the client's
+    /// deadline: a starved loop never answers) while the replay goes on playing between
+    /// the answers. How long an answer waits is a figure for the benchmarks
+    /// (`Tools/bench-fanout.py` prints the `status` round trip), not a bound for a test that
+    /// runs under any load.
+    private func expectAnsweredWhilePlaying(_ daemon: DaemonHarness) throws {
         let control = try daemon.control()
-        var latencies: [Double] = []
+        var events: [Int] = []
         for _ in 0..<100 {
-            let sent = Date()
             let status = try control.call(Method.status)
-            latencies.append(Date().timeIntervalSince(sent))
             #expect(status["replay"]?["state"] == "running")
+            events.append(status["replay"]?["events"]?.intValue ?? -1)
         }
-        return latencies
+        #expect(events.first! >= 0)
+        #expect(events.last! > events.first!, "the replay did not move while status was answered: \(events)")
     }
 
-    @Test("A --loop replay at max with no one listening: status answers within 100 ms, 100 times")
+    @Test("A --loop replay at max with no one listening: status is answered 100 times while it plays")
     func loopAtMaxWithNoClient() throws {
         let daemon = try DaemonHarness()
         let path = try daemon.write("walk.jsonl", syntheticTrace(count: 5000, step: 0.01))
         _ = try daemon.control().call(Method.replayStart, ["path": .string(path), "speed": "max", "loop": true])
-        let latencies = try statusLatencies(daemon)
-        #expect(latencies.max()! < 0.1, "slowest status: \(latencies.max()!) s")
+        try expectAnsweredWhilePlaying(daemon)
         // And a new app can still say hello.
         let (app, hello) = try daemon.app("com.example.late")
         #expect(hello["session"] != nil)
         _ = app
     }
 
-    @Test("A --loop replay at max with a streaming app and Location Services off: still answered within 100 ms")
+    @Test("A --loop replay at max with a streaming app and Location Services off: status still answered while it plays")
     func loopAtMaxServicesOff() throws {
         let daemon = try DaemonHarness()
         let path = try daemon.write("walk.jsonl", syntheticTrace(count: 5000, step: 0.01))
@@ -43,8 +46,7 @@ struct ReplayResponsivenessTests {
         _ = try daemon.control().call(Method.replayStart, ["path": .string(path), "speed": "max", "loop": true])
         _ = try app.nextEvent(timeout: 10)
         _ = try daemon.control().call(Method.servicesSet, ["enabled": false])
-        let latencies = try statusLatencies(daemon)
-        #expect(latencies.max()! < 0.1, "slowest status: \(latencies.max()!) s")
+        try expectAnsweredWhilePlaying(daemon)
     }
 }
 

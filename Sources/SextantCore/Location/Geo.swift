@@ -1,4 +1,10 @@
-import Foundation
+// The C math library (sin, atan2…): Foundation would cost every program that links
+// SextantCore its 6 MiB of resident code.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Geodesy on a sphere of the WGS84 mean radius: good to ~0.5 % at any distance, which is
 /// what distance filters and derived speeds need.

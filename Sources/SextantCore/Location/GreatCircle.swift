@@ -1,4 +1,10 @@
-import Foundation
+// The C math library (sin, atan2…): Foundation would cost every program that links
+// SextantCore its 6 MiB of resident code.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A point on the sphere, in degrees.
 public struct GeoPoint: Sendable, Equatable {

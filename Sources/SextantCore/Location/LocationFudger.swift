@@ -1,4 +1,10 @@
-import Foundation
+// The C math library (sin, atan2…): Foundation would cost every program that links
+// SextantCore its 6 MiB of resident code.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reduced accuracy (RULES L10), in the manner of Android's LocationFudger: the true
 /// position is snapped to the centre of a 2 km grid cell.

@@ -36,6 +36,12 @@ final class HubService: Service, Sendable {
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub = Hub(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger)
+        // Until it is in place (or if it cannot be), work split across turns pauses on timers.
+        hub.eventLoop.execute {
+            hub.loopYield.installWakeSocket().whenFailure { error in
+                hub.logger.warning("no wake-up socket for the event loop: work split across turns pauses between slices", metadata: ["error": "\(error)"])
+            }
+        }
         return HubService(hub: hub, storePath: store.path, group: group)
     }
 

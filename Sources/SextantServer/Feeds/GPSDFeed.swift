@@ -3,25 +3,26 @@ import SextantCore
 import SextantGPSD
 
 /// Feeds a live gpsd into the hub: samples through `ingest`, the source's state into
-/// `status` (`sources`, name `gpsd`). Both hop onto the hub's event loop in the order the
-/// source produced them.
+/// `status` (`sources`, name `gpsd`), in the order the source produced them.
+///
+/// The source runs on the hub's event loop (it reads gpsd's socket there), so each event
+/// reaches the hub in the same turn that read it: no hop, no thread between gpsd and the apps.
 final class GPSDFeed: LiveSource {
     private let source: GPSDSource
 
     init(endpoint: GPSDEndpoint, hub: Hub, logger: Logger) {
         hub.eventLoop.execute { hub.sourceStates.gpsd = GPSDSourceDetails(server: endpoint.description) }
-        source = GPSDSource(endpoint: endpoint, logger: logger) { event in
-            hub.eventLoop.execute {
-                switch event {
-                case .state(let state):
-                    hub.sourceStates.set(.gpsd, .live(state.rawValue))
-                    hub.sourceStates.gpsd?.stateChanged(to: state.rawValue, wallNow: hub.clock.wallTime())
-                case .sample(let sample):
-                    if case .location = sample.value { hub.sourceStates.gpsd?.lastFixAt = hub.clock.monotonicNanoseconds() }
-                    hub.ingest(sample, from: .gpsd)
-                case .devices(let paths):
-                    hub.sourceStates.gpsd?.devices = paths
-                }
+        source = GPSDSource(endpoint: endpoint, eventLoop: hub.eventLoop, logger: logger) { event in
+            hub.eventLoop.preconditionInEventLoop()
+            switch event {
+            case .state(let state):
+                hub.sourceStates.set(.gpsd, .live(state.rawValue))
+                hub.sourceStates.gpsd?.stateChanged(to: state.rawValue, wallNow: hub.clock.wallTime())
+            case .sample(let sample):
+                if case .location = sample.value { hub.sourceStates.gpsd?.lastFixAt = hub.clock.monotonicNanoseconds() }
+                hub.ingest(sample, from: .gpsd)
+            case .devices(let paths):
+                hub.sourceStates.gpsd?.devices = paths
             }
         }
     }

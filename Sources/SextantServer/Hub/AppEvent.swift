@@ -69,6 +69,8 @@ enum AppEvent {
 final class SharedEvent {
     let event: AppEvent
     private var line: ByteBuffer?
+    /// The line in a chunk of lines shared between connections, once one asked for it.
+    private var sharedRun: SharedLineRun?
 
     init(_ event: AppEvent) { self.event = event }
 
@@ -77,6 +79,14 @@ final class SharedEvent {
         let buffer = event.jsonRPCLine(allocator)
         line = buffer
         return buffer
+    }
+
+    /// Where the line is in `chunks`: appended there once, for every connection.
+    func run(in chunks: SharedLineChunks, _ allocator: ByteBufferAllocator) -> SharedLineRun {
+        if let sharedRun { return sharedRun }
+        let run = chunks.append(jsonRPCLine(allocator))
+        sharedRun = run
+        return run
     }
 }
 
@@ -102,7 +112,7 @@ extension SessionOutput {
 
 extension Connection: SessionOutput {
     func deliver(_ event: AppEvent) { sendLine(event.jsonRPCLine(channel.allocator), kind: event.kind) }
-    func deliver(_ shared: SharedEvent) { sendLine(shared.jsonRPCLine(channel.allocator), kind: shared.event.kind) }
+    func deliver(_ shared: SharedEvent) { sendShared(shared) }
     var peer: PeerCredentials? { credentials }
     var face: String { kind.rawValue }
 }

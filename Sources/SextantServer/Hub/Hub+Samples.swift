@@ -37,7 +37,7 @@ extension Hub {
     /// (Hub+Store `committedFudger`).
     func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
         guard session.stream != nil || !session.onceWaiters.isEmpty else { return }
-        guard let granted = authorization.locationAccuracy(for: session.id) else { return }
+        guard let granted = decidedAccuracy(of: session) else { return }
         let fudger: LocationFudger
         if granted == .reduced || session.stream?.served(granted) == .reduced {
             guard let committed = committedFudger(for: session.app) else { return }
@@ -54,17 +54,27 @@ extension Hub {
                 waiter.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
             }
         }
-        if var stream = session.stream {
-            let delivered = stream.offer(fix, authorized: granted, fudger: fudger)
-            session.stream = stream
-            if let (out, accuracy) = delivered {
-                if accuracy == .full {
-                    publish(to: session, fullFix ?? SharedEvent(.location(fix, .full)))
-                } else {
-                    publish(to: session, .location(out, accuracy))
-                }
+        // The stream changed in place, not copied out and back.
+        if let (out, accuracy) = session.stream?.offer(fix, authorized: granted, fudger: fudger) {
+            if accuracy == .full {
+                publish(to: session, fullFix ?? SharedEvent(.location(fix, .full)))
+            } else {
+                publish(to: session, .location(out, accuracy))
             }
         }
+    }
+
+    /// `authorization.locationAccuracy(for:)` for `session`, asked again only when the
+    /// engine changed since (its answer is a function of the engine's state alone: no
+    /// clock, L5's expiry is a change): the fan-out's every delivery reads it, and the
+    /// engine's look-up (its session record, the app's permission by name) is a good
+    /// part of a delivery's cost.
+    func decidedAccuracy(of session: AppSession) -> LocationAccuracy? {
+        if session.decidedAt != authorizationGeneration {
+            session.decidedAccuracy = authorization.locationAccuracy(for: session.id)
+            session.decidedAt = authorizationGeneration
+        }
+        return session.decidedAccuracy
     }
 
     /// The GPS source's own state: a loss is told once to every streaming app.

@@ -48,7 +48,10 @@ public final class Hub: @unchecked Sendable {
     /// Where the hub reads the time: monotonic from the event loop (so NIO's testing loops
     /// drive it), wall from the system unless a test gives its own.
     let clock: SextantClock
-    var authorization: AuthorizationEngine
+    /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in place).
+    var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
+    /// What a session's decided accuracy was decided under (`decidedAccuracy(of:)`).
+    private(set) var authorizationGeneration: UInt64 = 1
     /// Each app's committed grid shift (RULES L10).
     var fudgers: [String: LocationFudger]
     /// Apps whose first grid shift is being written: their reduced fixes wait for it.
@@ -65,7 +68,9 @@ public final class Hub: @unchecked Sendable {
 
     var connections: [UInt64: Connection] = [:]
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
-    lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
+    lazy var flushes = FlushBatcher(yield: loopYield, connectionsPerTurn: configuration.flushesPerTurn)
+    /// Work split across turns runs after the loop has polled its sockets (`LoopYield`).
+    lazy var loopYield = LoopYield(eventLoop: eventLoop)
     var nextConnectionID: UInt64 = 0
     /// Control connections that called `watch`, kept apart so that publishing an event
     /// does not look at every connection.
@@ -143,6 +148,7 @@ public final class Hub: @unchecked Sendable {
             recorder = nil
             for connection in connections.values { connection.close() }
             for connection in gpsdFace.connections.values { connection.close() }
+            loopYield.close()
         }.get()
         try? await fileThread.shutdownGracefully()
         store.close()

@@ -16,7 +16,11 @@ import SextantCore
 /// discarded, so L9's cut-off holds), a request of its own, the next fix. A settled fix is
 /// decided under the rules in force when it is settled: a session revoked meanwhile gets
 /// nothing.
-struct LocationFanOut {
+///
+/// A class: the loop over its sessions and every session's "is it owed?" read it in place;
+/// as a struct in an optional, each of those reads copied it (the fix with it), a tenth of
+/// a replay's time.
+final class LocationFanOut {
     let fix: LocationFix
     let fullFix: SharedEvent
     /// The sessions open when the fix came, in id order.
@@ -26,6 +30,11 @@ struct LocationFanOut {
     /// Sessions further on that were settled early (they skip their turn).
     var settledEarly: Set<SessionID> = []
 
+    init(fix: LocationFix, fullFix: SharedEvent, sessions: [AppSession]) {
+        self.fix = fix
+        self.fullFix = fullFix
+        self.sessions = sessions
+    }
 
     var isDone: Bool { next >= sessions.count }
 
@@ -53,22 +62,21 @@ extension Hub {
 
     /// Serves up to `limit` sessions of the fan-out in progress; schedules the rest.
     private func continueLocationFanOut(limit: Int) {
-        guard let (fix, fullFix, targets) = locationFanOut.current.map({ ($0.fix, $0.fullFix, $0.sessions) }) else { return }
+        guard let fanOut = locationFanOut.current else { return }
+        let targets = fanOut.sessions
         var served = 0
-        // Mutated in place (no copy of the fan-out is kept across a mutation, so its set
-        // is never copied); its fix, event and sessions are read once, not once a session.
-        // The event's identity tells this fan-out from any other begun meanwhile.
-        while served < limit, locationFanOut.current?.fullFix === fullFix, let next = locationFanOut.current?.next, next < targets.count {
-            let session = targets[next]
-            locationFanOut.current!.next += 1
-            let early = !locationFanOut.current!.settledEarly.isEmpty && locationFanOut.current!.settledEarly.remove(session.id) != nil
+        // Its identity tells this fan-out from any other begun meanwhile.
+        while served < limit, locationFanOut.current === fanOut, fanOut.next < targets.count {
+            let session = targets[fanOut.next]
+            fanOut.next += 1
+            let early = !fanOut.settledEarly.isEmpty && fanOut.settledEarly.remove(session.id) != nil
             served += 1
-            // A session that ended meanwhile is no longer in the table.
-            guard !early, sessions[session.id] === session else { continue }
-            deliverLocation(fix, to: session, fullFix: fullFix)
+            // A session that ended meanwhile gets nothing.
+            guard !early, session.isOpen else { continue }
+            deliverLocation(fanOut.fix, to: session, fullFix: fanOut.fullFix)
         }
-        guard let isDone = locationFanOut.current?.isDone, !isDone else {
-            locationFanOut.current = nil
+        guard locationFanOut.current === fanOut, !fanOut.isDone else {
+            if locationFanOut.current === fanOut { locationFanOut.current = nil }
             return
         }
         // On the flush batcher's chain of turns, after the writes of this one have left.
@@ -84,11 +92,9 @@ extension Hub {
     /// Returns whether it was owed one.
     @discardableResult
     func settleOwedLocation(_ session: AppSession) -> Bool {
-        guard locationFanOut.current?.owes(session) == true, let fix = locationFanOut.current?.fix, let fullFix = locationFanOut.current?.fullFix else {
-            return false
-        }
-        locationFanOut.current!.settledEarly.insert(session.id)
-        deliverLocation(fix, to: session, fullFix: fullFix)
+        guard let fanOut = locationFanOut.current, fanOut.owes(session) else { return false }
+        fanOut.settledEarly.insert(session.id)
+        deliverLocation(fanOut.fix, to: session, fullFix: fanOut.fullFix)
         return true
     }
 }

@@ -18,6 +18,12 @@ final class AppSession {
     var stream: LocationStream?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
+    /// The authorization engine's answer for this session's locations (nil: none may
+    /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
+    var decidedAccuracy: LocationAccuracy?
+    var decidedAt: UInt64 = 0
+    /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
+    fileprivate(set) var isOpen = true
 
     init(id: SessionID, app: String, output: SessionOutput, interface: AppInterfaceOrientation) {
         self.id = id
@@ -96,6 +102,7 @@ struct SessionTable {
 
     mutating func close(_ id: SessionID) -> AppSession? {
         guard let session = byID.removeValue(forKey: id) else { return nil }
+        session.isOpen = false
         ordered.removeAll { $0 === session }
         return session
     }

@@ -23,14 +23,18 @@ final class ReplayPlayer {
     /// Bumped at every start and stop: a timer of an older run does nothing.
     private var generation = 0
     private var timer: Scheduled<Void>?
+    /// Bumped whenever the timers are cancelled: a turn asked of `LoopYield` before then
+    /// (which cannot be cancelled) does nothing when it comes.
+    private var turnTicket = 0
     private var waitingForRoom = false
     private var lastProgressReport: Int64 = 0
 
     /// The most samples one turn of the loop emits, and the longest it spends emitting.
     static let batchSize = 256
     static let batchTime: Int64 = 2_000_000
-    /// The pause between two turns that had work left: long enough that the loop's next
-    /// look at its task queue finds nothing due, and so polls its sockets.
+    /// Two turns that had work left are a poll of the loop's sockets apart (`LoopYield`);
+    /// without its wake-up socket (the in-process tests' virtual time), this pause: long
+    /// enough that the loop's next look at its task queue finds nothing due, and so polls.
     static let yieldTime = TimeAmount.microseconds(200)
     /// At `max`, how many samples go between two looks at the clients' queues. A look scans
     /// every connection; a queue grows by at most one event a sample, so it passes the hold
@@ -108,7 +112,7 @@ final class ReplayPlayer {
     func clientDrained() {
         guard waitingForRoom, state == .running else { return }
         cancelTimers()
-        after(Self.yieldTime)
+        afterPoll()
     }
 
     var statusJSON: JSONValue {
@@ -152,7 +156,7 @@ final class ReplayPlayer {
         if schedule.isPaused { return paused() }
         guard let due = schedule.nextDue(now: now) else { return finish() }
         if due <= now {
-            after(Self.yieldTime)
+            afterPoll()
         } else {
             let current = generation
             timer = hub.eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline.uptimeNanoseconds(UInt64(due))) { [self] in
@@ -161,10 +165,11 @@ final class ReplayPlayer {
         }
     }
 
-    private func after(_ delay: TimeAmount) {
-        let current = generation
-        timer = hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
-            if generation == current { turn() }
+    /// The next turn, once the loop has polled its sockets.
+    private func afterPoll() {
+        let current = turnTicket
+        hub.loopYield.later(orAfter: Self.yieldTime) { [self] in
+            if turnTicket == current { turn() }
         }
     }
 
@@ -214,6 +219,7 @@ final class ReplayPlayer {
     private func cancelTimers() {
         timer?.cancel()
         timer = nil
+        turnTicket += 1
         waitingForRoom = false
     }
 }

@@ -42,6 +42,10 @@ final class Connection {
     /// costs more than copying a 200-byte line). The first line of a turn is held as is
     /// (shared with the other connections); a second one copies them into one buffer.
     private var turnLines: ByteBuffer?
+    /// Or, while this turn's lines are all shared ones that follow each other in a chunk
+    /// (a replay's fixes to an app granted full accuracy): where they are, copied by no
+    /// one (``SharedLineChunks``). At most one of the two is set.
+    private var turnRun: SharedLineRun?
     /// Past this many bytes the joined lines go to the channel at once, so that its
     /// writability (the water marks) still says how much this client holds.
     static let turnLinesLimit = 32 * 1024
@@ -75,19 +79,47 @@ final class Connection {
     func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
         guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
+            if turnRun != nil { handTurnLinesToChannel() }
             if turnLines == nil {
                 turnLines = buffer
             } else {
                 turnLines!.writeImmutableBuffer(buffer)
                 if turnLines!.readableBytes >= Self.turnLinesLimit { handTurnLinesToChannel() }
             }
-            lastProgress = clock.monotonicNanoseconds()
-            if !hasUnflushedWrites {
-                hasUnflushedWrites = true
-                flushes.needsFlush(self)
-            }
+            wroteThisTurn()
             return
         }
+        queue(buffer, kind: outboundKind)
+    }
+
+    /// Sends an event's line shared with other connections: while this turn's lines are
+    /// a run of one chunk, the line extends the run (no copy); else it is sent as any line.
+    func sendShared(_ event: SharedEvent) {
+        guard !isClosed else { return }
+        guard turnLines == nil, outbox.isEmpty, channel.isWritable else {
+            sendLine(event.jsonRPCLine(channel.allocator), kind: event.event.kind)
+            return
+        }
+        let line = event.run(in: flushes.sharedLines, channel.allocator)
+        if let run = turnRun, run.isFollowed(by: line) {
+            turnRun!.end = line.end
+        } else {
+            // A run of another chunk (sealed, or full: its lines go as one write), or none.
+            handTurnLinesToChannel()
+            turnRun = line
+        }
+        wroteThisTurn()
+    }
+
+    /// The first write of a turn asks for the turn's flush, and says the client keeps up.
+    private func wroteThisTurn() {
+        guard !hasUnflushedWrites else { return }
+        lastProgress = clock.monotonicNanoseconds()
+        hasUnflushedWrites = true
+        flushes.needsFlush(self)
+    }
+
+    private func queue(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
         switch outbox.push(buffer, kind: outboundKind) {
         case .queued: break
         case .droppedOldest:
@@ -115,15 +147,27 @@ final class Connection {
     func flushWrites() {
         hasUnflushedWrites = false
         guard !isClosed else { return }
-        handTurnLinesToChannel()
-        channel.flush()
+        // One pass through the pipeline for the write and the flush, when there is a write.
+        if let lines = takeTurnLines(atFlush: true) {
+            channel.writeAndFlush(lines, promise: nil)
+        } else {
+            channel.flush()
+        }
     }
 
     /// The lines joined this turn go to the channel, ahead of anything written after them.
     private func handTurnLinesToChannel() {
-        guard let lines = turnLines else { return }
-        turnLines = nil
+        guard let lines = takeTurnLines(atFlush: false) else { return }
         channel.write(lines, promise: nil)
+    }
+
+    private func takeTurnLines(atFlush: Bool) -> ByteBuffer? {
+        if let run = turnRun {
+            turnRun = nil
+            return run.bytes(atFlush: atFlush)
+        }
+        defer { turnLines = nil }
+        return turnLines
     }
 
     /// Hands queued lines to the channel while it takes them.

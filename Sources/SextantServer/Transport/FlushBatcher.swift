@@ -8,8 +8,8 @@ import NIOCore
 /// that wrote. A fan-out to thousands of apps writes to thousands of connections, and
 /// flushing them all at once would hold the loop for tens of milliseconds (each flush is a
 /// system call that wakes a reader), so at most `connectionsPerTurn` are flushed per turn:
-/// the rest wait in a backlog, flushed `connectionsPerTurn` at a time a short pause apart,
-/// so that the loop polls its sockets in between. A connection written in a later turn is
+/// the rest wait in a backlog, flushed `connectionsPerTurn` at a time in later turns, each
+/// after the loop has polled its sockets (``LoopYield``). A connection written in a later turn is
 /// flushed at the end of that turn, ahead of the backlog: a control request's answer or a
 /// new app's `hello` does not wait for the tail of a fan-out.
 ///
@@ -17,11 +17,10 @@ import NIOCore
 /// moment they leave moves. A write to a connection still in the backlog joins it there.
 ///
 /// Other work split across turns (``LocationFanOut``) runs on this same chain of turns
-/// (`inLaterTurn`), once the backlog has left: two chains of timers, each turn longer than
-/// the other's pause, would find each other due at every look and never let the loop poll
-/// its sockets (NIO runs every due task before it polls).
+/// (`inLaterTurn`), once the backlog has left: one chain of turns, so that a fan-out's
+/// decisions and its flushes take turns rather than compete.
 final class FlushBatcher {
-    private let eventLoop: EventLoop
+    private let yield: LoopYield
     private let connectionsPerTurn: Int
     /// Written this turn, not yet flushed.
     private var pending: [Connection] = []
@@ -30,15 +29,18 @@ final class FlushBatcher {
     private var backlogScheduled = false
     /// Work waiting for a later turn, run once the backlog is empty.
     private var laterWork: (() -> Void)?
+    /// The lines the connections of this loop share (``Connection/sendShared(_:)``).
+    let sharedLines = SharedLineChunks()
 
-    /// The pause between two slices of the backlog: long enough that the loop's next look
-    /// at its task queue finds nothing due, and so polls its sockets (a task queued at once,
-    /// or with a deadline already past, runs before NIO looks at I/O).
+    /// The pause between two slices of the backlog without `LoopYield`'s wake-up socket
+    /// (the in-process tests' virtual time): long enough that the loop's next look at its
+    /// task queue finds nothing due, and so polls its sockets (a task queued at once, or
+    /// with a deadline already past, runs before NIO looks at I/O).
     static let backlogPause = TimeAmount.microseconds(100)
 
-    init(eventLoop: EventLoop, connectionsPerTurn: Int) {
+    init(yield: LoopYield, connectionsPerTurn: Int) {
         precondition(connectionsPerTurn > 0, "a turn flushes at least one connection")
-        self.eventLoop = eventLoop
+        self.yield = yield
         self.connectionsPerTurn = connectionsPerTurn
     }
 
@@ -46,7 +48,7 @@ final class FlushBatcher {
     func needsFlush(_ connection: Connection) {
         pending.append(connection)
         guard pending.count == 1 else { return }
-        eventLoop.assumeIsolated().execute { [self] in flushThisTurn() }
+        yield.eventLoop.assumeIsolated().execute { [self] in flushThisTurn() }
     }
 
     /// How many connections wait in the backlog.
@@ -72,7 +74,7 @@ final class FlushBatcher {
     private func scheduleBacklog() {
         guard !backlogScheduled else { return }
         backlogScheduled = true
-        eventLoop.assumeIsolated().scheduleTask(in: Self.backlogPause) { [self] in
+        yield.later(orAfter: Self.backlogPause) { [self] in
             backlogScheduled = false
             if backlog.isEmpty, let work = laterWork {
                 laterWork = nil

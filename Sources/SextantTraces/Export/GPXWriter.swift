@@ -1,4 +1,3 @@
-import Foundation
 import SextantCore
 import SextantProtocol
 
@@ -9,18 +8,22 @@ import SextantProtocol
 /// Garmin's TrackPointExtension v2 (GPX 1.1 has no element for them; readers that do not
 /// know the extension derive them from the points).
 public enum GPXWriter {
-    public static func write(_ trace: Trace) -> String {
-        var out = """
+    public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .gpx) }
+
+    /// Writes the fixes as they are read, in one pass.
+    /// - Returns: how many locations it read.
+    static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
+        try output.write("""
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="Sextant" xmlns="http://www.topografix.com/GPX/1/1" \
             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
               <metadata><time>\(trace.start.rfc3339)</time></metadata>
               <trk><name>Sextant trace</name><trkseg>
 
-            """
-        for (_, fix) in trace.locations { out += point(fix) }
-        out += "  </trkseg></trk>\n</gpx>\n"
-        return out
+            """)
+        let count = try trace.forEachLocation { _, fix throws(TraceExportError) in try output.write(point(fix)) }
+        try output.write("  </trkseg></trk>\n</gpx>\n")
+        return count
     }
 
     static func point(_ fix: LocationFix) -> String {
@@ -37,17 +40,4 @@ public enum GPXWriter {
         }
         return s + "</trkpt>\n"
     }
-}
-
-/// Numbers as the text formats write them: fixed decimals, never exponents, no `-0`.
-enum ExportNumber {
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        let text = String(format: "%.\(digits)f", value)
-        // "-0.000" for a tiny negative value reads as a sign error to a person.
-        if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(text.dropFirst()) }
-        return text
-    }
-
-    /// Degrees to 1e-9 (0.1 mm), beyond any receiver.
-    static func degrees(_ value: Double) -> String { fixed(value, 9) }
 }

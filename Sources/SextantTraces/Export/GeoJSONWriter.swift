@@ -6,21 +6,31 @@ import SextantProtocol
 /// `hAcc`, `vAcc`, `speed`, `course` when known. Positions are [lon, lat] or
 /// [lon, lat, alt], as the RFC orders them.
 public enum GeoJSONWriter {
-    public static func write(_ trace: Trace) -> String {
-        let fixes = trace.locations
-        var features: [String] = []
-        let line = fixes.map { position($0.fix) }.joined(separator: ",")
-        features.append(#"{"type":"Feature","geometry":{"type":"LineString","coordinates":[\#(line)]},"properties":{"name":"path","start":"\#(trace.start.rfc3339)"}}"#)
-        for (offset, fix) in fixes {
-            var properties: [String: JSONValue] = [
-                "time": .string(fix.time.rfc3339), "t": .double(Double(offset) / 1e9), "hAcc": .double(fix.horizontalAccuracy),
-            ]
-            if let vAcc = fix.verticalAccuracy { properties["vAcc"] = .double(vAcc) }
-            if let speed = fix.speed { properties["speed"] = .double(speed) }
-            if let course = fix.course { properties["course"] = .double(course) }
-            features.append(#"{"type":"Feature","geometry":{"type":"Point","coordinates":\#(position(fix))},"properties":\#(JSONValue.object(properties).serialized())}"#)
+    public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .geojson) }
+
+    /// Reads the trace twice as it writes: once for the path, once for the points.
+    /// - Returns: how many locations it read.
+    static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
+        try output.write(#"{"type":"FeatureCollection","features":["# + "\n" + #"{"type":"Feature","geometry":{"type":"LineString","coordinates":["#)
+        var separator = ""
+        let count = try trace.forEachLocation { _, fix throws(TraceExportError) in
+            try output.write(separator + position(fix))
+            separator = ","
         }
-        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+        try output.write(#"]},"properties":{"name":"path","start":"\#(trace.start.rfc3339)"}}"#)
+        try trace.forEachLocation { offset, fix throws(TraceExportError) in try output.write(",\n" + point(fix, offset: offset)) }
+        try output.write("\n]}\n")
+        return count
+    }
+
+    static func point(_ fix: LocationFix, offset: Int64) -> String {
+        var properties: [String: JSONValue] = [
+            "time": .string(fix.time.rfc3339), "t": .double(Double(offset) / 1e9), "hAcc": .double(fix.horizontalAccuracy),
+        ]
+        if let vAcc = fix.verticalAccuracy { properties["vAcc"] = .double(vAcc) }
+        if let speed = fix.speed { properties["speed"] = .double(speed) }
+        if let course = fix.course { properties["course"] = .double(course) }
+        return #"{"type":"Feature","geometry":{"type":"Point","coordinates":\#(position(fix))},"properties":\#(JSONValue.object(properties).serialized())}"#
     }
 
     static func position(_ fix: LocationFix) -> String {

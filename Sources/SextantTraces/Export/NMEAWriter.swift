@@ -14,34 +14,41 @@ public enum NMEAWriter {
     /// Years RMC's `yy` can say (80–99 are 1980–1999, 00–79 2000–2079).
     static let years = 1980...2079
 
-    public static func write(_ trace: Trace) -> String {
-        var out = ""
-        for (_, fix) in trace.locations {
+    public static func write(_ trace: Trace) -> String { TraceExporter.render(trace, as: .nmea) }
+
+    /// Writes the fixes as they are read, in one pass.
+    /// - Returns: how many locations it read.
+    static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
+        try trace.forEachLocation { _, fix throws(TraceExportError) in
             let time = NMEAClock(fix.time)
-            guard years.contains(time.year) else { continue }
-            out += sentence(rmc(fix, time)) + sentence(gga(fix, time)) + sentence(gsa(fix))
+            guard years.contains(time.year) else { return }
+            try output.write(sentence(rmc(fix, time)) + sentence(gga(fix, time)) + sentence(gsa(fix)))
         }
-        return out
     }
 
     /// `$BODY*CS\r\n`: the checksum is the XOR of the bytes between `$` and `*`.
     static func sentence(_ body: String) -> String {
-        let sum = body.utf8.reduce(UInt8(0), ^)
-        let hex = String(sum, radix: 16, uppercase: true)
-        return "$" + body + "*" + (hex.count == 1 ? "0" + hex : hex) + "\r\n"
+        var sum: UInt8 = 0
+        for byte in body.utf8 { sum ^= byte }
+        return "$" + body + "*" + hexDigits[Int(sum >> 4)] + hexDigits[Int(sum & 0xF)] + "\r\n"
     }
+
+    private static let hexDigits = (0..<16).map { String($0, radix: 16, uppercase: true) }
+
+    // The sentences are put together with + rather than by joining arrays of fields: a
+    // conversion writes three a fix, and the arrays were a fifth of its time.
 
     static func rmc(_ fix: LocationFix, _ time: NMEAClock) -> String {
         let speed = fix.speed.map { ExportNumber.fixed($0 * 3600 / 1852, 3) } ?? ""
         let course = fix.course.map { ExportNumber.fixed($0, 2) } ?? ""
-        return ["GPRMC", time.timeOfDay, "A", latitude(fix.latitude), longitude(fix.longitude), speed, course, time.date, "", "", "A"]
-            .joined(separator: ",")
+        return "GPRMC," + time.timeOfDay + ",A," + latitude(fix.latitude) + "," + longitude(fix.longitude) + "," + speed + "," + course
+            + "," + time.date + ",,,A"
     }
 
     static func gga(_ fix: LocationFix, _ time: NMEAClock) -> String {
-        let altitude = fix.altitude.map { [ExportNumber.fixed($0, 2), "M"] } ?? ["", ""]
-        return (["GPGGA", time.timeOfDay, latitude(fix.latitude), longitude(fix.longitude), "1", "08", dop(fix.horizontalAccuracy)]
-            + altitude + ["", "", "", ""]).joined(separator: ",")
+        let altitude = fix.altitude.map { ExportNumber.fixed($0, 2) + ",M" } ?? ","
+        return "GPGGA," + time.timeOfDay + "," + latitude(fix.latitude) + "," + longitude(fix.longitude) + ",1,08," + dop(fix.horizontalAccuracy)
+            + "," + altitude + ",,,,"
     }
 
     static func gsa(_ fix: LocationFix) -> String {
@@ -49,10 +56,9 @@ public enum NMEAWriter {
         let vdop = fix.verticalAccuracy.map { $0 / TraceConventions.userEquivalentRangeError }
         let pdop = vdop.map { (hdop * hdop + $0 * $0).squareRoot() } ?? hdop
         // The satellites used are not recorded in a trace; eight placeholder PRNs stand
-        // for the "08" satellites GGA says were used.
-        let satellites = ["01", "02", "03", "04", "05", "06", "07", "08", "", "", "", ""]
-        return (["GPGSA", "A", fix.altitude == nil ? "2" : "3"] + satellites
-            + [ExportNumber.fixed(pdop, 2), ExportNumber.fixed(hdop, 2), vdop.map { ExportNumber.fixed($0, 2) } ?? ""]).joined(separator: ",")
+        // for the "08" satellites GGA says were used, then four empty slots.
+        return "GPGSA,A," + (fix.altitude == nil ? "2" : "3") + ",01,02,03,04,05,06,07,08,,,,," + ExportNumber.fixed(pdop, 2) + ","
+            + ExportNumber.fixed(hdop, 2) + "," + (vdop.map { ExportNumber.fixed($0, 2) } ?? "")
     }
 
     static func dop(_ accuracy: Double) -> String { ExportNumber.fixed(accuracy / TraceConventions.userEquivalentRangeError, 2) }

@@ -49,28 +49,6 @@ public struct TraceExportError: Error, Sendable, Equatable, CustomStringConverti
     public init(_ description: String) { self.description = description }
 }
 
-/// Writes a trace in any export format.
-public enum TraceExporter {
-    /// The trace's text in `format`.
-    public static func render(_ trace: Trace, as format: TraceExportFormat) -> String {
-        switch format {
-        case .sextant: return SextantTraceFormat.write(trace)
-        case .gpx: return GPXWriter.write(trace)
-        case .geojson: return GeoJSONWriter.write(trace)
-        case .kml: return KMLWriter.write(trace)
-        case .nmea: return NMEAWriter.write(trace)
-        }
-    }
-
-    /// Renders the trace and puts it at `path` whole or not at all (`AtomicFile`).
-    /// - Returns: how many samples the format could not hold.
-    @discardableResult
-    public static func write(_ trace: Trace, as format: TraceExportFormat, to path: String) throws(TraceExportError) -> Int {
-        try AtomicFile.write(render(trace, as: format), to: path)
-        return format.holdsOnlyLocations ? trace.samples.count - trace.locations.count : 0
-    }
-}
-
 extension Trace {
     /// The location samples, with their offsets.
     public var locations: [(offset: Int64, fix: LocationFix)] {

@@ -38,7 +38,8 @@ public enum NMEAReader {
 
     /// The state of one pass over the lines.
     struct LineReader {
-        var parser = NMEASentenceParser()
+        /// Talkers and the types of unused sentences are not read: only the epochs matter.
+        var parser = NMEASentenceParser(namingSentences: false)
         var assembler = NMEAEpochAssembler()
         var skipped: [String: Int] = [:]
         var sentences = 0
@@ -73,11 +74,11 @@ public enum NMEAReader {
                 if next < upper, !sawStar {
                     count(.spliced)
                 } else {
-                    switch parser.parse(raw.base[start..<next]) {
-                    case .success(let sentence):
+                    var problem = NMEALineProblem.notNMEA
+                    if let sentence = parser.parse(raw.base[start..<next], problem: &problem) {
                         sentences += 1
                         assembler.add(sentence, line: number)
-                    case .failure(let problem):
+                    } else {
                         count(problem)
                     }
                 }

@@ -25,8 +25,19 @@ public enum NMEALineProblem: String, Error, Sendable, CaseIterable {
 /// buffer on the stack. A log of tens of megabytes decodes at the speed of a scan.
 public struct NMEASentenceParser {
     private var names = NMEATagNames()
+    /// Whether sentences carry their talker and the type of an `.other` one. A reader
+    /// that uses neither (`NMEAReader`) turns it off and spares a lookup a sentence.
+    private let namesSentences: Bool
 
-    public init() {}
+    public init() {
+        namesSentences = true
+    }
+
+    /// A parser whose sentences have an empty talker, and `.other("")` for every type
+    /// Sextant does not decode: the same decoding, for a reader that reads neither.
+    init(namingSentences: Bool) {
+        namesSentences = namingSentences
+    }
 
     /// Parses one sentence given as text (tests, tools).
     public static func parse(_ sentence: String) -> Result<NMEASentence, NMEALineProblem> {
@@ -37,8 +48,18 @@ public struct NMEASentenceParser {
 
     /// Parses one sentence: its bytes start at `$` or `!` and hold no line break.
     public mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> Result<NMEASentence, NMEALineProblem> {
+        var problem = NMEALineProblem.notNMEA
+        guard let sentence = parse(line, problem: &problem) else { return .failure(problem) }
+        return .success(sentence)
+    }
+
+    /// `parse` without a `Result`: the sentence, or nil and `problem` set. The reader's
+    /// path: a `Result` of a sentence is destroyed through the standard library's generic
+    /// value witness, a few per cent of a log's decoding.
+    mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>, problem: inout NMEALineProblem) -> NMEASentence? {
         guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), let bytes = line.base.baseAddress else {
-            return .failure(.notNMEA)
+            problem = .notNMEA
+            return nil
         }
         var end = line.endIndex
         while end > line.startIndex, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
@@ -79,15 +100,27 @@ public struct NMEASentenceParser {
                 i += 1
             }
             if let star {
-                guard end - star == 3, let high = NMEAByte.hexValue(bytes[star + 1]), let low = NMEAByte.hexValue(bytes[star + 2]),
-                    high << 4 | low == sum
-                else { return .failure(.badChecksum) }
+                guard Self.checksum(bytes, star: star, end: end, matches: sum) else {
+                    problem = .badChecksum
+                    return nil
+                }
                 end = star
             }
             bounds[count] = end
-            count += 1
-            return NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[..<count])).decode(names: &names)
+            let fields = NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
+            guard let sentence = fields.decode(names: &names, naming: namesSentences) else {
+                problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
+                return nil
+            }
+            return sentence
         }
+    }
+
+    /// Whether the `*hh` at `star` is the last thing before `end` and says `sum`.
+    @inline(__always)
+    private static func checksum(_ bytes: UnsafePointer<UInt8>, star: Int, end: Int, matches sum: UInt8) -> Bool {
+        guard end - star == 3, let high = NMEAByte.hexValue(bytes[star + 1]), let low = NMEAByte.hexValue(bytes[star + 2]) else { return false }
+        return high << 4 | low == sum
     }
 }
 
@@ -150,44 +183,39 @@ struct NMEAFields {
         return .some(NMEAPosition(latitude: latitude, longitude: longitude))
     }
 
-    /// The sentence these fields make, by its tag.
-    func decode(names: inout NMEATagNames) -> Result<NMEASentence, NMEALineProblem> {
+    /// The sentence these fields make, by its tag; nil when malformed. Without `naming`,
+    /// the talker and an `.other` type are left empty.
+    func decode(names: inout NMEATagNames, naming: Bool) -> NMEASentence? {
         let tag = bytes(0)
+        func name(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { naming ? names.name(bytes) : "" }
         // `$P…` is proprietary (PGRME, PMTK, PSRF, PASHR…), in whatever form its maker
         // chose (SiRF: `$PSRFTXTVersion GSW3…`); standard tags are a two-letter talker
         // and a three-letter type.
-        if tag.first == UInt8(ascii: "P") {
-            return .success(NMEASentence(talker: "", body: .other(names.name(tag))))
-        }
-        guard tag.count >= 3, tag.allSatisfy(NMEAByte.isTagCharacter) else { return .failure(.malformed) }
-        if tag.count != 5 { return .success(NMEASentence(talker: "", body: .other(names.name(tag)))) }
-        let talker = names.name(tag.prefix(2))
+        if tag.first == UInt8(ascii: "P") { return NMEASentence(talker: "", body: .other(name(tag))) }
+        guard tag.count >= 3, tag.allSatisfy(NMEAByte.isTagCharacter) else { return nil }
+        if tag.count != 5 { return NMEASentence(talker: "", body: .other(name(tag))) }
         let type = tag.suffix(3)
-        func named(_ name: StaticString) -> Bool {
-            name.withUTF8Buffer { $0.elementsEqual(type) }
-        }
         let body: NMEASentence.Body?
-        if named("RMC") {
-            body = rmc().map { .rmc($0) }
-        } else if named("GGA") {
-            body = gga().map { .gga($0) }
-        } else if named("GLL") {
-            body = gll().map { .gll($0) }
-        } else if named("GNS") {
-            body = gns().map { .gns($0) }
-        } else if named("GSA") {
-            body = gsa().map { .gsa($0) }
-        } else if named("VTG") {
-            body = vtg().map { .vtg($0) }
-        } else if named("ZDA") {
-            body = zda().map { .zda($0) }
-        } else if named("GST") {
-            body = gst().map { .gst($0) }
-        } else {
-            body = .other(names.name(type))
+        // The three letters of the type as one number, compared at once.
+        switch UInt32(type[type.startIndex]) << 16 | UInt32(type[type.startIndex + 1]) << 8 | UInt32(type[type.startIndex + 2]) {
+        case Self.code("RMC"): body = rmc().map { .rmc($0) }
+        case Self.code("GGA"): body = gga().map { .gga($0) }
+        case Self.code("GLL"): body = gll().map { .gll($0) }
+        case Self.code("GNS"): body = gns().map { .gns($0) }
+        case Self.code("GSA"): body = gsa().map { .gsa($0) }
+        case Self.code("VTG"): body = vtg().map { .vtg($0) }
+        case Self.code("ZDA"): body = zda().map { .zda($0) }
+        case Self.code("GST"): body = gst().map { .gst($0) }
+        default: body = .other(name(type))
         }
-        guard let body else { return .failure(.malformed) }
-        return .success(NMEASentence(talker: talker, body: body))
+        guard let body else { return nil }
+        return NMEASentence(talker: name(tag.prefix(2)), body: body)
+    }
+
+    /// A three-letter type as `decode` packs it.
+    private static func code(_ type: StaticString) -> UInt32 {
+        let b = type.utf8Start
+        return UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2])
     }
 
     // MARK: - Sentences (field numbers as NMEA 0183 4.11 counts them, the tag being 0)

@@ -155,14 +155,20 @@ struct NMEATimeline {
     /// A lenient reader keeps the fix and drops a value `LocationFix.problem` refuses (an
     /// altitude of 1e300, an HDOP of 1e20); an accuracy out of range becomes the default.
     static func dropValuesOutOfRange(_ fix: inout LocationFix) {
-        let (lat, lon) = (fix.latitude, fix.longitude)
-        if LocationFix.problem(latitude: lat, longitude: lon, altitude: fix.altitude) != nil { fix.altitude = nil }
-        if LocationFix.problem(latitude: lat, longitude: lon, horizontalAccuracy: fix.horizontalAccuracy) != nil {
+        // A place out of range makes `problem` refuse every value; the parser never gives
+        // one, but the rule stays the validator's.
+        let placeIsGood = LocationFix.isAcceptable(latitude: fix.latitude) && LocationFix.isAcceptable(longitude: fix.longitude)
+        func keep(_ value: Double?, _ isAcceptable: (Double) -> Bool) -> Double? {
+            guard placeIsGood, let value, isAcceptable(value) else { return nil }
+            return value
+        }
+        fix.altitude = keep(fix.altitude, LocationFix.isAcceptable(altitude:))
+        if keep(fix.horizontalAccuracy, LocationFix.isAcceptable(accuracy:)) == nil {
             fix.horizontalAccuracy = LocationFix.defaultHorizontalAccuracy
         }
-        if LocationFix.problem(latitude: lat, longitude: lon, verticalAccuracy: fix.verticalAccuracy) != nil { fix.verticalAccuracy = nil }
-        if LocationFix.problem(latitude: lat, longitude: lon, speed: fix.speed) != nil { fix.speed = nil }
-        if LocationFix.problem(latitude: lat, longitude: lon, course: fix.course) != nil { fix.course = nil }
+        fix.verticalAccuracy = keep(fix.verticalAccuracy, LocationFix.isAcceptable(accuracy:))
+        fix.speed = keep(fix.speed, LocationFix.isAcceptable(speed:))
+        fix.course = keep(fix.course, LocationFix.isAcceptable(course:))
     }
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {

@@ -88,15 +88,18 @@ final class ScriptedGPSD: @unchecked Sendable {
     }
 
     /// Writes lines, each with gpsd's CR LF, to the connection taken last.
-    func say(_ lines: [String]) throws {
+    func say(_ lines: [String]) throws { try send(raw: lines.map { $0 + "\r\n" }.joined()) }
+
+    /// Writes `text` as it is (no line ending) to the connection taken last.
+    func send(raw text: String) throws {
         lock.lock()
         let client = taken > 0 ? clients[taken - 1].fd : nil
         lock.unlock()
         guard let client else { throw HarnessError("no connection to write to") }
-        let bytes = Array(lines.map { $0 + "\r\n" }.joined().utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { send(client, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let written = bytes.withUnsafeBytes { Glibc.send(client, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             guard written > 0 else { throw HarnessError("the daemon closed the scripted gpsd's connection") }
             offset += written
         }

@@ -1,0 +1,96 @@
+import Foundation
+import SextantCore
+import SextantProtocol
+import SextantTraces
+import Testing
+
+/// `trace convert` streams (issue 12 point 1): samples are read one at a time from the
+/// trace and the text goes out through a bounded buffer. The output must stay, byte for
+/// byte, what the writers wrote when they rendered whole strings: Tests/Fixtures/export
+/// holds the sha256 of every output of the former `sextantctl trace convert` (main at
+/// bbab06e) for the 31 gpsd logs and four generated JSONL traces, and a few outputs whole.
+@Suite("Streamed export")
+struct StreamedExportTests {
+    static let repository = #filePath.components(separatedBy: "/Tests/")[0]
+    static let fixtures = repository + "/Tests/Fixtures/export"
+
+    /// The inputs the fixtures were made from, by the name the expected outputs start with.
+    static func inputs() throws -> [(name: String, path: String)] {
+        let logs = try FileManager.default.contentsOfDirectory(atPath: repository + "/Traces/gpsd").filter { $0.hasSuffix(".log") }
+        let generated = ["mixed.jsonl", "southwest.jsonl", "empty.jsonl", "no-locations.jsonl"]
+        return logs.sorted().map { ($0, repository + "/Traces/gpsd/" + $0) } + generated.map { ($0, fixtures + "/" + $0) }
+    }
+
+    /// `name.format` → sha256, from the fixtures' list.
+    static func expectedDigests() throws -> [String: String] {
+        let text = try String(contentsOfFile: fixtures + "/expected.sha256", encoding: .utf8)
+        var digests: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            digests[parts[1].trimmingCharacters(in: .whitespaces)] = String(parts[0])
+        }
+        return digests
+    }
+
+    /// sha256 of each file, by sha256sum(1): one process for all of them.
+    static func digests(of directory: String) throws -> [String: String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.arguments = ["--"] + names
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var digests: [String: String] = [:]
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            digests[parts[1].trimmingCharacters(in: .whitespaces)] = String(parts[0])
+        }
+        return digests
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let directory = NSTemporaryDirectory() + "sextant-export-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test(
+        "Every format, every gpsd log and generated trace, read as for a replay (JSONL streamed): the files are byte for byte the former writers'",
+        arguments: [7, ExportOutput.defaultCapacity])
+    func sameBytesAsBefore(bufferSize: Int) throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let expected = try Self.expectedDigests()
+        var written = 0
+        for (name, path) in try Self.inputs() {
+            let trace = try TraceLoader.openForReplay(path: path)
+            for format in TraceExportFormat.allCases {
+                try TraceExporter.write(trace, as: format, to: "\(directory)/\(name).\(format.rawValue)", bufferSize: bufferSize)
+                written += 1
+            }
+        }
+        let got = try Self.digests(of: directory)
+        #expect(written == 35 * 5 && expected.count == written && got.count == written)
+        for (file, digest) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(got[file] == digest, "\(file) differs from what the former writer wrote")
+        }
+    }
+
+    @Test("The outputs kept whole in the fixtures: a gpsd log, an empty trace and one without locations, rendered in memory")
+    func sameTextAsBefore() throws {
+        let kept = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures + "/expected").sorted()
+        #expect(kept.count == 15)
+        for file in kept {
+            let dot = try #require(file.lastIndex(of: "."))
+            let input = String(file[..<dot]), format = try #require(TraceExportFormat(rawValue: String(file[file.index(after: dot)...])))
+            let path = input.hasSuffix(".log") ? Self.repository + "/Traces/gpsd/" + input : Self.fixtures + "/" + input
+            let text = TraceExporter.render(try TraceLoader.load(path: path), as: format)
+            #expect(text == (try String(contentsOfFile: Self.fixtures + "/expected/" + file, encoding: .utf8)), "\(file)")
+        }
+    }
+}
