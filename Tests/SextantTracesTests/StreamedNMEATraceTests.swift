@@ -37,6 +37,7 @@ struct StreamedNMEATraceTests {
                 let streamed = try StreamedNMEATrace(path: path, pendingLimit: limit, blockSize: blockSize)
                 #expect(streamed.sampleCount == whole.samples.count, "\(label)")
                 #expect(streamed.start == whole.start && streamed.durationNanoseconds == whole.durationNanoseconds, "\(label)")
+                #expect(streamed.skipped == whole.skipped, "\(label)")
                 let forwards = try (0..<streamed.sampleCount).map { i throws(TraceError) in try streamed.traceSample(at: i) }
                 #expect(forwards == whole.samples, "\(label)")
                 for i in whole.samples.indices.reversed() where i % 5 == 0 {

@@ -45,6 +45,8 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
     public let sampleCount: Int
     public let durationNanoseconds: Int64
     public var profile: DeviceProfile? { nil }
+    /// The lines the checking pass skipped, by reason (`NMEALineProblem`).
+    public let skipped: [String: Int]
     let blocks: [BlockStart]
     private let fd: Int32
     private var block = -1
@@ -68,6 +70,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
             sampleCount = index.count
             durationNanoseconds = index.lastOffset
             blocks = index.blocks
+            skipped = index.skipped
         } catch {
             close(fd)
             throw .invalid(error)
@@ -136,6 +139,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
         var start: Timestamp?
         var count = 0
         var lastOffset: Int64 = 0
+        var skipped: [String: Int] = [:]
         var blocks: [BlockStart]
         let blockSize: Int
         var secondPass: NMEAStreamedTimeline
@@ -171,6 +175,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
             return true
         }
         index.start = try NMEAReader.finish(&state, path: path) { index.add($0) }
+        index.skipped = state.reader.skipped
         if index.start == nil { index.secondPass = state.secondPassTimeline() }
         // A checkpoint with no sample after it is no block.
         if index.awaitingFirst { index.blocks.removeLast() }
