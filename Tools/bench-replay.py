@@ -23,7 +23,10 @@ more CPU than the daemon on the same two cores, and was most of the ten-app wall
 gpsd's clients are read by this process.
 
 Usage: Tools/bench-replay.py [--fixes 864000] [--apps 1,10] [--bin-dir .build/release]
-                             [--no-anchor] [--reader c|python] [--smoke]
+                             [--no-anchor] [--reader c|python] [--smoke] [--trace jsonl|nmea|gpx]
+--trace nmea or gpx: the daemon replays the NMEA copy, or a GPX track of the same fixes
+(checked, then streamed as it plays), instead of the JSONL; the load row still reads the
+JSONL.
 --smoke: 2,000 fixes, 1 and 3 apps; checks that everything runs and every event arrives
 (not the figures); exits non-zero if anything is broken.
 """
@@ -66,6 +69,18 @@ def make_traces(jsonl, nmea, fixes):
             lo = f"{int(lon):03d}{(lon - int(lon)) * 60:07.4f}"
             out.write(nmea_sentence(f"GPRMC,{hhmmss},A,{la},N,{lo},E,2.70,90.0,{when.strftime('%d%m%y')},,,A"))
             out.write(nmea_sentence(f"GPGGA,{hhmmss},{la},N,{lo},E,1,08,1.0,35.0,M,47.0,M,,"))
+
+
+def make_gpx(path, fixes):
+    """The same fixes as a GPX track (times to the millisecond, elevation)."""
+    with open(path, "w") as out:
+        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="bench-replay"><trk><trkseg>\n')
+        for i in range(fixes):
+            when = START + datetime.timedelta(seconds=i / 10)
+            lat, lon = fix_at(i)
+            out.write(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"><ele>35.0</ele>'
+                      f'<time>{when.strftime("%Y-%m-%dT%H:%M:%S")}.{when.microsecond // 1000:03d}Z</time></trkpt>\n')
+        out.write("</trkseg></trk></gpx>\n")
 
 
 def nmea_sentence(body):
@@ -217,7 +232,7 @@ def bench_load(args, work, jsonl):
           f"peak RSS {peak:.1f} MiB (+{peak - base:.1f} over a 1-fix trace)")
 
 
-def bench_sextant(args, work, jsonl, apps_count):
+def bench_sextant(args, work, trace, apps_count):
     runtime = os.path.join(work, f"run{apps_count}")
     daemon = subprocess.Popen(
         [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{apps_count}"),
@@ -246,7 +261,7 @@ def bench_sextant(args, work, jsonl, apps_count):
         cpu_before = cpu_seconds(daemon.pid)
         reader = start_c_reader(args.c_reader, apps, args.fixes, args.timeout) if args.c_reader else None
         started = time.monotonic()
-        rpc(control, "replay.start", {"path": jsonl, "speed": "max"}, 1)
+        rpc(control, "replay.start", {"path": trace, "speed": "max"}, 1)
         read_reply(control, 1)
         answered = time.monotonic() - started
         if reader:
@@ -259,7 +274,7 @@ def bench_sextant(args, work, jsonl, apps_count):
         got = min(counts.values())
         elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
         print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.2f} s to the last fix in every app "
-              f"(replay.start answered after {answered:.2f} s = {os.path.getsize(jsonl) / 1e6 / answered:.0f} MB/s checked); "
+              f"(replay.start answered after {answered:.2f} s = {os.path.getsize(trace) / 1e6 / answered:.0f} MB/s checked); "
               f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.2f} s")
         if got != args.fixes or max(counts.values()) != args.fixes:
             sys.exit(f"bench-replay: an app got {got} fixes of {args.fixes}")
@@ -346,6 +361,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--reader", choices=["c", "python"], default="c", help="what reads the apps (default: fanout-reader.c)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
+    parser.add_argument("--trace", choices=["jsonl", "nmea", "gpx"], default="jsonl", help="which copy the daemon replays")
     args = parser.parse_args()
     if args.smoke:
         args.fixes, args.apps, args.timeout = 2000, "1,3", 60
@@ -360,12 +376,15 @@ def main():
     try:
         jsonl, nmea = os.path.join(work, "day.jsonl"), os.path.join(work, "day.nmea")
         make_traces(jsonl, nmea, args.fixes)
+        gpx = os.path.join(work, "day.gpx")
+        if args.trace == "gpx":
+            make_gpx(gpx, args.fixes)
         os.chmod(nmea, 0o644)
         args.c_reader = build_c_reader(work) if args.reader == "c" else None
         print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
         bench_load(args, work, jsonl)
         for n in counts:
-            bench_sextant(args, work, jsonl, n)
+            bench_sextant(args, work, {"jsonl": jsonl, "nmea": nmea, "gpx": gpx}[args.trace], n)
             if not args.no_anchor:
                 bench_gpsd(args, work, nmea, n)
     finally:

@@ -56,8 +56,9 @@ public struct TraceLoadOptions: Sendable {
 public enum TraceLoader {
     /// The largest trace file read into memory: 512 MiB. A bigger one is refused before it
     /// is read, so that a trace cannot push the daemon out of memory (a trace takes about
-    /// its own size again once parsed). A JSONL trace that is replayed is not read into
-    /// memory (`openForReplay`), and has no such limit.
+    /// its own size again once parsed). A JSONL trace or an NMEA log that is replayed is
+    /// not read into memory (`openForReplay`), and has no such limit; a GPX file is, and
+    /// `load` (what `trace convert` reads) reads every format whole.
     public static let maximumFileSize = 512 * 1024 * 1024
 
     /// Reads and parses a trace file of any supported format. All or nothing.
@@ -78,15 +79,19 @@ public enum TraceLoader {
         }
     }
 
-    /// A trace to replay: a JSONL file is checked whole (nothing of it plays if a line is
-    /// bad) and then read as it plays (`StreamedJSONLTrace`), whatever its size; an NMEA
-    /// or GPX file is read into memory, up to `maximumFileSize`.
+    /// A trace to replay: a JSONL file or an NMEA log is checked whole (nothing of it
+    /// plays if a line is bad) and then read as it plays (`StreamedJSONLTrace`,
+    /// `StreamedNMEATrace`), whatever its size; a GPX file is read into memory, up to
+    /// `maximumFileSize`.
     public static func openForReplay(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> any ReplayableTrace {
         let fd = try TraceFile.openRegular(path: path)
         let head = TraceFile.head(fd: fd, count: 64)
         close(fd)
-        guard TraceFormat.detect(path: path, head: head) == .sextant else { return try load(path: path, options: options) }
-        return try StreamedJSONLTrace(path: path)
+        switch TraceFormat.detect(path: path, head: head) {
+        case .sextant: return try StreamedJSONLTrace(path: path)
+        case .nmea: return try StreamedNMEATrace(path: path)
+        case .gpx: return try StreamedGPXTrace(path: path, options: options)
+        }
     }
 
     /// What `trace info` shows of a file, read as a stream for JSONL and NMEA (no sample
@@ -108,13 +113,12 @@ public enum TraceLoader {
                 let header = try NMEAReader.stream(fd: fd, path: path) { tally.add($0) }
                 return (tally.summary(of: header), format)
             case .gpx:
-                break
+                let start = try StreamedGPXTrace.read(fd: fd, path: path, options: options) { tally.add($0) }
+                return (tally.summary(of: Trace(start: start)), format)
             }
         } catch {
             throw .invalid(error)
         }
-        let (trace, _) = try loadDetectingFormat(path: path, options: options)
-        return (TraceSummary(trace), format)
     }
 
     /// Parses a file's bytes, a line at a time for JSONL and NMEA, without copying them.

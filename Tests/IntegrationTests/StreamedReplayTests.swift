@@ -3,23 +3,12 @@ import SextantClient
 import SextantProtocol
 import Testing
 
-/// A JSONL trace is read as it plays (issue 12 point 1): the daemon's memory does not grow
-/// with the trace, a second `replay.start` does not hold two traces, and a file rewritten
-/// while it plays stops the replay where it no longer reads as it was checked.
+/// A JSONL trace, an NMEA log or a GPX file is read as it plays (issue 12 point 1): the daemon's
+/// memory does not grow with the trace, a second `replay.start` does not hold two traces,
+/// and a file rewritten while it plays stops the replay where it no longer reads as it
+/// was checked.
 @Suite("Streamed replay")
 struct StreamedReplayTests {
-    /// The daemon's resident memory, or its peak since `resetPeak` (KiB).
-    func kib(_ daemon: DaemonHarness, _ field: String) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
-        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
-    }
-
-    /// Sets the peak (VmHWM) back to the resident memory now (proc(5), clear_refs).
-    func resetPeak(_ daemon: DaemonHarness) throws {
-        try "5".write(toFile: "/proc/\(daemon.process.processIdentifier)/clear_refs", atomically: false, encoding: .utf8)
-    }
-
     @Test("A 34 MB trace, started twice: the daemon's peak memory grows by less than 32 MiB (it grew by twice the file before)")
     func boundedMemory() throws {
         let daemon = try DaemonHarness()
@@ -28,15 +17,68 @@ struct StreamedReplayTests {
         let path = try daemon.write("day.jsonl", text)
         let control = try daemon.control()
         _ = try control.call(Method.status)
-        try resetPeak(daemon)
-        let before = try kib(daemon, "VmRSS")
+        try daemon.resetMemoryPeak()
+        let before = try daemon.memoryKiB("VmRSS")
         _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
         _ = try control.call(Method.replaySeek, ["position": 30_000], timeout: 30)
         _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
         let status = try control.call(Method.replayStatus)
         #expect(status["state"] == "running" && (status["duration"]?.doubleValue ?? 0) > 39_999)
-        let growth = try kib(daemon, "VmHWM") - before
+        let growth = try daemon.memoryKiB("VmHWM") - before
         #expect(growth < 32 * 1024, "peak grew by \(growth) KiB")
+    }
+
+    @Test("A 27 MB NMEA log, started twice: the daemon's peak memory grows by less than 16 MiB (it grew by the file and its samples before)")
+    func boundedMemoryNMEA() throws {
+        let daemon = try DaemonHarness()
+        let text = syntheticNMEA(epochs: 200_000)
+        #expect(text.utf8.count > 26_000_000)
+        let path = try daemon.write("day.nmea", text)
+        let control = try daemon.control()
+        _ = try control.call(Method.status)
+        try daemon.resetMemoryPeak()
+        let before = try daemon.memoryKiB("VmRSS")
+        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
+        _ = try control.call(Method.replaySeek, ["position": 30_000], timeout: 30)
+        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
+        let status = try control.call(Method.replayStatus)
+        // 200,000 epochs at 5 Hz: 39,999.8 s from the first fix to the last.
+        #expect(status["state"] == "running" && abs((status["duration"]?.doubleValue ?? 0) - 39_999.8) < 1e-6, "\(status)")
+        let growth = try daemon.memoryKiB("VmHWM") - before
+        #expect(growth < 16 * 1024, "peak grew by \(growth) KiB")
+    }
+
+    @Test("A 19 MB GPX track, started twice: the daemon's peak memory grows by less than 16 MiB (it grew by several times the file before)")
+    func boundedMemoryGPX() throws {
+        let daemon = try DaemonHarness()
+        let text = syntheticGPX(points: 200_000)
+        #expect(text.utf8.count > 18_000_000)
+        let path = try daemon.write("day.gpx", text)
+        let control = try daemon.control()
+        _ = try control.call(Method.status)
+        try daemon.resetMemoryPeak()
+        let before = try daemon.memoryKiB("VmRSS")
+        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
+        _ = try control.call(Method.replaySeek, ["position": 150_000], timeout: 30)
+        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
+        let status = try control.call(Method.replayStatus)
+        #expect(status["state"] == "running" && status["duration"]?.doubleValue == 199_999, "\(status)")
+        let growth = try daemon.memoryKiB("VmHWM") - before
+        #expect(growth < 16 * 1024, "peak grew by \(growth) KiB")
+    }
+
+    @Test("`sextantctl trace info` on a 19 MB GPX track peaks less than 16 MiB above a one-point file")
+    func boundedMemoryGPXInfo() throws {
+        let directory = NSTemporaryDirectory() + "sextant-gpx-info-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let small = directory + "/one.gpx", large = directory + "/day.gpx"
+        try syntheticGPX(points: 1).write(toFile: small, atomically: false, encoding: .utf8)
+        try syntheticGPX(points: 200_000).write(toFile: large, atomically: false, encoding: .utf8)
+        let base = try peakKiB(of: [Binaries.sextantctl, "trace", "info", small, "--json"])
+        let (result, peak) = try peakKiB(of: [Binaries.sextantctl, "trace", "info", large, "--json"])
+        #expect(base.peak > 0 && peak > 0, "\(result)")
+        #expect(peak - base.peak < 16 * 1024, "trace info peaked \(peak - base.peak) KiB above a one-point file")
     }
 
     @Test("A trace rewritten in place while it plays: the replay stops where the file no longer reads as it was checked")

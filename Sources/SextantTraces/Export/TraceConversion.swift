@@ -31,7 +31,7 @@ public struct TraceConversion: Sendable {
         let leftOut = try TraceExporter.write(trace, as: format, to: output, bufferSize: bufferSize)
         return TraceConversion(
             format: inputFormat, samples: trace.sampleCount, duration: Double(trace.durationNanoseconds) / 1e9, leftOut: leftOut,
-            skipped: (trace as? Trace)?.skipped ?? [:])
+            skipped: trace.skipped)
     }
 
     /// The format of a file, by its extension or its first bytes (`TraceFormat.detect`).

@@ -47,13 +47,37 @@ struct GPXDocument: Equatable {
     /// whole document at once, libxml2 stops at 10 MB (its limit on one chunk, which
     /// Foundation gives no way to lift) with a bogus error past the end.
     static func parse(_ data: Data, path: String) throws(TraceError) -> GPXDocument {
-        // What would crash Foundation's XMLParser is refused first (found by fuzzing).
-        if let (line, reason) = GPXPreflight.problem(in: data) { throw TraceError(path: path, line: line, reason: reason) }
-        let builder = Builder(path: path)
-        let parser = XMLParser(stream: InputStream(data: data))
+        let result = data.withUnsafeBytes { bytes in
+            let input = GPXCheckedInput { pointer, count, offset in
+                let start = Int(offset)
+                let length = max(0, min(count, bytes.count - start))
+                if length > 0 { pointer.copyMemory(from: bytes.baseAddress! + start, byteCount: length) }
+                return length
+            }
+            return Result { () throws(TraceError) in try parse(input, path: path) }
+        }
+        return try result.get()
+    }
+
+    /// Parses what `input` reads, each piece checked before the parser sees it (what
+    /// would crash Foundation's XMLParser, found by fuzzing: `GPXPreflight`).
+    static func parse(_ input: GPXCheckedInput, path: String) throws(TraceError) -> GPXDocument {
+        let collector = DocumentCollector()
+        try parse(input, path: path, into: collector)
+        return collector.document
+    }
+
+    /// Parses what `input` reads, handing the points to `collector` as they end.
+    static func parse(_ input: GPXCheckedInput, path: String, into collector: some GPXPointCollector) throws(TraceError) {
+        let builder = Builder(path: path, collector: collector)
+        let parser = XMLParser(stream: input)
         parser.shouldProcessNamespaces = true
         parser.delegate = builder
         let ok = parser.parse()
+        // A problem anywhere in the file comes before what the parser found in its first part.
+        input.finish()
+        if let (line, reason) = input.problem { throw TraceError(path: path, line: line, reason: reason) }
+        if let reason = input.readError { throw TraceError(path: path, line: input.scan.line, reason: "cannot read the file: \(reason)") }
         if let error = builder.error { throw error }
         // libxml2 recovers from some errors (a mismatched end tag) and `parse()` then
         // returns true: any error reported is one.
@@ -64,10 +88,9 @@ struct GPXDocument: Equatable {
             throw TraceError(path: path, line: max(1, parser.lineNumber), reason: "not well-formed XML: \(describe(parser.parserError))")
         }
         guard builder.sawRoot else {
-            let empty = data.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            let empty = !input.scan.sawContent
             throw TraceError(path: path, line: 1, reason: empty ? "not a GPX file: the file is empty" : "not a GPX file: no <gpx> element")
         }
-        return builder.document
     }
 
     private static func describe(_ error: (any Error)?) -> String {
@@ -89,7 +112,7 @@ struct GPXDocument: Equatable {
     /// The `XMLParser` delegate that collects the points.
     private final class Builder: NSObject, XMLParserDelegate {
         let path: String
-        var document = GPXDocument()
+        let collector: any GPXPointCollector
         var error: TraceError?
         /// The first XML syntax error and the line libxml2 found it on.
         var syntaxError: (Int, any Error)?
@@ -98,8 +121,6 @@ struct GPXDocument: Equatable {
         private var depth = 0
         private var point: GPXPoint?
         private var pointElement = ""
-        private var segment: [GPXPoint]?
-        private var route: [GPXPoint]?
         private var inMetadata = false
         /// The value element being read (`ele`, `time`…) and its text so far.
         private var field: (name: String, line: Int)?
@@ -107,7 +128,10 @@ struct GPXDocument: Equatable {
 
         static let pointFields: Set<String> = ["ele", "time", "hdop", "vdop", "speed", "course"]
 
-        init(path: String) { self.path = path }
+        init(path: String, collector: any GPXPointCollector) {
+            self.path = path
+            self.collector = collector
+        }
 
         private func fail(_ parser: XMLParser, _ reason: String, line: Int? = nil) {
             guard error == nil else { return }
@@ -123,12 +147,12 @@ struct GPXDocument: Equatable {
             if depth == 1 {
                 guard name == "gpx" else { return fail(parser, "not a GPX file: the root element is <\(qualifiedName ?? name)>, not <gpx>") }
                 sawRoot = true
-                document.rootLine = parser.lineNumber
+                collector.rootLine = parser.lineNumber
                 return
             }
             switch name {
-            case "trkseg": segment = []
-            case "rte": route = []
+            case "trkseg": collector.open(.segment)
+            case "rte": collector.open(.route)
             case "metadata": inMetadata = true
             case "trkpt", "rtept", "wpt":
                 guard point == nil else { return fail(parser, "<\(name)> inside another point") }
@@ -139,8 +163,8 @@ struct GPXDocument: Equatable {
                     return fail(parser, "<\(name)> lat and lon must be numbers (got \"\(latText)\", \"\(lonText)\")")
                 }
                 if let problem = LocationFix.problem(latitude: lat, longitude: lon) { return fail(parser, "<\(name)>: \(problem)") }
-                if name == "trkpt" && segment == nil { return fail(parser, "<trkpt> outside a <trkseg>") }
-                if name == "rtept" && route == nil { return fail(parser, "<rtept> outside a <rte>") }
+                if name == "trkpt" && !collector.isOpen(.segment) { return fail(parser, "<trkpt> outside a <trkseg>") }
+                if name == "rtept" && !collector.isOpen(.route) { return fail(parser, "<rtept> outside a <rte>") }
                 point = GPXPoint(latitude: lat, longitude: lon, line: parser.lineNumber, element: name)
                 pointElement = name
             default:
@@ -163,19 +187,11 @@ struct GPXDocument: Equatable {
                 return
             }
             switch name {
-            case "trkseg":
-                if let segment { document.trackSegments.append(segment) }
-                segment = nil
-            case "rte":
-                if let route { document.routes.append(route) }
-                route = nil
+            case "trkseg": collector.close(.segment)
+            case "rte": collector.close(.route)
             case "metadata": inMetadata = false
             case pointElement where point != nil:
-                switch name {
-                case "trkpt": segment?.append(point!)
-                case "rtept": route?.append(point!)
-                default: document.waypoints.append(point!)
-                }
+                collector.add(point!)
                 point = nil
             default: break
             }
@@ -184,7 +200,7 @@ struct GPXDocument: Equatable {
         private func store(_ name: String, _ value: String, line: Int, _ parser: XMLParser) {
             if name == "time" {
                 switch GPXDocument.time(value) {
-                case .success(let time): if point != nil { point!.time = time } else { document.time = time }
+                case .success(let time): if point != nil { point!.time = time } else { collector.time = time }
                 case .failure(.outOfRange): fail(parser, "<time> is \(Timestamp.RFC3339Error.outOfRange): \"\(value)\"", line: line)
                 case .failure: fail(parser, "<time> is not an ISO 8601 UTC time: \"\(value)\"", line: line)
                 }
@@ -214,5 +230,62 @@ struct GPXDocument: Equatable {
     static func time(_ text: String) -> Result<Timestamp, Timestamp.RFC3339Error> {
         do { return .success(try Timestamp.parse(rfc3339: text)) } catch .outOfRange { return .failure(.outOfRange) } catch {}
         do { return .success(try Timestamp.parse(rfc3339: text + "Z")) } catch { return .failure(error) }
+    }
+}
+
+/// A list the parser opens and closes: a track segment, or a route (a file's routes are
+/// one path).
+enum GPXListKind { case segment, route }
+
+/// Where the parser's points go, in file order: a document in memory, or spool files
+/// (`GPXPointSpool`). A list opened while one of its kind is open drops the points of
+/// that one; a point ends up only in a list still open (`trkpt` in a segment, `rtept` in a
+/// route), a `wpt` always.
+protocol GPXPointCollector: AnyObject {
+    var time: Timestamp? { get set }
+    var rootLine: Int { get set }
+    func open(_ kind: GPXListKind)
+    func close(_ kind: GPXListKind)
+    func isOpen(_ kind: GPXListKind) -> Bool
+    func add(_ point: GPXPoint)
+}
+
+/// The points of a file in memory, as `GPXDocument` lists them.
+final class DocumentCollector: GPXPointCollector {
+    var document = GPXDocument()
+    private var segment: [GPXPoint]?
+    private var route: [GPXPoint]?
+
+    var time: Timestamp? {
+        get { document.time }
+        set { document.time = newValue }
+    }
+    var rootLine: Int {
+        get { document.rootLine }
+        set { document.rootLine = newValue }
+    }
+
+    func open(_ kind: GPXListKind) {
+        if kind == .segment { segment = [] } else { route = [] }
+    }
+
+    func close(_ kind: GPXListKind) {
+        if kind == .segment {
+            if let segment { document.trackSegments.append(segment) }
+            segment = nil
+        } else {
+            if let route { document.routes.append(route) }
+            route = nil
+        }
+    }
+
+    func isOpen(_ kind: GPXListKind) -> Bool { kind == .segment ? segment != nil : route != nil }
+
+    func add(_ point: GPXPoint) {
+        switch point.element {
+        case "trkpt": segment?.append(point)
+        case "rtept": route?.append(point)
+        default: document.waypoints.append(point)
+        }
     }
 }

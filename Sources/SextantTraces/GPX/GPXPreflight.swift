@@ -1,7 +1,9 @@
 import Foundation
 
-/// Checks a GPX file's bytes before Foundation's `XMLParser` (libxml2) sees them, refusing
-/// what that parser cannot take safely. Fuzzing found two inputs that crash the process
+/// What a GPX file's bytes are checked for before Foundation's `XMLParser` (libxml2) sees
+/// them, refusing what that parser cannot take safely. The parser reads a file through
+/// `GPXCheckedInput`, which runs these checks a window at a time (`GPXPreflightScan`);
+/// `problem(in:)` runs them over a whole buffer, the reference the scan is tested against. Fuzzing found two inputs that crash the process
 /// inside swift-corelibs-foundation: a tag name with bytes that are not UTF-8, and a
 /// processing instruction without data (`<?x?>`, a NULL passed to strlen). So a GPX file
 /// must be UTF-8 without NUL bytes, declare no other encoding (else libxml2 would decode

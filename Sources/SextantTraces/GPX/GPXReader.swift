@@ -56,85 +56,24 @@ public enum GPXReader {
         } else {
             throw TraceError(path: path, line: document.rootLine, reason: "no points: the file has no trkpt, rtept or wpt")
         }
-        let points = lists.flatMap { $0 }
-        let timed = points.filter { $0.time != nil }.count
-        let times: [Timestamp]
-        if timed == points.count {
-            times = points.map { $0.time! }
-            for i in times.indices.dropFirst() where times[i] < times[i - 1] {
-                throw TraceError(path: path, line: points[i].line, reason: "<time> goes back: \(times[i]) after \(times[i - 1])")
-            }
-            if let i = times.firstIndex(where: { ($0.nanoseconds(since: times[0]) ?? .max) > Trace.maximumOffset }) {
-                throw TraceError(path: path, line: points[i].line, reason: "<time> \(times[i]) is more than \(Trace.maximumOffset / 1_000_000_000) s after the first point's \(times[0])")
-            }
-        } else if timed == 0 {
-            guard speed.isFinite, speed > 0 else { throw TraceError(path: path, line: points[0].line, reason: "the GPX speed must be a positive number of m/s, not \(speed)") }
-            if let interval, points.count >= 2 { return try interpolate(points, speed: speed, interval: interval, from: document.time, path: path) }
-            times = try walk(points, speed: speed, from: document.time ?? TraceConventions.fallbackStart, path: path)
-        } else {
-            let odd = points.first { $0.time == nil }!
-            throw TraceError(path: path, line: odd.line, reason: "a point without <time> among points with times")
-        }
-
-        let start = times[0]
         var samples: [TraceSample] = []
-        samples.reserveCapacity(points.count)
-        var index = 0
-        for list in lists {
-            for (k, point) in list.enumerated() {
-                // The leg that arrives at this point; the first point takes the first leg.
-                let leg = list.count < 2 ? nil : (k == 0 ? (index, index + 1) : (index - 1, index))
-                let offset = times[index].nanoseconds - start.nanoseconds
-                let fix = fix(point, time: times[index], leg: leg, points: points, times: times)
-                if let problem = fix.problem { throw TraceError(path: path, line: point.line, reason: "<\(point.element)>: \(problem)") }
-                samples.append(TraceSample(offset: offset, value: .location(fix)))
-                index += 1
-            }
-        }
+        let walk = GPXSampleWalk(points: GPXPointLists(lists: lists), path: path, speed: speed, interval: interval, fileTime: document.time)
+        let start = try walk.run { samples.append($0) }
         return Trace(start: start, samples: samples)
     }
 
-    /// Points without times walked as a route, a fix every `interval` seconds.
-    static func interpolate(_ points: [GPXPoint], speed: Double, interval: Double, from start: Timestamp?, path: String) throws(TraceError) -> Trace {
-        let waypoints = points.map { RouteWaypoint(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.elevation) }
-        let planner = RoutePlanner(waypoints: waypoints, speed: speed, spacing: .interval(seconds: interval), start: start ?? TraceConventions.fallbackStart)
-        do {
-            return try planner.trace()
-        } catch {
-            throw TraceError(path: path, line: points[0].line, reason: error.description)
-        }
-    }
-
-    /// Times for points without any: one after the other at `speed`. A walk longer than
-    /// `Trace.maximumOffset`, or past the last time a timestamp holds, is an error at the
-    /// point it reaches too late (a route of antipodal legs, a speed of 1e-300 m/s).
-    static func walk(_ points: [GPXPoint], speed: Double, from start: Timestamp, path: String) throws(TraceError) -> [Timestamp] {
-        var times = [start]
-        var elapsed = 0.0
-        for i in points.indices.dropFirst() {
-            elapsed += distance(points[i - 1], points[i]) / speed
-            guard let offset = Timestamp.checkedNanoseconds(elapsed * 1e9), offset <= Trace.maximumOffset,
-                let time = start.checkedAdding(nanoseconds: offset)
-            else {
-                throw TraceError(
-                    path: path, line: points[i].line,
-                    reason: "walked at \(speed) m/s, this point comes more than \(Trace.maximumOffset / 1_000_000_000) s after the first (or after \(Timestamp.latest))")
-            }
-            times.append(time)
-        }
-        return times
-    }
-
-    static func fix(_ point: GPXPoint, time: Timestamp, leg: (Int, Int)?, points: [GPXPoint], times: [Timestamp]) -> LocationFix {
+    /// A point's fix; `leg` is the leg that arrives at it (or, for the first point of a
+    /// list, the one that leaves it), with the times of its ends.
+    static func fix(_ point: GPXPoint, time: Timestamp, leg: ((point: GPXPoint, time: Timestamp), (point: GPXPoint, time: Timestamp))?) -> LocationFix {
         var speed = point.speed
         var course = point.course
         if let (a, b) = leg {
-            let metres = distance(points[a], points[b])
-            let seconds = Double(times[b].nanoseconds - times[a].nanoseconds) / 1e9
+            let metres = distance(a.point, b.point)
+            let seconds = Double(b.time.nanoseconds - a.time.nanoseconds) / 1e9
             // A derived speed out of range (two points a nanosecond apart) is no speed.
             if speed == nil, seconds > 0, metres / seconds <= LocationFix.maximumSpeed { speed = metres / seconds }
             if course == nil, metres > 0 {
-                course = Geo.bearing(lat1: points[a].latitude, lon1: points[a].longitude, lat2: points[b].latitude, lon2: points[b].longitude)
+                course = Geo.bearing(lat1: a.point.latitude, lon1: a.point.longitude, lat2: b.point.latitude, lon2: b.point.longitude)
             }
         }
         return LocationFix(

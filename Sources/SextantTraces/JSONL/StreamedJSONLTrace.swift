@@ -20,6 +20,12 @@ public protocol ReplayableTrace: Sendable {
     func traceSample(at index: Int) throws(TraceError) -> TraceSample
     /// The index of the first sample at or after `offset`; `sampleCount` if none.
     func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int
+    /// Lines a lenient reader skipped (NMEA), by reason, as `Trace.skipped`.
+    var skipped: [String: Int] { get }
+}
+
+extension ReplayableTrace {
+    public var skipped: [String: Int] { [:] }
 }
 
 extension Trace: ReplayableTrace {

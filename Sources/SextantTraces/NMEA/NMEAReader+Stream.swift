@@ -17,26 +17,50 @@ extension NMEAReader {
     /// than `pendingLimit` epochs before the log's first date make it read twice.
     static func stream(fd: Int32, path: String, pendingLimit: Int = 4_096, _ sink: (TraceSample) -> Void) throws(TraceError) -> Trace {
         let first = try pass(fd: fd, path: path, timeline: NMEAStreamedTimeline(pendingLimit: pendingLimit), sink)
-        if let start = first.start { return Trace(start: start, samples: [], skipped: first.skipped) }
+        if let start = first.start { return Trace(start: start, samples: [], skipped: first.state.reader.skipped) }
         // Too many epochs before the first date: read again, knowing their instants.
-        let second = try pass(fd: fd, path: path, timeline: first.timeline.secondPass(commentDate: first.commentDate), sink)
-        return Trace(start: second.start ?? Timestamp(nanoseconds: 0), samples: [], skipped: second.skipped)
+        let second = try pass(fd: fd, path: path, timeline: first.state.secondPassTimeline(), sink)
+        return Trace(start: second.start ?? Timestamp(nanoseconds: 0), samples: [], skipped: second.state.reader.skipped)
     }
 
     /// One pass over the file; `start` is nil when the timeline needs a second one.
     private static func pass(
         fd: Int32, path: String, timeline: NMEAStreamedTimeline, _ sink: (TraceSample) -> Void
-    ) throws(TraceError) -> (start: Timestamp?, skipped: [String: Int], commentDate: NMEADate?, timeline: NMEAStreamedTimeline) {
+    ) throws(TraceError) -> (start: Timestamp?, state: PassState) {
+        var state = PassState(timeline: timeline)
+        try readLines(&state, fd: fd, path: path, sink) { _, _, _ in true }
+        return (try finish(&state, path: path, sink), state)
+    }
+
+    /// Where a pass over a log stands between two lines: all it needs to go on from the
+    /// next line as if it had read the ones before (a value: a copy is a checkpoint).
+    struct PassState {
         var reader = LineReader()
-        var timeline = timeline
-        try FileLines.forEach(fd: fd, path: path) { line, number, _ in
-            reader.read(line[...], number: number)
-            reader.assembler.drain { timeline.add($0, sink) }
-            return true
+        var timeline: NMEAStreamedTimeline
+
+        /// The timeline of the second pass, when this (first) pass's needs one.
+        func secondPassTimeline() -> NMEAStreamedTimeline { timeline.secondPass(commentDate: reader.commentDate) }
+    }
+
+    /// Reads the lines from byte `from` (line number `firstLine`) on, samples to `sink`;
+    /// after each line `afterLine` sees the state, the byte and the number of the next
+    /// line, and says whether to go on.
+    static func readLines(
+        _ state: inout PassState, fd: Int32, path: String, from: Int64 = 0, firstLine: Int = 1, _ sink: (TraceSample) -> Void,
+        afterLine: (inout PassState, Int64, Int) -> Bool
+    ) throws(TraceError) {
+        try FileLines.forEach(fd: fd, path: path, from: from, firstNumber: firstLine) { line, number, byte in
+            state.reader.read(line[...], number: number)
+            state.reader.assembler.drain { state.timeline.add($0, sink) }
+            return afterLine(&state, byte + Int64(line.count) + 1, number + 1)
         }
-        guard reader.sentences > 0 else { throw reader.noSentenceError(path: path) }
-        for event in reader.assembler.finish() { timeline.add(event, sink) }
-        let start = timeline.finish(commentDate: reader.commentDate, sink)
-        return (start, reader.skipped, reader.commentDate, timeline)
+    }
+
+    /// The end of the log: its last samples to `sink`; answers the instant offset 0 stands
+    /// for, nil when the timeline needs a second pass. A log without a sentence throws.
+    static func finish(_ state: inout PassState, path: String, _ sink: (TraceSample) -> Void) throws(TraceError) -> Timestamp? {
+        guard state.reader.sentences > 0 else { throw state.reader.noSentenceError(path: path) }
+        for event in state.reader.assembler.finish() { state.timeline.add(event, sink) }
+        return state.timeline.finish(commentDate: state.reader.commentDate, sink)
     }
 }

@@ -47,6 +47,11 @@ struct NMEAStreamedTimeline {
         self.pendingLimit = pendingLimit
     }
 
+    /// Whether it holds no event back (none waiting for the first date, no first pass
+    /// past the limit): a copy of it is then small, a checkpoint a replay can go on from
+    /// (`StreamedNMEATrace`).
+    var holdsNoEvents: Bool { pending.isEmpty && learning == nil }
+
     /// The timeline of the second pass over a log whose first pass overflowed.
     func secondPass(commentDate: NMEADate?) -> NMEAStreamedTimeline {
         var next = NMEAStreamedTimeline(pendingLimit: pendingLimit)
