@@ -9,62 +9,48 @@ import Testing
 /// was checked.
 @Suite("Streamed replay")
 struct StreamedReplayTests {
-    @Test("A 34 MB trace, started twice: the daemon's peak memory grows by less than 32 MiB (it grew by twice the file before)")
-    func boundedMemory() throws {
+    /// Starts `text`'s replay, seeks to `seek`, starts it again (the old trace and the new
+    /// one at once, if either were held), and checks the daemon's peak memory grew by less
+    /// than `limitMiB`. Answers the replay's status.
+    private func peakGrowthOfTwoStarts(_ name: String, _ text: String, seek: Double, limitMiB: Int) throws -> JSONValue {
         let daemon = try DaemonHarness()
-        let text = syntheticTrace(count: 400_000, step: 0.1)
-        #expect(text.utf8.count > 30_000_000)
-        let path = try daemon.write("day.jsonl", text)
+        let path = try daemon.write(name, text)
         let control = try daemon.control()
         _ = try control.call(Method.status)
         try daemon.resetMemoryPeak()
         let before = try daemon.memoryKiB("VmRSS")
         _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
-        _ = try control.call(Method.replaySeek, ["position": 30_000], timeout: 30)
+        _ = try control.call(Method.replaySeek, ["position": .double(seek)], timeout: 30)
         _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
         let status = try control.call(Method.replayStatus)
-        #expect(status["state"] == "running" && (status["duration"]?.doubleValue ?? 0) > 39_999)
         let growth = try daemon.memoryKiB("VmHWM") - before
-        #expect(growth < 32 * 1024, "peak grew by \(growth) KiB")
+        #expect(growth < limitMiB * 1024, "\(name): peak grew by \(growth) KiB")
+        return status
+    }
+
+    @Test("A 34 MB trace, started twice: the daemon's peak memory grows by less than 32 MiB (it grew by twice the file before)")
+    func boundedMemory() throws {
+        let text = syntheticTrace(count: 400_000, step: 0.1)
+        #expect(text.utf8.count > 30_000_000)
+        let status = try peakGrowthOfTwoStarts("day.jsonl", text, seek: 30_000, limitMiB: 32)
+        #expect(status["state"] == "running" && (status["duration"]?.doubleValue ?? 0) > 39_999)
     }
 
     @Test("A 27 MB NMEA log, started twice: the daemon's peak memory grows by less than 16 MiB (it grew by the file and its samples before)")
     func boundedMemoryNMEA() throws {
-        let daemon = try DaemonHarness()
         let text = syntheticNMEA(epochs: 200_000)
         #expect(text.utf8.count > 26_000_000)
-        let path = try daemon.write("day.nmea", text)
-        let control = try daemon.control()
-        _ = try control.call(Method.status)
-        try daemon.resetMemoryPeak()
-        let before = try daemon.memoryKiB("VmRSS")
-        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
-        _ = try control.call(Method.replaySeek, ["position": 30_000], timeout: 30)
-        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
-        let status = try control.call(Method.replayStatus)
+        let status = try peakGrowthOfTwoStarts("day.nmea", text, seek: 30_000, limitMiB: 16)
         // 200,000 epochs at 5 Hz: 39,999.8 s from the first fix to the last.
         #expect(status["state"] == "running" && abs((status["duration"]?.doubleValue ?? 0) - 39_999.8) < 1e-6, "\(status)")
-        let growth = try daemon.memoryKiB("VmHWM") - before
-        #expect(growth < 16 * 1024, "peak grew by \(growth) KiB")
     }
 
     @Test("A 19 MB GPX track, started twice: the daemon's peak memory grows by less than 16 MiB (it grew by several times the file before)")
     func boundedMemoryGPX() throws {
-        let daemon = try DaemonHarness()
         let text = syntheticGPX(points: 200_000)
         #expect(text.utf8.count > 18_000_000)
-        let path = try daemon.write("day.gpx", text)
-        let control = try daemon.control()
-        _ = try control.call(Method.status)
-        try daemon.resetMemoryPeak()
-        let before = try daemon.memoryKiB("VmRSS")
-        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
-        _ = try control.call(Method.replaySeek, ["position": 150_000], timeout: 30)
-        _ = try control.call(Method.replayStart, ["path": .string(path), "speed": 1], timeout: 120)
-        let status = try control.call(Method.replayStatus)
+        let status = try peakGrowthOfTwoStarts("day.gpx", text, seek: 150_000, limitMiB: 16)
         #expect(status["state"] == "running" && status["duration"]?.doubleValue == 199_999, "\(status)")
-        let growth = try daemon.memoryKiB("VmHWM") - before
-        #expect(growth < 16 * 1024, "peak grew by \(growth) KiB")
     }
 
     @Test("`sextantctl trace info` on a 19 MB GPX track peaks less than 16 MiB above a one-point file")
