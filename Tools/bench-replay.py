@@ -273,12 +273,12 @@ def bench_sextant(args, work, trace, apps_count):
         cpu = cpu_seconds(daemon.pid) - cpu_before
         got = min(counts.values())
         elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
-        print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.2f} s to the last fix in every app "
+        print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.3f} s to the last fix in every app "
               f"(replay.start answered after {answered:.2f} s = {os.path.getsize(trace) / 1e6 / answered:.0f} MB/s checked); "
-              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.2f} s")
+              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.3f} s")
         if got != args.fixes or max(counts.values()) != args.fixes:
             sys.exit(f"bench-replay: an app got {got} fixes of {args.fixes}")
-        return elapsed
+        return elapsed, cpu
     finally:
         daemon.terminate()
         daemon.wait(timeout=10)
@@ -383,10 +383,17 @@ def main():
         args.c_reader = build_c_reader(work) if args.reader == "c" else None
         print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
         bench_load(args, work, jsonl)
+        figures = {}
         for n in counts:
-            bench_sextant(args, work, {"jsonl": jsonl, "nmea": nmea, "gpx": gpx}[args.trace], n)
+            figures[n] = bench_sextant(args, work, {"jsonl": jsonl, "nmea": nmea, "gpx": gpx}[args.trace], n)
             if not args.no_anchor:
                 bench_gpsd(args, work, nmea, n)
+        # Issue 12's "10 apps <= 1.5x one app", in wall time and in the daemon's CPU.
+        if 1 in figures:
+            for n in counts:
+                if n != 1:
+                    print(f"sextant  {n} apps / 1 app: {figures[n][0] / figures[1][0]:.2f}x wall, "
+                          f"{figures[n][1] / max(figures[1][1], 1e-9):.2f}x daemon CPU")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
