@@ -23,24 +23,19 @@ func fuzzNMEA(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// One scratch file for the whole run, rewritten for each input.
-let streamedPath = "/tmp/sextant-fuzz-nmea-\(getpid()).nmea"
-nonisolated(unsafe) var removesScratchFile = false
+nonisolated(unsafe) let scratch = ScratchFile(kind: "nmea")
 
+/// The same log in a file: `trace info`'s streamed summary and the streamed replay trace
+/// (`StreamedNMEATrace`) agree with the log read whole.
 func checkStreamedSummary(_ text: String, whole: Trace?) {
-    if !removesScratchFile {
-        removesScratchFile = true
-        atexit { unlink(streamedPath) }
-    }
-    let fd = open(streamedPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    guard fd >= 0 else { fatalError("cannot write \(streamedPath)") }
-    let written = text.utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) } ?? -1
-    close(fd)
-    guard written == text.utf8.count else { fatalError("cannot write \(streamedPath)") }
-    let streamed = try? TraceLoader.summarize(path: streamedPath).summary
+    var text = text
+    text.withUTF8 { scratch.write(UnsafeRawBufferPointer($0)) }
+    let streamed = try? TraceLoader.summarize(path: scratch.path).summary
     switch (whole, streamed) {
     case (nil, nil): break
     case (let whole?, let streamed?):
         guard TraceSummary(whole) == streamed else { fatalError("the streamed summary differs from the whole log's") }
     default: fatalError("streamed and whole reads disagree on whether the log loads")
     }
+    checkStreamedSamples(try? StreamedNMEATrace(path: scratch.path), whole: whole)
 }
