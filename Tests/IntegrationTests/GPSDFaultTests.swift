@@ -79,17 +79,23 @@ struct GPSDFaultTests {
         #expect(daemon.process.isRunning)
     }
 
-    @Test("TPVs with epx 1e200, speed -3, track 99999, time 3000-… and 0001-…: bad fixes and fields are dropped, the daemon stays up")
-    func hostileValues() throws {
-        // gpsd derives TPVs from what receivers send and would not produce these (NMEA has
-        // two-digit years): a scripted gpsd says them instead.
+    /// A daemon on a scripted gpsd (on `port`) that has said its banner, and an app
+    /// streaming from it.
+    static func daemonOnScriptedGPSD(app: String) throws -> (peer: ScriptedGPSD, port: UInt16, daemon: DaemonHarness, app: SextantConnection) {
         let port = try freeLoopbackPort()
         let peer = try ScriptedGPSD(port: port)
         let daemon = try DaemonHarness(gpsdPort: port)
         try peer.accept(timeout: 10)
         try peer.say([ScriptedGPSD.banner])
         try daemon.waitForGPSDState("no fix")
-        let app = try daemon.streamingApp("com.example.hostile")
+        return (peer, port, daemon, try daemon.streamingApp(app))
+    }
+
+    @Test("TPVs with epx 1e200, speed -3, track 99999, time 3000-… and 0001-…: bad fixes and fields are dropped, the daemon stays up")
+    func hostileValues() throws {
+        // gpsd derives TPVs from what receivers send and would not produce these (NMEA has
+        // two-digit years): a scripted gpsd says them instead.
+        let (peer, _, daemon, app) = try Self.daemonOnScriptedGPSD(app: "com.example.hostile")
         func tpv(_ lat: Double, _ fields: String) -> String {
             #"{"class":"TPV","device":"/dev/ttyS0","mode":3,"lat":\#(lat),"lon":2.25,"# + fields + "}"
         }
@@ -112,13 +118,7 @@ struct GPSDFaultTests {
 
     @Test("A line that is not JSON and a 16 MiB line: each skipped and logged with gpsd's address, memory bounded, the connection kept, the next fix delivered")
     func badAndEndlessLines() throws {
-        let port = try freeLoopbackPort()
-        let peer = try ScriptedGPSD(port: port)
-        let daemon = try DaemonHarness(gpsdPort: port)
-        try peer.accept(timeout: 10)
-        try peer.say([ScriptedGPSD.banner])
-        try daemon.waitForGPSDState("no fix")
-        let app = try daemon.streamingApp("com.example.endless")
+        let (peer, port, daemon, app) = try Self.daemonOnScriptedGPSD(app: "com.example.endless")
         let peakBefore = try peakResidentKiB(of: daemon.process.processIdentifier)
         // gpsd keeps a report under 10 KiB; the source holds at most 16 KiB of a line.
         try peer.say(["this is not JSON"])
