@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import Synchronization
 
 /// Which bus to connect to: `--dbus system|session|ADDRESS`.
 public enum DBusBusAddress: Sendable, Equatable, CustomStringConvertible {
@@ -35,34 +36,39 @@ public enum DBusBusAddress: Sendable, Equatable, CustomStringConvertible {
 /// other threads queue with ``perform(_:)`` (replies, signals), in the order queued.
 ///
 /// Set up on the caller's thread (``connect(_:)``, ``export(_:)``, ``requestName(_:)``),
-/// then ``start(onPeerLeft:onLost:)``; after that only the bus thread touches sd-bus.
-public final class DBusConnection: @unchecked Sendable {
+/// then ``start(onPeerLeft:onLost:)``; after that only the bus thread touches sd-bus
+/// (``BusThreadBound`` checks it).
+public final class DBusConnection: Sendable {
     public let address: DBusBusAddress
     /// Our unique name on the bus (`:1.42`).
     public let uniqueName: String
-    let bus: OpaquePointer
+    private let owned: BusThreadBound<BusThreadState>
     private let wake: Int32
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var pending: [@Sendable (OpaquePointer) -> Void] = []
-    private var stopping = false
-    private var joined = false
-    var objects: [String: DBusObject] = [:]
-    private var slots: [OpaquePointer] = []
+    private let shared = Mutex(SharedState())
     private let finished = DispatchSemaphore(value: 0)
-    private var onPeerLeft: @Sendable (String) -> Void = { _ in }
-    private var onLost: @Sendable (DBusError) -> Void = { _ in }
+
+    /// What other threads hand the bus thread, and the exported objects.
+    private struct SharedState {
+        var pending: [@Sendable (OpaquePointer) -> Void] = []
+        var stopping = false
+        var joined = false
+        var objects: [String: DBusObject] = [:]
+    }
 
     /// Work queued by other threads and not yet run; more is refused (a bus thread that
     /// cannot keep up must not grow without bound).
     static let pendingLimit = 8192
 
-    private init(address: DBusBusAddress, bus: OpaquePointer, uniqueName: String, wake: Int32) {
+    private init(address: DBusBusAddress, owned: BusThreadBound<BusThreadState>, uniqueName: String, wake: Int32) {
         self.address = address
-        self.bus = bus
+        self.owned = owned
         self.uniqueName = uniqueName
         self.wake = wake
     }
+
+    /// The sd-bus object; on the thread that owns it.
+    var bus: OpaquePointer { owned.value.bus }
+    var ownership: BusThreadOwnership { owned.ownership }
 
     /// Connects and says hello to the bus.
     public static func connect(_ address: DBusBusAddress) throws(DBusError) -> DBusConnection {
@@ -92,7 +98,8 @@ public final class DBusConnection: @unchecked Sendable {
             sd_bus_flush_close_unref(bus)
             throw DBusError.failed("eventfd: \(String(cString: strerror(errno)))")
         }
-        let connection = DBusConnection(address: address, bus: bus, uniqueName: String(cString: unique), wake: wake)
+        let owned = BusThreadBound(BusThreadState(bus: bus), ownership: BusThreadOwnership())
+        let connection = DBusConnection(address: address, owned: owned, uniqueName: String(cString: unique), wake: wake)
         try connection.installHandlers()
         return connection
     }
@@ -101,15 +108,16 @@ public final class DBusConnection: @unchecked Sendable {
     /// hears peers leave.
     private func installHandlers() throws(DBusError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
+        let state = owned.value
         var slot: OpaquePointer?
-        var result = sd_bus_add_fallback(bus, &slot, "/", routeMessage, context)
+        var result = sd_bus_add_fallback(state.bus, &slot, "/", routeMessage, context)
         if result < 0 { throw DBusError.system("cannot install the object router", result) }
-        slots.append(slot!)
+        state.slots.append(slot!)
         let rule =
             "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
-        result = sd_bus_add_match(bus, &slot, rule, nameOwnerChanged, context)
+        result = sd_bus_add_match(state.bus, &slot, rule, nameOwnerChanged, context)
         if result < 0 { throw DBusError.system("cannot watch peers leave the bus", result) }
-        slots.append(slot!)
+        state.slots.append(slot!)
     }
 
     /// Claims a well-known name (before ``start``): fails when another connection owns it.
@@ -120,25 +128,31 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Exports an object (from any thread): calls to its path reach its table from now on.
     public func export(_ object: DBusObject) {
-        lock.withLock { objects[object.path] = object }
+        shared.withLock { $0.objects[object.path] = object }
         object.attach(to: self)
     }
 
     /// Withdraws an object (from any thread).
     public func unexport(_ path: String) {
-        let object = lock.withLock { objects.removeValue(forKey: path) }
+        let object = shared.withLock { $0.objects.removeValue(forKey: path) }
         object?.attach(to: nil)
     }
 
-    func object(at path: String) -> DBusObject? { lock.withLock { objects[path] } }
-    var exportedPaths: [String] { lock.withLock { Array(objects.keys) } }
+    func object(at path: String) -> DBusObject? { shared.withLock { $0.objects[path] } }
+    var exportedPaths: [String] { shared.withLock { Array($0.objects.keys) } }
 
-    /// Starts the bus thread. `onPeerLeft` hears each unique name that leaves the bus;
-    /// `onLost`, once, that the connection is gone (after the thread let go of it).
+    /// Starts the bus thread, on the thread that connected. `onPeerLeft` hears each unique
+    /// name that leaves the bus; `onLost`, once, that the connection is gone (after the
+    /// thread let go of it).
     public func start(onPeerLeft: @escaping @Sendable (String) -> Void, onLost: @escaping @Sendable (DBusError) -> Void) {
-        self.onPeerLeft = onPeerLeft
-        self.onLost = onLost
-        let thread = Thread { [self] in run() }
+        let state = owned.value
+        state.onPeerLeft = onPeerLeft
+        state.onLost = onLost
+        ownership.handOver()
+        let thread = Thread { [self] in
+            ownership.claim()
+            run()
+        }
         thread.name = "sextant-dbus"
         thread.start()
     }
@@ -146,10 +160,10 @@ public final class DBusConnection: @unchecked Sendable {
     /// Stops the bus thread and closes the connection; returns once it is closed. Not
     /// from the bus thread.
     public func stop() {
-        let wait = lock.withLock { () -> Bool in
-            stopping = true
-            defer { joined = true }
-            return !joined
+        let wait = shared.withLock { state -> Bool in
+            state.stopping = true
+            defer { state.joined = true }
+            return !state.joined
         }
         wakeUp()
         if wait { finished.wait() }
@@ -159,13 +173,24 @@ public final class DBusConnection: @unchecked Sendable {
     /// Queues work for the bus thread; false when refused (stopped, or too much queued).
     @discardableResult
     func perform(_ work: @escaping @Sendable (OpaquePointer) -> Void) -> Bool {
-        let queued = lock.withLock { () -> Bool in
-            guard !stopping, pending.count < Self.pendingLimit else { return false }
-            pending.append(work)
+        let queued = shared.withLock { state -> Bool in
+            guard !state.stopping, state.pending.count < Self.pendingLimit else { return false }
+            state.pending.append(work)
             return true
         }
         if queued { wakeUp() }
         return queued
+    }
+
+    /// Drops a message reference that the bus thread would not take (``perform(_:)``
+    /// refused the work): at once if the thread has closed the bus — under the lock, so
+    /// that two threads doing so never use sd-bus at once — or never, while the thread may
+    /// still be using the bus (a few bytes rather than a race with it).
+    func dropRefused(_ message: BusThreadBound<OpaquePointer>) {
+        shared.withLock { _ in
+            guard ownership.isClosed else { return }
+            sd_bus_message_unref(message.valueOnceClosed)
+        }
     }
 
     private func wakeUp() {
@@ -174,23 +199,27 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private func run() {
+        let state = owned.value
         var lost: DBusError?
         while lost == nil {
-            let (work, stop) = lock.withLock { () -> ([@Sendable (OpaquePointer) -> Void], Bool) in
-                defer { pending.removeAll(keepingCapacity: true) }
-                return (pending, stopping)
+            let (work, stop) = shared.withLock { shared -> ([@Sendable (OpaquePointer) -> Void], Bool) in
+                defer { shared.pending.removeAll(keepingCapacity: true) }
+                return (shared.pending, shared.stopping)
             }
-            for item in work { item(bus) }
+            for item in work { item(state.bus) }
             if stop { break }
             lost = processAndWait()
         }
-        for slot in slots { sd_bus_slot_unref(slot) }
-        slots.removeAll()
-        sd_bus_flush_close_unref(bus)
+        for slot in state.slots { sd_bus_slot_unref(slot) }
+        state.slots.removeAll()
+        sd_bus_flush_close_unref(state.bus)
         close(wake)
-        lock.withLock { stopping = true }
+        shared.withLock { shared in
+            shared.stopping = true
+            ownership.close()
+        }
         finished.signal()
-        if let lost { onLost(lost) }
+        if let lost { state.onLost(lost) }
     }
 
     /// Processes what the bus has for us, then sleeps until it has more, its next timeout,
@@ -224,7 +253,18 @@ public final class DBusConnection: @unchecked Sendable {
         return Int32(min((deadline - nowMicroseconds + 999) / 1000, 60_000))
     }
 
-    fileprivate func peerLeft(_ name: String) { onPeerLeft(name) }
+    fileprivate func peerLeft(_ name: String) { owned.value.onPeerLeft(name) }
+}
+
+/// What only the bus thread touches: the bus, the handlers' slots, and whom to tell
+/// that a peer left or that the connection was lost.
+private final class BusThreadState {
+    let bus: OpaquePointer
+    var slots: [OpaquePointer] = []
+    var onPeerLeft: @Sendable (String) -> Void = { _ in }
+    var onLost: @Sendable (DBusError) -> Void = { _ in }
+
+    init(bus: OpaquePointer) { self.bus = bus }
 }
 
 /// sd-bus's message callback for every method call under `/`: hands it to the router.

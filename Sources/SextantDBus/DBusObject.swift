@@ -1,20 +1,23 @@
-import Foundation
+import Synchronization
 
 /// An object on the bus: a path and its table of interfaces, with the current value of
 /// each property. The face that owns it sets values from any thread (``set(_:_:_:)``);
 /// the router reads them on the bus's thread to answer Get and GetAll at once. It outlives
 /// a connection: exported again on the next one, with the values it holds.
-public final class DBusObject: @unchecked Sendable {
+public final class DBusObject: Sendable {
     public let path: String
     public let interfaces: [DBusInterface]
     /// The one peer (a unique name) that may call it and read or set its properties; any
     /// other gets AccessDenied (GeoClue's clients and locations). Nil: every peer.
     public let owner: String?
-    private let lock = NSLock()
-    /// Interface name → property name → value; guarded by `lock`.
-    private var values: [String: [String: DBusValue]] = [:]
-    /// The connection it is exported on, if any; guarded by `lock`.
-    private weak var connection: DBusConnection?
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Interface name → property name → value.
+        var values: [String: [String: DBusValue]] = [:]
+        /// The connection it is exported on, if any.
+        weak var connection: DBusConnection?
+    }
 
     public init(path: String, interfaces: [DBusInterface], owner: String? = nil) {
         self.path = path
@@ -26,7 +29,7 @@ public final class DBusObject: @unchecked Sendable {
 
     /// The property's value, nil before the face set one.
     public func value(_ interface: String, _ property: String) -> DBusValue? {
-        lock.withLock { values[interface]?[property] }
+        state.withLock { $0.values[interface]?[property] }
     }
 
     /// Sets a property; when the value changed and the property says so, PropertiesChanged
@@ -36,10 +39,10 @@ public final class DBusObject: @unchecked Sendable {
             preconditionFailure("\(path): no property \(interfaceName).\(property)")
         }
         precondition(declared.signature == value.signature, "\(path): \(property) is \(declared.signature), not \(value.signature)")
-        let (changed, connection) = lock.withLock { () -> (Bool, DBusConnection?) in
-            let old = values[interfaceName]?[property]
-            values[interfaceName, default: [:]][property] = value
-            return (old != nil && old != value, self.connection)
+        let (changed, connection) = state.withLock { state -> (Bool, DBusConnection?) in
+            let old = state.values[interfaceName]?[property]
+            state.values[interfaceName, default: [:]][property] = value
+            return (old != nil && old != value, state.connection)
         }
         guard changed, let connection else { return }
         switch declared.changeSignal {
@@ -51,26 +54,26 @@ public final class DBusObject: @unchecked Sendable {
 
     /// Sends one of its signals (a no-op while it is not exported).
     public func emit(_ interfaceName: String, _ signal: String, _ arguments: [DBusValue]) {
-        guard let connection = lock.withLock({ self.connection }) else { return }
+        guard let connection = state.withLock({ $0.connection }) else { return }
         connection.emitSignal(path, interfaceName, signal, arguments)
     }
 
     /// Every readable property of an interface with a value, in the table's order.
     func propertyValues(_ interfaceName: String) -> [(String, DBusValue)] {
         guard let declared = interface(interfaceName) else { return [] }
-        return lock.withLock {
-            declared.properties.compactMap { property in values[interfaceName]?[property.name].map { (property.name, $0) } }
+        return state.withLock { state in
+            declared.properties.compactMap { property in state.values[interfaceName]?[property.name].map { (property.name, $0) } }
         }
     }
 
     /// Stores a value set by a client (Properties.Set), after its setter accepted it.
     func store(_ interfaceName: String, _ property: String, _ value: DBusValue) -> Bool {
-        lock.withLock {
-            let old = values[interfaceName]?[property]
-            values[interfaceName, default: [:]][property] = value
+        state.withLock { state in
+            let old = state.values[interfaceName]?[property]
+            state.values[interfaceName, default: [:]][property] = value
             return old != value
         }
     }
 
-    func attach(to connection: DBusConnection?) { lock.withLock { self.connection = connection } }
+    func attach(to connection: DBusConnection?) { state.withLock { $0.connection = connection } }
 }

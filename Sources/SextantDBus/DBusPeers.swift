@@ -1,4 +1,5 @@
 import CSystemd
+import Synchronization
 
 /// Who a peer is, as the bus daemon vouches for it (GetConnectionCredentials): the faces
 /// bind an app id to its uid as app.sock binds one to SO_PEERCRED's.
@@ -61,15 +62,16 @@ extension DBusConnection {
 }
 
 /// A credentials request waiting for the bus's reply: its completion runs once.
-private final class CredentialsRequest: @unchecked Sendable {
-    private var completion: (@Sendable (Result<DBusPeerCredentials, DBusError>) -> Void)?
+private final class CredentialsRequest: Sendable {
+    private let completion: Mutex<(@Sendable (Result<DBusPeerCredentials, DBusError>) -> Void)?>
 
-    init(_ completion: @escaping @Sendable (Result<DBusPeerCredentials, DBusError>) -> Void) { self.completion = completion }
+    init(_ completion: @escaping @Sendable (Result<DBusPeerCredentials, DBusError>) -> Void) { self.completion = Mutex(completion) }
 
-    /// Only on the bus thread.
     func finish(_ result: Result<DBusPeerCredentials, DBusError>) {
-        let done = completion
-        completion = nil
+        let done = completion.withLock { completion in
+            defer { completion = nil }
+            return completion
+        }
         done?(result)
     }
 }

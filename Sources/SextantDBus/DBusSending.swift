@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import Synchronization
 
 /// What leaves the bus thread: replies, errors, signals. The `send…` calls run on the bus
 /// thread; the `emit…` calls may come from any and are queued for it.
@@ -48,18 +49,19 @@ extension DBusConnection {
 }
 
 /// A method call held until its handler answers; answered once, from any thread.
-final class DBusIncomingCall: DBusCall, @unchecked Sendable {
+final class DBusIncomingCall: DBusCall {
     let sender: String
     let path: String
     let arguments: [DBusValue]
     private let connection: DBusConnection
-    private let message: OpaquePointer
-    private let lock = NSLock()
-    private var answered = false
+    /// Referenced while the call waits; the reference is dropped on the bus thread.
+    private let message: BusThreadBound<OpaquePointer>
+    private let answered = Atomic(false)
 
+    /// On the bus thread.
     init(connection: DBusConnection, message: OpaquePointer, sender: String, path: String, arguments: [DBusValue]) {
         self.connection = connection
-        self.message = message
+        self.message = BusThreadBound(message, ownership: connection.ownership)
         self.sender = sender
         self.path = path
         self.arguments = arguments
@@ -75,31 +77,26 @@ final class DBusIncomingCall: DBusCall, @unchecked Sendable {
     }
 
     private func answer(_ send: @escaping @Sendable (DBusConnection, OpaquePointer) -> Void) {
-        guard lock.withLock({ () -> Bool in defer { answered = true }; return !answered }) else { return }
-        let held = DBusMessageReference(message)
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Self.send(message, on: connection, send)
+    }
+
+    /// Sends the answer and drops the reference on the bus thread; only drops it when the
+    /// thread takes no more work.
+    private static func send(
+        _ message: BusThreadBound<OpaquePointer>, on connection: DBusConnection, _ send: @escaping @Sendable (DBusConnection, OpaquePointer) -> Void
+    ) {
         let sent = connection.perform { [connection] _ in
-            send(connection, held.message)
-            sd_bus_message_unref(held.message)
+            send(connection, message.value)
+            sd_bus_message_unref(message.value)
         }
-        // The connection is gone: nobody is left to answer, only the reference to drop.
-        if !sent { sd_bus_message_unref(message) }
+        if !sent { connection.dropRefused(message) }
     }
 
     deinit {
         // A handler that dropped the call: the client hears so now rather than at its timeout.
-        if !answered {
-            let held = DBusMessageReference(message)
-            let sent = connection.perform { [connection] _ in
-                connection.sendError(to: held.message, .failed("the call was not answered"))
-                sd_bus_message_unref(held.message)
-            }
-            if !sent { sd_bus_message_unref(message) }
+        if !answered.load(ordering: .acquiring) {
+            Self.send(message, on: connection) { connection, message in connection.sendError(to: message, .failed("the call was not answered")) }
         }
     }
-}
-
-/// An sd-bus message handed to the bus thread (only that thread touches it).
-private struct DBusMessageReference: @unchecked Sendable {
-    let message: OpaquePointer
-    init(_ message: OpaquePointer) { self.message = message }
 }

@@ -14,12 +14,12 @@ extension GPSDSource {
             logger.debug("gpsd: skipped a line", metadata: ["gpsd": "\(endpoint)", "reason": "\(error)", "line": "\(line.prefix(120))"])
             return
         }
-        if liveness?.isAwaitingBanner == true {
+        if link.liveness?.isAwaitingBanner == true {
             guard case .version = report else {
                 logger.debug("gpsd: skipped a line before the VERSION banner", metadata: ["gpsd": "\(endpoint)", "line": "\(line.prefix(120))"])
                 return
             }
-            liveness?.bannerReceived(at: clock.monotonicNanoseconds())
+            link.liveness?.bannerReceived(at: clock.monotonicNanoseconds())
         }
         if case .unusableFix(let reason) = report {
             logger.debug("gpsd: skipped a fix", metadata: ["gpsd": "\(endpoint)", "reason": "\(reason)", "line": "\(line.prefix(200))"])
@@ -27,13 +27,13 @@ extension GPSDSource {
             logger.debug("gpsd: dropped fields of a fix", metadata: ["gpsd": "\(endpoint)", "fields": "\(dropped.joined(separator: "; "))"])
         }
         var detail: Logger.Metadata = [:]
-        if tracker.state == .connecting || tracker.state == .lost {
+        if link.tracker.state == .connecting || link.tracker.state == .lost {
             // gpsd answered: the next loss starts the back-off afresh.
-            backoff.reset()
-            failedAttempts = 0
+            link.backoff.reset()
+            link.failedAttempts = 0
             if case .version(let release) = report { detail["release"] = "\(release)" }
         }
-        emit(tracker.received(report, at: now), detail: detail)
+        emit(link.tracker.received(report, at: now), detail: detail)
     }
 
     /// Hands events on, logging each change of state once.
@@ -41,8 +41,8 @@ extension GPSDSource {
         for event in events {
             switch event {
             case .state(let new):
-                logChange(from: loggedState, to: new, detail: detail)
-                loggedState = new
+                logChange(from: link.loggedState, to: new, detail: detail)
+                link.loggedState = new
             case .devices(let paths):
                 logger.info("gpsd: devices", metadata: ["gpsd": "\(endpoint)", "devices": "\(paths.joined(separator: ", "))"])
             case .sample: break

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Logging
 import NIOCore
 import NIOPosix
@@ -22,9 +23,10 @@ import SextantProtocol
 /// sample) and tries again after 0.5 s, 1 s, 2 s, ... up to 10 s between attempts, until
 /// gpsd answers; then fixes resume. The log says each change of state once, not each attempt.
 ///
-/// Everything mutable lives on the event loop, timers included. Events go to `deliver`
-/// in order, on the loop; none is delivered once `stop()` has returned.
-public final class GPSDSource: @unchecked Sendable {
+/// Everything mutable lives on the event loop, timers included (``GPSDLink``, in a
+/// `NIOLoopBoundBox`). Events go to `deliver` in order, on the loop; none is delivered
+/// once `stop()` has returned.
+public final class GPSDSource: Sendable {
     public let endpoint: GPSDEndpoint
     let logger: Logger
     let clock: SextantClock
@@ -32,25 +34,16 @@ public final class GPSDSource: @unchecked Sendable {
     /// Where libgps connects: its calls block, the loop must not.
     private let connectQueue: DispatchQueue
 
-    /// Guards `deliver` against `stop()`: the only state shared with other threads.
-    private let deliveryLock = NSLock()
-    private var deliver: (@Sendable (GPSDSourceEvent) -> Void)?
+    /// Where events go until `stop()`: the only state shared with other threads. Held
+    /// while events are handed over, so that none is after `stop()` returns.
+    private let deliver: Mutex<(@Sendable (GPSDSourceEvent) -> Void)?>
+    private let confined: NIOLoopBoundBox<GPSDLink>
 
-    // On `eventLoop` only.
-    var tracker = GPSDStateTracker()
-    var backoff = ReconnectBackoff()
-    /// Numbers the connection attempts; the current one's number, while it is open or opening.
-    private var attempt = 0
-    private(set) var currentConnection: Int?
-    private var channel: (any Channel)?
-    private var retry: Scheduled<Void>?
-    var liveness: GPSDLiveness?
-    private var livenessCheck: Scheduled<Void>?
-    private(set) var running = false
-    /// Counts failed attempts in a row, for the trace log only.
-    var failedAttempts = 0
-    /// The state last handed out: the "from" side of the next change the log tells.
-    var loggedState: GPSDSourceState?
+    /// The link's state; on `eventLoop` only (checked at every access).
+    var link: GPSDLink {
+        get { confined.value }
+        _modify { yield &confined.value }
+    }
 
     /// - Parameters:
     ///   - eventLoop: where the socket is read, the timers run and `deliver` is called; a
@@ -66,15 +59,16 @@ public final class GPSDSource: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.logger = logger
         self.clock = clock
-        self.deliver = deliver
+        self.deliver = Mutex(deliver)
+        self.confined = .makeBoxSendingValue(GPSDLink(), eventLoop: eventLoop)
         self.connectQueue = DispatchQueue(label: "sextant.gpsd.connect.\(endpoint)")
     }
 
     /// Starts connecting (at once) and keeps the link up until `stop()`.
     public func start() {
         eventLoop.execute { [self] in
-            guard !running, isDelivering else { return }
-            running = true
+            guard !link.running, isDelivering else { return }
+            link.running = true
             emit([.state(.connecting)])
             connect()
         }
@@ -83,24 +77,24 @@ public final class GPSDSource: @unchecked Sendable {
     /// Stops for good: no event is delivered after this returns; the socket is closed and
     /// any pending retry cancelled on the loop, without waiting for it.
     public func stop() {
-        deliveryLock.withLock { deliver = nil }
+        deliver.withLock { $0 = nil }
         eventLoop.execute { [self] in
-            running = false
-            retry?.cancel()
-            retry = nil
+            link.running = false
+            link.retry?.cancel()
+            link.retry = nil
             dropConnection()
         }
     }
 
     // MARK: - Link (on `eventLoop`)
 
-    private var isDelivering: Bool { deliveryLock.withLock { deliver != nil } }
+    private var isDelivering: Bool { deliver.withLock { $0 != nil } }
 
     private func connect() {
-        guard running else { return }
-        attempt += 1
-        let number = attempt
-        currentConnection = number
+        guard link.running else { return }
+        link.attempt += 1
+        let number = link.attempt
+        link.currentConnection = number
         connectQueue.async { [self] in
             let opened = Result { () throws(GPSDConnectError) in try LibGPSConnection.openWatching(endpoint) }
             guard isDelivering else {
@@ -114,7 +108,7 @@ public final class GPSDSource: @unchecked Sendable {
 
     /// libgps's attempt `number` ended: serve its socket on the loop, or report the failure.
     private func connected(_ opened: Result<Int32, GPSDConnectError>, number: Int) {
-        guard running, currentConnection == number else {
+        guard link.running, link.currentConnection == number else {
             // Stopped (or superseded) while libgps was connecting.
             if case .success(let descriptor) = opened { Glibc.close(descriptor) }
             return
@@ -122,9 +116,9 @@ public final class GPSDSource: @unchecked Sendable {
         let descriptor: Int32
         switch opened {
         case .failure(let error):
-            currentConnection = nil
-            failedAttempts += 1
-            logger.trace("gpsd: connection attempt failed", metadata: ["gpsd": "\(endpoint)", "attempt": "\(failedAttempts)", "reason": "\(error)"])
+            link.currentConnection = nil
+            link.failedAttempts += 1
+            logger.trace("gpsd: connection attempt failed", metadata: ["gpsd": "\(endpoint)", "attempt": "\(link.failedAttempts)", "reason": "\(error)"])
             becameUnreachable(reason: error.description)
             return
         case .success(let connected):
@@ -132,7 +126,7 @@ public final class GPSDSource: @unchecked Sendable {
         }
         // gpsd counts as back only once it has sent its VERSION banner: a listener that
         // accepts and hangs up, or accepts and says nothing, is still a failed attempt.
-        liveness = GPSDLiveness(connectedAt: clock.monotonicNanoseconds())
+        link.liveness = GPSDLiveness(connectedAt: clock.monotonicNanoseconds())
         checkLiveness()
         // NIO owns the descriptor from here on and closes it with the channel.
         ClientBootstrap(group: eventLoop)
@@ -147,8 +141,8 @@ public final class GPSDSource: @unchecked Sendable {
 
     private func served(_ result: Result<any Channel, any Error>, number: Int) {
         switch result {
-        case .success(let opened) where currentConnection == number:
-            channel = opened
+        case .success(let opened) where link.currentConnection == number:
+            link.channel = opened
         case .success(let stale):
             stale.close(promise: nil)
         case .failure(let error):
@@ -158,13 +152,13 @@ public final class GPSDSource: @unchecked Sendable {
 
     /// Bytes came on connection `number` (a whole line or part of one).
     func heard(on number: Int) {
-        guard currentConnection == number else { return }
-        liveness?.heard(at: clock.monotonicNanoseconds())
+        guard link.currentConnection == number else { return }
+        link.liveness?.heard(at: clock.monotonicNanoseconds())
     }
 
     /// Connection `number` made a line, or was sent one over the limit.
     func received(_ piece: GPSDLineBuffer.Piece, on number: Int) {
-        guard running, currentConnection == number else { return }
+        guard link.running, link.currentConnection == number else { return }
         switch piece {
         case .line(let line):
             handle(line)
@@ -177,23 +171,23 @@ public final class GPSDSource: @unchecked Sendable {
 
     /// Connection `number` ended: gpsd closed it, or it failed.
     func ended(_ number: Int, reason: String) {
-        guard running, currentConnection == number else { return }
+        guard link.running, link.currentConnection == number else { return }
         dropConnection()
         becameUnreachable(reason: reason)
     }
 
     /// Follows ``GPSDLiveness``'s verdicts on the open connection until it gives up.
     private func checkLiveness() {
-        guard running, currentConnection != nil, var state = liveness else { return }
+        guard link.running, link.currentConnection != nil, var state = link.liveness else { return }
         let verdict = state.check(at: clock.monotonicNanoseconds())
-        liveness = state
+        link.liveness = state
         switch verdict {
         case .checkAgain(let time):
             scheduleLivenessCheck(at: time)
         case .probe(let time):
             logger.debug("gpsd: quiet for \(GPSDLiveness.probeAfter / 1_000_000_000) s; asking ?VERSION;", metadata: ["gpsd": "\(endpoint)"])
             // Not waited for: a gpsd that does not read is found by the silence time-out.
-            if let channel { channel.writeAndFlush(channel.allocator.buffer(string: "?VERSION;\n"), promise: nil) }
+            if let channel = link.channel { channel.writeAndFlush(channel.allocator.buffer(string: "?VERSION;\n"), promise: nil) }
             scheduleLivenessCheck(at: time)
         case .giveUp(let reason):
             dropConnection()
@@ -202,28 +196,28 @@ public final class GPSDSource: @unchecked Sendable {
     }
 
     private func scheduleLivenessCheck(at time: Int64) {
-        livenessCheck?.cancel()
+        link.livenessCheck?.cancel()
         // At most GPSDLiveness's longest time-out ahead: no overflow.
         let delay = max(0, time - clock.monotonicNanoseconds())
-        livenessCheck = eventLoop.scheduleTask(in: .nanoseconds(delay)) { [self] in
-            livenessCheck = nil
+        link.livenessCheck = eventLoop.scheduleTask(in: .nanoseconds(delay)) { [self] in
+            link.livenessCheck = nil
             checkLiveness()
         }
     }
 
     private func becameUnreachable(reason: String) {
-        emit(tracker.unreachable(at: clock.wallTime()), detail: ["reason": "\(reason)"])
+        emit(link.tracker.unreachable(at: clock.wallTime()), detail: ["reason": "\(reason)"])
         scheduleReconnect()
     }
 
     private func scheduleReconnect() {
-        guard running else { return }
-        let (seconds, attoseconds) = backoff.nextDelay().components
+        guard link.running else { return }
+        let (seconds, attoseconds) = link.backoff.nextDelay().components
         // ReconnectBackoff's delays are at most 10 s: no overflow.
         let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        retry?.cancel()
-        retry = eventLoop.scheduleTask(in: delay) { [self] in
-            retry = nil
+        link.retry?.cancel()
+        link.retry = eventLoop.scheduleTask(in: delay) { [self] in
+            link.retry = nil
             connect()
         }
     }
@@ -231,20 +225,38 @@ public final class GPSDSource: @unchecked Sendable {
     private func dropConnection() {
         // Forgotten before it is closed: on the loop, close() runs the handler's
         // channelInactive at once, which must find the connection no longer current.
-        let closing = channel
-        channel = nil
-        currentConnection = nil
-        liveness = nil
-        livenessCheck?.cancel()
-        livenessCheck = nil
+        let closing = link.channel
+        link.channel = nil
+        link.currentConnection = nil
+        link.liveness = nil
+        link.livenessCheck?.cancel()
+        link.livenessCheck = nil
         closing?.close(promise: nil)
     }
 
     /// Hands events to `deliver`, unless `stop()` came first.
     func deliverUnlessStopped(_ events: [GPSDSourceEvent]) {
-        deliveryLock.withLock {
+        deliver.withLock { deliver in
             guard let deliver else { return }
             for event in events { deliver(event) }
         }
     }
+}
+
+/// The link to gpsd as the event loop keeps it.
+struct GPSDLink {
+    var tracker = GPSDStateTracker()
+    var backoff = ReconnectBackoff()
+    /// Numbers the connection attempts; the current one's number, while it is open or opening.
+    var attempt = 0
+    var currentConnection: Int?
+    var channel: (any Channel)?
+    var retry: Scheduled<Void>?
+    var liveness: GPSDLiveness?
+    var livenessCheck: Scheduled<Void>?
+    var running = false
+    /// Counts failed attempts in a row, for the trace log only.
+    var failedAttempts = 0
+    /// The state last handed out: the "from" side of the next change the log tells.
+    var loggedState: GPSDSourceState?
 }

@@ -2,24 +2,29 @@ import Dispatch
 import Logging
 import SextantDBus
 import ServiceLifecycle
+import Synchronization
 
 /// The daemon on D-Bus (`--dbus`): one connection at a time, the faces' objects exported
 /// and their names claimed on it. A bus that cannot be reached, a name another program
 /// owns, or a connection lost is a fault like gpsd's: logged once, retried with back-off
 /// (0.5 s doubling to 10 s), shown in `status`; the daemon keeps serving its sockets.
-final class DBusBusService: Service, @unchecked Sendable {
+final class DBusBusService: Service {
     private let address: DBusBusAddress
     private let faces: [any DBusFace]
     private let hub: Hub
     private let logger: Logger
-    /// Everything below is touched on this queue only.
+    /// Connects, drops and retries run on this queue, one at a time.
     private let queue = DispatchQueue(label: "sextant.dbus")
-    private var connection: DBusConnection?
-    private var retry: DispatchWorkItem?
-    private var nextDelay = DBusBusService.initialDelay
-    /// Whether the current fault was logged (once per outage).
-    private var faultLogged = false
-    private var stopped = false
+    /// What they keep from one run to the next (only they take the lock: never contended).
+    private let link = Mutex(Link())
+
+    private struct Link {
+        var connection: DBusConnection?
+        var nextDelay = DBusBusService.initialDelay
+        /// Whether the current fault was logged (once per outage).
+        var faultLogged = false
+        var stopped = false
+    }
 
     static let initialDelay: Duration = .milliseconds(500)
     static let maximumDelay: Duration = .seconds(10)
@@ -43,8 +48,8 @@ final class DBusBusService: Service, @unchecked Sendable {
         try? await gracefulShutdown()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async {
-                self.stopped = true
-                self.retry?.cancel()
+                // A retry still scheduled finds the service stopped and does nothing.
+                self.link.withLock { $0.stopped = true }
                 self.drop()
                 done.resume()
             }
@@ -54,7 +59,7 @@ final class DBusBusService: Service, @unchecked Sendable {
     private var names: [String] { faces.flatMap(\.busNames) }
 
     private func connect() {
-        guard !stopped else { return }
+        guard !link.withLock({ $0.stopped }) else { return }
         report(.connecting)
         let attempt: DBusConnection
         do {
@@ -75,41 +80,50 @@ final class DBusBusService: Service, @unchecked Sendable {
         attempt.start(
             onPeerLeft: { name in for face in faces { face.peerLeft(name) } },
             onLost: { [self] error in queue.async { self.lost(attempt, error) } })
-        connection = attempt
-        nextDelay = Self.initialDelay
-        faultLogged = false
+        link.withLock { link in
+            link.connection = attempt
+            link.nextDelay = Self.initialDelay
+            link.faultLogged = false
+        }
         logger.info("D-Bus: on the \(address) bus", metadata: ["unique name": "\(attempt.uniqueName)", "names": "\(names.joined(separator: " "))"])
         report(.connected(uniqueName: attempt.uniqueName, names: names))
     }
 
     private func lost(_ lostConnection: DBusConnection, _ error: DBusError) {
-        guard connection === lostConnection else { return }
+        guard link.withLock({ $0.connection === lostConnection }) else { return }
         drop()
         fault("lost the \(address) bus: \(error.message)")
     }
 
     /// Closes the connection, if any, and tells the faces.
     private func drop() {
-        guard let current = connection else { return }
-        connection = nil
+        let dropped = link.withLock { link in
+            defer { link.connection = nil }
+            return link.connection
+        }
+        guard let current = dropped else { return }
         current.stop()
         for face in faces { face.disconnected() }
     }
 
     private func fault(_ reason: String) {
-        if faultLogged {
+        let (logged, delay) = link.withLock { link in
+            defer {
+                link.faultLogged = true
+                link.nextDelay = min(link.nextDelay * 2, Self.maximumDelay)
+            }
+            return (link.faultLogged, link.nextDelay)
+        }
+        if logged {
             logger.debug("D-Bus: still failing", metadata: ["reason": "\(reason)"])
         } else {
             logger.warning("D-Bus: \(reason); retrying with back-off (at most every 10 s)")
-            faultLogged = true
         }
         report(.retrying(reason))
-        let delay = nextDelay
-        nextDelay = min(nextDelay * 2, Self.maximumDelay)
-        let work = DispatchWorkItem { [weak self] in self?.connect() }
-        retry = work
         let (seconds, attoseconds) = delay.components
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)), execute: work)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) { [weak self] in
+            self?.connect()
+        }
     }
 
     private func report(_ state: DBusBusState) {

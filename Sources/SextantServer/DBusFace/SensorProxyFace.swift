@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import SextantDBus
 import SextantProtocol
 
@@ -13,7 +14,7 @@ import SextantProtocol
 ///   the property is current before the first claim.
 /// - No light sensor, proximity sensor or compass: `HasAmbientLight`, `HasProximity` and
 ///   `HasCompass` are false; their Claim and Release calls succeed and change nothing.
-final class SensorProxyFace: DBusFace, @unchecked Sendable {
+final class SensorProxyFace: DBusFace {
     static let busName = "net.hadess.SensorProxy"
     static let path = "/net/hadess/SensorProxy"
     static let interface = "net.hadess.SensorProxy"
@@ -25,11 +26,12 @@ final class SensorProxyFace: DBusFace, @unchecked Sendable {
     let object: DBusObject
     let compass: DBusObject
     private let claims: SensorProxyClaims
-    /// The orientation shown while the device lies flat; on the hub's loop only.
-    private var mapping = SensorProxyOrientation()
+    /// The orientation shown while the device lies flat; on the hub's loop.
+    private let mapping: NIOLoopBoundBox<SensorProxyOrientation>
 
     init(hub: Hub, logger: Logger) {
         self.hub = hub
+        mapping = .makeBoxSendingValue(SensorProxyOrientation(), eventLoop: hub.eventLoop)
         claims = SensorProxyClaims(hub: hub, logger: logger)
         object = DBusObject(path: Self.path, interfaces: [Self.sensorProxyInterface(claims)])
         compass = DBusObject(path: Self.compassPath, interfaces: [Self.compassTable()])
@@ -43,7 +45,7 @@ final class SensorProxyFace: DBusFace, @unchecked Sendable {
         compass.set(Self.compassInterface, "HasCompass", .bool(false))
         compass.set(Self.compassInterface, "CompassHeading", .double(0))
         hub.eventLoop.execute { [self] in
-            mapping = SensorProxyOrientation(lastUpright: hub.judge.lastUprightOrientation)
+            mapping.value = SensorProxyOrientation(lastUpright: hub.judge.lastUprightOrientation)
             orientationChanged(hub.judge.orientation)
             hub.dbusListeners.deviceOrientation.append { [self] orientation in orientationChanged(orientation) }
             claims.publish()
@@ -52,7 +54,7 @@ final class SensorProxyFace: DBusFace, @unchecked Sendable {
 
     /// On the hub's loop: the judge decided.
     private func orientationChanged(_ orientation: DeviceOrientation) {
-        object.set(Self.interface, "AccelerometerOrientation", .string(mapping.name(for: orientation)))
+        object.set(Self.interface, "AccelerometerOrientation", .string(mapping.value.name(for: orientation)))
     }
 
     func connected(_ connection: DBusConnection) {
@@ -92,20 +94,21 @@ final class SensorProxyFace: DBusFace, @unchecked Sendable {
 }
 
 /// The senders that claimed the accelerometer, counted per sender; on the hub's loop.
-final class SensorProxyClaims: @unchecked Sendable {
+final class SensorProxyClaims: Sendable {
     private let hub: Hub
     private let logger: Logger
-    private var senders: Set<String> = []
+    private let senders: NIOLoopBoundBox<Set<String>>
 
     init(hub: Hub, logger: Logger) {
         self.hub = hub
         self.logger = logger
+        senders = .makeBoxSendingValue([], eventLoop: hub.eventLoop)
     }
 
     /// ClaimAccelerometer or ReleaseAccelerometer (bus thread): answered once counted.
     func claim(_ call: any DBusCall, _ claiming: Bool) {
         hub.eventLoop.execute { [self] in
-            if claiming { senders.insert(call.sender) } else { senders.remove(call.sender) }
+            if claiming { senders.value.insert(call.sender) } else { senders.value.remove(call.sender) }
             publish()
             call.reply([])
         }
@@ -113,7 +116,7 @@ final class SensorProxyClaims: @unchecked Sendable {
 
     func senderLeft(_ uniqueName: String) {
         hub.eventLoop.execute { [self] in
-            guard senders.remove(uniqueName) != nil else { return }
+            guard senders.value.remove(uniqueName) != nil else { return }
             logger.debug("iio-sensor-proxy face: a client left the bus; its claim is released", metadata: ["sender": "\(uniqueName)"])
             publish()
         }
@@ -121,14 +124,14 @@ final class SensorProxyClaims: @unchecked Sendable {
 
     func releaseAll() {
         hub.eventLoop.execute { [self] in
-            senders.removeAll()
+            senders.value.removeAll()
             publish()
         }
     }
 
     /// `status`'s `dbus.faces.sensorProxy`.
     func publish() {
-        hub.dbusListeners.faceStatus["sensorProxy"] = ["accelerometerClaims": .int(Int64(senders.count))]
+        hub.dbusListeners.faceStatus["sensorProxy"] = ["accelerometerClaims": .int(Int64(senders.value.count))]
     }
 }
 
@@ -137,7 +140,7 @@ final class SensorProxyClaims: @unchecked Sendable {
 /// `left-up` (our `landscapeRight`, RULES' IIO note), `right-up` (our `landscapeLeft`).
 /// It has no flat state: lying face up or down, it keeps the orientation it had, and so
 /// does this mapping (the last upright one; `undefined` before any).
-struct SensorProxyOrientation {
+struct SensorProxyOrientation: Sendable {
     static let undefined = "undefined"
     private(set) var lastUpright: DeviceOrientation?
 

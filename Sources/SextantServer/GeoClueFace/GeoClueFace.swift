@@ -1,7 +1,8 @@
-import Foundation
 import Logging
+import NIOCore
 import SextantDBus
 import SextantProtocol
+import Synchronization
 
 /// Sextant as GeoClue 2.6 (`org.freedesktop.GeoClue2`, docs/dbus.md, GeoClue): the manager
 /// at `/org/freedesktop/GeoClue2/Manager`, one client object per `GetClient`/`CreateClient`,
@@ -11,23 +12,30 @@ import SextantProtocol
 /// lives (`clients`); answers and signals go back through the connection, which is thread
 /// safe. Authorization is Sextant's: a client's `DesktopId` is its app id and its `Start`
 /// is that app's authorization request (`GeoClueFace+Start.swift`).
-final class GeoClueFace: DBusFace, @unchecked Sendable {
+final class GeoClueFace: DBusFace {
     unowned let hub: Hub
     let logger: Logger
-    private let lock = NSLock()
-    /// The connection the face's objects are on, nil between connections; guarded by `lock`.
-    private var current: DBusConnection?
-    /// The manager object, exported on every connection.
-    private(set) var manager: DBusObject!
-    /// Only on the hub's loop.
-    var clients = GeoClueClientTable<GeoClueClient>()
+    /// The connection the face's objects are on, nil between connections.
+    private let current = Mutex<DBusConnection?>(nil)
+    /// The manager object, exported on every connection; made once the face exists (its
+    /// methods call the face), and never replaced.
+    private let madeManager = Mutex<DBusObject?>(nil)
+    private let confinedClients: NIOLoopBoundBox<GeoClueClientTable<GeoClueClient>>
+
+    /// On the hub's loop only (checked at every access).
+    var clients: GeoClueClientTable<GeoClueClient> {
+        get { confinedClients.value }
+        _modify { yield &confinedClients.value }
+    }
 
     var busNames: [String] { [GeoClueObjectPath.service] }
 
     init(hub: Hub, logger: Logger) {
         self.hub = hub
         self.logger = logger
-        manager = DBusObject(path: GeoClueObjectPath.manager, interfaces: [GeoClueInterfaces.manager(self)])
+        confinedClients = .makeBoxSendingValue(GeoClueClientTable(), eventLoop: hub.eventLoop)
+        let manager = DBusObject(path: GeoClueObjectPath.manager, interfaces: [GeoClueInterfaces.manager(self)])
+        madeManager.withLock { $0 = manager }
         manager.set(GeoClueInterfaces.managerName, "InUse", .bool(false))
         manager.set(GeoClueInterfaces.managerName, "AvailableAccuracyLevel", .uint32(GeoClueAccuracyLevel.exact.rawValue))
         hub.eventLoop.execute { [self] in
@@ -36,10 +44,11 @@ final class GeoClueFace: DBusFace, @unchecked Sendable {
         }
     }
 
-    var connection: DBusConnection? { lock.withLock { current } }
+    var connection: DBusConnection? { current.withLock { $0 } }
+    var manager: DBusObject { madeManager.withLock { $0! } }
 
     func connected(_ connection: DBusConnection) {
-        lock.withLock { current = connection }
+        current.withLock { $0 = connection }
         connection.export(manager)
     }
 
@@ -51,7 +60,7 @@ final class GeoClueFace: DBusFace, @unchecked Sendable {
     }
 
     func disconnected() {
-        lock.withLock { current = nil }
+        current.withLock { $0 = nil }
         hub.eventLoop.execute { [self] in
             // Each peer must ask again on the next connection: no client outlives this one.
             for entry in clients.all {

@@ -7,30 +7,30 @@ import SextantProtocol
 /// descriptor limit: apps alone can never take the descriptors the control socket, the
 /// store and the sources need.
 ///
-/// Confined to the hub's event loop, where both listeners accept.
-final class ConnectionBudget: @unchecked Sendable {
+/// Counted on the hub's event loop, where both listeners accept.
+final class ConnectionBudget: Sendable {
     let limit: Int
-    private(set) var open = 0
-    private let eventLoop: EventLoop
+    /// Connections open on the socket.
+    private let open: NIOLoopBoundBox<Int>
     private let trimmer: HeapTrimmer
 
     init(limit: Int, eventLoop: EventLoop, trimmer: HeapTrimmer) {
         self.limit = limit
-        self.eventLoop = eventLoop
+        self.open = .makeBoxSendingValue(0, eventLoop: eventLoop)
         self.trimmer = trimmer
     }
 
     /// Takes a place for a new connection; false when the socket is full.
     func take() -> Bool {
-        eventLoop.preconditionInEventLoop()
-        guard open < limit else { return false }
-        open += 1
-        return true
+        open.withValue { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
     }
 
     func give() {
-        eventLoop.preconditionInEventLoop()
-        open -= 1
+        open.value -= 1
         trimmer.connectionClosed()
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SextantProtocol
 import SextantSocket
+import Synchronization
 
 /// One descriptor held back for the moment the process runs out.
 ///
@@ -11,22 +12,29 @@ import SextantSocket
 /// spin (NIO keeps asking to read after such an error). With the reserve given up for an
 /// instant, each queued connection can be accepted, told why, and closed: the queue
 /// empties and the loop sleeps until the next client comes.
-final class DescriptorReserve: @unchecked Sendable {  // confined to the hub's event loop
-    private var descriptor: OwnedDescriptor?
+///
+/// Both listeners share it; the lock keeps one from refusing while the other has the
+/// reserve given up.
+final class DescriptorReserve: Sendable {
+    private let descriptor = Mutex(DescriptorReserve.spare())
 
-    init() { take() }
-
-    /// Holds a descriptor again; without one to spare, the next shortage tries again.
-    private func take() {
+    /// A descriptor to hold; without one to spare, the next shortage tries again.
+    private static func spare() -> OwnedDescriptor? {
         let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        descriptor = fd >= 0 ? OwnedDescriptor(adopting: fd) : nil
+        return fd >= 0 ? OwnedDescriptor(adopting: fd) : nil
     }
 
     /// Accepts every connection queued on `listener` and closes it after one error line;
     /// the number refused.
     func refusePending(on listener: Int32, line: String) -> Int {
-        descriptor = nil  // closed: one descriptor free for the accepts below
-        defer { take() }
+        descriptor.withLock { descriptor in
+            descriptor = nil  // closed: one descriptor free for the accepts below
+            defer { descriptor = Self.spare() }
+            return Self.acceptAndRefuse(on: listener, line: line)
+        }
+    }
+
+    private static func acceptAndRefuse(on listener: Int32, line: String) -> Int {
         var refused = 0
         while true {
             // The listener is non-blocking (NIO made it so): this stops at EAGAIN. The client

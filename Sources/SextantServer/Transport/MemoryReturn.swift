@@ -12,38 +12,43 @@ import NIOCore
 /// at once, but it makes every large copy fault in fresh pages: a max-speed replay beside
 /// a stuck client became several times slower. Trimming after the fact costs nothing
 /// while clients come and go one at a time.
-final class HeapTrimmer: @unchecked Sendable {  // confined to the hub's event loop
+final class HeapTrimmer: Sendable {
     /// Closes that make a burst worth trimming after.
     static let closesPerTrim = 64
     /// Quiet after the last close before trimming: a burst of closes is over.
     static let quiet = TimeAmount.seconds(1)
 
-    private let eventLoop: EventLoop
-    private var closesSinceTrim = 0
-    private var lastClose = NIODeadline.now()
-    private var scheduled = false
+    private struct Closes {
+        var sinceTrim = 0
+        var last = NIODeadline.now()
+        var trimScheduled = false
+    }
 
-    init(eventLoop: EventLoop) { self.eventLoop = eventLoop }
+    private let closes: NIOLoopBoundBox<Closes>
+
+    init(eventLoop: EventLoop) { closes = .makeBoxSendingValue(Closes(), eventLoop: eventLoop) }
 
     func connectionClosed() {
-        eventLoop.preconditionInEventLoop()
-        closesSinceTrim += 1
-        lastClose = .now()
-        guard closesSinceTrim >= Self.closesPerTrim, !scheduled else { return }
-        scheduled = true
-        schedule(at: lastClose + Self.quiet)
+        let deadline = closes.withValue { closes -> NIODeadline? in
+            closes.sinceTrim += 1
+            closes.last = .now()
+            guard closes.sinceTrim >= Self.closesPerTrim, !closes.trimScheduled else { return nil }
+            closes.trimScheduled = true
+            return closes.last + Self.quiet
+        }
+        if let deadline { schedule(at: deadline) }
     }
 
     private func schedule(at deadline: NIODeadline) {
-        eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+        closes.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             // Closes still coming: wait for the burst to end.
-            if lastClose + Self.quiet > .now() {
-                schedule(at: lastClose + Self.quiet)
-                return
+            let burstOver = closes.withValue { closes -> Bool in
+                guard closes.last + Self.quiet <= .now() else { return false }
+                closes.trimScheduled = false
+                closes.sinceTrim = 0
+                return true
             }
-            scheduled = false
-            closesSinceTrim = 0
-            malloc_trim(0)
+            if burstOver { malloc_trim(0) } else { schedule(at: closes.value.last + Self.quiet) }
         }
     }
 }

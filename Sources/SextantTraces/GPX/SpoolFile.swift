@@ -75,7 +75,20 @@ final class SpoolFile {
 
     /// Records `first..<first + count` (within what was flushed).
     func read(from first: Int, count wanted: Int) throws(TraceError) -> [UInt64] {
-        let count = min(wanted, written - first)
+        try Self.read(fd: fd, path: path, from: first, count: min(wanted, written - first))
+    }
+
+    /// What was written, flushed, as records that are only read from now on.
+    func sealed() throws(TraceError) -> SpooledRecords {
+        try flush()
+        let copy = dup(fd)
+        guard copy >= 0 else { throw Self.failure("cannot keep", path: path) }
+        _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
+        return SpooledRecords(fd: copy, count: written, path: path)
+    }
+
+    /// `count` records from record `first` of the file `fd`.
+    fileprivate static func read(fd: Int32, path: String, from first: Int, count: Int) throws(TraceError) -> [UInt64] {
         var words = [UInt64](repeating: 0, count: max(0, count) * Self.words)
         let ok = words.withUnsafeMutableBytes { bytes in
             var done = 0
@@ -87,7 +100,7 @@ final class SpoolFile {
             }
             return true
         }
-        guard ok else { throw failure("cannot read") }
+        guard ok else { throw failure("cannot read", path: path) }
         return words
     }
 
@@ -106,7 +119,30 @@ final class SpoolFile {
         }
     }
 
-    private func failure(_ what: String) -> TraceError {
+    private func failure(_ what: String) -> TraceError { Self.failure(what, path: path) }
+
+    fileprivate static func failure(_ what: String, path: String) -> TraceError {
         TraceError(path: path, line: 1, reason: "\(what) the temporary file a GPX trace is kept in: \(String(cString: strerror(errno)))")
+    }
+}
+
+/// The records of a sealed ``SpoolFile``, read by index from any thread (`pread` moves
+/// no shared offset): what a GPX trace plays from.
+final class SpooledRecords: Sendable {
+    let count: Int
+    private let fd: Int32
+    private let path: String
+
+    fileprivate init(fd: Int32, count: Int, path: String) {
+        self.fd = fd
+        self.count = count
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// Records `first..<first + count`, fewer past the end.
+    func read(from first: Int, count wanted: Int) throws(TraceError) -> [UInt64] {
+        try SpoolFile.read(fd: fd, path: path, from: first, count: min(wanted, count - first))
     }
 }

@@ -21,17 +21,16 @@ import SextantProtocol
 /// planned in memory by `RoutePlanner` (at most its 1,000,000 fixes), as before.
 ///
 /// All or nothing: a file with a bad point is refused with its line before anything plays.
-/// One thread at a time, as `StreamedJSONLTrace`.
-public final class StreamedGPXTrace: ReplayableTrace, @unchecked Sendable {
+/// Read from any thread, as `StreamedJSONLTrace`.
+public final class StreamedGPXTrace: ReplayableTrace {
     public static let blockSize = 1024
 
     public let start: Timestamp
     public let sampleCount: Int
     public let durationNanoseconds: Int64
     public var profile: DeviceProfile? { nil }
-    private let samples: SpoolFile
-    private var blockFirst = -1
-    private var block: [TraceSample] = []
+    private let samples: SpooledRecords
+    private let decoded = DecodedBlock()
 
     public init(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) {
         let fd = try TraceFile.openRegular(path: path)
@@ -43,9 +42,8 @@ public final class StreamedGPXTrace: ReplayableTrace, @unchecked Sendable {
                 try spool.append(Self.record(sample))
                 last = sample.offset
             }
-            try spool.flush()
-            samples = spool
-            sampleCount = spool.count
+            samples = try spool.sealed()
+            sampleCount = samples.count
             durationNanoseconds = last
         } catch {
             throw .invalid(error)
@@ -71,13 +69,14 @@ public final class StreamedGPXTrace: ReplayableTrace, @unchecked Sendable {
     }
 
     public func traceSample(at index: Int) throws(TraceError) -> TraceSample {
-        let first = index / Self.blockSize * Self.blockSize
-        if first != blockFirst {
-            let words = try samples.read(from: first, count: Self.blockSize)
-            block = stride(from: 0, to: words.count, by: SpoolFile.words).map { Self.sample(words[$0..<($0 + SpoolFile.words)]) }
-            blockFirst = first
-        }
-        return block[index - first]
+        let number = index / Self.blockSize
+        return try decoded.with(number, decode: decode) { $0[index - number * Self.blockSize] }
+    }
+
+    /// Reads block `number`'s records from the spool.
+    private func decode(_ number: Int) throws(TraceError) -> [TraceSample] {
+        let words = try samples.read(from: number * Self.blockSize, count: Self.blockSize)
+        return stride(from: 0, to: words.count, by: SpoolFile.words).map { Self.sample(words[$0..<($0 + SpoolFile.words)]) }
     }
 
     public func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int {

@@ -52,14 +52,13 @@ extension Trace: ReplayableTrace {
 /// changed in place is noticed when a block no longer reads as it did (its count, its
 /// first time, or a line that is now bad): `traceSample(at:)` then throws.
 ///
-/// One thread at a time: it is built on the daemon's file thread, then handed to the event
-/// loop, which alone reads it.
-public final class StreamedJSONLTrace: ReplayableTrace, @unchecked Sendable {
+/// Built on the daemon's file thread, then read on the event loop: the block it holds is
+/// a `DecodedBlock`.
+public final class StreamedJSONLTrace: ReplayableTrace {
     public let path: String
     public let index: JSONLTraceIndex
     private let fd: Int32
-    private var block = -1
-    private var samples: [TraceSample] = []
+    private let decoded = DecodedBlock()
 
     /// Checks the whole file (every line, as `SextantTraceFormat.read` would) and keeps
     /// it open to play. A bad line throws before anything plays.
@@ -84,8 +83,7 @@ public final class StreamedJSONLTrace: ReplayableTrace, @unchecked Sendable {
 
     public func traceSample(at position: Int) throws(TraceError) -> TraceSample {
         let wanted = position / JSONLTraceIndex.blockSize
-        if wanted != block { try load(wanted) }
-        return samples[position - wanted * JSONLTraceIndex.blockSize]
+        return try decoded.with(wanted, decode: decode) { $0[position - wanted * JSONLTraceIndex.blockSize] }
     }
 
     public func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int {
@@ -99,14 +97,13 @@ public final class StreamedJSONLTrace: ReplayableTrace, @unchecked Sendable {
         }
         guard low > 0 else { return 0 }
         let candidate = low - 1
-        try load(candidate)
-        let within = samples.firstIndex { $0.offset >= offset } ?? samples.count
+        let within = try decoded.with(candidate, decode: decode) { samples in samples.firstIndex { $0.offset >= offset } ?? samples.count }
         return candidate * JSONLTraceIndex.blockSize + within
     }
 
     /// Reads block `number` from the file, checking that it is still what the checking
     /// pass saw.
-    private func load(_ number: Int) throws(TraceError) {
+    private func decode(_ number: Int) throws(TraceError) -> [TraceSample] {
         let mark = index.blocks[number]
         let expected = min(JSONLTraceIndex.blockSize, index.sampleCount - number * JSONLTraceIndex.blockSize)
         var reader = JSONLLineReader(path: path, header: index.header)
@@ -121,8 +118,7 @@ public final class StreamedJSONLTrace: ReplayableTrace, @unchecked Sendable {
         guard loaded.count == expected, loaded.first?.offset == mark.offset else {
             throw TraceError(path: path, line: lastLine, reason: "the file changed since it was checked (it was replaced or rewritten while it played)")
         }
-        samples = loaded
-        block = number
+        return loaded
     }
 }
 

@@ -34,7 +34,7 @@ extension NMEAReader {
 
     /// Where a pass over a log stands between two lines: all it needs to go on from the
     /// next line as if it had read the ones before (a value: a copy is a checkpoint).
-    struct PassState {
+    struct PassState: Sendable {
         var reader = LineReader()
         var timeline: NMEAStreamedTimeline
 

@@ -37,7 +37,7 @@ public enum NMEAReader {
     }
 
     /// The state of one pass over the lines.
-    struct LineReader {
+    struct LineReader: Sendable {
         /// Talkers and the types of unused sentences are not read: only the epochs matter.
         var parser = NMEASentenceParser(namingSentences: false)
         var assembler = NMEAEpochAssembler()

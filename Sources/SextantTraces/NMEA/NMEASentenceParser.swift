@@ -23,7 +23,7 @@ public enum NMEALineProblem: String, Error, Sendable, CaseIterable {
 /// Works on the line's UTF-8 bytes without building strings for the fields, nor any
 /// array: the checksum and the field bounds come from one pass over the bytes, into a
 /// buffer on the stack. A log of tens of megabytes decodes at the speed of a scan.
-public struct NMEASentenceParser {
+public struct NMEASentenceParser: Sendable {
     private var names = NMEATagNames()
     /// Whether sentences carry their talker and the type of an `.other` one. A reader
     /// that uses neither (`NMEAReader`) turns it off and spares a lookup a sentence.

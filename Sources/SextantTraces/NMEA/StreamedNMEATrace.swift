@@ -25,11 +25,11 @@ import SextantProtocol
 ///
 /// The file stays open while it plays. A file changed in place is noticed when a block no
 /// longer reads as it did (its count or its first offset): `traceSample(at:)` then throws.
-/// One thread at a time, as `StreamedJSONLTrace`.
-public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
+/// Read from any thread, as `StreamedJSONLTrace`.
+public final class StreamedNMEATrace: ReplayableTrace {
     /// Where a block starts: its first line, the reading's state before that line, and
     /// its first sample's index and offset.
-    struct BlockStart {
+    struct BlockStart: Sendable {
         var byte: Int64
         var line: Int
         var firstSample: Int
@@ -49,8 +49,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
     public let skipped: [String: Int]
     let blocks: [BlockStart]
     private let fd: Int32
-    private var block = -1
-    private var samples: [TraceSample] = []
+    private let decoded = DecodedBlock()
 
     /// Checks the whole log (a file without a single sentence is refused with its first
     /// line, as `NMEAReader.read` refuses it) and keeps it open to play.
@@ -83,8 +82,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
 
     public func traceSample(at position: Int) throws(TraceError) -> TraceSample {
         let wanted = blockNumber(holding: position)
-        if wanted != block { try load(wanted) }
-        return samples[position - blocks[wanted].firstSample]
+        return try decoded.with(wanted, decode: decode) { $0[position - blocks[wanted].firstSample] }
     }
 
     public func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int {
@@ -96,8 +94,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
             if blocks[middle].firstOffset < offset { low = middle + 1 } else { high = middle }
         }
         guard low > 0 else { return 0 }
-        try load(low - 1)
-        let within = samples.firstIndex { $0.offset >= offset } ?? samples.count
+        let within = try decoded.with(low - 1, decode: decode) { samples in samples.firstIndex { $0.offset >= offset } ?? samples.count }
         return blocks[low - 1].firstSample + within
     }
 
@@ -113,7 +110,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
 
     /// Decodes block `number` from its checkpoint, checking that it is still what the
     /// checking pass saw.
-    private func load(_ number: Int) throws(TraceError) {
+    private func decode(_ number: Int) throws(TraceError) -> [TraceSample] {
         let mark = blocks[number]
         let isLast = number == blocks.count - 1
         let expected = (isLast ? sampleCount : blocks[number + 1].firstSample) - mark.firstSample
@@ -129,8 +126,7 @@ public final class StreamedNMEATrace: ReplayableTrace, @unchecked Sendable {
         guard loaded.count == expected, loaded.first?.offset == mark.firstOffset else {
             throw TraceError(path: path, line: max(mark.line, line - 1), reason: "the file changed since it was checked (it was replaced or rewritten while it played)")
         }
-        samples = loaded
-        block = number
+        return loaded
     }
 
     /// What one checking pass learnt: `start` is nil when the log must be read again
