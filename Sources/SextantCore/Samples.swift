@@ -87,12 +87,15 @@ public struct LocationFix: Sendable, Equatable {
     /// and `alt`, `vAcc`, `speed`, `course` when known); `time` only when asked for, since
     /// a trace line gives its time as `t`. The one encoder of a fix.
     public func jsonMembers(includingTime: Bool) -> [String: JSONValue] {
-        var o: [String: JSONValue] = ["lat": .double(latitude), "lon": .double(longitude), "hAcc": .double(horizontalAccuracy)]
-        if includingTime { o["time"] = .string(time.rfc3339) }
-        if let altitude { o["alt"] = .double(altitude) }
-        if let verticalAccuracy { o["vAcc"] = .double(verticalAccuracy) }
-        if let speed { o["speed"] = .double(speed) }
-        if let course { o["course"] = .double(course) }
+        var o: [String: JSONValue] = [
+            LocationKey.latitude: .double(latitude), LocationKey.longitude: .double(longitude),
+            LocationKey.horizontalAccuracy: .double(horizontalAccuracy),
+        ]
+        if includingTime { o[LocationKey.time] = .string(time.rfc3339) }
+        if let altitude { o[LocationKey.altitude] = .double(altitude) }
+        if let verticalAccuracy { o[LocationKey.verticalAccuracy] = .double(verticalAccuracy) }
+        if let speed { o[LocationKey.speed] = .double(speed) }
+        if let course { o[LocationKey.course] = .double(course) }
         return o
     }
 }
