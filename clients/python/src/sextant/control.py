@@ -189,11 +189,11 @@ class Control:
         def fits(p: Prompt) -> bool:
             return (app is None or p.app == app) and (kind is None or p.kind == kind)
 
-        with self.watch(["prompt"]) as watch:  # first subscribe, then look: none is missed
+        with self.watch([wire.EVENT_PROMPT]) as watch:  # first subscribe, then look: none is missed
             pending = [p for p in self.prompts() if fits(p)]
             if pending:
                 return pending[0]
-            event = watch.wait_for("prompt", lambda e: fits(Prompt.from_json(e.params)), timeout)
+            event = watch.wait_for(wire.EVENT_PROMPT, lambda e: fits(Prompt.from_json(e.params)), timeout)
             return Prompt.from_json(event.params)
 
     def answer(self, app: str, choice: str, precise: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
@@ -240,10 +240,10 @@ class Control:
         if not wait:
             self.call(wire.METHOD_DEVICE_SET, {"orientation": orientation})
             return
-        with self.watch(["deviceOrientation"]) as watch:
+        with self.watch([wire.EVENT_DEVICE_ORIENTATION]) as watch:
             self.call(wire.METHOD_DEVICE_SET, {"orientation": orientation})
             if self.status().device_orientation != orientation:
-                watch.wait_for("deviceOrientation", lambda e: e.get("orientation") == orientation, timeout)
+                watch.wait_for(wire.EVENT_DEVICE_ORIENTATION, lambda e: e.get("orientation") == orientation, timeout)
 
     def set_rotation_lock(self, enabled: bool) -> bool:
         return bool(self.call(wire.METHOD_DEVICE_ROTATION_LOCK, {"enabled": enabled}).get("enabled"))
@@ -281,11 +281,11 @@ class Control:
 
     def replay_wait(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> ReplayStatus:
         """Waits until the running replay has finished, was stopped, or paused."""
-        with self.watch(["replay"]) as watch:
+        with self.watch([wire.EVENT_REPLAY]) as watch:
             status = self.replay_status()
             if status.state != "running":
                 return status
-            event = watch.wait_for("replay", lambda e: e.get("state") in ("finished", "stopped", "paused"), timeout)
+            event = watch.wait_for(wire.EVENT_REPLAY, lambda e: e.get("state") in ("finished", "stopped", "paused"), timeout)
             return ReplayStatus.from_json(event.params)
 
     def record_start(self, path: str) -> None:
