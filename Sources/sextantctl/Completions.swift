@@ -14,7 +14,7 @@ enum Completions {
     static let choiceWords = ["allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel"]
     static let policies = CompletionKind.list(["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue))
     /// A replay's speed: `max`, or a factor of real time (any number; these are examples).
-    static let speeds = CompletionKind.list(["max", "1", "2", "10"])
+    static let speeds = CompletionKind.list([ReplaySpeed.max.description, "1", "2", "10"])
     static let traceFormats = CompletionKind.list(["sextant", "gpx", "geojson", "kml", "nmea"])
 
     /// The app ids the daemon knows: those with a stored decision and those connected now.
