@@ -31,47 +31,61 @@ struct SampleApp: ParsableCommand {
             throw ExitCode(1)
         }
         do {
-            let daemon = try SextantConnection.app(runtimeDirectory: directory)
-            let hello = try daemon.call(Method.hello, ["app": .string(app)])
-            say("hello: session \(hello["session"] ?? .null), authorization \(hello["authorization"]?["status"]?.stringValue ?? "?")")
-
-            say("asking for location permission (\(level))…")
-            let decided = try daemon.call(Method.authorizationRequest, ["level": .string(level)], timeout: 600)
-            say("permission: \(decided["status"]?.stringValue ?? "?"), \(decided["accuracy"]?.stringValue ?? "?") accuracy")
-            guard decided["status"]?.stringValue?.hasPrefix("authorized") == true else {
-                say("no permission: nothing to show")
-                return
-            }
-            _ = try daemon.call(Method.locationStart, ["distanceFilter": .double(distanceFilter)])
-            _ = try daemon.call(Method.orientationStart)
-            var received = 0
-            while count == 0 || received < count {
-                let event: ServerEvent
-                do {
-                    event = try daemon.nextEvent(timeout: 3600)
-                } catch ClientError.timedOut {
-                    continue
-                }
-                switch event.method {
-                case Event.location:
-                    received += 1
-                    let p = event.params
-                    say("location \(Self.fixed(p["lat"]?.doubleValue ?? 0, 5)), \(Self.fixed(p["lon"]?.doubleValue ?? 0, 5)) ±\(Self.fixed(p["hAcc"]?.doubleValue ?? 0, 0))m  \(p["time"]?.stringValue ?? "")")
-                case Event.authorization:
-                    say("authorization changed: \(event.params["status"]?.stringValue ?? "?")")
-                case Event.deviceOrientation, Event.interfaceOrientation:
-                    let what = event.method == Event.deviceOrientation ? "device" : "interface"
-                    say("\(what) orientation: \(event.params["previous"]?.stringValue ?? "none") → \(event.params["orientation"]?.stringValue ?? "?")")
-                default:
-                    say("\(event.method): \(event.params.serialized())")
-                }
-            }
+            try session(with: try SextantConnection.app(runtimeDirectory: directory))
         } catch ClientError.closed {
             say("the daemon went away")
         } catch {
             say("error: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// Says hello, asks for permission, then shows what arrives.
+    func session(with daemon: SextantConnection) throws {
+        let hello = try daemon.call(Hello(app: app))
+        say("hello: session \(hello.session), authorization \(hello.authorization.status.rawValue)")
+
+        say("asking for location permission (\(level))…")
+        let decided = try daemon.call(try Self.authorizationRequest(level: level), timeout: 600)
+        say("permission: \(decided.status.rawValue), \(decided.accuracy.rawValue) accuracy")
+        guard decided.status.isAuthorized else {
+            say("no permission: nothing to show")
+            return
+        }
+        _ = try daemon.call(LocationStart(distanceFilter: distanceFilter))
+        _ = try daemon.call(OrientationStart())
+        var received = 0
+        while count == 0 || received < count {
+            guard let event = try Self.nextEvent(daemon) else { continue }
+            switch Self.decoded(event) {
+            case .location(let fix):
+                received += 1
+                say("location \(Self.fixed(fix.latitude, 5)), \(Self.fixed(fix.longitude, 5)) ±\(Self.fixed(fix.horizontalAccuracy ?? 0, 0))m  \(fix.time?.rfc3339 ?? "")")
+            case .authorization(let authorization):
+                say("authorization changed: \(authorization.status.rawValue)")
+            case .deviceOrientation(let change):
+                say("device orientation: \(change.previous.rawValue) → \(change.orientation.rawValue)")
+            case .interfaceOrientation(let change):
+                say("interface orientation: \(change.previous?.rawValue ?? "none") → \(change.orientation.rawValue)")
+            default:
+                say("\(event.method): \(event.params.serialized())")
+            }
+        }
+    }
+
+    /// The next event, or nil after an hour without one.
+    static func nextEvent(_ daemon: SextantConnection) throws(ClientError) -> ServerEvent? {
+        do { return try daemon.nextEvent(timeout: 3600) } catch .timedOut { return nil }
+    }
+
+    /// The event typed, or nil for one this app does not read.
+    static func decoded(_ event: ServerEvent) -> SextantEvent? {
+        do { return try event.decoded() } catch { return nil }
+    }
+
+    /// `--level` read as the daemon reads `level`: a word it would refuse gets its -32602.
+    static func authorizationRequest(level: String) throws -> AuthorizationRequest {
+        do { return try AuthorizationRequest(Params(["level": .string(level)])) } catch { throw ClientError.rpc(error) }
     }
 
     /// The process's environment, read without Foundation: an app that links only

@@ -34,6 +34,11 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
 public struct ServerEvent: Sendable, Equatable {
     public var method: String
     public var params: JSONValue
+
+    /// The event decoded (``SextantEvent``); an event whose params do not read is an error.
+    public func decoded() throws(ClientError) -> SextantEvent {
+        do { return try SextantEvent(method: method, params: params) } catch { throw .io("the daemon's \(method) event does not read: \(error.message)") }
+    }
 }
 
 /// A blocking connection to one of the daemon's sockets: one JSON object a line, requests
@@ -110,6 +115,27 @@ public final class SextantConnection {
     public func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 10) throws(ClientError) -> JSONValue {
         let id = try send(method, params)
         return try response(to: id, timeout: timeout)
+    }
+
+    /// Sends a typed request and waits for its answer, decoded as the request's result.
+    public func call<Request: RPCRequest>(_ request: Request, timeout: Double = 10) throws(ClientError) -> Request.Result {
+        try decode(call(Request.method, request.params, timeout: timeout), answering: request)
+    }
+
+    /// Sends a typed request without waiting; ``response(to:answering:timeout:)`` reads the answer.
+    @discardableResult
+    public func send<Request: RPCRequest>(_ request: Request) throws(ClientError) -> JSONValue {
+        try send(Request.method, request.params)
+    }
+
+    /// Waits for the answer to an earlier typed request.
+    public func response<Request: RPCRequest>(to id: JSONValue, answering request: Request, timeout: Double = 10) throws(ClientError) -> Request.Result {
+        try decode(response(to: id, timeout: timeout), answering: request)
+    }
+
+    /// A result read as the request's result type; one that does not read is an error.
+    public func decode<Request: RPCRequest>(_ result: JSONValue, answering request: Request) throws(ClientError) -> Request.Result {
+        do { return try Request.decodeResult(result) } catch { throw .io("the daemon's answer to \(Request.method) does not read: \(error.message)") }
     }
 
     /// Waits for the answer to an earlier request.

@@ -50,19 +50,19 @@ public struct LocationFix: Sendable, Equatable {
         latitude: Double, longitude: Double, altitude: Double? = nil, horizontalAccuracy: Double? = nil,
         verticalAccuracy: Double? = nil, speed: Double? = nil, course: Double? = nil
     ) -> String? {
-        guard isAcceptable(latitude: latitude) else { return "lat must be within -90...90" }
-        guard isAcceptable(longitude: longitude) else { return "lon must be within -180...180" }
+        guard isAcceptable(latitude: latitude) else { return "\(LocationKey.latitude) must be within -90...90" }
+        guard isAcceptable(longitude: longitude) else { return "\(LocationKey.longitude) must be within -180...180" }
         if let altitude, !isAcceptable(altitude: altitude) {
-            return "alt must be within \(Int(altitudeRange.lowerBound))...\(Int(altitudeRange.upperBound)) m"
+            return "\(LocationKey.altitude) must be within \(Int(altitudeRange.lowerBound))...\(Int(altitudeRange.upperBound)) m"
         }
         if let horizontalAccuracy, !isAcceptable(accuracy: horizontalAccuracy) {
-            return "hAcc must be within 0...\(Int(maximumAccuracy)) m"
+            return "\(LocationKey.horizontalAccuracy) must be within 0...\(Int(maximumAccuracy)) m"
         }
         if let verticalAccuracy, !isAcceptable(accuracy: verticalAccuracy) {
-            return "vAcc must be within 0...\(Int(maximumAccuracy)) m"
+            return "\(LocationKey.verticalAccuracy) must be within 0...\(Int(maximumAccuracy)) m"
         }
-        if let speed, !isAcceptable(speed: speed) { return "speed must be within 0...\(Int(maximumSpeed)) m/s" }
-        if let course, !isAcceptable(course: course) { return "course must be within 0..<360 degrees" }
+        if let speed, !isAcceptable(speed: speed) { return "\(LocationKey.speed) must be within 0...\(Int(maximumSpeed)) m/s" }
+        if let course, !isAcceptable(course: course) { return "\(LocationKey.course) must be within 0..<360 degrees" }
         return nil
     }
 
@@ -87,12 +87,15 @@ public struct LocationFix: Sendable, Equatable {
     /// and `alt`, `vAcc`, `speed`, `course` when known); `time` only when asked for, since
     /// a trace line gives its time as `t`. The one encoder of a fix.
     public func jsonMembers(includingTime: Bool) -> [String: JSONValue] {
-        var o: [String: JSONValue] = ["lat": .double(latitude), "lon": .double(longitude), "hAcc": .double(horizontalAccuracy)]
-        if includingTime { o["time"] = .string(time.rfc3339) }
-        if let altitude { o["alt"] = .double(altitude) }
-        if let verticalAccuracy { o["vAcc"] = .double(verticalAccuracy) }
-        if let speed { o["speed"] = .double(speed) }
-        if let course { o["course"] = .double(course) }
+        var o: [String: JSONValue] = [
+            LocationKey.latitude: .double(latitude), LocationKey.longitude: .double(longitude),
+            LocationKey.horizontalAccuracy: .double(horizontalAccuracy),
+        ]
+        if includingTime { o[LocationKey.time] = .string(time.rfc3339) }
+        if let altitude { o[LocationKey.altitude] = .double(altitude) }
+        if let verticalAccuracy { o[LocationKey.verticalAccuracy] = .double(verticalAccuracy) }
+        if let speed { o[LocationKey.speed] = .double(speed) }
+        if let course { o[LocationKey.course] = .double(course) }
         return o
     }
 }

@@ -105,6 +105,15 @@ public enum Method {
     public static let recordStart = "record.start"
     public static let recordStop = "record.stop"
     public static let watch = "watch"
+
+    /// Every method, app socket's first, in the order of sextant-protocol(7).
+    public static let all: [String] = [
+        hello, authorizationGet, authorizationRequest, locationStart, locationStop, locationOnce, orientationStart,
+        orientationStop, postureStart, postureStop, appUpdate,
+        status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
+        promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
+        replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, watch,
+    ]
 }
 
 /// Event (notification) names.
@@ -121,11 +130,14 @@ public enum Event {
     public static let promptClosed = "promptClosed"
     public static let replay = "replay"
 
-    /// Every event a `watch` may name in `topics`.
-    public static let all: Set<String> = [
+    /// Every event, in the order of sextant-protocol(7).
+    public static let ordered: [String] = [
         location, authorization, servicesEnabled, deviceOrientation, interfaceOrientation, posture, locationUnavailable,
         prompt, promptClosed, replay,
     ]
+
+    /// Every event a `watch` may name in `topics`.
+    public static let all = Set(ordered)
 }
 
 /// App ids: reverse-DNS, 1 to 255 of `[A-Za-z0-9._-]`.

@@ -1,50 +1,5 @@
 /// JSON-RPC 2.0 messages, one JSON object per line.
 
-/// Error codes: JSON-RPC's own and Sextant's (PROTOCOL.md "Errors").
-public enum RPCErrorCode: Int, Sendable, CaseIterable {
-    case parseError = -32700
-    case invalidRequest = -32600
-    case methodNotFound = -32601
-    case invalidParams = -32602
-    case internalError = -32603
-    /// JSON-RPC's range for server errors: a socket already serves as many clients as it may.
-    case serverBusy = -32000
-    case notAuthorized = 1001
-    case servicesDisabled = 1002
-    case noSession = 1003
-    case unknownApp = 1004
-    case noSuchPrompt = 1005
-    case sourceUnavailable = 1006
-    case forbidden = 1007
-    case invalidTrace = 1008
-    /// `hello` with an app id bound to another uid (docs/security.md).
-    case wrongUser = 1009
-    /// A session has as many requests waiting (authorization.request, location.once) as it
-    /// may: the daemon holds a bounded number per session.
-    case tooManyRequests = 1010
-
-    public var name: String {
-        switch self {
-        case .parseError: return "parseError"
-        case .invalidRequest: return "invalidRequest"
-        case .methodNotFound: return "methodNotFound"
-        case .invalidParams: return "invalidParams"
-        case .internalError: return "internalError"
-        case .serverBusy: return "serverBusy"
-        case .notAuthorized: return "notAuthorized"
-        case .servicesDisabled: return "servicesDisabled"
-        case .noSession: return "noSession"
-        case .unknownApp: return "unknownApp"
-        case .noSuchPrompt: return "noSuchPrompt"
-        case .sourceUnavailable: return "sourceUnavailable"
-        case .forbidden: return "forbidden"
-        case .invalidTrace: return "invalidTrace"
-        case .wrongUser: return "wrongUser"
-        case .tooManyRequests: return "tooManyRequests"
-        }
-    }
-}
-
 /// An error as it travels in a response: a code, a message and optional data.
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int

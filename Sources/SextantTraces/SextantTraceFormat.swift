@@ -75,7 +75,7 @@ public enum SextantTraceFormat {
     enum SampleField: Int, CaseIterable {
         case lat, lon, alt, hAcc, vAcc, speed, course, x, y, z, angle
 
-        static let names = ["lat", "lon", "alt", "hAcc", "vAcc", "speed", "course", "x", "y", "z", "angle"]
+        static let names = LocationKey.numbers + ["x", "y", "z", "angle"]
         var name: String { Self.names[rawValue] }
     }
 

@@ -2,14 +2,16 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 // What `sextantctl run` needs of POSIX to supervise two children (the daemon and COMMAND):
 // spawning, a self-pipe that turns SIGINT, SIGTERM and SIGCHLD into readable bytes, and the
 // datagram socket on which the daemon says READY=1.
 
 /// The write end of the self-pipe, set once before any handler is installed: a signal
-/// handler may only call async-signal-safe functions, and write(2) is one.
-nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+/// handler may only call async-signal-safe functions: write(2) is one, and so is a
+/// lock-free atomic load (a lock is not: the handler may interrupt its holder).
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
 /// A signal as the handler saw it.
 struct ReceivedSignal {
@@ -21,7 +23,8 @@ struct ReceivedSignal {
 
 /// SIGINT, SIGTERM and SIGCHLD, delivered as records on a pipe that `poll` can wait on.
 enum SignalPipe {
-    nonisolated(unsafe) private(set) static var readEnd: Int32 = -1
+    private static let readEndStorage = Atomic<Int32>(-1)
+    static var readEnd: Int32 { readEndStorage.load(ordering: .acquiring) }
 
     static func install() throws {
         var ends: [Int32] = [0, 0]
@@ -30,14 +33,14 @@ enum SignalPipe {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
-        readEnd = ends[0]
-        signalPipeWriteEnd = ends[1]
+        readEndStorage.store(ends[0], ordering: .releasing)
+        signalPipeWriteEnd.store(ends[1], ordering: .releasing)
         for number in [SIGINT, SIGTERM, SIGCHLD] {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = { number, info, _ in
                 // si_code SI_KERNEL (0x80): sent by the kernel, as the tty does for Ctrl-C.
                 var record: (Int32, Int32) = (number, info?.pointee.si_code ?? 0)
-                _ = withUnsafeBytes(of: &record) { write(signalPipeWriteEnd, $0.baseAddress, $0.count) }
+                _ = withUnsafeBytes(of: &record) { write(signalPipeWriteEnd.load(ordering: .acquiring), $0.baseAddress, $0.count) }
             }
             action.sa_flags = SA_SIGINFO | SA_RESTART
             sigemptyset(&action.sa_mask)

@@ -9,7 +9,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         try reporting {
-            common.output(try common.call(Method.status)) { s in
+            common.output(try common.call(StatusRequest())) { s in
                 var lines = [
                     "sextantd \(Text.plain(s["version"])), up \(Text.plain(s["uptime"]))s, profile \(Text.plain(s["profile"]))",
                     "Location Services: \(s["servicesEnabled"]?.boolValue == true ? "on" : "off")",
@@ -46,10 +46,17 @@ struct Services: ParsableCommand {
 
     func run() throws {
         try reporting {
-            common.output(try common.call(Method.servicesSet, ["enabled": .bool(state == .on)])) {
-                "Location Services: \($0["enabled"]?.boolValue == true ? "on" : "off")"
+            common.output(try common.call(ServicesSet(enabled: state == .on))) {
+                "Location Services: \($0.enabled ? "on" : "off")"
             }
         }
+    }
+}
+
+extension PermissionsSet {
+    /// `permissions grant` and `run --grant`: when in use or always, full or reduced.
+    static func grant(_ app: String, always: Bool, approximate: Bool) -> PermissionsSet {
+        PermissionsSet(app: app, status: always ? .authorizedAlways : .authorizedWhenInUse, accuracy: approximate ? .reduced : .full)
     }
 }
 
@@ -80,7 +87,7 @@ struct Permissions: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List stored decisions and allowOnce grants.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(Method.permissionsList), human: Permissions.table) } }
+        func run() throws { try reporting { common.output(try common.call(PermissionsList()), human: Permissions.table) } }
     }
 
     struct Grant: ParsableCommand {
@@ -91,11 +98,7 @@ struct Permissions: ParsableCommand {
         @Flag(help: "Reduced accuracy (the 2 km grid).") var approximate = false
         func run() throws {
             try reporting {
-                let params: JSONValue = [
-                    "app": .string(app), "status": .string(always ? "authorizedAlways" : "authorizedWhenInUse"),
-                    "accuracy": .string(approximate ? "reduced" : "full"),
-                ]
-                common.output(try common.call(Method.permissionsSet, params), human: Permissions.entry)
+                common.output(try common.call(PermissionsSet.grant(app, always: always, approximate: approximate)), human: Permissions.entry)
             }
         }
     }
@@ -106,7 +109,7 @@ struct Permissions: ParsableCommand {
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
             try reporting {
-                common.output(try common.call(Method.permissionsSet, ["app": .string(app), "status": "denied"]), human: Permissions.entry)
+                common.output(try common.call(PermissionsSet(app: app, status: .denied)), human: Permissions.entry)
             }
         }
     }
@@ -117,8 +120,7 @@ struct Permissions: ParsableCommand {
         @Argument(help: "The app id (all apps when left out).", completion: Completions.appIDs) var app: String?
         func run() throws {
             try reporting {
-                let params: JSONValue = app.map { ["app": .string($0)] } ?? [:]
-                common.output(try common.call(Method.permissionsReset, params)) { "Reset \(Text.plain($0["count"])) permission(s)" }
+                common.output(try common.call(PermissionsReset(app: app))) { "Reset \($0.count) permission(s)" }
             }
         }
     }
@@ -133,7 +135,8 @@ struct Permissions: ParsableCommand {
             try reporting {
                 var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
                 if let accuracy { params["accuracy"] = .string(accuracy) }
-                common.output(try common.call(Method.permissionsSet, .object(params)), human: Permissions.entry)
+                let connection = try common.control()
+                common.output(try connection.call(try common.request(PermissionsSet.self, .object(params))), human: Permissions.entry)
             }
         }
     }
@@ -149,7 +152,7 @@ struct Prompts: ParsableCommand {
         @OptionGroup var common: CommonOptions
         func run() throws {
             try reporting {
-                common.output(try common.call(Method.promptsList)) { list in
+                common.output(try common.call(PromptsList())) { list in
                     Text.table(
                         ["ID", "APP", "KIND", "LEVEL", "AGE"],
                         (list.arrayValue ?? []).map { [Text.plain($0["id"]), Text.plain($0["app"]), Text.plain($0["kind"]), Text.plain($0["level"]), Text.age($0["created"])] })
@@ -179,7 +182,7 @@ struct Prompts: ParsableCommand {
                 let connection = try common.control()
                 let id: String
                 if let app {
-                    let pending = try connection.call(Method.promptsList).arrayValue ?? []
+                    let pending = try connection.call(PromptsList()).arrayValue ?? []
                     guard let prompt = pending.first(where: { $0["app"]?.stringValue == app }), let found = prompt["id"]?.stringValue else {
                         throw Failure("no pending prompt for \(app) (sextantctl prompts wait --app \(app) waits for one)")
                     }
@@ -188,9 +191,9 @@ struct Prompts: ParsableCommand {
                     id = words[0]
                 }
                 let params: JSONValue = ["id": .string(id), "choice": .string(words[words.count - 1]), "precise": .bool(!approximate)]
-                common.output(try connection.call(Method.promptsAnswer, params)) { r in
-                    var s = "\(Text.plain(r["id"])) (\(Text.plain(r["app"]))): \(Text.plain(r["choice"]))"
-                    if let status = r["status"]?.stringValue { s += " → \(status), \(Text.plain(r["accuracy"])) accuracy" }
+                common.output(try connection.call(try common.request(PromptsAnswer.self, params))) { r in
+                    var s = "\(r.id) (\(r.app)): \(r.choice.rawValue)"
+                    if let given = r.authorization { s += " → \(given.status.rawValue), \(given.accuracy.rawValue) accuracy" }
                     return s
                 }
             }
@@ -213,9 +216,9 @@ struct Prompts: ParsableCommand {
             try reporting {
                 let connection = try common.control()
                 // Subscribe first, then look: a prompt raised in between is not missed.
-                _ = try connection.call(Method.watch, ["topics": ["prompt"]])
+                _ = try connection.call(WatchRequest(topics: [Event.prompt]))
                 let fits: (JSONValue) -> Bool = { prompt in app.map { prompt["app"]?.stringValue == $0 } ?? true }
-                var prompt = (try connection.call(Method.promptsList).arrayValue ?? []).first(where: fits)
+                var prompt = (try connection.call(PromptsList()).arrayValue ?? []).first(where: fits)
                 if prompt == nil {
                     let what = app.map { "a prompt of \($0)" } ?? "a prompt"
                     prompt = try connection.nextEvent(timeout: timeout, description: what) { $0.method == Event.prompt && fits($0.params) }.params
@@ -234,8 +237,8 @@ struct Prompts: ParsableCommand {
         @Flag(help: "Grant approximate (reduced) accuracy.") var approximate = false
         func run() throws {
             try reporting {
-                common.output(try common.call(Method.promptsPolicy, ["mode": .string(mode), "precise": .bool(!approximate)])) {
-                    "Prompt policy: \(Text.plain($0["mode"]))\($0["precise"]?.boolValue == false ? " (approximate)" : "")"
+                common.output(try common.call(PromptsPolicy(mode: mode, precise: !approximate))) {
+                    "Prompt policy: \($0.mode)\($0.precise == false ? " (approximate)" : "")"
                 }
             }
         }
@@ -262,26 +265,26 @@ struct Apps: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every app session, with its pid and uid (SO_PEERCRED).")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(Method.appsList), human: Apps.table) } }
+        func run() throws { try reporting { common.output(try common.call(AppsList()), human: Apps.table) } }
     }
 
     struct Foreground: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring an app (all its sessions, or --session N) to the foreground.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
-        func run() throws { try reporting { try Apps.move(common, app, "foreground") } }
+        func run() throws { try reporting { try Apps.move(common, app, .foreground) } }
     }
 
     struct Background: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send an app to the background.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
-        func run() throws { try reporting { try Apps.move(common, app, "background") } }
+        func run() throws { try reporting { try Apps.move(common, app, .background) } }
     }
 
-    static func move(_ common: CommonOptions, _ app: String, _ state: String) throws {
-        let target: JSONValue = Int(app).map { ["session": .int(Int64($0)), "state": .string(state)] } ?? ["app": .string(app), "state": .string(state)]
-        common.output(try common.call(Method.appsUpdate, target), human: Apps.table)
+    static func move(_ common: CommonOptions, _ app: String, _ state: AppState) throws {
+        let target = Int(app).map(AppsUpdate.Target.session) ?? .app(app)
+        common.output(try common.call(AppsUpdate(state: state, target: target)), human: Apps.table)
     }
 }
 
@@ -312,13 +315,9 @@ struct LocationCommand: ParsableCommand {
 
         func run() throws {
             try reporting {
-                var location: [String: JSONValue] = ["lat": .double(lat), "lon": .double(lon)]
-                if let alt { location["alt"] = .double(alt) }
-                if let speed { location["speed"] = .double(speed) }
-                if let course { location["course"] = .double(course) }
-                if let accuracy { location["hAcc"] = .double(accuracy) }
-                common.output(try common.call(Method.deviceSet, ["location": .object(location)])) { _ in
-                    "Location set: " + Text.coordinate(.object(location))
+                let location = WireLocation(latitude: lat, longitude: lon, horizontalAccuracy: accuracy, altitude: alt, speed: speed, course: course)
+                common.output(try common.call(DeviceSet(location: location))) { _ in
+                    "Location set: " + Text.coordinate(location.json)
                 }
             }
         }
@@ -336,7 +335,7 @@ struct Record: ParsableCommand {
         func run() throws {
             try reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-                common.output(try common.call(Method.recordStart, ["path": .string(absolute)])) { _ in "Recording to \(absolute)" }
+                common.output(try common.call(RecordStart(path: absolute))) { _ in "Recording to \(absolute)" }
             }
         }
     }
@@ -346,7 +345,7 @@ struct Record: ParsableCommand {
         @OptionGroup var common: CommonOptions
         func run() throws {
             try reporting {
-                common.output(try common.call(Method.recordStop)) { "Recorded \(Text.plain($0["events"])) samples to \(Text.plain($0["path"]))" }
+                common.output(try common.call(RecordStop())) { "Recorded \($0.events) samples to \($0.path)" }
             }
         }
     }

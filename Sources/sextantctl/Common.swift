@@ -24,14 +24,20 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// One request to the control socket; the daemon's error becomes our exit status.
-    func call(_ method: String, _ params: JSONValue? = nil, timeout: Double = 30) throws -> JSONValue {
-        try control().call(method, params, timeout: timeout)
+    func call<Request: RPCRequest>(_ request: Request, timeout: Double = 30) throws -> Request.Result {
+        try control().call(request, timeout: timeout)
+    }
+
+    /// A request made of what the person typed, read as the daemon reads it: a value it
+    /// would refuse is refused here with the daemon's own -32602 and message.
+    func request<Request: RPCRequest>(_ type: Request.Type, _ params: JSONValue) throws -> Request {
+        do { return try Request(Params(params)) } catch { throw ClientError.rpc(error) }
     }
 
     /// Prints a result: JSON with --json, else the human form.
-    func output(_ value: JSONValue, human: (JSONValue) -> String) {
+    func output<Value: WireValue>(_ value: Value, human: (Value) -> String) {
         if json {
-            print(value.serialized())
+            print(value.json.serialized())
         } else {
             let text = human(value)
             if !text.isEmpty { print(text) }
@@ -81,12 +87,12 @@ enum Text {
     }
 
     static func coordinate(_ fix: JSONValue) -> String {
-        guard let lat = fix["lat"]?.doubleValue, let lon = fix["lon"]?.doubleValue else { return "-" }
-        var s = String(format: "%.6f, %.6f  ±%gm", lat, lon, fix["hAcc"]?.doubleValue ?? 0)
-        if let alt = fix["alt"]?.doubleValue { s += String(format: "  alt %.1fm", alt) }
-        if let speed = fix["speed"]?.doubleValue { s += String(format: "  %.1fm/s", speed) }
-        if let course = fix["course"]?.doubleValue { s += String(format: "  %.0f°", course) }
-        if let accuracy = fix["accuracy"]?.stringValue, accuracy == "reduced" { s += "  (reduced)" }
+        guard let lat = fix[LocationKey.latitude]?.doubleValue, let lon = fix[LocationKey.longitude]?.doubleValue else { return "-" }
+        var s = String(format: "%.6f, %.6f  ±%gm", lat, lon, fix[LocationKey.horizontalAccuracy]?.doubleValue ?? 0)
+        if let alt = fix[LocationKey.altitude]?.doubleValue { s += String(format: "  alt %.1fm", alt) }
+        if let speed = fix[LocationKey.speed]?.doubleValue { s += String(format: "  %.1fm/s", speed) }
+        if let course = fix[LocationKey.course]?.doubleValue { s += String(format: "  %.0f°", course) }
+        if fix[LocationKey.accuracy]?.stringValue == LocationAccuracy.reduced.rawValue { s += "  (reduced)" }
         return s
     }
 

@@ -12,17 +12,17 @@ enum Completions {
     static let accuracies = CompletionKind.list(["full", "reduced"])
     /// A prompt's choices, then an alert's (`prompts.answer`).
     static let choiceWords = ["allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel"]
-    static let policies = CompletionKind.list(["ask", "allowOnce", "allowWhileUsing", "allowAlways", "dontAllow"])
+    static let policies = CompletionKind.list(["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue))
     /// A replay's speed: `max`, or a factor of real time (any number; these are examples).
-    static let speeds = CompletionKind.list(["max", "1", "2", "10"])
+    static let speeds = CompletionKind.list([ReplaySpeed.max.description, "1", "2", "10"])
     static let traceFormats = CompletionKind.list(["sextant", "gpx", "geojson", "kml", "nmea"])
 
     /// The app ids the daemon knows: those with a stored decision and those connected now.
     static let appIDs = CompletionKind.custom { words, _, prefix in
         guard let control = LiveDaemon.connect(words: words) else { return [] }
         var ids = Set<String>()
-        for method in [Method.permissionsList, Method.appsList] {
-            for entry in LiveDaemon.list(control, method) { if let app = entry["app"]?.stringValue { ids.insert(app) } }
+        for entry in LiveDaemon.list(control, PermissionsList()) + LiveDaemon.list(control, AppsList()) {
+            if let app = entry["app"]?.stringValue { ids.insert(app) }
         }
         return ids.filter { $0.hasPrefix(prefix) }.sorted()
     }
@@ -35,7 +35,7 @@ enum Completions {
         let candidates: [String]
         if !hasApp && positional == 0 {
             guard let control = LiveDaemon.connect(words: words) else { return [] }
-            candidates = LiveDaemon.list(control, Method.promptsList).compactMap { $0["id"]?.stringValue }
+            candidates = LiveDaemon.list(control, PromptsList()).compactMap { $0["id"]?.stringValue }
         } else {
             candidates = choiceWords
         }
@@ -77,7 +77,7 @@ enum LiveDaemon {
         return try? SextantConnection.control(runtimeDirectory: (directory as NSString).expandingTildeInPath)
     }
 
-    static func list(_ control: SextantConnection, _ method: String) -> [JSONValue] {
-        (try? control.call(method, nil, timeout: timeout))?.arrayValue ?? []
+    static func list<Request: RPCRequest>(_ control: SextantConnection, _ request: Request) -> [JSONValue] where Request.Result == JSONValue {
+        (try? control.call(request, timeout: timeout))?.arrayValue ?? []
     }
 }

@@ -30,7 +30,7 @@ struct Demo: ParsableCommand {
                 stderrTo: logPath)
             defer { DemoTools.stop(daemon) }
             let control = try DemoTools.waitForControlSocket(runtime: runtime, daemon: daemon, log: logPath)
-            _ = try control.call(Method.watch, ["topics": ["prompt", "authorization", "replay", "promptClosed", "interfaceOrientation"]])
+            _ = try control.call(WatchRequest(topics: [Event.prompt, Event.authorization, Event.replay, Event.promptClosed, Event.interfaceOrientation]))
 
             let app = "com.example.demo.maps"
             step("Launching the sample app \(app); it asks for location permission")
@@ -43,17 +43,17 @@ struct Demo: ParsableCommand {
 
             step("Turning the device to landscape: the accelerometer's gravity moves to +x, the judge decides")
             print("      (by hand: sextantctl rotate landscapeLeft)")
-            _ = try control.call(Method.deviceSet, ["orientation": "landscapeLeft"])
+            _ = try control.call(DeviceSet(orientation: .landscapeLeft))
             _ = try control.nextEvent(timeout: 10, description: "the app's interface to turn") {
                 $0.method == Event.interfaceOrientation && $0.params["app"]?.stringValue == app
             }
 
             step("Revoking \(app)'s permission: it stops receiving locations at once")
-            _ = try control.call(Method.permissionsSet, ["app": .string(app), "status": "denied"])
+            _ = try control.call(PermissionsSet(app: app, status: .denied))
             _ = try control.nextEvent(timeout: 10, description: "the app to hear of the revoke") {
-                $0.method == Event.authorization && $0.params["app"]?.stringValue == app && $0.params["status"]?.stringValue == "denied"
+                $0.method == Event.authorization && $0.params["app"]?.stringValue == app && $0.params["status"]?.stringValue == AuthorizationStatus.denied.rawValue
             }
-            let apps = try control.call(Method.appsList)
+            let apps = try control.call(AppsList())
             print(Apps.table(apps).split(separator: "\n").map { "  ctl │ \($0)" }.joined(separator: "\n"))
 
             step("Stopping the daemon (SIGTERM): it closes every session, and the app sees it go")
@@ -70,13 +70,13 @@ struct Demo: ParsableCommand {
         let id = prompt.params["id"]?.stringValue ?? "?"
         step("Prompt \(id): \"Allow \(app) to use your location?\"  → answering Allow While Using App (precise)")
         print("      (by hand: sextantctl prompts answer \(id) allowWhileUsing)")
-        _ = try control.call(Method.promptsAnswer, ["id": .string(id), "choice": "allowWhileUsing", "precise": true])
+        _ = try control.call(PromptsAnswer(id: id, choice: .allowWhileUsing, precise: true))
         _ = try control.nextEvent(timeout: 10, description: "the app's authorization") { $0.method == Event.authorization && $0.params["app"]?.stringValue == app }
     }
 
     /// Plays the walk, showing its progress about five times, until it finishes.
     private func replay(_ tracePath: String, _ control: SextantConnection) throws {
-        _ = try control.call(Method.replayStart, ["path": .string(tracePath), "speed": .double(speed)])
+        _ = try control.call(ReplayStart(path: tracePath, speed: .factor(speed)))
         var lastShown = -1.0
         while true {
             let event = try control.nextEvent(timeout: 120, description: "the replay to finish") { $0.method == Event.replay }

@@ -28,20 +28,20 @@ struct Rotate: ParsableCommand {
         try reporting {
             let target = orientation.rawValue
             guard wait else {
-                common.output(try common.call(Method.deviceSet, ["orientation": .string(target)])) { _ in "Holding the device \(target)" }
+                common.output(try common.call(DeviceSet(orientation: orientation))) { _ in "Holding the device \(target)" }
                 return
             }
             let connection = try common.control()
             // Subscribe before asking, so that the judge's decision cannot slip by; if the
             // device is already there, no event will come and status says so.
-            _ = try connection.call(Method.watch, ["topics": ["deviceOrientation"]])
-            _ = try connection.call(Method.deviceSet, ["orientation": .string(target)])
-            if try connection.call(Method.status)["deviceOrientation"]?.stringValue != target {
+            _ = try connection.call(WatchRequest(topics: [Event.deviceOrientation]))
+            _ = try connection.call(DeviceSet(orientation: orientation))
+            if try connection.call(StatusRequest())["deviceOrientation"]?.stringValue != target {
                 _ = try connection.nextEvent(timeout: timeout, description: "the device to turn \(target)") {
                     $0.method == Event.deviceOrientation && $0.params["orientation"]?.stringValue == target
                 }
             }
-            common.output(["orientation": .string(target)]) { _ in "Device \(target)" }
+            common.output(["orientation": .string(target)] as JSONValue) { _ in "Device \(target)" }
         }
     }
 }
@@ -67,12 +67,11 @@ struct Accel: ParsableCommand {
     func run() throws {
         try reporting {
             if values == ["release"] {
-                common.output(try common.call(Method.deviceSet, ["acceleration": .null])) { _ in "Accelerometer released" }
+                common.output(try common.call(DeviceSet(acceleration: .released))) { _ in "Accelerometer released" }
                 return
             }
             let v = values.compactMap(Double.init)
-            let acceleration: JSONValue = ["x": .double(v[0]), "y": .double(v[1]), "z": .double(v[2])]
-            common.output(try common.call(Method.deviceSet, ["acceleration": acceleration])) { _ in
+            common.output(try common.call(DeviceSet(acceleration: .reading(x: v[0], y: v[1], z: v[2])))) { _ in
                 "Holding acceleration (\(v.map { Text.plain(.double($0)) }.joined(separator: ", "))) m/s²"
             }
         }
@@ -87,7 +86,7 @@ struct Hinge: ParsableCommand {
 
     func run() throws {
         try reporting {
-            common.output(try common.call(Method.deviceSet, ["hingeAngle": .double(degrees)])) { _ in "Hinge at \(Text.plain(.double(degrees)))°" }
+            common.output(try common.call(DeviceSet(hingeAngle: degrees))) { _ in "Hinge at \(Text.plain(.double(degrees)))°" }
         }
     }
 }
@@ -100,8 +99,8 @@ struct RotationLock: ParsableCommand {
 
     func run() throws {
         try reporting {
-            common.output(try common.call(Method.deviceRotationLock, ["enabled": .bool(state == .on)])) {
-                "Rotation lock: \($0["enabled"]?.boolValue == true ? "on" : "off")"
+            common.output(try common.call(DeviceRotationLock(enabled: state == .on))) {
+                "Rotation lock: \($0.enabled ? "on" : "off")"
             }
         }
     }

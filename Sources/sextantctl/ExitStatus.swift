@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SextantClient
 import SextantProtocol
+import Synchronization
 
 /// sextantctl's exit statuses, one table for every command (sextantctl(1), EXIT STATUS).
 /// The numbers from 64 on are sysexits(3)'s, so that scripts can tell a mistake in the
@@ -21,7 +22,11 @@ enum ExitStatus {
     static let interrupted: Int32 = 130
 
     /// Set once from the command line: errors are JSON on standard output too.
-    nonisolated(unsafe) static var jsonErrors = false
+    private static let jsonErrorsFlag = Atomic<Bool>(false)
+    static var jsonErrors: Bool {
+        get { jsonErrorsFlag.load(ordering: .acquiring) }
+        set { jsonErrorsFlag.store(newValue, ordering: .releasing) }
+    }
 
     /// Says what went wrong (stderr, or JSON on stdout with --json) and returns the exit.
     static func report(_ error: Error) -> Error {

@@ -8,7 +8,7 @@ extension Permissions {
         @OptionGroup var common: CommonOptions
         func run() throws {
             try reporting {
-                common.output(try common.call(Method.permissionsOwners)) { entries in
+                common.output(try common.call(PermissionsOwners())) { entries in
                     Text.table(["APP", "UID"], (entries.arrayValue ?? []).map { [Text.plain($0["app"]), Text.plain($0["uid"])] })
                 }
             }
@@ -22,8 +22,8 @@ extension Permissions {
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
             try reporting {
-                common.output(try common.call(Method.permissionsUnbind, ["app": .string(app)])) { result in
-                    result["uid"]?.isNull == false ? "\(app): unbound from uid \(Text.plain(result["uid"]))" : "\(app) was not bound"
+                common.output(try common.call(PermissionsUnbind(app: app))) { result in
+                    result.uid.map { "\(app): unbound from uid \($0)" } ?? "\(app) was not bound"
                 }
             }
         }

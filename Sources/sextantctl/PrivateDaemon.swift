@@ -114,22 +114,22 @@ final class PrivateDaemon {
         do {
             let control = try SextantConnection.control(runtimeDirectory: runtimeDirectory)
             step = "status"
-            if let listener = try control.call(Method.status)["gpsdListeners"]?.arrayValue?.first?.stringValue,
+            if let listener = try control.call(StatusRequest())["gpsdListeners"]?.arrayValue?.first?.stringValue,
                 let colon = listener.lastIndex(of: ":")
             {
                 gpsdFace = (String(listener[..<colon]), String(listener[listener.index(after: colon)...]))
             }
             step = "--services off"
-            if options.services == .off { _ = try control.call(Method.servicesSet, ["enabled": false]) }
+            if options.services == .off { _ = try control.call(ServicesSet(enabled: false)) }
             for grant in options.grants {
                 step = "--grant \(grant)"
-                _ = try control.call(Method.permissionsSet, try GrantSpec(grant).params)
+                _ = try control.call(try GrantSpec(grant).request)
             }
             if let trace = options.trace {
                 step = "--trace \(trace)"
                 let absolute = URL(fileURLWithPath: trace).standardizedFileURL.path
-                let speed: JSONValue = options.speed == "max" ? "max" : .double(Double(options.speed) ?? 1)
-                let id = try control.send(Method.replayStart, ["path": .string(absolute), "speed": speed, "loop": .bool(options.loop)])
+                let speed = ReplaySpeed(parsing: options.speed) ?? .factor(1)
+                let id = try control.send(ReplayStart(path: absolute, speed: speed, loop: options.loop))
                 // No fixed limit: a large trace takes its time to load; a dead daemon closes the socket.
                 _ = try control.responseWithoutLimit(to: id)
             }

@@ -32,7 +32,7 @@ struct Replay: ParsableCommand {
         @Flag(help: "With --wait: Ctrl-C leaves the replay running.") var detach = false
 
         func validate() throws {
-            guard speed == "max" || (Double(speed).map { $0 > 0 && $0.isFinite } ?? false) else {
+            guard ReplaySpeed(parsing: speed) != nil else {
                 throw ValidationError("--speed must be a positive number or max")
             }
             if let until { guard until >= 0, until.isFinite else { throw ValidationError("--until must be a number of seconds, 0 or more") } }
@@ -42,18 +42,15 @@ struct Replay: ParsableCommand {
         func run() throws {
             try reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-                var params: [String: JSONValue] = [
-                    "path": .string(absolute), "speed": speed == "max" ? "max" : .double(Double(speed)!), "loop": .bool(loop),
-                ]
-                if let until { params["until"] = .double(until) }
+                let request = ReplayStart(path: absolute, speed: ReplaySpeed(parsing: speed) ?? .factor(1), loop: loop, until: until)
                 let connection = try common.control()
                 guard wait else {
-                    let id = try connection.send(Method.replayStart, .object(params))
+                    let id = try connection.send(request)
                     common.output(try connection.responseWithoutLimit(to: id)) { _ in "Replaying \(absolute)" }
                     return
                 }
                 let follower = ReplayFollower(connection: connection, path: absolute, detach: detach, pausesAtEnd: until != nil, bar: ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1))
-                let final = try follower.start(.object(params))
+                let final = try follower.start(request)
                 common.output(final, human: Replay.describe)
             }
         }
@@ -62,13 +59,13 @@ struct Replay: ParsableCommand {
     struct Pause: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Pause the running replay on its clock.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(Method.replayPause), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(ReplayPause())) { Replay.describe($0.json) } } }
     }
 
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume a paused replay where it stopped.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(Method.replayResume), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(ReplayResume())) { Replay.describe($0.json) } } }
     }
 
     struct Seek: ParsableCommand {
@@ -76,7 +73,7 @@ struct Replay: ParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: ArgumentHelp("Seconds from the trace's start.", valueName: "T")) var position: Double
         func validate() throws { guard position >= 0, position.isFinite else { throw ValidationError("T must be a number of seconds, 0 or more") } }
-        func run() throws { try reporting { common.output(try common.call(Method.replaySeek, ["position": .double(position)]), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(ReplaySeek(position: position))) { Replay.describe($0.json) } } }
     }
 
     struct Step: ParsableCommand {
@@ -84,19 +81,19 @@ struct Replay: ParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "How many samples.") var count: Int = 1
         func validate() throws { guard (1...1_000_000).contains(count) else { throw ValidationError("N must be from 1 to 1000000") } }
-        func run() throws { try reporting { common.output(try common.call(Method.replayStep, ["count": .int(Int64(count))]), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(ReplayStep(count: count))) { Replay.describe($0.json) } } }
     }
 
     struct Stop: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Stop the running replay.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(Method.replayStop), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(ReplayStop())) { Replay.describe($0.json) } } }
     }
 
     struct StatusCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the replay's progress.")
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(Method.replayStatus), human: Replay.describe) } }
+        func run() throws { try reporting { common.output(try common.call(ReplayStatusRequest())) { Replay.describe($0.json) } } }
     }
 }
 
@@ -132,11 +129,9 @@ struct Watch: ParsableCommand {
     func run() throws {
         try reporting {
             let connection = try common.control()
-            var params: [String: JSONValue] = ["topics": .array(topics.map { .string($0) })]
             // The daemon filters by app (what that app received); the check below is for an
             // older daemon that ignores the parameter.
-            if let app { params["app"] = .string(app) }
-            _ = try connection.call(Method.watch, .object(params))
+            _ = try connection.call(WatchRequest(topics: topics, app: app))
             while true {
                 let event: ServerEvent
                 do {

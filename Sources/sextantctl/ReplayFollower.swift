@@ -20,10 +20,10 @@ struct ReplayFollower {
     let bar: ProgressBar
 
     /// Starts the replay and returns its last status once it has finished.
-    func start(_ params: JSONValue) throws -> JSONValue {
+    func start(_ request: ReplayStart) throws -> JSONValue {
         try SignalPipe.install()
-        _ = try connection.call(Method.watch, ["topics": ["replay"]])
-        let id = try connection.send(Method.replayStart, params)
+        _ = try connection.call(WatchRequest(topics: [Event.replay]))
+        let id = try connection.send(request)
         // No fixed limit while the daemon loads the trace; a signal is looked for between
         // quarter-second slices (the client's poll returns early when one arrives).
         while try !answered(id) {
@@ -99,7 +99,7 @@ struct ReplayFollower {
     private func interruption() throws -> StatusFailure {
         bar.finish()
         if detach { return StatusFailure(ExitStatus.interrupted, "interrupted; the replay goes on (--detach)") }
-        _ = try connection.call(Method.replayStop)
+        _ = try connection.call(ReplayStop())
         return StatusFailure(ExitStatus.interrupted, "interrupted; the replay was stopped")
     }
 }

@@ -14,11 +14,11 @@ struct ResetCommand: ParsableCommand {
     func run() throws {
         try reporting {
             let connection = try common.control()
-            let reset = try connection.call(Method.permissionsReset, [:])
-            let services = try connection.call(Method.servicesSet, ["enabled": true])
-            let policy = try connection.call(Method.promptsPolicy, ["mode": "ask", "precise": true])
-            let result: JSONValue = ["permissions": reset, "servicesEnabled": services["enabled"] ?? .null, "promptPolicy": policy]
-            common.output(result) { _ in "Reset \(Text.plain(reset["count"])) permission(s); Location Services on; prompt policy ask" }
+            let reset = try connection.call(PermissionsReset())
+            let services = try connection.call(ServicesSet(enabled: true))
+            let policy = try connection.call(PromptsPolicy(mode: "ask", precise: true))
+            let result: JSONValue = ["permissions": reset.json, "servicesEnabled": .bool(services.enabled), "promptPolicy": policy.json]
+            common.output(result) { _ in "Reset \(reset.count) permission(s); Location Services on; prompt policy ask" }
         }
     }
 }

@@ -103,7 +103,7 @@ extension LocationCommand {
                 let path = directory + "/route.jsonl"
                 do { try TraceExporter.write(trace, as: .sextant, to: path) } catch { throw Failure("\(error)") }
                 // replay.start answers once the trace is loaded: the file may go after it.
-                let result = try common.call(Method.replayStart, ["path": .string(path), "speed": .double(1), "loop": .bool(loop)])
+                let result = try common.call(ReplayStart(path: path, speed: .factor(1), loop: loop))
                 let motion = TraceMotion(trace)
                 common.output(result) { _ in
                     String(format: "Playing a route of %d fixes over %.1f m, %.1f s%@", trace.samples.count, motion.distance, trace.duration, loop ? ", looping" : "")

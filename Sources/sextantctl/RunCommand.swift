@@ -49,7 +49,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. sextantctl run -- pytest") }
-        guard speed == "max" || (Double(speed).map { $0 > 0 && $0.isFinite } ?? false) else {
+        guard ReplaySpeed(parsing: speed) != nil else {
             throw ValidationError("--speed must be a positive number or max")
         }
         let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
@@ -110,12 +110,7 @@ struct GrantSpec {
         }
     }
 
-    var params: JSONValue {
-        [
-            "app": .string(app), "status": .string(always ? "authorizedAlways" : "authorizedWhenInUse"),
-            "accuracy": .string(approximate ? "reduced" : "full"),
-        ]
-    }
+    var request: PermissionsSet { .grant(app, always: always, approximate: approximate) }
 }
 
 extension DeviceProfile: ExpressibleByArgument {}

@@ -111,10 +111,8 @@ struct SextantdCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
-        if speed != "max" {
-            guard let factor = Double(speed), ReplaySpeedLimits.range.contains(factor) else {
-                throw ValidationError("--speed must be max or a number from \(ReplaySpeedLimits.range.lowerBound) to \(ReplaySpeedLimits.range.upperBound)")
-            }
+        guard let parsed = ReplaySpeed(parsing: speed), parsed.isSupported else {
+            throw ValidationError("--speed must be max or a number from \(ReplaySpeed.slowest) to \(ReplaySpeed.fastest)")
         }
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
@@ -171,7 +169,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.hub.gpxInterval = gpxInterval
         configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         configuration.replayPath = replay
-        configuration.replaySpeed = speed == "max" ? nil : Double(speed)
+        configuration.replaySpeed = ReplaySpeed(parsing: speed) ?? .factor(1)
         configuration.replayLoop = loop
         configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
         configuration.gpsdListen = gpsdListen.compactMap(GPSDListenAddress.init(parsing:))

@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import SextantCore
 import SextantProtocol
+import SextantTraces
 import Testing
 
 @testable import SextantServer
@@ -59,10 +60,10 @@ struct GPSDFaceUnitTests {
         // Lines from Traces/gpsd/haicom-305N.log (a Haicom 305N receiver).
         for line in ["$GPRMC,095328.797,A,2712.6413,S,15303.1235,E,1.55,276.34,080407,,,A*76", "$GPGGA,095328.797,2712.6413,S,15303.1235,E,1,05,07.5,13.4,M,42.2,M,,*4F"] {
             let body = String(line.dropFirst().prefix { $0 != "*" })
-            #expect(NMEASentences.sentence(body) == line + "\r\n")
+            #expect(NMEAEncoder.sentence(body) == line + "\r\n")
         }
         let time = try #require(Timestamp(rfc3339: "2007-04-08T09:53:05.802Z"))
-        let rmc = NMEASentences.sentences(for: LocationFix(latitude: -27.2109116, longitude: 153.05225, speed: 1, course: 90, time: time))[0]
+        let rmc = NMEAEncoder.gpsdFace.sentences(for: LocationFix(latitude: -27.2109116, longitude: 153.05225, speed: 1, course: 90, time: time))[0]
         #expect(rmc.hasPrefix("$GPRMC,095305.802,A,2712.654696,S,15303.135000,E,1.944,90.00,080407,,,A*"))
     }
 

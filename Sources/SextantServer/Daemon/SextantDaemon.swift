@@ -17,7 +17,7 @@ public struct DaemonConfiguration: Sendable {
     public var stateDirectory: String
     public var hub = HubConfiguration()
     public var replayPath: String?
-    public var replaySpeed: Double? = 1  // nil = max
+    public var replaySpeed = ReplaySpeed.factor(1)
     public var replayLoop = false
     /// Set with `--prompt-policy`: replaces the stored policy.
     public var promptPolicy: PromptPolicy?
@@ -105,7 +105,7 @@ public struct SextantDaemon {
 
     private static func startReplay(configuration: DaemonConfiguration, hub: Hub) async throws(DaemonStartError) {
         guard let path = configuration.replayPath else { return }
-        let speed: ReplaySpeed = configuration.replaySpeed.map { .factor($0) } ?? .max
+        let speed = configuration.replaySpeed
         do {
             try await hub.eventLoop.flatSubmit { hub.startReplay(path: path, speed: speed, loop: configuration.replayLoop) }.get()
         } catch let error as RPCError {

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import SextantCore
 import SextantProtocol
+import SextantTraces
 
 /// One gpsd client, confined to the hub's event loop: it answers gpsd's requests and, as
 /// its session's `SessionOutput`, writes the events the hub decided as gpsd reports.
@@ -177,7 +178,7 @@ extension GPSDConnection: SessionOutput {
             guard watch.enable, watch.device == nil || watch.device == device else { return }
             if watch.json { send(tpv + "\r\n", kind: .location) }
             if watch.wantsNMEA {
-                for sentence in NMEASentences.sentences(for: fix) { send(sentence, kind: .location) }
+                for sentence in NMEAEncoder.gpsdFace.sentences(for: fix) { send(sentence, kind: .location) }
             }
         case .authorization, .servicesEnabled:
             rightsMayHaveChanged()

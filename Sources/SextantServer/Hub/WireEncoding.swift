@@ -4,7 +4,9 @@ import SextantProtocol
 // How the hub's values look on the wire (PROTOCOL.md).
 
 extension AuthorizationSnapshot {
-    var json: JSONValue { ["status": .string(status.rawValue), "accuracy": .string(accuracy.rawValue)] }
+    /// As the wire carries it: `authorization.request`'s answer, the `authorization` event.
+    var result: AuthorizationResult { AuthorizationResult(status: status, accuracy: accuracy) }
+    var json: JSONValue { result.json }
 }
 
 extension Prompt {

@@ -1,3 +1,5 @@
+import SextantProtocol
+
 /// The methods each socket serves: the one place a new method is registered.
 extension MethodTable {
     /// The app socket (PROTOCOL "App socket"): any local program.

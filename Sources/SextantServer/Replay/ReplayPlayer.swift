@@ -120,19 +120,15 @@ final class ReplayPlayer {
         afterPoll()
     }
 
-    var statusJSON: JSONValue {
-        [
-            "path": JSONValue(path),
-            "position": .double(Double(schedule?.position ?? 0) / 1e9),
-            "duration": .double(Double(schedule?.trace.durationNanoseconds ?? 0) / 1e9),
-            "events": .int(Int64(schedule?.emitted ?? 0)),
-            "state": .string(state.rawValue),
-            "speed": schedule?.speed.json ?? ReplaySpeed.factor(1).json,
-            "loop": .bool(schedule?.loop ?? false),
-            "lap": .int(schedule?.lap ?? 0),
-            "until": schedule?.until.map { JSONValue.double(Double($0) / 1e9) } ?? .null,
-        ]
+    /// The replay's progress as `replay.status` answers it.
+    var status: ReplayStatus {
+        ReplayStatus(
+            path: path, position: Double(schedule?.position ?? 0) / 1e9, duration: Double(schedule?.trace.durationNanoseconds ?? 0) / 1e9,
+            events: Int(schedule?.emitted ?? 0), state: state, speed: schedule?.speed ?? .factor(1), loop: schedule?.loop ?? false,
+            lap: Int(schedule?.lap ?? 0), until: schedule?.until.map { Double($0) / 1e9 })
     }
+
+    var statusJSON: JSONValue { status.json }
 
     // MARK: - Turns of the loop
 

@@ -2,36 +2,6 @@ import SextantCore
 import SextantProtocol
 import SextantTraces
 
-/// The factors of real time a replay takes, for the command line to check.
-public enum ReplaySpeedLimits {
-    public static let range = ReplaySpeed.slowest...ReplaySpeed.fastest
-}
-
-/// How fast a replay runs: a factor of real time, or as fast as the clients read.
-enum ReplaySpeed: Equatable {
-    case factor(Double)
-    case max
-
-    /// The slowest and fastest factors taken: slower than a thousandth of real time a
-    /// second of trace lasts over a quarter of an hour; faster than a million, a day of
-    /// trace lasts under a tenth of a second, which is `max` in all but name.
-    static let slowest = 0.001
-    static let fastest = 1_000_000.0
-
-    /// A factor within the bounds, or nil.
-    init?(factor: Double) {
-        guard factor.isFinite, factor >= Self.slowest, factor <= Self.fastest else { return nil }
-        self = .factor(factor)
-    }
-
-    var json: JSONValue {
-        switch self {
-        case .factor(let f): return .double(f)
-        case .max: return "max"
-        }
-    }
-}
-
 /// Which samples of a trace are due when: the replay's virtual clock, as a value.
 ///
 /// No I/O and no clock of its own: the driver (``ReplayPlayer``) says what time it is on

@@ -25,11 +25,12 @@ public enum GeoJSONWriter {
 
     static func point(_ fix: LocationFix, offset: Int64) -> String {
         var properties: [String: JSONValue] = [
-            "time": .string(fix.time.rfc3339), "t": .double(Double(offset) / 1e9), "hAcc": .double(fix.horizontalAccuracy),
+            LocationKey.time: .string(fix.time.rfc3339), "t": .double(Double(offset) / 1e9),
+            LocationKey.horizontalAccuracy: .double(fix.horizontalAccuracy),
         ]
-        if let vAcc = fix.verticalAccuracy { properties["vAcc"] = .double(vAcc) }
-        if let speed = fix.speed { properties["speed"] = .double(speed) }
-        if let course = fix.course { properties["course"] = .double(course) }
+        if let vAcc = fix.verticalAccuracy { properties[LocationKey.verticalAccuracy] = .double(vAcc) }
+        if let speed = fix.speed { properties[LocationKey.speed] = .double(speed) }
+        if let course = fix.course { properties[LocationKey.course] = .double(course) }
         return #"{"type":"Feature","geometry":{"type":"Point","coordinates":\#(position(fix))},"properties":\#(JSONValue.object(properties).serialized())}"#
     }
 

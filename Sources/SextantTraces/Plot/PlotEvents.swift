@@ -51,16 +51,16 @@ public struct PlotEvents: Sendable, Equatable {
                 throw fail("not an event: expected a JSON object with a \"method\" (the NDJSON of watch --json)")
             }
             let params = value["params"] ?? .object([:])
-            let time = (params["time"]?.stringValue ?? value["time"]?.stringValue).flatMap { Timestamp(rfc3339: $0) }
+            let time = (params[LocationKey.time]?.stringValue ?? value["time"]?.stringValue).flatMap { Timestamp(rfc3339: $0) }
             if let time { lastTime = time }
             guard let app = params["app"]?.stringValue else { continue }
             switch method {
-            case "location":
-                guard let time, let lat = params["lat"]?.doubleValue, let lon = params["lon"]?.doubleValue,
+            case Event.location:
+                guard let time, let lat = params[LocationKey.latitude]?.doubleValue, let lon = params[LocationKey.longitude]?.doubleValue,
                     LocationFix.problem(latitude: lat, longitude: lon) == nil
                 else { throw fail("a location event needs lat, lon (degrees) and an RFC 3339 time") }
-                events.received.append(Received(app: app, time: time, point: GeoPoint(latitude: lat, longitude: lon), reduced: params["accuracy"]?.stringValue == "reduced"))
-            case "authorization":
+                events.received.append(Received(app: app, time: time, point: GeoPoint(latitude: lat, longitude: lon), reduced: params[LocationKey.accuracy]?.stringValue == LocationAccuracy.reduced.rawValue))
+            case Event.authorization:
                 guard let status = params["status"]?.stringValue else { throw fail("an authorization event needs a status") }
                 guard let at = lastTime else { throw fail("an authorization event before any event with a time: nowhere to place it") }
                 events.authorizations.append(AuthorizationChange(app: app, time: at, status: status))

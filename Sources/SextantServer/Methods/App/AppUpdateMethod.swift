@@ -11,9 +11,10 @@ struct AppUpdateMethod: RPCMethod {
     let interfaceLocked: Bool?
 
     init(_ p: Params) throws(RPCError) {
-        state = try p.name("state", as: AppState.self)
-        orientations = try p.interfaceOrientations("orientations")
-        interfaceLocked = try p.bool("interfaceLocked")
+        let request = try AppUpdate(p)
+        state = request.state
+        orientations = request.orientations
+        interfaceLocked = request.interfaceLocked
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {

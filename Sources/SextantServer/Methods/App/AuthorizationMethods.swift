@@ -10,9 +10,9 @@ struct AuthorizationGetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let authorization = call.hub.authorization
-        var result = authorization.authorization(of: call.session.id).json.objectValue!
-        result["servicesEnabled"] = .bool(authorization.servicesEnabled)
-        return .result(.object(result))
+        var result = authorization.authorization(of: call.session.id).result
+        result.servicesEnabled = authorization.servicesEnabled
+        return .result(result.json)
     }
 }
 
@@ -24,10 +24,7 @@ struct AuthorizationRequestMethod: RPCMethod {
     let level: AuthorizationLevel
 
     init(_ p: Params) throws(RPCError) {
-        guard let level = try p.name("level", as: AuthorizationLevel.self) else {
-            throw .invalidParams("\"level\" is required: whenInUse or always")
-        }
-        self.level = level
+        level = try AuthorizationRequest(p).level
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {

@@ -9,10 +9,10 @@ struct HelloMethod: RPCMethod {
     let declared: [InterfaceOrientation]?
 
     init(_ p: Params) throws(RPCError) {
-        app = try p.requiredString("app")
-        guard AppID.isValid(app) else { throw .invalidParams("\"app\" must be 1-255 of [A-Za-z0-9._-], e.g. com.example.maps") }
-        state = try p.name("state", as: AppState.self) ?? .foreground
-        declared = try p.interfaceOrientations("orientations")
+        let request = try Hello(p)
+        app = request.app
+        state = request.state ?? .foreground
+        declared = request.orientations
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -29,35 +29,14 @@ struct HelloMethod: RPCMethod {
         let reply = try hub.claimAppID(app, by: connection) { () throws(RPCError) -> JSONValue in
             guard connection.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
             let session = hub.openSession(app: app, state: state, interface: interface, connection: connection)
-            return [
-                "protocol": .int(Int64(sextantProtocolVersion)),
-                "session": .int(Int64(session.id)),
-                "profile": .string(hub.configuration.profile.rawValue),
-                "servicesEnabled": .bool(hub.authorization.servicesEnabled),
-                "authorization": hub.authorization.authorization(of: session.id).json,
-                "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
-                "deviceOrientation": .string(hub.judge.orientation.rawValue),
-                "posture": hub.postureJSON,
-            ]
+            return HelloResult(
+                session: Int(session.id), profile: hub.configuration.profile, servicesEnabled: hub.authorization.servicesEnabled,
+                authorization: hub.authorization.authorization(of: session.id).result, interfaceOrientation: session.interface.orientation,
+                deviceOrientation: hub.judge.orientation, posture: hub.postureJSON
+            ).json
         }
         // The app's next requests may already be on their way: they wait for this answer.
         if case .later(let answer) = reply { hub.holdRequests(of: connection, until: answer) }
         return reply
-    }
-}
-
-extension Params {
-    /// A list of interface orientation names, duplicates dropped, in the app's order.
-    func interfaceOrientations(_ key: String) throws(RPCError) -> [InterfaceOrientation]? {
-        guard let names = try stringList(key) else { return nil }
-        var out: [InterfaceOrientation] = []
-        for name in names {
-            guard let o = InterfaceOrientation(rawValue: name) else {
-                throw .invalidParams(
-                    "\"\(key)\": \(name) is not an interface orientation (portrait, portraitUpsideDown, landscapeLeft, landscapeRight)")
-            }
-            if !out.contains(o) { out.append(o) }
-        }
-        return out
     }
 }

@@ -10,10 +10,9 @@ struct LocationStartMethod: RPCMethod {
     let distanceFilter: Double
 
     init(_ p: Params) throws(RPCError) {
-        desiredAccuracy = try p.number("desiredAccuracy") ?? 0
-        distanceFilter = try p.number("distanceFilter") ?? 0
-        guard desiredAccuracy >= 0 else { throw .invalidParams("\"desiredAccuracy\" must not be negative") }
-        guard distanceFilter >= 0 else { throw .invalidParams("\"distanceFilter\" must not be negative") }
+        let request = try LocationStart(p)
+        desiredAccuracy = request.desiredAccuracy ?? 0
+        distanceFilter = request.distanceFilter ?? 0
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {

@@ -22,26 +22,22 @@ protocol SubscriptionSwitch {
     static var on: Bool { get }
 }
 
-enum OrientationStart: SubscriptionSwitch {
-    static var method: String { Method.orientationStart }
+extension OrientationStart: SubscriptionSwitch {
     static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
     static var on: Bool { true }
 }
 
-enum OrientationStop: SubscriptionSwitch {
-    static var method: String { Method.orientationStop }
+extension OrientationStop: SubscriptionSwitch {
     static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
     static var on: Bool { false }
 }
 
-enum PostureStart: SubscriptionSwitch {
-    static var method: String { Method.postureStart }
+extension PostureStart: SubscriptionSwitch {
     static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
     static var on: Bool { true }
 }
 
-enum PostureStop: SubscriptionSwitch {
-    static var method: String { Method.postureStop }
+extension PostureStop: SubscriptionSwitch {
     static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
     static var on: Bool { false }
 }

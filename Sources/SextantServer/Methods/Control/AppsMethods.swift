@@ -15,24 +15,11 @@ struct AppsListMethod: RPCMethod {
 struct AppsUpdateMethod: RPCMethod {
     static let name = Method.appsUpdate
     let state: AppState
-    let target: Target
-
-    enum Target {
-        case session(Int)
-        case app(String)
-    }
+    let target: AppsUpdate.Target
 
     init(_ p: Params) throws(RPCError) {
-        guard let state = try p.name("state", as: AppState.self) else { throw .invalidParams("\"state\" is required: foreground or background") }
-        self.state = state
-        if let value = p.members["session"], !value.isNull {
-            guard let number = value.intValue ?? value.stringValue.flatMap({ Int($0) }) else {
-                throw .invalidParams("\"session\" must be a session number")
-            }
-            target = .session(number)
-        } else {
-            target = .app(try p.requiredString("app"))
-        }
+        let request = try AppsUpdate(p)
+        (state, target) = (request.state, request.target)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {

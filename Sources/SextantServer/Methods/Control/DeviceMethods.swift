@@ -42,11 +42,11 @@ struct DeviceSetMethod: RPCMethod {
     /// A fix as `device.set` takes it, checked field by field as a trace's are (one
     /// validator, `LocationFix.problem`); the time is set when it is ingested.
     private static func fix(_ o: Params) throws(RPCError) -> LocationFix {
-        guard let lat = try o.number("lat"), let lon = try o.number("lon") else { throw .invalidParams("\"location\" needs lat and lon") }
+        let given = try DeviceSet.location(o)
         let fix = LocationFix(
-            latitude: lat, longitude: lon, altitude: try o.number("alt"),
-            horizontalAccuracy: try o.number("hAcc") ?? LocationFix.defaultHorizontalAccuracy, verticalAccuracy: try o.number("vAcc"),
-            speed: try o.number("speed"), course: try o.number("course"), time: Timestamp(nanoseconds: 0))
+            latitude: given.latitude, longitude: given.longitude, altitude: given.altitude,
+            horizontalAccuracy: given.horizontalAccuracy ?? LocationFix.defaultHorizontalAccuracy, verticalAccuracy: given.verticalAccuracy,
+            speed: given.speed, course: given.course, time: Timestamp(nanoseconds: 0))
         if let problem = fix.problem { throw .invalidParams("location.\(problem)") }
         return fix
     }
@@ -75,11 +75,11 @@ struct DeviceRotationLockMethod: RPCMethod {
     static let name = Method.deviceRotationLock
     let enabled: Bool
 
-    init(_ p: Params) throws(RPCError) { enabled = try p.requiredBool("enabled") }
+    init(_ p: Params) throws(RPCError) { enabled = try DeviceRotationLock(p).enabled }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.hub.setRotationLock(enabled)
-        return .result(["enabled": .bool(call.hub.rotationLock)])
+        return .result(EnabledResult(enabled: call.hub.rotationLock).json)
     }
 }
 

@@ -13,7 +13,7 @@ struct PermissionsUnbindMethod: RPCMethod {
     static let name = Method.permissionsUnbind
     let app: String
 
-    init(_ p: Params) throws(RPCError) { app = try p.appID("app") }
+    init(_ p: Params) throws(RPCError) { app = try PermissionsUnbind(p).app }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply { .later(call.hub.unbindAppID(app)) }
 }

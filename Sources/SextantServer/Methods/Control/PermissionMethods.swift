@@ -6,12 +6,12 @@ struct ServicesSetMethod: RPCMethod {
     static let name = Method.servicesSet
     let enabled: Bool
 
-    init(_ p: Params) throws(RPCError) { enabled = try p.requiredBool("enabled") }
+    init(_ p: Params) throws(RPCError) { enabled = try ServicesSet(p).enabled }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let enabled = self.enabled
         // Hub+Store: in effect only once committed.
-        return .later(try call.hub.commitDecision { engine in (JSONValue.object(["enabled": .bool(enabled)]), engine.setServicesEnabled(enabled)) })
+        return .later(try call.hub.commitDecision { engine in (EnabledResult(enabled: enabled).json, engine.setServicesEnabled(enabled)) })
     }
 }
 
@@ -31,10 +31,8 @@ struct PermissionsSetMethod: RPCMethod {
     let accuracy: LocationAccuracy?
 
     init(_ p: Params) throws(RPCError) {
-        app = try p.appID("app")
-        guard let status = try p.name("status", as: AuthorizationStatus.self) else { throw .invalidParams("\"status\" is required") }
-        self.status = status
-        accuracy = try p.name("accuracy", as: LocationAccuracy.self)
+        let request = try PermissionsSet(p)
+        (app, status, accuracy) = (request.app, request.status, request.accuracy)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -55,7 +53,7 @@ struct PermissionsResetMethod: RPCMethod {
     static let name = Method.permissionsReset
     let app: String?
 
-    init(_ p: Params) throws(RPCError) { app = p.has("app") ? try p.appID("app") : nil }
+    init(_ p: Params) throws(RPCError) { app = try PermissionsReset(p).app }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let app = self.app
@@ -63,16 +61,7 @@ struct PermissionsResetMethod: RPCMethod {
         return .later(
             try call.hub.commitDecision { engine in
                 let (count, effects) = engine.resetPermissions(app: app)
-                return (JSONValue.object(["count": .int(Int64(count))]), effects)
+                return (CountResult(count: count).json, effects)
             })
-    }
-}
-
-extension Params {
-    /// An app id (PROTOCOL "App socket": 1-255 of `[A-Za-z0-9._-]`).
-    func appID(_ key: String) throws(RPCError) -> String {
-        let app = try requiredString(key)
-        guard AppID.isValid(app) else { throw .invalidParams("\"\(key)\" must be 1-255 of [A-Za-z0-9._-]") }
-        return app
     }
 }

@@ -17,10 +17,8 @@ struct PromptsAnswerMethod: RPCMethod {
     let precise: Bool
 
     init(_ p: Params) throws(RPCError) {
-        id = try p.requiredString("id")
-        guard let choice = try p.name("choice", as: PromptChoice.self) else { throw .invalidParams("\"choice\" is required") }
-        self.choice = choice
-        precise = try p.bool("precise") ?? true
+        let request = try PromptsAnswer(p)
+        (id, choice, precise) = (request.id, request.choice, request.precise ?? true)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -45,15 +43,9 @@ struct PromptsAnswerMethod: RPCMethod {
             case .invalidChoice(let why): throw .invalidParams(why)
             }
         }
-        var members: [String: JSONValue] = [
-            "id": .string(answer.prompt.id), "app": .string(answer.prompt.app), "kind": .string(answer.prompt.kind.rawValue),
-            "choice": .string(choice.rawValue),
-        ]
-        if let auth = answer.authorization, answer.prompt.kind == .authorization {
-            members["status"] = .string(auth.status.rawValue)
-            members["accuracy"] = .string(auth.accuracy.rawValue)
-        }
-        return (.object(members), answer.effects)
+        let given = answer.prompt.kind == .authorization ? answer.authorization?.result : nil
+        let result = PromptAnswerResult(id: answer.prompt.id, app: answer.prompt.app, kind: answer.prompt.kind, choice: choice, authorization: given)
+        return (result.json, answer.effects)
     }
 }
 
@@ -64,8 +56,8 @@ struct PromptsPolicyMethod: RPCMethod {
     let policy: PromptPolicy
 
     init(_ p: Params) throws(RPCError) {
-        let mode = try p.requiredString("mode")
-        guard let policy = PromptPolicy(mode: mode, precise: try p.bool("precise") ?? true) else {
+        let request = try PromptsPolicy(p)
+        guard let policy = PromptPolicy(mode: request.mode, precise: request.precise ?? true) else {
             throw .invalidParams("\"mode\" must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")
         }
         self.policy = policy

@@ -10,18 +10,9 @@ struct ReplayStartMethod: RPCMethod {
     let until: Int64?
 
     init(_ p: Params) throws(RPCError) {
-        path = try p.requiredString("path")
-        loop = try p.bool("loop") ?? false
-        until = try p.seconds("until")
-        switch p.members["speed"] {
-        case .none, .some(.null): speed = .factor(1)
-        case .some(.string("max")): speed = .max
-        case .some(let value):
-            guard let factor = value.doubleValue, let speed = ReplaySpeed(factor: factor) else {
-                throw .invalidParams("\"speed\" must be \"max\" or a number from \(ReplaySpeed.slowest) to \(ReplaySpeed.fastest)")
-            }
-            self.speed = speed
-        }
+        let request = try ReplayStart(p)
+        (path, speed, loop) = (request.path, request.speed, request.loop ?? false)
+        until = request.until.map(Self.nanoseconds)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -75,18 +66,14 @@ struct ReplayStepMethod: RPCMethod {
     let count: Int
 
     init(_ p: Params) throws(RPCError) {
-        let count = try p.number("count") ?? 1
-        guard count >= 1, count <= 1_000_000, count == count.rounded() else {
-            throw .invalidParams("\"count\" must be a whole number from 1 to 1000000")
-        }
-        self.count = Int(count)
+        count = try ReplayStep(p).count ?? 1
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let played = try call.hub.replay.step(count)
-        var status = call.hub.replay.statusJSON.objectValue ?? [:]
-        status["stepped"] = .int(Int64(played))
-        return .result(.object(status))
+        var status = call.hub.replay.status
+        status.stepped = played
+        return .result(status.json)
     }
 }
 
@@ -97,8 +84,7 @@ struct ReplaySeekMethod: RPCMethod {
     let position: Int64
 
     init(_ p: Params) throws(RPCError) {
-        guard let position = try p.seconds("position") else { throw .invalidParams("\"position\" is required (seconds)") }
-        self.position = position
+        position = ReplayStartMethod.nanoseconds(try ReplaySeek(p).position)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -107,13 +93,9 @@ struct ReplaySeekMethod: RPCMethod {
     }
 }
 
-extension Params {
-    /// A time in seconds from 0 to a billion (what a trace's `t` may be), in nanoseconds.
-    func seconds(_ key: String) throws(RPCError) -> Int64? {
-        guard let value = try number(key) else { return nil }
-        guard value >= 0, value <= 1e9 else { throw .invalidParams("\"\(key)\" must be a number of seconds from 0 to 1e9") }
-        return Int64((value * 1e9).rounded())
-    }
+extension ReplayStartMethod {
+    /// Seconds of a trace (at most a billion: ``Params/seconds(_:)``) in nanoseconds.
+    static func nanoseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e9).rounded()) }
 }
 
 /// `record.start`: every sample from now on goes to a trace file too.
@@ -121,7 +103,7 @@ struct RecordStartMethod: RPCMethod {
     static let name = Method.recordStart
     let path: String
 
-    init(_ p: Params) throws(RPCError) { path = try p.requiredString("path") }
+    init(_ p: Params) throws(RPCError) { path = try RecordStart(p).path }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         try call.hub.startRecording(to: path)
@@ -136,6 +118,6 @@ struct RecordStopMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let recorder = try call.hub.stopRecording()
-        return .result(["path": .string(recorder.path), "events": .int(Int64(recorder.count)), "skipped": .int(Int64(recorder.skipped))])
+        return .result(RecordResult(path: recorder.path, events: recorder.count, skipped: recorder.skipped).json)
     }
 }

@@ -15,12 +15,8 @@ struct WatchMethod: RPCMethod {
     let filter: WatchFilter
 
     init(_ p: Params) throws(RPCError) {
-        let topics = Set(try p.stringList("topics") ?? [])
-        if let unknown = topics.subtracting(Event.all).sorted().first {
-            throw .invalidParams("\"topics\": no event \"\(unknown)\" (one of: \(Event.all.sorted().joined(separator: ", ")))")
-        }
-        let app = p.has("app") ? try p.appID("app") : nil
-        filter = WatchFilter(topics: topics, app: app)
+        let request = try WatchRequest(p)
+        filter = WatchFilter(topics: Set(request.topics ?? []), app: request.app)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {

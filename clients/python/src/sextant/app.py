@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
+from . import _protocol as wire
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 
 
@@ -39,7 +40,7 @@ class PendingAuthorization:
 
     def result(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Authorization:
         """Waits for the decision."""
-        return Authorization.from_json(self._app.connection.response(self._id, "authorization.request", timeout))
+        return Authorization.from_json(self._app.connection.response(self._id, wire.METHOD_AUTHORIZATION_REQUEST, timeout))
 
 
 class App:
@@ -90,7 +91,7 @@ class App:
             params["orientations"] = list(self._orientations)
         if self._state is not None:
             params["state"] = self._state
-        self.hello_result = self.connection.call("hello", params)
+        self.hello_result = self.connection.call(wire.METHOD_HELLO, params)
         return self.hello_result
 
     @property
@@ -100,7 +101,7 @@ class App:
 
     def authorization(self) -> Authorization:
         """``authorization.get``: the app's status and accuracy now."""
-        return Authorization.from_json(self.connection.call("authorization.get"))
+        return Authorization.from_json(self.connection.call(wire.METHOD_AUTHORIZATION_GET))
 
     def request_authorization(self, level: str = "whenInUse", timeout: Optional[float] = DEFAULT_TIMEOUT) -> Authorization:
         """``authorization.request``; returns once decided (a pending prompt must be
@@ -110,7 +111,7 @@ class App:
 
     def request_authorization_async(self, level: str = "whenInUse") -> PendingAuthorization:
         """Sends ``authorization.request`` and returns at once; ``.result()`` waits."""
-        return PendingAuthorization(self, self.connection.send("authorization.request", {"level": level}))
+        return PendingAuthorization(self, self.connection.send(wire.METHOD_AUTHORIZATION_REQUEST, {"level": level}))
 
     def start_location(self, desired_accuracy: Optional[float] = None, distance_filter: Optional[float] = None) -> None:
         """``location.start``: ``location`` events from the next fix on."""
@@ -119,31 +120,31 @@ class App:
             params["desiredAccuracy"] = desired_accuracy
         if distance_filter is not None:
             params["distanceFilter"] = distance_filter
-        self.connection.call("location.start", params)
+        self.connection.call(wire.METHOD_LOCATION_START, params)
 
     def stop_location(self) -> None:
         """``location.stop``."""
-        self.connection.call("location.stop")
+        self.connection.call(wire.METHOD_LOCATION_STOP)
 
     def location_once(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
         """``location.once``: the next fix (``lat``, ``lon``, ``time``, ``hAcc``, ...)."""
-        return self.connection.call("location.once", timeout=timeout)
+        return self.connection.call(wire.METHOD_LOCATION_ONCE, timeout=timeout)
 
     def start_orientation(self) -> None:
         """``orientation.start``: ``deviceOrientation`` and ``interfaceOrientation`` events."""
-        self.connection.call("orientation.start")
+        self.connection.call(wire.METHOD_ORIENTATION_START)
 
     def stop_orientation(self) -> None:
         """``orientation.stop``."""
-        self.connection.call("orientation.stop")
+        self.connection.call(wire.METHOD_ORIENTATION_STOP)
 
     def start_posture(self) -> None:
         """``posture.start``: ``posture`` events."""
-        self.connection.call("posture.start")
+        self.connection.call(wire.METHOD_POSTURE_START)
 
     def stop_posture(self) -> None:
         """``posture.stop``."""
-        self.connection.call("posture.stop")
+        self.connection.call(wire.METHOD_POSTURE_STOP)
 
     def update(
         self,
@@ -160,7 +161,7 @@ class App:
             params["orientations"] = list(orientations)
         if interface_locked is not None:
             params["interfaceLocked"] = interface_locked
-        return self.connection.call("app.update", params)
+        return self.connection.call(wire.METHOD_APP_UPDATE, params)
 
     # Events
 

@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
+from . import _protocol as wire
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 
 
@@ -130,17 +131,17 @@ class Control:
         params: Dict[str, Any] = {"topics": list(topics or [])}
         if app is not None:
             params["app"] = app
-        connection.call("watch", params)
+        connection.call(wire.METHOD_WATCH, params)
         return Watch(connection)
 
     # State
 
     def status(self) -> Status:
-        return Status.from_json(self.call("status"))
+        return Status.from_json(self.call(wire.METHOD_STATUS))
 
     def set_services(self, enabled: bool) -> bool:
         """Location Services on or off for every app (RULES L1)."""
-        return bool(self.call("services.set", {"enabled": enabled}).get("enabled"))
+        return bool(self.call(wire.METHOD_SERVICES_SET, {"enabled": enabled}).get("enabled"))
 
     def reset(self) -> None:
         """Every permission forgotten, Location Services on, the prompt policy ``ask``."""
@@ -151,13 +152,13 @@ class Control:
     # Permissions
 
     def permissions(self) -> List[Permission]:
-        return [Permission.from_json(p) for p in self.call("permissions.list")]
+        return [Permission.from_json(p) for p in self.call(wire.METHOD_PERMISSIONS_LIST)]
 
     def set_permission(self, app: str, status: str, accuracy: Optional[str] = None) -> Permission:
         params = {"app": app, "status": status}
         if accuracy is not None:
             params["accuracy"] = accuracy
-        return Permission.from_json(self.call("permissions.set", params))
+        return Permission.from_json(self.call(wire.METHOD_PERMISSIONS_SET, params))
 
     def grant(self, app: str, always: bool = False, approximate: bool = False) -> Permission:
         """Authorize ``app`` when in use (or always), with full (or reduced) accuracy."""
@@ -169,18 +170,18 @@ class Control:
 
     def reset_permissions(self, app: Optional[str] = None) -> int:
         """Forget one app's decision, or every app's; returns how many were forgotten."""
-        return int(self.call("permissions.reset", {"app": app} if app else {}).get("count", 0))
+        return int(self.call(wire.METHOD_PERMISSIONS_RESET, {"app": app} if app else {}).get("count", 0))
 
     # Prompts
 
     def prompts(self) -> List[Prompt]:
-        return [Prompt.from_json(p) for p in self.call("prompts.list")]
+        return [Prompt.from_json(p) for p in self.call(wire.METHOD_PROMPTS_LIST)]
 
     def answer_prompt(self, prompt: Union[Prompt, str], choice: str, precise: bool = True) -> Dict[str, Any]:
         """Answer a prompt (``allowOnce``, ``allowWhileUsing``, ``allowAlways``, ``dontAllow``)
         or an alert (``settings``, ``cancel``)."""
         prompt_id = prompt.id if isinstance(prompt, Prompt) else prompt
-        return self.call("prompts.answer", {"id": prompt_id, "choice": choice, "precise": precise})
+        return self.call(wire.METHOD_PROMPTS_ANSWER, {"id": prompt_id, "choice": choice, "precise": precise})
 
     def wait_for_prompt(self, app: Optional[str] = None, kind: Optional[str] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Prompt:
         """The oldest pending prompt (of ``app``, of ``kind``), waiting for one to be raised."""
@@ -188,11 +189,11 @@ class Control:
         def fits(p: Prompt) -> bool:
             return (app is None or p.app == app) and (kind is None or p.kind == kind)
 
-        with self.watch(["prompt"]) as watch:  # first subscribe, then look: none is missed
+        with self.watch([wire.EVENT_PROMPT]) as watch:  # first subscribe, then look: none is missed
             pending = [p for p in self.prompts() if fits(p)]
             if pending:
                 return pending[0]
-            event = watch.wait_for("prompt", lambda e: fits(Prompt.from_json(e.params)), timeout)
+            event = watch.wait_for(wire.EVENT_PROMPT, lambda e: fits(Prompt.from_json(e.params)), timeout)
             return Prompt.from_json(event.params)
 
     def answer(self, app: str, choice: str, precise: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
@@ -201,51 +202,51 @@ class Control:
 
     def set_prompt_policy(self, mode: str, precise: bool = True) -> Dict[str, Any]:
         """Answer every new prompt with ``mode`` (a choice), or ``ask``."""
-        return self.call("prompts.policy", {"mode": mode, "precise": precise})
+        return self.call(wire.METHOD_PROMPTS_POLICY, {"mode": mode, "precise": precise})
 
     # Apps
 
     def apps(self) -> List[Dict[str, Any]]:
         """Every session: ``session``, ``app``, ``pid``, ``uid``, ``state``, ``interfaceOrientation``, ..."""
-        return list(self.call("apps.list"))
+        return list(self.call(wire.METHOD_APPS_LIST))
 
     def set_app_state(self, app: Union[str, int], state: str) -> List[Dict[str, Any]]:
         """Move an app (every session of it, or one session by number) to ``foreground`` or ``background``."""
         target: Dict[str, Any] = {"session": app} if isinstance(app, int) else {"app": app}
         target["state"] = state
-        return list(self.call("apps.update", target))
+        return list(self.call(wire.METHOD_APPS_UPDATE, target))
 
     # The device
 
     def set_location(self, lat: float, lon: float, **fields: float) -> None:
         """Publish one fix now; ``fields`` may hold ``alt``, ``hAcc``, ``vAcc``, ``speed``, ``course``."""
-        self.call("device.set", {"location": dict(lat=lat, lon=lon, **fields)})
+        self.call(wire.METHOD_DEVICE_SET, {"location": dict(lat=lat, lon=lon, **fields)})
 
     def set_acceleration(self, x: float, y: float, z: float) -> None:
         """Hold an accelerometer reading (m/s², device frame)."""
-        self.call("device.set", {"acceleration": {"x": x, "y": y, "z": z}})
+        self.call(wire.METHOD_DEVICE_SET, {"acceleration": {"x": x, "y": y, "z": z}})
 
     def release_acceleration(self) -> None:
         """Give the accelerometer back to a replay or the live sensor."""
-        self.call("device.set", {"acceleration": None})
+        self.call(wire.METHOD_DEVICE_SET, {"acceleration": None})
 
     def set_hinge(self, degrees: float) -> None:
         """A foldable's hinge angle: 0 closed, 180 flat."""
-        self.call("device.set", {"hingeAngle": degrees})
+        self.call(wire.METHOD_DEVICE_SET, {"hingeAngle": degrees})
 
     def rotate(self, orientation: str, wait: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         """Hold the device in ``orientation``; with ``wait``, return once the daemon's judge
         has decided it (after its settling time)."""
         if not wait:
-            self.call("device.set", {"orientation": orientation})
+            self.call(wire.METHOD_DEVICE_SET, {"orientation": orientation})
             return
-        with self.watch(["deviceOrientation"]) as watch:
-            self.call("device.set", {"orientation": orientation})
+        with self.watch([wire.EVENT_DEVICE_ORIENTATION]) as watch:
+            self.call(wire.METHOD_DEVICE_SET, {"orientation": orientation})
             if self.status().device_orientation != orientation:
-                watch.wait_for("deviceOrientation", lambda e: e.get("orientation") == orientation, timeout)
+                watch.wait_for(wire.EVENT_DEVICE_ORIENTATION, lambda e: e.get("orientation") == orientation, timeout)
 
     def set_rotation_lock(self, enabled: bool) -> bool:
-        return bool(self.call("device.rotationLock", {"enabled": enabled}).get("enabled"))
+        return bool(self.call(wire.METHOD_DEVICE_ROTATION_LOCK, {"enabled": enabled}).get("enabled"))
 
     # Replay and recording
 
@@ -258,38 +259,38 @@ class Control:
         params: Dict[str, Any] = {"path": os.path.abspath(path), "speed": speed, "loop": loop}
         if until is not None:
             params["until"] = until
-        self.call("replay.start", params, timeout=timeout)
+        self.call(wire.METHOD_REPLAY_START, params, timeout=timeout)
 
     def replay_stop(self) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call("replay.stop"))
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_STOP))
 
     def replay_status(self) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call("replay.status"))
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_STATUS))
 
     def replay_pause(self) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call("replay.pause"))
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_PAUSE))
 
     def replay_resume(self) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call("replay.resume"))
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_RESUME))
 
     def replay_seek(self, position: float) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call("replay.seek", {"position": position}))
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_SEEK, {"position": position}))
 
     def replay_step(self, count: int = 1) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call("replay.step", {"count": count}))
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_STEP, {"count": count}))
 
     def replay_wait(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> ReplayStatus:
         """Waits until the running replay has finished, was stopped, or paused."""
-        with self.watch(["replay"]) as watch:
+        with self.watch([wire.EVENT_REPLAY]) as watch:
             status = self.replay_status()
             if status.state != "running":
                 return status
-            event = watch.wait_for("replay", lambda e: e.get("state") in ("finished", "stopped", "paused"), timeout)
+            event = watch.wait_for(wire.EVENT_REPLAY, lambda e: e.get("state") in ("finished", "stopped", "paused"), timeout)
             return ReplayStatus.from_json(event.params)
 
     def record_start(self, path: str) -> None:
-        self.call("record.start", {"path": os.path.abspath(path)})
+        self.call(wire.METHOD_RECORD_START, {"path": os.path.abspath(path)})
 
     def record_stop(self) -> Dict[str, Any]:
         """``path`` and ``events`` written."""
-        return self.call("record.stop")
+        return self.call(wire.METHOD_RECORD_STOP)

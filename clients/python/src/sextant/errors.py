@@ -7,23 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
-#: The protocol's error codes and their names (sextant-protocol(7)).
-ERROR_NAMES = {
-    -32700: "parseError",
-    -32600: "invalidRequest",
-    -32601: "methodNotFound",
-    -32602: "invalidParams",
-    -32603: "internalError",
-    1001: "notAuthorized",
-    1002: "servicesDisabled",
-    1003: "noSession",
-    1004: "unknownApp",
-    1005: "noSuchPrompt",
-    1006: "sourceUnavailable",
-    1007: "forbidden",
-    1008: "invalidTrace",
-    1010: "tooManyRequests",
-}
+from ._protocol import ERROR_NAMES
 
 
 class SextantError(Exception):

@@ -1,0 +1,250 @@
+// The app socket's methods (sextant-protocol(7), "App socket").
+
+/// `hello`: opens the app's session.
+public struct Hello: RPCRequest, Equatable {
+    public typealias Result = HelloResult
+    public static let method = Method.hello
+    public var app: String
+    public var state: AppState?
+    /// The interface orientations the app supports, duplicates dropped, in its order.
+    public var orientations: [InterfaceOrientation]?
+
+    public init(app: String, state: AppState? = nil, orientations: [InterfaceOrientation]? = nil) {
+        self.app = app
+        self.state = state
+        self.orientations = orientations
+    }
+
+    public init(_ p: Params) throws(RPCError) {
+        app = try p.requiredString("app")
+        guard AppID.isValid(app) else { throw .invalidParams("\"app\" must be 1-255 of [A-Za-z0-9._-], e.g. com.example.maps") }
+        state = try p.name("state", as: AppState.self)
+        orientations = try p.interfaceOrientations("orientations")
+    }
+
+    public var params: JSONValue {
+        var o = WireObject()
+        o.set("app", app)
+        o.set("state", state)
+        if let orientations { o["orientations"] = .array(orientations.map { .string($0.rawValue) }) }
+        return o.json
+    }
+}
+
+/// What `hello` answers: the session and the state of things at its start.
+public struct HelloResult: WireValue, Equatable {
+    public var protocolVersion: Int
+    public var session: Int
+    public var profile: DeviceProfile
+    public var servicesEnabled: Bool
+    public var authorization: AuthorizationResult
+    public var interfaceOrientation: InterfaceOrientation?
+    public var deviceOrientation: DeviceOrientation
+    /// The last posture (a `posture` event's params), or null before the first.
+    public var posture: JSONValue
+
+    public init(
+        protocolVersion: Int = sextantProtocolVersion, session: Int, profile: DeviceProfile, servicesEnabled: Bool,
+        authorization: AuthorizationResult, interfaceOrientation: InterfaceOrientation?, deviceOrientation: DeviceOrientation,
+        posture: JSONValue
+    ) {
+        self.protocolVersion = protocolVersion
+        self.session = session
+        self.profile = profile
+        self.servicesEnabled = servicesEnabled
+        self.authorization = authorization
+        self.interfaceOrientation = interfaceOrientation
+        self.deviceOrientation = deviceOrientation
+        self.posture = posture
+    }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(result: json)
+        guard let version = try p.integer("protocol"), let session = try p.integer("session") else {
+            throw .invalidParams("\"protocol\" and \"session\" are required")
+        }
+        self.init(
+            protocolVersion: version, session: session, profile: try p.required("profile", as: DeviceProfile.self),
+            servicesEnabled: try p.requiredBool("servicesEnabled"),
+            authorization: try AuthorizationResult(json: p.members["authorization"] ?? .null),
+            interfaceOrientation: try p.name("interfaceOrientation", as: InterfaceOrientation.self),
+            deviceOrientation: try p.required("deviceOrientation", as: DeviceOrientation.self), posture: p.members["posture"] ?? .null)
+    }
+
+    public var json: JSONValue {
+        [
+            "protocol": .int(Int64(protocolVersion)), "session": .int(Int64(session)), "profile": .string(profile.rawValue),
+            "servicesEnabled": .bool(servicesEnabled), "authorization": authorization.json,
+            "interfaceOrientation": JSONValue(interfaceOrientation?.rawValue), "deviceOrientation": .string(deviceOrientation.rawValue),
+            "posture": posture,
+        ]
+    }
+}
+
+/// An app's authorization: `authorization.request`'s answer, the `authorization` event's
+/// params, and, with `servicesEnabled`, `authorization.get`'s answer.
+public struct AuthorizationResult: WireValue, Equatable {
+    public var status: AuthorizationStatus
+    public var accuracy: LocationAccuracy
+    /// Only in `authorization.get`'s answer.
+    public var servicesEnabled: Bool?
+
+    public init(status: AuthorizationStatus, accuracy: LocationAccuracy, servicesEnabled: Bool? = nil) {
+        self.status = status
+        self.accuracy = accuracy
+        self.servicesEnabled = servicesEnabled
+    }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(result: json)
+        self.init(
+            status: try p.required("status", as: AuthorizationStatus.self), accuracy: try p.required("accuracy", as: LocationAccuracy.self),
+            servicesEnabled: try p.bool("servicesEnabled"))
+    }
+
+    public var json: JSONValue {
+        var o = WireObject()
+        o.set("status", status)
+        o.set("accuracy", accuracy)
+        o.set("servicesEnabled", servicesEnabled)
+        return o.json
+    }
+}
+
+/// `authorization.get`.
+public struct AuthorizationGet: ParameterlessRequest, Equatable {
+    public typealias Result = AuthorizationResult
+    public static let method = Method.authorizationGet
+    public init() {}
+}
+
+/// `authorization.request`: answered when the person (or the policy) has decided.
+public struct AuthorizationRequest: RPCRequest, Equatable {
+    public typealias Result = AuthorizationResult
+    public static let method = Method.authorizationRequest
+    public var level: AuthorizationLevel
+
+    public init(level: AuthorizationLevel) { self.level = level }
+
+    public init(_ p: Params) throws(RPCError) {
+        guard let level = try p.name("level", as: AuthorizationLevel.self) else {
+            throw .invalidParams("\"level\" is required: whenInUse or always")
+        }
+        self.level = level
+    }
+
+    public var params: JSONValue { ["level": .string(level.rawValue)] }
+}
+
+/// `location.start`: `location` events from the next fix on.
+public struct LocationStart: RPCRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.locationStart
+    /// Metres; 0 is the best there is.
+    public var desiredAccuracy: Double?
+    /// Metres a fix must move from the last one sent; 0 sends every fix.
+    public var distanceFilter: Double?
+
+    public init(desiredAccuracy: Double? = nil, distanceFilter: Double? = nil) {
+        self.desiredAccuracy = desiredAccuracy
+        self.distanceFilter = distanceFilter
+    }
+
+    public init(_ p: Params) throws(RPCError) {
+        desiredAccuracy = try p.number("desiredAccuracy")
+        distanceFilter = try p.number("distanceFilter")
+        guard (desiredAccuracy ?? 0) >= 0 else { throw .invalidParams("\"desiredAccuracy\" must not be negative") }
+        guard (distanceFilter ?? 0) >= 0 else { throw .invalidParams("\"distanceFilter\" must not be negative") }
+    }
+
+    public var params: JSONValue {
+        var o = WireObject()
+        o.set("desiredAccuracy", desiredAccuracy)
+        o.set("distanceFilter", distanceFilter)
+        return o.json
+    }
+}
+
+/// `location.once`: the next fix.
+public struct LocationOnce: ParameterlessRequest, Equatable {
+    public typealias Result = WireLocation
+    public static let method = Method.locationOnce
+    public init() {}
+}
+
+/// The app methods that take nothing and answer `{}`.
+public struct LocationStop: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.locationStop
+    public init() {}
+}
+
+public struct OrientationStart: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.orientationStart
+    public init() {}
+}
+
+public struct OrientationStop: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.orientationStop
+    public init() {}
+}
+
+public struct PostureStart: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.postureStart
+    public init() {}
+}
+
+public struct PostureStop: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.postureStop
+    public init() {}
+}
+
+/// `app.update`: the app's state, supported orientations, interface lock.
+public struct AppUpdate: RPCRequest, Equatable {
+    /// The app's entry, as `apps.list` gives it.
+    public typealias Result = JSONValue
+    public static let method = Method.appUpdate
+    public var state: AppState?
+    public var orientations: [InterfaceOrientation]?
+    public var interfaceLocked: Bool?
+
+    public init(state: AppState? = nil, orientations: [InterfaceOrientation]? = nil, interfaceLocked: Bool? = nil) {
+        self.state = state
+        self.orientations = orientations
+        self.interfaceLocked = interfaceLocked
+    }
+
+    public init(_ p: Params) throws(RPCError) {
+        state = try p.name("state", as: AppState.self)
+        orientations = try p.interfaceOrientations("orientations")
+        interfaceLocked = try p.bool("interfaceLocked")
+    }
+
+    public var params: JSONValue {
+        var o = WireObject()
+        o.set("state", state)
+        if let orientations { o["orientations"] = .array(orientations.map { .string($0.rawValue) }) }
+        o.set("interfaceLocked", interfaceLocked)
+        return o.json
+    }
+}
+
+extension Params {
+    /// A list of interface orientation names, duplicates dropped, in the app's order.
+    public func interfaceOrientations(_ key: String) throws(RPCError) -> [InterfaceOrientation]? {
+        guard let names = try stringList(key) else { return nil }
+        var out: [InterfaceOrientation] = []
+        for name in names {
+            guard let o = InterfaceOrientation(rawValue: name) else {
+                throw .invalidParams(
+                    "\"\(key)\": \(name) is not an interface orientation (portrait, portraitUpsideDown, landscapeLeft, landscapeRight)")
+            }
+            if !out.contains(o) { out.append(o) }
+        }
+        return out
+    }
+}

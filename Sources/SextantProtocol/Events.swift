@@ -1,0 +1,141 @@
+/// An event (JSON-RPC notification) as apps and watchers receive it, decoded from its
+/// method and params: the app events (sextant-protocol(7), "Events to apps") and the
+/// control side's `prompt`, `promptClosed` and `replay`.
+public enum SextantEvent: Sendable, Equatable {
+    case location(WireLocation)
+    case authorization(AuthorizationResult)
+    case servicesEnabled(Bool)
+    case deviceOrientation(DeviceOrientationEvent)
+    case interfaceOrientation(InterfaceOrientationEvent)
+    case posture(PostureEvent)
+    case locationUnavailable(reason: String)
+    /// A prompt opened; its members as `prompts.list` gives them.
+    case prompt(JSONValue)
+    /// A prompt closed: the prompt's members with `choice` and `precise`, or `cancelled`.
+    case promptClosed(JSONValue)
+    case replay(ReplayStatus)
+
+    /// Decodes a notification; an event of a name this client does not know is an error.
+    public init(method: String, params: JSONValue) throws(RPCError) {
+        switch method {
+        case Event.location: self = .location(try WireLocation(json: params))
+        case Event.authorization: self = .authorization(try AuthorizationResult(json: params))
+        case Event.servicesEnabled: self = .servicesEnabled(try Params(result: params).requiredBool("enabled"))
+        case Event.deviceOrientation: self = .deviceOrientation(try DeviceOrientationEvent(json: params))
+        case Event.interfaceOrientation: self = .interfaceOrientation(try InterfaceOrientationEvent(json: params))
+        case Event.posture: self = .posture(try PostureEvent(json: params))
+        case Event.locationUnavailable: self = .locationUnavailable(reason: try Params(result: params).requiredString("reason"))
+        case Event.prompt: self = .prompt(params)
+        case Event.promptClosed: self = .promptClosed(params)
+        case Event.replay: self = .replay(try ReplayStatus(json: params))
+        default: throw .invalidParams("no event \"\(method)\"")
+        }
+    }
+
+    /// The event's name on the wire.
+    public var method: String {
+        switch self {
+        case .location: return Event.location
+        case .authorization: return Event.authorization
+        case .servicesEnabled: return Event.servicesEnabled
+        case .deviceOrientation: return Event.deviceOrientation
+        case .interfaceOrientation: return Event.interfaceOrientation
+        case .posture: return Event.posture
+        case .locationUnavailable: return Event.locationUnavailable
+        case .prompt: return Event.prompt
+        case .promptClosed: return Event.promptClosed
+        case .replay: return Event.replay
+        }
+    }
+
+    /// Its params on the wire.
+    public var params: JSONValue {
+        switch self {
+        case .location(let location): return location.json
+        case .authorization(let authorization): return authorization.json
+        case .servicesEnabled(let enabled): return ["enabled": .bool(enabled)]
+        case .deviceOrientation(let event): return event.json
+        case .interfaceOrientation(let event): return event.json
+        case .posture(let event): return event.json
+        case .locationUnavailable(let reason): return ["reason": .string(reason)]
+        case .prompt(let members), .promptClosed(let members): return members
+        case .replay(let status): return status.json
+        }
+    }
+}
+
+/// The `deviceOrientation` event's params.
+public struct DeviceOrientationEvent: WireValue, Equatable {
+    public var orientation: DeviceOrientation
+    public var previous: DeviceOrientation
+    public var time: Timestamp
+
+    public init(orientation: DeviceOrientation, previous: DeviceOrientation, time: Timestamp) {
+        self.orientation = orientation
+        self.previous = previous
+        self.time = time
+    }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(result: json)
+        guard let time = try p.timestamp("time") else { throw .invalidParams("\"time\" is required") }
+        self.init(
+            orientation: try p.required("orientation", as: DeviceOrientation.self), previous: try p.required("previous", as: DeviceOrientation.self),
+            time: time)
+    }
+
+    public var json: JSONValue {
+        ["orientation": .string(orientation.rawValue), "previous": .string(previous.rawValue), "time": .string(time.rfc3339)]
+    }
+}
+
+/// The `interfaceOrientation` event's params.
+public struct InterfaceOrientationEvent: WireValue, Equatable {
+    public var orientation: InterfaceOrientation
+    public var previous: InterfaceOrientation?
+
+    public init(orientation: InterfaceOrientation, previous: InterfaceOrientation?) {
+        self.orientation = orientation
+        self.previous = previous
+    }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(result: json)
+        self.init(
+            orientation: try p.required("orientation", as: InterfaceOrientation.self), previous: try p.name("previous", as: InterfaceOrientation.self))
+    }
+
+    public var json: JSONValue { ["orientation": .string(orientation.rawValue), "previous": JSONValue(previous?.rawValue)] }
+}
+
+/// The `posture` event's params (and `hello`'s `posture`).
+public struct PostureEvent: WireValue, Equatable {
+    public var state: PostureState
+    public var previous: PostureState?
+    public var hingeAngle: Double
+    public var fold: FoldDirection
+    public var time: Timestamp
+
+    public init(state: PostureState, previous: PostureState?, hingeAngle: Double, fold: FoldDirection, time: Timestamp) {
+        self.state = state
+        self.previous = previous
+        self.hingeAngle = hingeAngle
+        self.fold = fold
+        self.time = time
+    }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(result: json)
+        guard let time = try p.timestamp("time") else { throw .invalidParams("\"time\" is required") }
+        self.init(
+            state: try p.required("state", as: PostureState.self), previous: try p.name("previous", as: PostureState.self),
+            hingeAngle: try p.requiredNumber("hingeAngle"), fold: try p.required("fold", as: FoldDirection.self), time: time)
+    }
+
+    public var json: JSONValue {
+        [
+            "state": .string(state.rawValue), "previous": JSONValue(previous?.rawValue), "hingeAngle": .double(hingeAngle),
+            "fold": .string(fold.rawValue), "time": .string(time.rfc3339),
+        ]
+    }
+}

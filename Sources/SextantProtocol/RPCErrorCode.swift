@@ -1,0 +1,68 @@
+/// Error codes: JSON-RPC's own and Sextant's (PROTOCOL.md "Errors"), each with its name
+/// and what it means, as data: the Python client's constants are rendered from this table
+/// (`Tests/SextantProtocolTests/PythonConstantsTests.swift` fails when they differ).
+public enum RPCErrorCode: Int, Sendable, CaseIterable {
+    case parseError = -32700
+    case invalidRequest = -32600
+    case methodNotFound = -32601
+    case invalidParams = -32602
+    case internalError = -32603
+    /// JSON-RPC's range for server errors: a socket already serves as many clients as it may.
+    case serverBusy = -32000
+    case notAuthorized = 1001
+    case servicesDisabled = 1002
+    case noSession = 1003
+    case unknownApp = 1004
+    case noSuchPrompt = 1005
+    case sourceUnavailable = 1006
+    case forbidden = 1007
+    case invalidTrace = 1008
+    /// `hello` with an app id bound to another uid (docs/security.md).
+    case wrongUser = 1009
+    /// A session has as many requests waiting (authorization.request, location.once) as it
+    /// may: the daemon holds a bounded number per session.
+    case tooManyRequests = 1010
+
+    public var name: String {
+        switch self {
+        case .parseError: return "parseError"
+        case .invalidRequest: return "invalidRequest"
+        case .methodNotFound: return "methodNotFound"
+        case .invalidParams: return "invalidParams"
+        case .internalError: return "internalError"
+        case .serverBusy: return "serverBusy"
+        case .notAuthorized: return "notAuthorized"
+        case .servicesDisabled: return "servicesDisabled"
+        case .noSession: return "noSession"
+        case .unknownApp: return "unknownApp"
+        case .noSuchPrompt: return "noSuchPrompt"
+        case .sourceUnavailable: return "sourceUnavailable"
+        case .forbidden: return "forbidden"
+        case .invalidTrace: return "invalidTrace"
+        case .wrongUser: return "wrongUser"
+        case .tooManyRequests: return "tooManyRequests"
+        }
+    }
+
+    /// When the daemon answers with it (sextant-protocol(7), ERRORS).
+    public var meaning: String {
+        switch self {
+        case .parseError: return "the line is not JSON"
+        case .invalidRequest: return "not a JSON-RPC 2.0 request; a second hello; a line over 64 KiB"
+        case .methodNotFound: return "no such method on this socket"
+        case .invalidParams: return "a parameter is missing, of the wrong type or out of range"
+        case .internalError: return "the daemon failed, e.g. the permission store could not be written"
+        case .serverBusy: return "the socket already serves as many clients as it may"
+        case .notAuthorized: return "location asked for without authorization (or, when in use, from the background)"
+        case .servicesDisabled: return "Location Services is off"
+        case .noSession: return "an app method before hello"
+        case .unknownApp: return "apps.update names no live session"
+        case .noSuchPrompt: return "answering a prompt that is not pending"
+        case .sourceUnavailable: return "a trace file missing or unreadable; location.once without a fix in time"
+        case .forbidden: return "control socket used by another uid"
+        case .invalidTrace: return "a trace has a bad line"
+        case .wrongUser: return "hello with an app id bound to another uid"
+        case .tooManyRequests: return "a session has as many requests waiting as it may"
+        }
+    }
+}
