@@ -44,14 +44,14 @@ final class SensorProxyFace: DBusFace, @unchecked Sendable {
         compass.set(Self.compassInterface, "CompassHeading", .double(0))
         hub.eventLoop.execute { [self] in
             mapping = SensorProxyOrientation(lastUpright: hub.judge.lastUprightOrientation)
-            orientationChanged(hub.judge.orientation)
-            hub.dbusListeners.deviceOrientation.append { [self] orientation in orientationChanged(orientation) }
+            deviceOrientationChanged(hub.judge.orientation)
+            hub.register(self)
             claims.publish()
         }
     }
 
     /// On the hub's loop: the judge decided.
-    private func orientationChanged(_ orientation: DeviceOrientation) {
+    func deviceOrientationChanged(_ orientation: DeviceOrientation) {
         object.set(Self.interface, "AccelerometerOrientation", .string(mapping.name(for: orientation)))
     }
 
@@ -128,7 +128,7 @@ final class SensorProxyClaims: @unchecked Sendable {
 
     /// `status`'s `dbus.faces.sensorProxy`.
     func publish() {
-        hub.dbusListeners.faceStatus["sensorProxy"] = ["accelerometerClaims": .int(Int64(senders.count))]
+        hub.face(DBusStatusFace.self)?.setStatus(of: "sensorProxy", ["accelerometerClaims": .int(Int64(senders.count))])
     }
 }
 
@@ -160,3 +160,5 @@ struct SensorProxyOrientation {
         return orientation.isUpright ? copy.name(for: orientation) : undefined
     }
 }
+
+extension SensorProxyFace: Face {}

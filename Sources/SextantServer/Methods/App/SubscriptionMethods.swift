@@ -1,47 +1,43 @@
 import SextantProtocol
 
 /// `orientation.start` / `orientation.stop` (`deviceOrientation` and `interfaceOrientation`
-/// events) and `posture.start` / `posture.stop` (`posture` events): each sets one switch of
-/// the session.
-struct SubscriptionMethod<Switch: SubscriptionSwitch>: RPCMethod {
+/// events) and `posture.start` / `posture.stop` (`posture` events): each turns one topic of
+/// the session on or off.
+struct SubscriptionMethod<Switch: TopicSwitch>: RPCMethod {
     static var name: String { Switch.method }
     static var requiresSession: Bool { true }
 
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session[keyPath: Switch.flag] = Switch.on
+        if Switch.on {
+            call.session.topics.insert(Switch.topic)
+        } else {
+            call.session.topics.remove(Switch.topic)
+        }
         return .result([:])
     }
 }
 
-/// Which switch of the session a subscription method sets, and to what.
-protocol SubscriptionSwitch {
+/// One row of the subscription table: a method, the topic it switches, and to what.
+protocol TopicSwitch {
     static var method: String { get }
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { get }
+    static var topic: AppTopic { get }
     static var on: Bool { get }
 }
 
-enum OrientationStart: SubscriptionSwitch {
-    static var method: String { Method.orientationStart }
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
-    static var on: Bool { true }
+enum OrientationStart: TopicSwitch {
+    static let method = Method.orientationStart, topic = AppTopic.orientation, on = true
 }
 
-enum OrientationStop: SubscriptionSwitch {
-    static var method: String { Method.orientationStop }
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
-    static var on: Bool { false }
+enum OrientationStop: TopicSwitch {
+    static let method = Method.orientationStop, topic = AppTopic.orientation, on = false
 }
 
-enum PostureStart: SubscriptionSwitch {
-    static var method: String { Method.postureStart }
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
-    static var on: Bool { true }
+enum PostureStart: TopicSwitch {
+    static let method = Method.postureStart, topic = AppTopic.posture, on = true
 }
 
-enum PostureStop: SubscriptionSwitch {
-    static var method: String { Method.postureStop }
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
-    static var on: Bool { false }
+enum PostureStop: TopicSwitch {
+    static let method = Method.postureStop, topic = AppTopic.posture, on = false
 }
