@@ -69,9 +69,9 @@ public final class Hub: @unchecked Sendable {
     /// The faces the daemon registered (`register(_:)`), in that order.
     private(set) var faces: [any Face] = []
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
-    lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
+    private(set) lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
     /// A replay at `max` takes its next turn after the loop's next poll (`LoopYield`).
-    lazy var loopYield = LoopYield(eventLoop: eventLoop)
+    private(set) lazy var loopYield = LoopYield(eventLoop: eventLoop)
     /// Control peers that called `watch`, with what they watch, kept apart so that
     /// publishing an event does not look at every connection.
     private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
@@ -105,7 +105,7 @@ public final class Hub: @unchecked Sendable {
     private(set) var replay: ReplayPlayer!
     var recorder: TraceRecorder?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
-    lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
+    private(set) lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
         ingest(sample, from: .manual)
     }
 
