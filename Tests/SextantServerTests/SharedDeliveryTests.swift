@@ -104,7 +104,7 @@ struct SharedLinesTests {
         try await hub.onLoop { hub in
             let first = hub.sessions.ordered[0]
             for (index, latitude) in [41.0, 42.0, 43.0].enumerated() {
-                if index == 2 { hub.publish(to: first, .locationUnavailable(reason: "between")) }
+                if index == 2 { hub.publish(to: first, LocationUnavailableEvent(reason: "between")) }
                 let time = hub.now.wall
                 hub.ingest(Sample(time: time, value: .location(LocationFix(latitude: latitude, longitude: 2.29, time: time))), from: .manual)
             }
@@ -167,7 +167,7 @@ struct SharedLineChunksTests {
         let chunks = SharedLineChunks()
         var runs = [chunks.append(Self.line(0))]
         while runs.last!.chunk === runs[0].chunk { runs.append(chunks.append(Self.line(runs.count))) }
-        #expect(runs.dropLast().last!.end <= Connection.turnLinesLimit)
+        #expect(runs.dropLast().last!.end <= LineWriter.turnLinesLimit)
         #expect(!runs.dropLast().last!.isFollowed(by: runs.last!))
     }
 }

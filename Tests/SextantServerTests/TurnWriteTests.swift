@@ -7,7 +7,7 @@ import Testing
 
 /// A connection joins the lines of one turn of the loop into one write to its channel
 /// (one pass through NIO's pipeline, not one a line), in their order; past
-/// `Connection.turnLinesLimit` bytes they go to the channel at once.
+/// `LineWriter.turnLinesLimit` bytes they go to the channel at once.
 @Suite("One write per connection per turn, in process", .timeLimit(.minutes(1)))
 struct TurnWriteTests {
     /// Fixes from the manual source, all in one turn of the loop.
@@ -47,7 +47,7 @@ struct TurnWriteTests {
         var writes: [ByteBuffer] = [try await app.channel.waitForOutboundWrite(as: ByteBuffer.self)]
         while let more = try await app.channel.readOutbound(as: ByteBuffer.self) { writes.append(more) }
         #expect(writes.count >= 2)
-        #expect(writes.allSatisfy { $0.readableBytes < Connection.turnLinesLimit + 1024 })
+        #expect(writes.allSatisfy { $0.readableBytes < LineWriter.turnLinesLimit + 1024 })
         #expect(try writes.flatMap(Self.latitudes) == sent)
     }
 }

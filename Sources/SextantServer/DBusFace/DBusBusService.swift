@@ -128,7 +128,7 @@ final class DBusBusService: Service {
 
     private func report(_ state: DBusBusState) {
         let address = self.address
-        hub.eventLoop.execute { [hub] in hub.dbusBus = DBusBusStatus(bus: address, state: state) }
+        hub.eventLoop.execute { [hub] in hub.face(DBusStatusFace.self)?.busChanged(DBusBusStatus(bus: address, state: state)) }
     }
 }
 

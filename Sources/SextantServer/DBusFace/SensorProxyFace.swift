@@ -46,14 +46,14 @@ final class SensorProxyFace: DBusFace {
         compass.set(Self.compassInterface, "CompassHeading", .double(0))
         hub.eventLoop.execute { [self] in
             mapping.value = SensorProxyOrientation(lastUpright: hub.judge.lastUprightOrientation)
-            orientationChanged(hub.judge.orientation)
-            hub.dbusListeners.deviceOrientation.append { [self] orientation in orientationChanged(orientation) }
+            deviceOrientationChanged(hub.judge.orientation)
+            hub.register(self)
             claims.publish()
         }
     }
 
     /// On the hub's loop: the judge decided.
-    private func orientationChanged(_ orientation: DeviceOrientation) {
+    func deviceOrientationChanged(_ orientation: DeviceOrientation) {
         object.set(Self.interface, "AccelerometerOrientation", .string(mapping.value.name(for: orientation)))
     }
 
@@ -131,7 +131,7 @@ final class SensorProxyClaims: Sendable {
 
     /// `status`'s `dbus.faces.sensorProxy`.
     func publish() {
-        hub.dbusListeners.faceStatus["sensorProxy"] = ["accelerometerClaims": .int(Int64(senders.value.count))]
+        hub.face(DBusStatusFace.self)?.setStatus(of: "sensorProxy", ["accelerometerClaims": .int(Int64(senders.value.count))])
     }
 }
 
@@ -163,3 +163,5 @@ struct SensorProxyOrientation: Sendable {
         return orientation.isUpright ? copy.name(for: orientation) : undefined
     }
 }
+
+extension SensorProxyFace: Face {}

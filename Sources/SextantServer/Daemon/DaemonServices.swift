@@ -38,6 +38,8 @@ final class HubService: Service, Sendable {
         let hub = Hub(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger)
         // Until it is in place (or if it cannot be), work split across turns pauses on timers.
         hub.eventLoop.execute {
+            // `status` shows `dbus` (null without `--dbus`) whether or not a bus is served.
+            hub.register(DBusStatusFace())
             hub.loopYield.installWakeSocket().whenFailure { error in
                 hub.logger.warning("no wake-up socket for the event loop: work split across turns pauses between slices", metadata: ["error": "\(error)"])
             }
@@ -94,6 +96,11 @@ final class ListenerService: Service, Sendable {
             let appLimit = try DescriptorBudget.appClientLimit(requested: options.maxAppClients)
             let trimmer = HeapTrimmer(eventLoop: hub.eventLoop)
             let reserve = DescriptorReserve()
+            let face = try await hub.eventLoop.submit {
+                let face = SocketFace(hub: hub)
+                hub.register(face)
+                return NIOLoopBound(face, eventLoop: hub.eventLoop)
+            }.get()
             let sockets: [(name: String, kind: SocketKind, mode: mode_t, group: UInt32?, limit: Int)] = [
                 (DefaultPaths.controlSocketName, .control, options.controlGroup == nil ? 0o600 : 0o660, options.controlGroup, DescriptorBudget.controlClients),
                 (DefaultPaths.appSocketName, .app, 0o666, nil, appLimit),
@@ -102,13 +109,13 @@ final class ListenerService: Service, Sendable {
                 let budget = ConnectionBudget(limit: socket.limit, eventLoop: hub.eventLoop, trimmer: trimmer)
                 if let passed = activation.claim(socket.name) {
                     paths.append(SocketActivation.boundPath(of: passed.raw) ?? "descriptor \(passed.raw) from systemd")
-                    channels.append(try await SocketListener.serve(passed, kind: socket.kind, budget: budget, reserve: reserve, hub: hub))
+                    channels.append(try await SocketListener.serve(passed, kind: socket.kind, budget: budget, reserve: reserve, hub: hub, face: face))
                 } else {
                     let path = options.runtimeDirectory + "/" + socket.name
                     paths.append(path)
                     channels.append(
                         try await SocketListener.bind(
-                            path: path, kind: socket.kind, mode: socket.mode, group: socket.group, budget: budget, reserve: reserve, hub: hub))
+                            path: path, kind: socket.kind, mode: socket.mode, group: socket.group, budget: budget, reserve: reserve, hub: hub, face: face))
                     bound.append(path)
                 }
             }

@@ -63,10 +63,20 @@ final class GPSDFaceService: Service, Sendable {
 
     /// Binds every `--gpsd-listen` address; on a failure, those already bound are closed.
     static func bind(_ addresses: [GPSDListenAddress], allowAny: Bool, hub: Hub) async throws(DaemonStartError) -> GPSDFaceService {
+        let face: NIOLoopBound<GPSDFace>
+        do {
+            face = try await hub.eventLoop.submit {
+                let face = GPSDFace(hub: hub)
+                hub.register(face)
+                return NIOLoopBound(face, eventLoop: hub.eventLoop)
+            }.get()
+        } catch {
+            throw DaemonStartError(description: "--gpsd-listen: \(error)")
+        }
         let budget = ConnectionBudget(limit: GPSDListener.maxClients, eventLoop: hub.eventLoop, trimmer: HeapTrimmer(eventLoop: hub.eventLoop))
         var channels: [Channel] = []
         do {
-            for address in addresses { channels.append(try await GPSDListener.bind(address, allowAny: allowAny, budget: budget, hub: hub)) }
+            for address in addresses { channels.append(try await GPSDListener.bind(address, allowAny: allowAny, budget: budget, hub: hub, face: face)) }
         } catch {
             for channel in channels { try? await channel.close() }
             throw DaemonStartError(description: (error as? ListenError)?.description ?? "--gpsd-listen: \(error)")
@@ -87,7 +97,7 @@ enum GPSDListener {
     /// and a /proc scan when it connects. One more hears gpsd's ERROR and is closed.
     static let maxClients = 64
 
-    static func bind(_ address: GPSDListenAddress, allowAny: Bool, budget: ConnectionBudget, hub: Hub) async throws -> Channel {
+    static func bind(_ address: GPSDListenAddress, allowAny: Bool, budget: ConnectionBudget, hub: Hub, face: NIOLoopBound<GPSDFace>) async throws -> Channel {
         let loopback: Bool
         do {
             loopback = try address.isLoopback()
@@ -115,7 +125,7 @@ enum GPSDListener {
                         }
                         channel.closeFuture.whenComplete { _ in budget.give() }
                         try sync.addHandler(ByteToMessageHandler(GPSDRequestFramer()))
-                        try sync.addHandler(GPSDConnectionHandler(hub: hub))
+                        try sync.addHandler(GPSDConnectionHandler(face: face.value))
                     }
                 }
                 .bind(host: address.host, port: address.port)
@@ -124,7 +134,7 @@ enum GPSDListener {
             throw ListenError(description: "--gpsd-listen \(address): cannot listen: \(error)")
         }
         let bound = channel.localAddress.map { GPSDListenAddress.bound($0) } ?? address.description
-        try await hub.eventLoop.submit { hub.gpsdFace.listeners.append(bound) }.get()
+        try await hub.eventLoop.submit { face.value.listening(on: bound) }.get()
         hub.logger.info("gpsd face listening", metadata: ["address": "\(bound)"])
         return channel
     }
@@ -163,13 +173,13 @@ extension GPSDListenAddress {
 final class GPSDConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = GPSDFrame
 
-    private let hub: Hub
+    private let face: GPSDFace
     private var connection: GPSDConnection?
 
-    init(hub: Hub) { self.hub = hub }
+    init(face: GPSDFace) { self.face = face }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = hub.gpsdConnectionOpened(channel: context.channel)
+        connection = face.connectionOpened(channel: context.channel)
         context.fireChannelActive()
     }
 
@@ -178,18 +188,18 @@ final class GPSDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection?.flushOutbox()
+        connection?.writer.flushOutbox()
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let connection { hub.gpsdConnectionClosed(connection) }
+        if let connection { face.connectionClosed(connection) }
         connection = nil
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        hub.logger.debug("gpsd client error", metadata: ["error": "\(error)"])
+        face.hub.logger.debug("gpsd client error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }
 }

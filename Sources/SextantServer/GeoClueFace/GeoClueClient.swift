@@ -81,7 +81,7 @@ final class GeoClueClient {
 
     /// The client is freed: its objects leave the bus; a waiting `Start` is forgotten.
     func release() {
-        if let token = pendingStart { service.hub.authorizationAnswers[token] = nil }
+        if let token = pendingStart { service.hub.forgetAuthorizationWaiter(token) }
         pendingStart = nil
         session?.stream = nil
         isActive = false
@@ -91,13 +91,12 @@ final class GeoClueClient {
 }
 
 extension GeoClueClient: SessionOutput {
-    func deliver(_ event: AppEvent) {
-        switch event {
-        case .location(let fix, _): receive(fix)
-        case .authorization, .servicesEnabled: service.rightsMayHaveChanged(self)
-        case .locationUnavailable, .deviceOrientation, .interfaceOrientation, .posture: break  // GeoClue has no such signals
-        }
+    /// GeoClue speaks the kinds conformed to ``GeoClueEncodable``; it has no signal for the others.
+    func deliver(_ event: any AppEventKind) {
+        (event as? any GeoClueEncodable)?.deliver(to: self)
     }
+
+    func rightsMayHaveChanged() { service.rightsMayHaveChanged(self) }
 
     /// The hub calls this the moment the rules stop delivery (a revoke, the switch, the
     /// background): the client stops at once.

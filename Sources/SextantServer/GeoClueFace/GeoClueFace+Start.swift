@@ -69,9 +69,7 @@ extension GeoClueFace {
     }
 
     private func requestAuthorization(_ client: GeoClueClient, _ session: AppSession, _ call: any DBusCall) {
-        let token = hub.makeToken()
-        client.pendingStart = token
-        hub.authorizationAnswers[token] = { [self] answer in
+        let token = hub.makeToken(answeredBy: .face { [self] answer in
             client.pendingStart = nil
             guard clients[client.number]?.client === client, client.session === session else { return call.fail(.failed("the client was deleted")) }
             switch answer {
@@ -83,7 +81,8 @@ extension GeoClueFace {
                 call.reply([])
                 activate(client, session)
             }
-        }
+        })
+        client.pendingStart = token
         _ = hub.requestAuthorization(session.id, level: Self.requestLevel, token: token)
     }
 

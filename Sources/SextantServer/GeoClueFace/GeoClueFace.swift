@@ -39,7 +39,7 @@ final class GeoClueFace: DBusFace {
         manager.set(GeoClueInterfaces.managerName, "InUse", .bool(false))
         manager.set(GeoClueInterfaces.managerName, "AvailableAccuracyLevel", .uint32(GeoClueAccuracyLevel.exact.rawValue))
         hub.eventLoop.execute { [self] in
-            hub.dbusListeners.servicesEnabled.append { [weak self] enabled in self?.servicesSwitched(enabled) }
+            hub.register(self)
             servicesSwitched(hub.authorization.servicesEnabled)
         }
     }

@@ -2,77 +2,134 @@ import NIOCore
 import SextantCore
 import SextantProtocol
 
-/// What an app session hears, as the hub decided it and before any face puts it into its
-/// own protocol: JSON-RPC notifications on app.sock, and whatever other faces speak.
-enum AppEvent {
-    /// A fix the app may have, already reduced when its accuracy is (RULES L10).
-    case location(LocationFix, LocationAccuracy)
-    case authorization(AuthorizationSnapshot)
-    case servicesEnabled(Bool)
-    case deviceOrientation(DeviceOrientationChange)
-    case interfaceOrientation(InterfaceOrientationChange)
-    case posture(PostureChange)
-    case locationUnavailable(reason: String)
+/// What a session subscribes to: it hears an event only while subscribed to the event's
+/// topic (``AppSession/hears(_:)``). A new topic is a case here and a row in the
+/// subscription methods' table (`SubscriptionMethods.swift`).
+enum AppTopic: Hashable, Sendable {
+    /// Every session hears these (authorization, the services switch).
+    case session
+    /// Asked for with `location.start` (the session's stream) or `location.once`.
+    case location
+    case orientation
+    case posture
+}
 
+/// One kind of event an app session hears, as the hub decided it, before any face puts it
+/// into its own protocol. A new kind is one type: its topic, whether it tells where the
+/// device is, how a slow client's queue treats it, and its JSON-RPC form (app.sock and the
+/// watchers). A face that speaks it in another protocol conforms it to that face's protocol
+/// (``GPSDEncodable``, ``GeoClueEncodable``); a face it does not conform to ignores it.
+protocol AppEventKind {
+    /// The topic a session subscribes to, to hear it.
+    static var topic: AppTopic { get }
+    /// Whether it says anything about where the device is: after a revoke none of these
+    /// reaches the app, whatever its kind (L9, ``Hub/mayLeave(_:for:)``).
+    static var isLocationDerived: Bool { get }
+    /// How a slow client's queue treats it (PROTOCOL "Transport").
+    var outboundKind: OutboundKind { get }
     /// The event's name on the wire (PROTOCOL "Events to apps").
-    var method: String {
-        switch self {
-        case .location: return Event.location
-        case .authorization: return Event.authorization
-        case .servicesEnabled: return Event.servicesEnabled
-        case .deviceOrientation: return Event.deviceOrientation
-        case .interfaceOrientation: return Event.interfaceOrientation
-        case .posture: return Event.posture
-        case .locationUnavailable: return Event.locationUnavailable
-        }
-    }
-
+    var method: String { get }
     /// Its params on the wire.
-    var params: JSONValue {
-        switch self {
-        case .location(let fix, let accuracy): return fix.json(accuracy: accuracy)
-        case .authorization(let snapshot): return snapshot.json
-        case .servicesEnabled(let enabled): return ["enabled": .bool(enabled)]
-        case .deviceOrientation(let change): return change.json
-        case .interfaceOrientation(let change): return change.json
-        case .posture(let change): return change.json
-        case .locationUnavailable(let reason): return ["reason": .string(reason)]
-        }
-    }
+    var params: JSONValue { get }
+    /// Its JSON-RPC notification line, with its newline.
+    func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer
+}
 
-    /// Its JSON-RPC notification line, with its newline: a location's straight into bytes
-    /// (``LocationLine``), any other event's through the general encoder.
+extension AppEventKind {
+    static var isLocationDerived: Bool { false }
+    var isLocationDerived: Bool { Self.isLocationDerived }
+    var topic: AppTopic { Self.topic }
+
+    /// Through the general encoder; the `location` event writes its own bytes.
     func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
-        if case .location(let fix, let accuracy) = self {
-            var buffer = allocator.buffer(capacity: LocationLine.capacity)
-            LocationLine.write(fix, accuracy: accuracy, into: &buffer)
-            return buffer
-        }
         let text = RPCMessage.notification(method: method, params: params).line
         var buffer = allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
         return buffer
     }
+}
 
-    /// How a slow client's queue treats it (PROTOCOL "Transport").
-    var kind: OutboundKind {
-        switch self {
-        case .location: return .location
-        case .deviceOrientation, .posture: return .sensor
-        case .authorization, .servicesEnabled, .interfaceOrientation, .locationUnavailable: return .essential
-        }
+/// A fix the app may have, already reduced when its accuracy is (RULES L10).
+struct LocationEvent: AppEventKind {
+    let fix: LocationFix
+    let accuracy: LocationAccuracy
+    init(_ fix: LocationFix, _ accuracy: LocationAccuracy) {
+        self.fix = fix
+        self.accuracy = accuracy
     }
+    static var topic: AppTopic { .location }
+    static var isLocationDerived: Bool { true }
+    var outboundKind: OutboundKind { .location }
+    var method: String { Event.location }
+    var params: JSONValue { fix.json(accuracy: accuracy) }
+
+    /// Straight into bytes (``LocationLine``): the line a replay at `max` is made of.
+    func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: LocationLine.capacity)
+        LocationLine.write(fix, accuracy: accuracy, into: &buffer)
+        return buffer
+    }
+}
+
+struct AuthorizationEvent: AppEventKind {
+    let snapshot: AuthorizationSnapshot
+    static var topic: AppTopic { .session }
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.authorization }
+    var params: JSONValue { snapshot.json }
+}
+
+struct ServicesEnabledEvent: AppEventKind {
+    let enabled: Bool
+    static var topic: AppTopic { .session }
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.servicesEnabled }
+    var params: JSONValue { ["enabled": .bool(enabled)] }
+}
+
+struct DeviceOrientationEvent: AppEventKind {
+    let change: DeviceOrientationChange
+    static var topic: AppTopic { .orientation }
+    var outboundKind: OutboundKind { .sensor }
+    var method: String { Event.deviceOrientation }
+    var params: JSONValue { change.json }
+}
+
+struct InterfaceOrientationEvent: AppEventKind {
+    let change: InterfaceOrientationChange
+    static var topic: AppTopic { .orientation }
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.interfaceOrientation }
+    var params: JSONValue { change.json }
+}
+
+struct PostureEvent: AppEventKind {
+    let change: PostureChange
+    static var topic: AppTopic { .posture }
+    var outboundKind: OutboundKind { .sensor }
+    var method: String { Event.posture }
+    var params: JSONValue { change.json }
+}
+
+/// The GPS source is gone: told once per loss to each streaming session. It says where
+/// no fix comes from, not where the device is.
+struct LocationUnavailableEvent: AppEventKind {
+    let reason: String
+    static var topic: AppTopic { .location }
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.locationUnavailable }
+    var params: JSONValue { ["reason": .string(reason)] }
 }
 
 /// An event on its way to any number of sessions: its JSON-RPC line is encoded once, on
 /// first use, and the same bytes go to every app.sock session that may have it.
 final class SharedEvent {
-    let event: AppEvent
+    let event: any AppEventKind
     private var line: ByteBuffer?
     /// The line in a chunk of lines shared between connections, once one asked for it.
     private var sharedRun: SharedLineRun?
 
-    init(_ event: AppEvent) { self.event = event }
+    init(_ event: any AppEventKind) { self.event = event }
 
     func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         if let line { return line }
@@ -93,12 +150,14 @@ final class SharedEvent {
 /// The face an app session came through: where its events go, in that face's protocol.
 /// app.sock's `Connection` is one; a face for another protocol (gpsd's, D-Bus) adds its own.
 protocol SessionOutput: AnyObject {
-    /// An event the rules let this session have, in the order decided.
-    func deliver(_ event: AppEvent)
+    /// An event the rules let this session have, in the order decided. A face that does
+    /// not speak the event's kind ignores it.
+    func deliver(_ event: any AppEventKind)
     /// The same, for an event that may go to many sessions: a face that can share its
     /// encoding between them does so here.
     func deliver(_ shared: SharedEvent)
-    /// Locations queued but not yet written are dropped: delivery stopped being allowed (L9).
+    /// Location-derived events queued but not yet written are dropped: delivery stopped
+    /// being allowed (L9).
     func discardQueuedLocations()
     /// Who the peer is, when the face can tell (`apps.list`).
     var peer: PeerCredentials? { get }
@@ -108,13 +167,6 @@ protocol SessionOutput: AnyObject {
 
 extension SessionOutput {
     func deliver(_ shared: SharedEvent) { deliver(shared.event) }
-}
-
-extension Connection: SessionOutput {
-    func deliver(_ event: AppEvent) { sendLine(event.jsonRPCLine(channel.allocator), kind: event.kind) }
-    func deliver(_ shared: SharedEvent) { sendShared(shared) }
-    var peer: PeerCredentials? { credentials }
-    var face: String { kind.rawValue }
 }
 
 extension DeviceOrientationChange {

@@ -22,16 +22,16 @@ extension Hub {
         else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
         let conditions = interfaceConditions
-        let event = SharedEvent(.deviceOrientation(change))
+        let event = SharedEvent(DeviceOrientationEvent(change: change))
         for session in sessions.ordered {
-            if session.wantsOrientation { publish(to: session, event) }
+            if session.hears(.orientation) { publish(to: session, event) }
             // O7: each foreground app follows, in the same turn, after the device event.
             publishInterface(session.interface.deviceChanged(conditions, state: appState(of: session)), to: session)
         }
-        if !sessions.ordered.contains(where: \.wantsOrientation) {
+        if !sessions.ordered.contains(where: { $0.hears(.orientation) }) {
             broadcastToWatchers(Event.deviceOrientation, change.json, kind: .sensor)
         }
-        dbusListeners.deviceOrientationChanged(change.orientation)
+        for face in faces { face.deviceOrientationChanged(change.orientation) }
     }
 
     /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.
@@ -41,11 +41,11 @@ extension Hub {
         else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
-        let event = SharedEvent(.posture(change))
-        for session in sessions.ordered where session.wantsPosture {
+        let event = SharedEvent(PostureEvent(change: change))
+        for session in sessions.ordered where session.hears(.posture) {
             publish(to: session, event)
         }
-        if !sessions.ordered.contains(where: \.wantsPosture) {
+        if !sessions.ordered.contains(where: { $0.hears(.posture) }) {
             broadcastToWatchers(Event.posture, change.json, kind: .sensor)
         }
     }
@@ -65,8 +65,8 @@ extension Hub {
     /// whether there is one).
     func publishInterface(_ change: InterfaceOrientationChange?, to session: AppSession) {
         guard let change else { return }
-        if session.wantsOrientation {
-            publish(to: session, .interfaceOrientation(change))
+        if session.hears(.orientation) {
+            publish(to: session, InterfaceOrientationEvent(change: change))
         } else {
             broadcastToWatchers(Event.interfaceOrientation, change.json, app: session.app, session: session.id)
         }

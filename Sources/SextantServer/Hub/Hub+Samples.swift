@@ -29,7 +29,7 @@ extension Hub {
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
-        fanOutLocation(fix, SharedEvent(.location(fix, .full)))
+        fanOutLocation(fix, SharedEvent(LocationEvent(fix, .full)))
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is
@@ -51,15 +51,15 @@ extension Hub {
             let served: (LocationFix, LocationAccuracy) = granted == .reduced ? (fudger.coarsen(fix).fix, .reduced) : (fix, .full)
             for waiter in session.onceWaiters.removeAll() {
                 waiter.timeout.cancel()
-                waiter.connection.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
+                waiter.peer.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
             }
         }
         // The stream changed in place, not copied out and back.
         if let (out, accuracy) = session.stream?.offer(fix, authorized: granted, fudger: fudger) {
             if accuracy == .full {
-                publish(to: session, fullFix ?? SharedEvent(.location(fix, .full)))
+                publish(to: session, fullFix ?? SharedEvent(LocationEvent(fix, .full)))
             } else {
-                publish(to: session, .location(out, accuracy))
+                publish(to: session, LocationEvent(out, accuracy))
             }
         }
     }
@@ -94,6 +94,6 @@ extension Hub {
     }
 
     func tellLocationUnavailable(_ session: AppSession, _ reason: String) {
-        publish(to: session, .locationUnavailable(reason: reason))
+        publish(to: session, LocationUnavailableEvent(reason: reason))
     }
 }

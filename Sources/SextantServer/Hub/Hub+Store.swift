@@ -144,8 +144,8 @@ extension Hub {
     /// uid that first said it, and is refused to every other uid with 1009 until
     /// `sextantctl permissions unbind` frees it. A first claim is committed before the
     /// session opens, so that a restart cannot hand the id to the next uid that asks.
-    func claimAppID(_ app: String, by connection: Connection, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
-        guard let uid = connection.credentials?.uid else { throw .internalError("the peer's uid is not known") }
+    func claimAppID(_ app: String, by peer: any RPCPeer, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
+        guard let uid = peer.credentials?.uid else { throw .internalError("the peer's uid is not known") }
         return try claimAppID(app, uid: uid, then: open)
     }
 
@@ -207,8 +207,8 @@ extension Hub {
                 return (outcome.refusal, outcome.effects)
             }
         } catch {
-            pendingRequests[token] = nil
-            authorizationAnswers.removeValue(forKey: token)?(.failure(error))
+            // A peer's request is answered with `.error` by its caller; a face's waiter hears it here.
+            if case .face(let answer)? = forgetAuthorizationWaiter(token) { answer(.failure(error)) }
             return .error(error)
         }
         committed.assumeIsolated().whenComplete { [self] result in
@@ -220,11 +220,7 @@ extension Hub {
             case .success(let refusal?): failure = refusal.rpcError
             case .failure(let error): failure = (error as? RPCError) ?? .internalError("\(error)")
             }
-            if let pending = pendingRequests.removeValue(forKey: token) {
-                pending.connection.respond(pending.id, .failure(failure))
-            } else {
-                authorizationAnswers.removeValue(forKey: token)?(.failure(failure))
-            }
+            answerAuthorization(token, .failure(failure))
         }
         return .deferred
     }

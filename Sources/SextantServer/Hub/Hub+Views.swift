@@ -14,7 +14,7 @@ extension Hub {
             }
             return .object(fields)
         }
-        return [
+        var status: [String: JSONValue] = [
             "version": .string(configuration.version),
             "uptime": .double((uptime * 1000).rounded() / 1000),
             "profile": .string(configuration.profile.rawValue),
@@ -28,9 +28,9 @@ extension Hub {
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": authorization.policy.json,
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
-            "gpsdListeners": .array(gpsdFace.listeners.map { .string($0) }),
-            "dbus": dbusStatusJSON,
         ]
+        for face in faces { status.merge(face.statusMembers) { $1 } }
+        return .object(status)
     }
 
     func permissionEntries() -> [JSONValue] {

@@ -63,23 +63,21 @@ public final class Hub: @unchecked Sendable {
     let startedAt: Int64
 
     /// Each socket's methods (`SocketMethods.swift`).
-    private let appMethods = MethodTable.appSocket()
-    private let controlMethods = MethodTable.controlSocket()
+    let appMethods = MethodTable.appSocket()
+    let controlMethods = MethodTable.controlSocket()
 
-    var connections: [UInt64: Connection] = [:]
+    /// The faces the daemon registered (`register(_:)`), in that order.
+    private(set) var faces: [any Face] = []
     /// Each turn's writes leave in one flush per connection, a bounded number per turn.
-    lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
+    private(set) lazy var flushes = FlushBatcher(eventLoop: eventLoop, connectionsPerTurn: configuration.flushesPerTurn)
     /// A replay at `max` takes its next turn after the loop's next poll (`LoopYield`).
-    lazy var loopYield = LoopYield(eventLoop: eventLoop)
-    var nextConnectionID: UInt64 = 0
-    /// Control connections that called `watch`, kept apart so that publishing an event
-    /// does not look at every connection.
-    private var watchers: [UInt64: Connection] = [:]
-    var sessions = SessionTable()
-    /// `authorization.request`s waiting for a decision.
-    var pendingRequests: [RequestToken: (connection: Connection, id: JSONValue)] = [:]
-    /// Requests a face answers in its own protocol (GeoClue's `Start`): `makeToken(onAnswer:)`.
-    var authorizationAnswers: [RequestToken: (Result<AuthorizationSnapshot, RPCError>) -> Void] = [:]
+    private(set) lazy var loopYield = LoopYield(eventLoop: eventLoop)
+    /// Control peers that called `watch`, with what they watch, kept apart so that
+    /// publishing an event does not look at every connection.
+    private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
+    private(set) var sessions = SessionTable()
+    /// Authorization requests waiting for a decision, whoever answers them.
+    private var authorizationWaiters: [RequestToken: AuthorizationWaiter] = [:]
     private var nextToken: RequestToken = 0
 
     // Location.
@@ -92,12 +90,6 @@ public final class Hub: @unchecked Sendable {
     var lastFixSource: SourceName?
     /// The fix on its way to the sessions, across turns of the loop.
     var locationFanOut = LocationFanOut.State()
-    /// The gpsd face's listeners and connections (`GPSDFace/`).
-    var gpsdFace = GPSDFaceRegistry()
-    /// The D-Bus connection as `status` shows it, nil without `--dbus`; what the D-Bus
-    /// faces follow of the hub's decisions (`DBusFace/`).
-    var dbusBus: DBusBusStatus?
-    var dbusListeners = DBusFaceListeners()
 
     // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
     var judge = OrientationJudge()
@@ -110,10 +102,10 @@ public final class Hub: @unchecked Sendable {
     var lastPosture: PostureChange?
 
     // Replay and recording.
-    var replay: ReplayPlayer!
+    private(set) var replay: ReplayPlayer!
     var recorder: TraceRecorder?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
-    lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
+    private(set) lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
         ingest(sample, from: .manual)
     }
 
@@ -146,8 +138,7 @@ public final class Hub: @unchecked Sendable {
             manualAccelerometer.release()
             recorder?.finish()
             recorder = nil
-            for connection in connections.values { connection.close() }
-            for connection in gpsdFace.connections.values { connection.close() }
+            for face in faces { face.close() }
             loopYield.close()
         }.get()
         try? await fileThread.shutdownGracefully()
@@ -158,15 +149,25 @@ public final class Hub: @unchecked Sendable {
 
     var now: EngineTime { EngineTime(monotonic: clock.monotonicNanoseconds(), wall: clock.wallTime()) }
 
-    // MARK: - Connections
+    // MARK: - Faces and connections
 
-    func connectionClosed(_ connection: Connection) {
+    /// What `status` says of a source from now on.
+    func setSourceState(_ source: SourceName, _ state: SourceState) { sourceStates.set(source, state) }
+
+    /// Adds a face: it shows in `status`, holds back a max-speed replay, closes with the
+    /// hub and hears the changes it observes.
+    func register(_ face: any Face) {
         eventLoop.preconditionInEventLoop()
-        connection.close()
-        connections[connection.id] = nil
-        watchers[connection.id] = nil
-        pendingRequests = pendingRequests.filter { $0.value.connection !== connection }
-        if let id = connection.session { closeSession(id) }
+        faces.append(face)
+    }
+
+    /// A peer of a method table is gone: what it watched, asked and opened goes with it.
+    func peerClosed(_ peer: any RPCPeer) {
+        eventLoop.preconditionInEventLoop()
+        peer.close()
+        watchers[ObjectIdentifier(peer)] = nil
+        authorizationWaiters = authorizationWaiters.filter { !$0.value.belongs(to: peer) }
+        if let id = peer.session { closeSession(id) }
         replay.clientDrained()
     }
 
@@ -178,95 +179,36 @@ public final class Hub: @unchecked Sendable {
         logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
     }
 
-    // MARK: - Requests
+    // MARK: - Authorization requests
 
-    func received(_ frame: InboundFrame, on connection: Connection) {
-        eventLoop.preconditionInEventLoop()
-        guard !connection.isClosed else { return }
-        if connection.heldFrames != nil {
-            connection.heldFrames!.append(frame)
-            return
-        }
-        switch frame {
-        case .tooLong:
-            logger.notice("line over 64 KiB: closing the connection", metadata: ["client": "\(connection.label)"])
-            connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.invalidRequest, "line longer than 65536 bytes")))
-        case .line(let buffer):
-            if let id = connection.session, let session = sessions[id] { settleOwedLocation(session) }  // the fix it is owed first
-            let value: JSONValue
-            do {
-                value = try buffer.readableBytesView.withContiguousStorageIfAvailable { bytes throws(JSONParseError) in
-                    try JSONValue.parse(bytes)
-                } ?? JSONValue.parse(bytes: buffer.readableBytesView)
-            } catch {
-                connection.respond(.null, .failure(RPCError(.parseError, "invalid JSON: \(error)")))
-                return
-            }
-            switch RPCMessage.decode(value) {
-            case .failure(let failure):
-                connection.respond(failure.id, .failure(failure.error))
-            case .success(.request(let id, let method, let params)):
-                dispatch(method: method, params: params, id: id, on: connection)
-            case .success(.notification(let method, let params)):
-                // Notifications get no answer, even an error (JSON-RPC 2.0 §4.1).
-                dispatch(method: method, params: params, id: nil, on: connection)
-            case .success(.response), .success(.errorResponse):
-                connection.respond(.null, .failure(RPCError(.invalidRequest, "the daemon takes requests, not responses")))
-            }
-        }
+    /// A token for `peer`'s request `id`, answered with the decision (none for a notification).
+    func makeToken(for peer: any RPCPeer, id: JSONValue?) -> RequestToken {
+        makeToken(answeredBy: id.map { AuthorizationWaiter.request(peer: peer, id: $0) })
     }
 
-    private func dispatch(method: String, params: JSONValue?, id: JSONValue?, on connection: Connection) {
-        let table = connection.kind == .app ? appMethods : controlMethods
-        let reply = table.dispatch(method, params: params, id: id, on: connection, hub: self)
-        guard let id else { return }
-        switch reply {
-        case .result(let value): connection.respond(id, .success(value))
-        case .error(let error): connection.respond(id, .failure(error))
-        case .later(let future):
-            future.assumeIsolated().whenComplete { result in
-                connection.respond(id, result.mapError { ($0 as? RPCError) ?? RPCError.internalError("\($0)") })
-            }
-        case .deferred: break
-        }
-    }
-
-    /// Reads nothing more of `connection` until `answer` is written: a client may send its
-    /// next requests right behind a `hello` whose answer waits for the store, and they must
-    /// find the session open. Lines already read wait in order (no more than one read's
-    /// worth: reading is paused), and are handled after the answer.
-    func holdRequests(of connection: Connection, until answer: EventLoopFuture<JSONValue>) {
-        connection.heldFrames = []
-        _ = connection.channel.setOption(ChannelOptions.autoRead, value: false)
-        answer.assumeIsolated().whenComplete { [self] _ in
-            // Queued behind the answer, which the dispatcher writes on this same completion.
-            eventLoop.assumeIsolated().execute { [self] in
-                let held = connection.heldFrames ?? []
-                connection.heldFrames = nil
-                for frame in held { received(frame, on: connection) }
-                guard !connection.isClosed, connection.heldFrames == nil else { return }
-                _ = connection.channel.setOption(ChannelOptions.autoRead, value: true)
-                connection.channel.read()
-            }
-        }
-    }
-
-    func makeToken(for connection: Connection, id: JSONValue?) -> RequestToken {
+    /// A token for a request: `waiter` hears the decision. With none, no one waits for the
+    /// answer: a face without request ids (gpsd's) hears it as the session's `authorization` event.
+    func makeToken(answeredBy waiter: AuthorizationWaiter? = nil) -> RequestToken {
         nextToken += 1
-        if let id { pendingRequests[nextToken] = (connection, id) }
+        if let waiter { authorizationWaiters[nextToken] = waiter }
         return nextToken
     }
 
-    /// A token for a request whose answer no one waits for: a face without request ids
-    /// (gpsd's) hears the decision as the session's `authorization` event.
-    func makeToken() -> RequestToken {
-        nextToken += 1
-        return nextToken
+    /// The request's waiter, if any, hears `result`; nothing waits for the token after.
+    func answerAuthorization(_ token: RequestToken, _ result: Result<AuthorizationSnapshot, RPCError>) {
+        authorizationWaiters.removeValue(forKey: token)?.answer(result)
     }
 
-    func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, connection: Connection) -> AppSession {
-        let session = openSession(app: app, state: state, interface: interface, output: connection)
-        connection.session = session.id
+    /// Nothing waits for the token any more (a GeoClue client freed before its `Start` was
+    /// answered; a request its caller answers itself); returns what waited.
+    @discardableResult
+    func forgetAuthorizationWaiter(_ token: RequestToken) -> AuthorizationWaiter? {
+        authorizationWaiters.removeValue(forKey: token)
+    }
+
+    func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, peer: any RPCPeer) -> AppSession {
+        let session = openSession(app: app, state: state, interface: interface, output: peer)
+        peer.session = session.id
         return session
     }
 
@@ -295,17 +237,13 @@ public final class Hub: @unchecked Sendable {
                 guard let session = sessions[id] else { continue }
                 settleOwedLocation(session)  // decided under the new authorization
                 if !authorization.mayReceiveLocations(id) {
-                    // L9: not one more location after the change.
+                    // L9: not one more location-derived event after the change.
                     session.output.discardQueuedLocations()
                     session.failOnceWaiters(authorizationError(for: id))
                 }
-                publish(to: session, .authorization(snapshot))
+                publish(to: session, AuthorizationEvent(snapshot: snapshot))
             case .reply(let token, let snapshot):
-                if let pending = pendingRequests.removeValue(forKey: token) {
-                    pending.connection.respond(pending.id, .success(snapshot.json))
-                } else {
-                    authorizationAnswers.removeValue(forKey: token)?(.success(snapshot))
-                }
+                answerAuthorization(token, .success(snapshot))
             case .promptOpened(let prompt):
                 logger.info("prompt opened", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "kind": "\(prompt.kind.rawValue)"])
                 broadcastToWatchers(Event.prompt, prompt.json, app: prompt.app)
@@ -325,11 +263,11 @@ public final class Hub: @unchecked Sendable {
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
-                let event = SharedEvent(.servicesEnabled(enabled))
+                let event = SharedEvent(ServicesEnabledEvent(enabled: enabled))
                 for session in sessions.ordered {
                     publish(to: session, event)
                 }
-                dbusListeners.servicesEnabledChanged(enabled)
+                for face in faces { face.servicesEnabledChanged(enabled) }
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
                 eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [self] in
@@ -346,20 +284,30 @@ public final class Hub: @unchecked Sendable {
 
     // MARK: - Publishing
 
-    /// Sends an event to an app session, and a copy to the watchers.
-    func publish(to session: AppSession, _ event: AppEvent) {
+    /// Whether `event` may leave for `session`, whatever its kind and its face: the session
+    /// hears the event's topic, and a location-derived event only while the rules let the
+    /// session have locations (L9: the decision a fix's delivery reads, `decidedAccuracy(of:)`).
+    func mayLeave(_ event: any AppEventKind, for session: AppSession) -> Bool {
+        guard session.hears(event.topic) else { return false }
+        return !event.isLocationDerived || decidedAccuracy(of: session) != nil
+    }
+
+    /// Sends an event to an app session, if it may have it, and a copy to the watchers.
+    func publish(to session: AppSession, _ event: any AppEventKind) {
         settleOwedLocation(session)
+        guard mayLeave(event, for: session) else { return }
         session.output.deliver(event)
-        broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.kind, delivered: true)
+        broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.outboundKind, delivered: true)
     }
 
     /// The same for an event that goes to many sessions, encoded once for all of them.
     func publish(to session: AppSession, _ shared: SharedEvent) {
         settleOwedLocation(session)
+        guard mayLeave(shared.event, for: session) else { return }
         session.output.deliver(shared)
         if !watchers.isEmpty {
             broadcastToWatchers(
-                shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.kind, delivered: true)
+                shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.outboundKind, delivered: true)
         }
     }
 
@@ -375,15 +323,13 @@ public final class Hub: @unchecked Sendable {
         if let app { members["app"] = .string(app) }
         if let session { members["session"] = .int(Int64(session)) }
         let watched = JSONValue.object(members)
-        for connection in watchers.values {
-            guard let filter = connection.watch, filter.admits(method, deliveredTo: delivered ? app : nil) else { continue }
-            connection.notify(method, watched, kind: kind == .location ? .sensor : kind)
+        for (peer, filter) in watchers.values where filter.admits(method, deliveredTo: delivered ? app : nil) {
+            peer.notify(method, watched, kind: kind == .location ? .sensor : kind)
         }
     }
 
-    /// `watch`: the connection sees the events its filter admits from now on.
-    func watch(_ filter: WatchFilter, on connection: Connection) {
-        connection.watch = filter
-        watchers[connection.id] = connection
+    /// `watch`: the peer sees the events its filter admits from now on.
+    func watch(_ filter: WatchFilter, on peer: any RPCPeer) {
+        watchers[ObjectIdentifier(peer)] = (peer, filter)
     }
 }

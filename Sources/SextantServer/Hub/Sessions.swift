@@ -13,8 +13,8 @@ final class AppSession {
     let output: SessionOutput
     /// The app's interface orientation under O6–O11.
     var interface: AppInterfaceOrientation
-    var wantsOrientation = false
-    var wantsPosture = false
+    /// The topics it subscribed to besides `session` and `location` (`orientation.start`...).
+    var topics: Set<AppTopic> = []
     var stream: LocationStream?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
@@ -32,6 +32,15 @@ final class AppSession {
         self.interface = interface
     }
 
+    /// Whether it hears events of `topic` now.
+    func hears(_ topic: AppTopic) -> Bool {
+        switch topic {
+        case .session: return true
+        case .location: return stream != nil || !onceWaiters.isEmpty
+        case .orientation, .posture: return topics.contains(topic)
+        }
+    }
+
     func cancelOnceWaiters() {
         for waiter in onceWaiters.removeAll() { waiter.timeout.cancel() }
     }
@@ -39,7 +48,7 @@ final class AppSession {
     func failOnceWaiters(_ error: RPCError) {
         for waiter in onceWaiters.removeAll() {
             waiter.timeout.cancel()
-            waiter.connection.respond(waiter.id, .failure(error))
+            waiter.peer.respond(waiter.id, .failure(error))
         }
     }
 }
@@ -49,8 +58,8 @@ final class AppSession {
 struct OnceWaiters {
     struct Waiter {
         var id: JSONValue
-        /// Where the answer goes (app.sock: the only face with `location.once`).
-        var connection: Connection
+        /// Where the answer goes.
+        var peer: any RPCPeer
         var timeout: Scheduled<Void>
     }
 
@@ -66,9 +75,9 @@ struct OnceWaiters {
     /// The key the next `add` must use (the time-out is scheduled before the waiter is added).
     var nextKey: UInt64 { counter + 1 }
 
-    mutating func add(key: UInt64, id: JSONValue, connection: Connection, timeout: Scheduled<Void>) {
+    mutating func add(key: UInt64, id: JSONValue, peer: any RPCPeer, timeout: Scheduled<Void>) {
         counter = key
-        waiters[key] = Waiter(id: id, connection: connection, timeout: timeout)
+        waiters[key] = Waiter(id: id, peer: peer, timeout: timeout)
     }
 
     mutating func remove(_ key: UInt64) -> Waiter? { waiters.removeValue(forKey: key) }

@@ -14,7 +14,8 @@ enum Reply {
 /// One request as a handler sees it: where it came from and how to reach the hub.
 struct MethodCall {
     let hub: Hub
-    let connection: Connection
+    /// Who called: its answers and notifications go there.
+    let peer: any RPCPeer
     /// nil for a notification: the handler acts, and nobody hears the answer.
     let id: JSONValue?
     /// The caller's app session, for methods that need one (checked before params are read).
@@ -57,18 +58,18 @@ struct MethodTable {
 
     var names: [String] { methods.keys.sorted() }
 
-    func dispatch(_ method: String, params: JSONValue?, id: JSONValue?, on connection: Connection, hub: Hub) -> Reply {
+    func dispatch(_ method: String, params: JSONValue?, id: JSONValue?, on peer: any RPCPeer, hub: Hub) -> Reply {
         do throws(RPCError) {
             guard let handler = methods[method] else {
                 throw RPCError(.methodNotFound, "no method \"\(method)\" on the \(socket.rawValue) socket")
             }
             var session: AppSession?
             if handler.requiresSession {
-                guard let id = connection.session, let open = hub.sessions[id] else { throw RPCError(.noSession, "call hello first") }
+                guard let id = peer.session, let open = hub.sessions[id] else { throw RPCError(.noSession, "call hello first") }
                 session = open
             }
             let decoded = try handler.init(Params(params))
-            return try decoded.run(MethodCall(hub: hub, connection: connection, id: id, session: session))
+            return try decoded.run(MethodCall(hub: hub, peer: peer, id: id, session: session))
         } catch {
             return .error(error)
         }

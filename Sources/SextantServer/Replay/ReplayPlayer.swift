@@ -54,7 +54,7 @@ final class ReplayPlayer {
         self.path = path
         schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: hub.clock.monotonicNanoseconds())
         state = .running
-        hub.sourceStates.set(.replay, .running)
+        hub.setSourceState(.replay, .running)
         hub.logger.info(
             "replay started",
             metadata: ["path": "\(path)", "samples": "\(trace.sampleCount)", "duration": "\(Double(trace.durationNanoseconds) / 1e9)", "speed": "\(speed.json)", "loop": "\(loop)"])
@@ -67,7 +67,7 @@ final class ReplayPlayer {
         cancelTimers()
         generation += 1
         state = .stopped
-        hub.sourceStates.set(.replay, .stopped)
+        hub.setSourceState(.replay, .stopped)
         hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
         report()
     }
@@ -86,7 +86,7 @@ final class ReplayPlayer {
         schedule.resume(now: hub.clock.monotonicNanoseconds())
         self.schedule = schedule
         state = .running
-        hub.sourceStates.set(.replay, .running)
+        hub.setSourceState(.replay, .running)
         report()
         turn()
     }
@@ -181,7 +181,7 @@ final class ReplayPlayer {
     }
 
     private func clientsHoldBack(now: Int64) -> Bool {
-        hub.connections.values.contains { $0.holdsBackReplay(now: now) } || hub.gpsdFace.holdsBackReplay(now: now)
+        hub.faces.contains { $0.holdsBackReplay(now: now) }
     }
 
     private func waitForRoom() {
@@ -198,7 +198,7 @@ final class ReplayPlayer {
     /// The schedule paused (by hand, or at `until`).
     private func paused() {
         state = .paused
-        hub.sourceStates.set(.replay, .paused)
+        hub.setSourceState(.replay, .paused)
         hub.logger.info("replay paused", metadata: ["path": "\(path ?? "")", "position": "\(Double(schedule?.position ?? 0) / 1e9)"])
         report()
     }
@@ -209,11 +209,11 @@ final class ReplayPlayer {
             // replay stops where the file stopped reading as it was checked.
             hub.logger.error("replay stopped: the trace changed while it played", metadata: ["path": "\(failure.path)", "line": "\(failure.line)", "reason": "\(failure.reason)"])
             state = .stopped
-            hub.sourceStates.set(.replay, .stopped)
+            hub.setSourceState(.replay, .stopped)
             return report()
         }
         state = .finished
-        hub.sourceStates.set(.replay, .finished)
+        hub.setSourceState(.replay, .finished)
         hub.logger.info("replay finished", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
         report()
     }

@@ -3,134 +3,41 @@ import NIOCore
 import SextantCore
 import SextantProtocol
 
-/// Which socket a client came in on.
+/// Which socket a client came in on: which method table answers it.
 enum SocketKind: String, Sendable {
     case app, control
 }
 
-/// One client connection, confined to the hub's event loop.
-///
-/// Writes go through a bounded `Outbox`: straight to the channel while it is writable,
-/// queued while it is not. NIO's own buffer is bounded by the channel's write-buffer
-/// water marks, so a client that never reads cannot grow the daemon without bound.
+/// One client of app.sock or control.sock, confined to the hub's event loop: JSON-RPC
+/// lines in, answers and notifications out through its ``LineWriter``.
 final class Connection {
     let id: UInt64
-    let kind: SocketKind
-    let channel: Channel
+    let socket: SocketKind
+    let writer: LineWriter
     var credentials: PeerCredentials?
     /// The app session, once `hello` succeeded (app socket only).
     var session: SessionID?
-    /// Set by `watch` (control socket only): nil = not watching.
-    var watch: WatchFilter?
     /// While a request that opens the session waits (`hello` binding its app id): the
     /// lines read behind it, handled once it is answered. nil when not holding.
     var heldFrames: [InboundFrame]?
-    private(set) var outbox = Outbox()
-    /// Monotonic time of the last moment the client took data off our hands.
-    private(set) var lastProgress: Int64
-    private(set) var isClosed = false
-    private let logger: Logger
-    /// Told when the outbox drains, so a max-speed replay can move on.
-    var onDrain: (() -> Void)?
 
-    private let clock: SextantClock
-    private let flushes: FlushBatcher
-    /// Written to since the last flush: the batcher flushes it at the end of the turn.
-    private var hasUnflushedWrites = false
-    /// This turn's lines, joined, not yet handed to the channel: one `Channel.write` per
-    /// turn instead of one per line (a pass through NIO's pipeline and its pending writes
-    /// costs more than copying a 200-byte line). The first line of a turn is held as is
-    /// (shared with the other connections); a second one copies them into one buffer.
-    private var turnLines: ByteBuffer?
-    /// Or, while this turn's lines are all shared ones that follow each other in a chunk
-    /// (a replay's fixes to an app granted full accuracy): where they are, copied by no
-    /// one (``SharedLineChunks``). At most one of the two is set.
-    private var turnRun: SharedLineRun?
-    /// Past this many bytes the joined lines go to the channel at once, so that its
-    /// writability (the water marks) still says how much this client holds.
-    static let turnLinesLimit = 32 * 1024
-
-    init(id: UInt64, kind: SocketKind, channel: Channel, clock: SextantClock, flushes: FlushBatcher, logger: Logger) {
+    init(id: UInt64, socket: SocketKind, channel: Channel, clock: SextantClock, flushes: FlushBatcher, logger: Logger) {
         self.id = id
-        self.kind = kind
-        self.channel = channel
-        self.clock = clock
-        self.flushes = flushes
-        self.lastProgress = clock.monotonicNanoseconds()
-        self.logger = logger
+        self.socket = socket
+        self.writer = LineWriter(channel: channel, clock: clock, flushes: flushes, logger: logger)
+        writer.label = { [unowned self] in label }
     }
 
+    var channel: Channel { writer.channel }
+    var isClosed: Bool { writer.isClosed }
+
     var label: String {
-        var s = "\(kind.rawValue)#\(id)"
+        var s = "\(socket.rawValue)#\(id)"
         if let credentials { s += " pid \(credentials.pid) uid \(credentials.uid)" }
         return s
     }
 
-    func send(_ message: RPCMessage, kind outboundKind: OutboundKind) {
-        guard !isClosed else { return }
-        let text = message.line
-        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
-        buffer.writeString(text)
-        sendLine(buffer, kind: outboundKind)
-    }
-
-    /// Sends a line already encoded (and perhaps shared with other connections: a
-    /// `ByteBuffer` is copied on write, so none of them can change it for the others).
-    func sendLine(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
-        guard !isClosed else { return }
-        if outbox.isEmpty, channel.isWritable {
-            if turnRun != nil { handTurnLinesToChannel() }
-            if turnLines == nil {
-                turnLines = buffer
-            } else {
-                turnLines!.writeImmutableBuffer(buffer)
-                if turnLines!.readableBytes >= Self.turnLinesLimit { handTurnLinesToChannel() }
-            }
-            wroteThisTurn()
-            return
-        }
-        queue(buffer, kind: outboundKind)
-    }
-
-    /// Sends an event's line shared with other connections: while this turn's lines are
-    /// a run of one chunk, the line extends the run (no copy); else it is sent as any line.
-    func sendShared(_ event: SharedEvent) {
-        guard !isClosed else { return }
-        guard turnLines == nil, outbox.isEmpty, channel.isWritable else {
-            sendLine(event.jsonRPCLine(channel.allocator), kind: event.event.kind)
-            return
-        }
-        let line = event.run(in: flushes.sharedLines, channel.allocator)
-        if let run = turnRun, run.isFollowed(by: line) {
-            turnRun!.end = line.end
-        } else {
-            // A run of another chunk (sealed, or full: its lines go as one write), or none.
-            handTurnLinesToChannel()
-            turnRun = line
-        }
-        wroteThisTurn()
-    }
-
-    /// The first write of a turn asks for the turn's flush, and says the client keeps up.
-    private func wroteThisTurn() {
-        guard !hasUnflushedWrites else { return }
-        lastProgress = clock.monotonicNanoseconds()
-        hasUnflushedWrites = true
-        flushes.needsFlush(self)
-    }
-
-    private func queue(_ buffer: ByteBuffer, kind outboundKind: OutboundKind) {
-        switch outbox.push(buffer, kind: outboundKind) {
-        case .queued: break
-        case .droppedOldest:
-            if outbox.dropped == 1 || outbox.dropped % 1000 == 0 {
-                logger.notice("client is not reading: dropping its oldest sensor events", metadata: ["client": "\(label)", "dropped": "\(outbox.dropped)"])
-            }
-        case .overflow:
-            logger.warning("client's queue overflowed: disconnecting it", metadata: ["client": "\(label)", "queued": "\(outbox.count)"])
-            close()
-        }
-    }
+    func send(_ message: RPCMessage, kind: OutboundKind) { writer.send(message.line, kind: kind) }
 
     func respond(_ id: JSONValue, _ result: Result<JSONValue, RPCError>) {
         switch result {
@@ -139,76 +46,24 @@ final class Connection {
         }
     }
 
-    func notify(_ method: String, _ params: JSONValue, kind outboundKind: OutboundKind) {
-        send(.notification(method: method, params: params), kind: outboundKind)
+    func notify(_ method: String, _ params: JSONValue, kind: OutboundKind) {
+        send(.notification(method: method, params: params), kind: kind)
     }
 
-    /// The end of the loop's turn: what this turn wrote goes out in one flush.
-    func flushWrites() {
-        hasUnflushedWrites = false
-        guard !isClosed else { return }
-        // One pass through the pipeline for the write and the flush, when there is a write.
-        if let lines = takeTurnLines(atFlush: true) {
-            channel.writeAndFlush(lines, promise: nil)
-        } else {
-            channel.flush()
-        }
+    func close() { writer.close() }
+
+    func sendAndClose(_ message: RPCMessage) { writer.sendAndClose(message.line) }
+
+    func setReading(_ reading: Bool) {
+        _ = channel.setOption(ChannelOptions.autoRead, value: reading)
+        if reading { channel.read() }
     }
+}
 
-    /// The lines joined this turn go to the channel, ahead of anything written after them.
-    private func handTurnLinesToChannel() {
-        guard let lines = takeTurnLines(atFlush: false) else { return }
-        channel.write(lines, promise: nil)
-    }
-
-    private func takeTurnLines(atFlush: Bool) -> ByteBuffer? {
-        if let run = turnRun {
-            turnRun = nil
-            return run.bytes(atFlush: atFlush)
-        }
-        defer { turnLines = nil }
-        return turnLines
-    }
-
-    /// Hands queued lines to the channel while it takes them.
-    func flushOutbox() {
-        guard !isClosed, channel.isWritable else { return }
-        handTurnLinesToChannel()
-        var wrote = false
-        while channel.isWritable, let entry = outbox.popFirst() {
-            channel.write(entry.bytes, promise: nil)
-            wrote = true
-        }
-        if wrote { channel.flush() }
-        lastProgress = clock.monotonicNanoseconds()
-        if outbox.isEmpty { onDrain?() }
-    }
-
-    /// Locations not yet written are discarded (delivery stopped being allowed).
-    func discardQueuedLocations() { outbox.discardLocations() }
-
-    /// Whether a max-speed replay should wait for this client: its queue is filling and it
-    /// has read something within the last second (PROTOCOL "Trace files").
-    func holdsBackReplay(now: Int64) -> Bool {
-        guard !isClosed, outbox.count >= Connection.replayHoldMark || !channel.isWritable else { return false }
-        return now - lastProgress < 1_000_000_000
-    }
-
-    static let replayHoldMark = 64
-
-    func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        channel.close(promise: nil)
-    }
-
-    /// Writes a last message, then closes.
-    func sendAndClose(_ message: RPCMessage) {
-        guard !isClosed else { return }
-        isClosed = true
-        handTurnLinesToChannel()
-        var buffer = channel.allocator.buffer(capacity: 256)
-        buffer.writeString(message.line)
-        channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }
-    }
+extension Connection: RPCPeer {
+    func deliver(_ event: any AppEventKind) { writer.sendLine(event.jsonRPCLine(channel.allocator), kind: event.outboundKind) }
+    func deliver(_ shared: SharedEvent) { writer.sendShared(shared) }
+    func discardQueuedLocations() { writer.discardQueuedLocations() }
+    var peer: PeerCredentials? { credentials }
+    var face: String { socket.rawValue }
 }

@@ -4,30 +4,30 @@ import NIOCore
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = InboundFrame
 
-    private let hub: Hub
+    private let face: SocketFace
     private let kind: SocketKind
     /// Who the peer is: SO_PEERCRED on a Unix socket; given by in-process tests.
     private let credentials: (Channel) -> EventLoopFuture<PeerCredentials>
     private var connection: Connection?
 
-    init(hub: Hub, kind: SocketKind, credentials: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = PeerCredentials.of) {
-        self.hub = hub
+    init(face: SocketFace, kind: SocketKind, credentials: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = PeerCredentials.of) {
+        self.face = face
         self.kind = kind
         self.credentials = credentials
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = hub.connectionOpened(channel: context.channel, kind: kind, credentials: credentials(context.channel))
+        connection = face.connectionOpened(channel: context.channel, socket: kind, credentials: credentials(context.channel))
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let connection else { return }
-        hub.received(unwrapInboundIn(data), on: connection)
+        face.hub.received(unwrapInboundIn(data), on: connection)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection?.flushOutbox()
+        connection?.writer.flushOutbox()
         context.fireChannelWritabilityChanged()
     }
 
@@ -36,19 +36,19 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// it closes when the client closes its end (PROTOCOL "Transport", sextant-protocol(7)).
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, event == .inputClosed, let connection {
-            hub.logger.debug("client finished sending", metadata: ["client": "\(connection.label)"])
+            face.hub.logger.debug("client finished sending", metadata: ["client": "\(connection.label)"])
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let connection { hub.connectionClosed(connection) }
+        if let connection { face.connectionClosed(connection) }
         connection = nil
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        hub.logger.debug("connection error", metadata: ["error": "\(error)"])
+        face.hub.logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }
 }

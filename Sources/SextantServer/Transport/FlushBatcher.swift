@@ -24,13 +24,13 @@ final class FlushBatcher {
     private let eventLoop: EventLoop
     private let connectionsPerTurn: Int
     /// Written this turn, not yet flushed.
-    private var pending: [Connection] = []
+    private var pending: [LineWriter] = []
     /// Written in an earlier turn, waiting for their share of a later one.
-    private var backlog = CircularBuffer<Connection>()
+    private var backlog = CircularBuffer<LineWriter>()
     private var backlogScheduled = false
     /// Work waiting for a later turn, run once the backlog is empty.
     private var laterWork: (() -> Void)?
-    /// The lines the connections of this loop share (``Connection/sendShared(_:)``).
+    /// The lines the connections of this loop share (``LineWriter/sendShared(_:)``).
     let sharedLines = SharedLineChunks()
 
     /// The pause between two slices of the backlog: long enough that the loop's next look
@@ -45,7 +45,7 @@ final class FlushBatcher {
     }
 
     /// `connection` has unflushed writes and is not yet waiting for a flush.
-    func needsFlush(_ connection: Connection) {
+    func needsFlush(_ connection: LineWriter) {
         pending.append(connection)
         guard pending.count == 1 else { return }
         eventLoop.assumeIsolated().execute { [self] in flushThisTurn() }

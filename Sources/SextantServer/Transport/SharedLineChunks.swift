@@ -12,7 +12,7 @@ import NIOCore
 /// A chunk is appended to only until its first slice is taken (``SharedLineRun/bytes(atFlush:)``
 /// seals it): a `ByteBuffer` whose storage is shared copies it on the next write, so a
 /// sealed chunk is never written again and the next line starts a new one. A chunk holds
-/// at most ``Connection/turnLinesLimit`` bytes, so a run is never longer than a
+/// at most ``LineWriter/turnLinesLimit`` bytes, so a run is never longer than a
 /// connection's joined lines may be.
 final class SharedLineChunks {
     private var current: SharedLineChunk?
@@ -21,7 +21,7 @@ final class SharedLineChunks {
     /// Appends `line` to the current chunk (a new one when it is sealed or full); answers where it is.
     func append(_ line: ByteBuffer) -> SharedLineRun {
         let length = line.readableBytes
-        if current == nil || current!.isSealed || current!.bytes.readableBytes + length > Connection.turnLinesLimit {
+        if current == nil || current!.isSealed || current!.bytes.readableBytes + length > LineWriter.turnLinesLimit {
             current?.isSealed = true
             // Starts at about a line (one line a turn at speed 1) and doubles as a replay's turn fills it.
             current = SharedLineChunk(allocator.buffer(capacity: max(length, 512)))

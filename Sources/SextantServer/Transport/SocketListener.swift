@@ -14,17 +14,19 @@ enum SocketListener {
     /// The largest line a client may send (PROTOCOL: 64 KiB).
     static let maxLineLength = 65_536
     static func bind(
-        path: String, kind: SocketKind, mode: mode_t, group: gid_t? = nil, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
+        path: String, kind: SocketKind, mode: mode_t, group: gid_t? = nil, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub,
+        face: NIOLoopBound<SocketFace>
     ) async throws -> Channel {
         try prepare(path: path)
         let socket = try boundSocket(path: path, mode: mode, group: group)
-        return try await serve(socket, kind: kind, budget: budget, reserve: reserve, hub: hub)
+        return try await serve(socket, kind: kind, budget: budget, reserve: reserve, hub: hub, face: face)
     }
 
     /// Serves a socket that is bound already: one of ours, or one systemd passed (socket
     /// activation), which may be listening already (a second `listen` only sets the backlog).
     static func serve(
-        _ socket: OwnedDescriptor, kind: SocketKind, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub
+        _ socket: OwnedDescriptor, kind: SocketKind, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub,
+        face: NIOLoopBound<SocketFace>
     ) async throws -> Channel {
         let listener = socket.raw
         return try await ServerBootstrap(group: hub.eventLoop)
@@ -47,7 +49,7 @@ enum SocketListener {
                     }
                     channel.closeFuture.whenComplete { _ in budget.give() }
                     try sync.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineLength)))
-                    try sync.addHandler(ConnectionHandler(hub: hub, kind: kind))
+                    try sync.addHandler(ConnectionHandler(face: face.value, kind: kind))
                 }
             }
             .withBoundSocket(socket.release())

@@ -9,11 +9,12 @@ import Testing
 
 @testable import SextantServer
 
-/// A hub on NIO's testing event loop, in this process: its sockets are testing channels
-/// with the real pipeline (line framing, connection handler), its store a real SQLite
-/// file, its time the loop's virtual time (`advance(by:)`). What HummingbirdTesting's
-/// router tests are to Hummingbird: the hub's dispatch, effects and timers without
-/// spawning `sextantd`.
+/// A hub on NIO's testing event loop, in this process: its sockets (app.sock,
+/// control.sock and the gpsd face) are testing channels with the real pipelines (framing,
+/// connection handlers), its faces registered as the daemon registers them, its store a
+/// real SQLite file, its time the loop's virtual time (`advance(by:)`). What
+/// HummingbirdTesting's router tests are to Hummingbird: the hub's dispatch, effects,
+/// timers and every face's encoding of an event without spawning `sextantd`.
 final class InProcessHub: @unchecked Sendable {
     let loop = NIOAsyncTestingEventLoop()
     let hub: Hub
@@ -36,18 +37,56 @@ final class InProcessHub: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// The faces, registered on the hub's loop on first use, as the daemon registers them.
+    private var faces: NIOLoopBound<(sockets: SocketFace, gpsd: GPSDFace)>?
+
+    private func registeredFaces() async throws -> NIOLoopBound<(sockets: SocketFace, gpsd: GPSDFace)> {
+        if let faces { return faces }
+        let hub = self.hub
+        let made = try await loop.submit {
+            let sockets = SocketFace(hub: hub)
+            let gpsd = GPSDFace(hub: hub)
+            hub.register(sockets)
+            hub.register(gpsd)
+            hub.register(DBusStatusFace())
+            return NIOLoopBound((sockets: sockets, gpsd: gpsd), eventLoop: hub.eventLoop)
+        }.get()
+        faces = made
+        return made
+    }
+
     /// A client on one of the two sockets, seen by the hub as `uid`.
     func connect(_ kind: SocketKind, uid: UInt32 = UInt32(getuid())) async throws -> TestClient {
         let channel = NIOAsyncTestingChannel(loop: loop)
-        let hub = self.hub
-        try await channel.pipeline.addHandlers([
-            ByteToMessageHandler(LineFrameDecoder(maxLength: SocketListener.maxLineLength)),
-            ConnectionHandler(hub: hub, kind: kind) { channel in
-                channel.eventLoop.makeSucceededFuture(PeerCredentials(pid: 4242, uid: uid, gid: uid))
-            },
-        ]).get()
+        let faces = try await registeredFaces()
+        try await loop.submit {
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(LineFrameDecoder(maxLength: SocketListener.maxLineLength)),
+                ConnectionHandler(face: faces.value.sockets, kind: kind) { channel in
+                    channel.eventLoop.makeSucceededFuture(PeerCredentials(pid: 4242, uid: uid, gid: uid))
+                },
+            ])
+        }.get()
         try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test")).get()
         return TestClient(channel: channel)
+    }
+
+    /// A client of the gpsd face. Its peer is not a TCP one, so /proc does not tell who it
+    /// is: its app id is `gpsd.unknown`, its session open once connected. It has read the
+    /// face's `VERSION` banner.
+    func connectGPSD() async throws -> GPSDTestClient {
+        let channel = NIOAsyncTestingChannel(loop: loop)
+        let faces = try await registeredFaces()
+        try await loop.submit {
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(GPSDRequestFramer()), GPSDConnectionHandler(face: faces.value.gpsd),
+            ])
+        }.get()
+        try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test-gpsd")).get()
+        let client = GPSDTestClient(channel: channel)
+        let banner = try await client.nextReport()
+        guard banner["class"] == "VERSION" else { throw TestFailure("the gpsd face began with \(banner), not VERSION") }
+        return client
     }
 
     /// Moves the loop's (and so the hub's) clock on, running every timer that falls due.
@@ -131,6 +170,53 @@ final class TestClient: @unchecked Sendable {
         unreadLines = []
         defer { events = [] }
         return events
+    }
+}
+
+/// One client of the gpsd face of an ``InProcessHub``: requests in, reports out.
+final class GPSDTestClient: @unchecked Sendable {
+    let channel: NIOAsyncTestingChannel
+    private var unreadLines: [Substring] = []
+
+    init(channel: NIOAsyncTestingChannel) { self.channel = channel }
+
+    func send(_ request: String) async throws {
+        try await channel.writeInbound(ByteBuffer(string: request + "\n"))
+    }
+
+    /// The next line the face wrote (a JSON report or an NMEA sentence), without its CR LF.
+    func nextLine() async throws -> String {
+        while unreadLines.isEmpty {
+            let buffer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+            unreadLines = String(buffer: buffer).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+                .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }.filter { !$0.isEmpty }
+        }
+        return String(unreadLines.removeFirst())
+    }
+
+    /// The next JSON report, skipping NMEA sentences.
+    func nextReport() async throws -> JSONValue {
+        while true {
+            let line = try await nextLine()
+            if line.hasPrefix("{") { return try JSONValue.parse(line) }
+        }
+    }
+
+    /// The next report of class `name`, skipping the others.
+    func nextReport(ofClass name: String) async throws -> JSONValue {
+        while true {
+            let report = try await nextReport()
+            if report["class"]?.stringValue == name { return report }
+        }
+    }
+
+    /// Reports written so far and not yet read, without waiting.
+    func drainReports() async throws -> [JSONValue] {
+        while let buffer = try await channel.readOutbound(as: ByteBuffer.self) {
+            unreadLines += String(buffer: buffer).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        }
+        defer { unreadLines = [] }
+        return try unreadLines.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }.filter { $0.hasPrefix("{") }.map { try JSONValue.parse(String($0)) }
     }
 }
 

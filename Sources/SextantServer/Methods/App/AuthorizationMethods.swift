@@ -36,6 +36,6 @@ struct AuthorizationRequestMethod: RPCMethod {
                 .tooManyRequests, "at most \(AuthorizationEngine.maxWaitingRequests) authorization.request calls may wait at once")
         }
         // Hub+Store: a decision the policy makes at once is committed before it applies.
-        return hub.requestAuthorization(session.id, level: level, token: hub.makeToken(for: call.connection, id: call.id))
+        return hub.requestAuthorization(session.id, level: level, token: hub.makeToken(for: call.peer, id: call.id))
     }
 }

@@ -17,18 +17,18 @@ struct HelloMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
-        guard call.connection.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
+        guard call.peer.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
         let interface: AppInterfaceOrientation
         do {
             interface = try AppInterfaceOrientation(declared: declared, state: state, conditions: hub.interfaceConditions)
         } catch {
             throw error.rpcError
         }
-        let (app, state, connection) = (self.app, self.state, call.connection)
+        let (app, state, peer) = (self.app, self.state, call.peer)
         // docs/security.md: the app id must be this uid's; a first claim is stored first (Hub+Store).
-        let reply = try hub.claimAppID(app, by: connection) { () throws(RPCError) -> JSONValue in
-            guard connection.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
-            let session = hub.openSession(app: app, state: state, interface: interface, connection: connection)
+        let reply = try hub.claimAppID(app, by: peer) { () throws(RPCError) -> JSONValue in
+            guard peer.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
+            let session = hub.openSession(app: app, state: state, interface: interface, peer: peer)
             return HelloResult(
                 session: Int(session.id), profile: hub.configuration.profile, servicesEnabled: hub.authorization.servicesEnabled,
                 authorization: hub.authorization.authorization(of: session.id).result, interfaceOrientation: session.interface.orientation,
@@ -36,7 +36,7 @@ struct HelloMethod: RPCMethod {
             ).json
         }
         // The app's next requests may already be on their way: they wait for this answer.
-        if case .later(let answer) = reply { hub.holdRequests(of: connection, until: answer) }
+        if case .later(let answer) = reply { hub.holdRequests(of: peer, until: answer) }
         return reply
     }
 }

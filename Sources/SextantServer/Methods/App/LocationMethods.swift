@@ -63,9 +63,9 @@ struct LocationOnceMethod: RPCMethod {
         let key = session.onceWaiters.nextKey
         let scheduled = hub.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [weak session] in
             guard let session, let waiter = session.onceWaiters.remove(key) else { return }
-            waiter.connection.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
+            waiter.peer.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
-        session.onceWaiters.add(key: key, id: id, connection: call.connection, timeout: scheduled)
+        session.onceWaiters.add(key: key, id: id, peer: call.peer, timeout: scheduled)
         return .deferred
     }
 }

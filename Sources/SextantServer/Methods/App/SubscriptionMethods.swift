@@ -1,43 +1,47 @@
 import SextantProtocol
 
 /// `orientation.start` / `orientation.stop` (`deviceOrientation` and `interfaceOrientation`
-/// events) and `posture.start` / `posture.stop` (`posture` events): each sets one switch of
-/// the session.
-struct SubscriptionMethod<Switch: SubscriptionSwitch>: RPCMethod {
+/// events) and `posture.start` / `posture.stop` (`posture` events): each turns one topic of
+/// the session on or off.
+struct SubscriptionMethod<Switch: TopicSwitch>: RPCMethod {
     static var name: String { Switch.method }
     static var requiresSession: Bool { true }
 
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session[keyPath: Switch.flag] = Switch.on
+        if Switch.on {
+            call.session.topics.insert(Switch.topic)
+        } else {
+            call.session.topics.remove(Switch.topic)
+        }
         return .result([:])
     }
 }
 
-/// Which switch of the session a subscription method sets, and to what.
-protocol SubscriptionSwitch {
+/// One row of the subscription table: a method, the topic it switches, and to what.
+protocol TopicSwitch {
     static var method: String { get }
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { get }
+    static var topic: AppTopic { get }
     static var on: Bool { get }
 }
 
-extension OrientationStart: SubscriptionSwitch {
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
+extension OrientationStart: TopicSwitch {
+    static var topic: AppTopic { .orientation }
     static var on: Bool { true }
 }
 
-extension OrientationStop: SubscriptionSwitch {
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsOrientation }
+extension OrientationStop: TopicSwitch {
+    static var topic: AppTopic { .orientation }
     static var on: Bool { false }
 }
 
-extension PostureStart: SubscriptionSwitch {
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
+extension PostureStart: TopicSwitch {
+    static var topic: AppTopic { .posture }
     static var on: Bool { true }
 }
 
-extension PostureStop: SubscriptionSwitch {
-    static var flag: ReferenceWritableKeyPath<AppSession, Bool> { \.wantsPosture }
+extension PostureStop: TopicSwitch {
+    static var topic: AppTopic { .posture }
     static var on: Bool { false }
 }

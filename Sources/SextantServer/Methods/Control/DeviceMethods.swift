@@ -54,7 +54,7 @@ struct DeviceSetMethod: RPCMethod {
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
         let time = hub.clock.wallTime()
-        hub.sourceStates.set(.manual, .active)
+        hub.setSourceState(.manual, .active)
         if var fix = location {
             fix.time = time
             hub.ingest(Sample(time: time, value: .location(fix)), from: .manual)

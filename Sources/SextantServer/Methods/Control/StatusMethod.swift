@@ -20,7 +20,7 @@ struct WatchMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.hub.watch(filter, on: call.connection)
+        call.hub.watch(filter, on: call.peer)
         return .result([:])
     }
 }

@@ -1,0 +1,192 @@
+import Logging
+import NIOCore
+import SextantProtocol
+
+/// The outbound side of one client connection, whatever protocol its lines speak
+/// (app.sock's and control.sock's JSON-RPC, gpsd's reports), confined to the hub's loop.
+///
+/// Writes go through a bounded `Outbox`: straight to the channel while it is writable,
+/// queued while it is not. NIO's own buffer is bounded by the channel's write-buffer
+/// water marks, so a client that never reads cannot grow the daemon without bound. A
+/// turn's lines leave in one flush at the end of the turn (``FlushBatcher``).
+final class LineWriter {
+    let channel: Channel
+    private(set) var outbox = Outbox()
+    /// Monotonic time of the last moment the client took data off our hands.
+    private(set) var lastProgress: Int64
+    private(set) var isClosed = false
+    /// Told when the outbox drains, so a max-speed replay can move on.
+    var onDrain: (() -> Void)?
+    /// Who the client is, for the log (it may be known only after the connection opened).
+    var label: () -> String = { "client" }
+
+    private let clock: SextantClock
+    private let flushes: FlushBatcher
+    private let logger: Logger
+    /// What the log calls the client and what it drops ("client", "sensor events").
+    private let wording: (client: String, dropped: String)
+    /// Written to since the last flush: the batcher flushes it at the end of the turn.
+    private var hasUnflushedWrites = false
+    /// This turn's lines, joined, not yet handed to the channel: one `Channel.write` per
+    /// turn instead of one per line (a pass through NIO's pipeline and its pending writes
+    /// costs more than copying a 200-byte line). The first line of a turn is held as is
+    /// (shared with the other connections); a second one copies them into one buffer.
+    private var turnLines: ByteBuffer?
+    /// Or, while this turn's lines are all shared ones that follow each other in a chunk
+    /// (a replay's fixes to an app granted full accuracy): where they are, copied by no
+    /// one (``SharedLineChunks``). At most one of the two is set.
+    private var turnRun: SharedLineRun?
+    /// Past this many bytes the joined lines go to the channel at once, so that its
+    /// writability (the water marks) still says how much this client holds.
+    static let turnLinesLimit = 32 * 1024
+    /// A max-speed replay waits for a client with this many lines queued (or a full channel).
+    static let replayHoldMark = 64
+
+    init(
+        channel: Channel, clock: SextantClock, flushes: FlushBatcher, logger: Logger,
+        wording: (client: String, dropped: String) = ("client", "sensor events")
+    ) {
+        self.channel = channel
+        self.clock = clock
+        self.flushes = flushes
+        self.logger = logger
+        self.wording = wording
+        self.lastProgress = clock.monotonicNanoseconds()
+    }
+
+    var allocator: ByteBufferAllocator { channel.allocator }
+
+    /// Sends one line of text (with its newline).
+    func send(_ text: String, kind: OutboundKind) {
+        guard !isClosed else { return }
+        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        sendLine(buffer, kind: kind)
+    }
+
+    /// Sends a line already encoded (and perhaps shared with other connections: a
+    /// `ByteBuffer` is copied on write, so none of them can change it for the others).
+    func sendLine(_ buffer: ByteBuffer, kind: OutboundKind) {
+        guard !isClosed else { return }
+        if outbox.isEmpty, channel.isWritable {
+            if turnRun != nil { handTurnLinesToChannel() }
+            if turnLines == nil {
+                turnLines = buffer
+            } else {
+                turnLines!.writeImmutableBuffer(buffer)
+                if turnLines!.readableBytes >= Self.turnLinesLimit { handTurnLinesToChannel() }
+            }
+            wroteThisTurn()
+            return
+        }
+        queue(buffer, kind: kind)
+    }
+
+    /// Sends an event's line shared with other connections: while this turn's lines are
+    /// a run of one chunk, the line extends the run (no copy); else it is sent as any line.
+    func sendShared(_ event: SharedEvent) {
+        guard !isClosed else { return }
+        guard turnLines == nil, outbox.isEmpty, channel.isWritable else {
+            sendLine(event.jsonRPCLine(channel.allocator), kind: event.event.outboundKind)
+            return
+        }
+        let line = event.run(in: flushes.sharedLines, channel.allocator)
+        if let run = turnRun, run.isFollowed(by: line) {
+            turnRun!.end = line.end
+        } else {
+            // A run of another chunk (sealed, or full: its lines go as one write), or none.
+            handTurnLinesToChannel()
+            turnRun = line
+        }
+        wroteThisTurn()
+    }
+
+    /// The first write of a turn asks for the turn's flush, and says the client keeps up.
+    private func wroteThisTurn() {
+        guard !hasUnflushedWrites else { return }
+        lastProgress = clock.monotonicNanoseconds()
+        hasUnflushedWrites = true
+        flushes.needsFlush(self)
+    }
+
+    private func queue(_ buffer: ByteBuffer, kind: OutboundKind) {
+        switch outbox.push(buffer, kind: kind) {
+        case .queued: break
+        case .droppedOldest:
+            if outbox.dropped == 1 || outbox.dropped % 1000 == 0 {
+                logger.notice(
+                    "\(wording.client) is not reading: dropping its oldest \(wording.dropped)", metadata: ["client": "\(label())", "dropped": "\(outbox.dropped)"])
+            }
+        case .overflow:
+            logger.warning("\(wording.client)'s queue overflowed: disconnecting it", metadata: ["client": "\(label())", "queued": "\(outbox.count)"])
+            close()
+        }
+    }
+
+    /// The end of the loop's turn: what this turn wrote goes out in one flush.
+    func flushWrites() {
+        hasUnflushedWrites = false
+        guard !isClosed else { return }
+        // One pass through the pipeline for the write and the flush, when there is a write.
+        if let lines = takeTurnLines(atFlush: true) {
+            channel.writeAndFlush(lines, promise: nil)
+        } else {
+            channel.flush()
+        }
+    }
+
+    /// The lines joined this turn go to the channel, ahead of anything written after them.
+    private func handTurnLinesToChannel() {
+        guard let lines = takeTurnLines(atFlush: false) else { return }
+        channel.write(lines, promise: nil)
+    }
+
+    private func takeTurnLines(atFlush: Bool) -> ByteBuffer? {
+        if let run = turnRun {
+            turnRun = nil
+            return run.bytes(atFlush: atFlush)
+        }
+        defer { turnLines = nil }
+        return turnLines
+    }
+
+    /// Hands queued lines to the channel while it takes them.
+    func flushOutbox() {
+        guard !isClosed, channel.isWritable else { return }
+        handTurnLinesToChannel()
+        var wrote = false
+        while channel.isWritable, let entry = outbox.popFirst() {
+            channel.write(entry.bytes, promise: nil)
+            wrote = true
+        }
+        if wrote { channel.flush() }
+        lastProgress = clock.monotonicNanoseconds()
+        if outbox.isEmpty { onDrain?() }
+    }
+
+    /// Location-derived lines not yet written are discarded (delivery stopped being allowed, L9).
+    func discardQueuedLocations() { outbox.discardLocations() }
+
+    /// Whether a max-speed replay should wait for this client: its queue is filling and it
+    /// has read something within the last second (PROTOCOL "Trace files").
+    func holdsBackReplay(now: Int64) -> Bool {
+        guard !isClosed, outbox.count >= Self.replayHoldMark || !channel.isWritable else { return false }
+        return now - lastProgress < 1_000_000_000
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        channel.close(promise: nil)
+    }
+
+    /// Writes a last line (with its newline), then closes.
+    func sendAndClose(_ text: String) {
+        guard !isClosed else { return }
+        isClosed = true
+        handTurnLinesToChannel()
+        var buffer = channel.allocator.buffer(capacity: max(256, text.utf8.count))
+        buffer.writeString(text)
+        channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }
+    }
+}
