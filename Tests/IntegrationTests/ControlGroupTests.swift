@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Issue 14 point 4: `--control-group` lets a group's members use the control socket
@@ -73,8 +74,8 @@ struct ControlGroupTests {
 
     @Test("--control-group with a name no group has stops the start, naming it")
     func unknownGroupName() throws {
-        let base = NSTemporaryDirectory() + "sextant-group-" + UUID().uuidString.prefix(8)
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("group")
+        let base = scratch.path
         let result = try run([
             Binaries.sextantd, "--runtime-dir", base + "/run", "--state-dir", base + "/state", "--no-gpsd", "--no-iio",
             "--control-group", "no-such-group-here",

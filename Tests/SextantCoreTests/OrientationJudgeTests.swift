@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 // Every expectation below comes from RULES O1–O5 by hand: the inputs are gravity vectors
@@ -597,26 +598,4 @@ struct HandTurn {
             )
         }
     }
-}
-
-/// Sebastiano Vigna's SplitMix64: a tiny seeded generator, so the noise is the same on
-/// every run and every platform.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform double in (0, 1).
-    mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / 9_007_199_254_740_992 }
-
-    /// A standard normal deviate (Box–Muller).
-    mutating func gaussian() -> Double { (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()) }
 }
