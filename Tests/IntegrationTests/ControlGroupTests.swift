@@ -7,7 +7,7 @@ import Testing
 /// Issue 14 point 4: `--control-group` lets a group's members use the control socket
 /// (docs/security.md). The daemon runs as root here; the clients run as uid 65534 with the
 /// groups setpriv gives them, which need not be in /etc/group.
-@Suite("The control group")
+@Suite("The control group", .requires(.root("running sextantctl as uid 65534 with the groups setpriv gives it")))
 struct ControlGroupTests {
     static let nobody: UInt32 = 65534
     static let qaGroup: UInt32 = 4242

@@ -20,7 +20,7 @@ struct HostileLocalUserTests {
         #expect(chmod(path, mode) == 0)
     }
 
-    @Test("A runtime or state directory owned by another uid is refused; nothing is created in it")
+    @Test("A runtime or state directory owned by another uid is refused; nothing is created in it", .requires(.root("giving a directory to uid 65534")))
     func directoryOfAnotherUser() throws {
         let scratch = try TemporaryDirectory("hostile", mode: 0o755)
         let base = scratch.path
@@ -110,7 +110,7 @@ struct HostileLocalUserTests {
         #expect(app == 0o666)
     }
 
-    @Test("Without XDG_RUNTIME_DIR a user's daemon and sextantctl refuse to guess a shared directory")
+    @Test("Without XDG_RUNTIME_DIR a user's daemon and sextantctl refuse to guess a shared directory", .requires(.root("running the daemon and sextantctl as uid 65534")))
     func noSharedDefault() throws {
         let environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
         let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -125,7 +125,7 @@ struct HostileLocalUserTests {
         #expect(ctl.stderr.contains("no runtime directory"), "\(ctl.stderr)")
     }
 
-    @Test("sextantctl refuses a control socket served by another uid: no request is sent, exit 69")
+    @Test("sextantctl refuses a control socket served by another uid: no request is sent, exit 69", .requires(.root("running a daemon as uid 65534")))
     func foreignDaemonIsRefused() throws {
         let scratch = try TemporaryDirectory("hostile", mode: 0o755)
         let base = scratch.path
