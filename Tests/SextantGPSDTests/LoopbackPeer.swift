@@ -9,25 +9,7 @@ final class LoopbackPeer: Sendable {
     let port: UInt16
     private let accepted = Mutex(0)
 
-    init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(listener)
-            throw HarnessError("cannot listen on the loopback: \(reason)")
-        }
-        port = UInt16(bigEndian: address.sin_port)
-    }
+    init() throws { (listener, port) = try listenOnLoopback() }
 
     deinit { Glibc.close(listener) }
 

@@ -93,46 +93,19 @@ final class ClientProcess {
 
 /// A gpsd-protocol client on a plain socket: requests out, one report a line in.
 final class GPSDFaceClient {
-    private var fd: Int32
-    private var buffer: [UInt8] = []
+    private let lines: SocketLines
 
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = loopbackAddress(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
+        guard let fd = connectLoopback(port: port) else {
             throw HarnessError("cannot connect to the gpsd face on port \(port): \(String(cString: strerror(errno)))")
         }
+        lines = SocketLines(fd: fd, peer: "the gpsd face")
     }
 
-    deinit { close(fd) }
-
-    func send(_ text: String) {
-        _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    }
+    func send(_ text: String) { lines.send(text) }
 
     /// The next line, CR LF removed, waiting up to `timeout` seconds.
-    func nextLine(timeout: Double) throws -> String {
-        let deadline = monotonicSeconds() + timeout
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line.hasSuffix("\r") ? String(line.dropLast()) : line
-            }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("no line from the gpsd face within \(timeout) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw HarnessError("the gpsd face closed the connection") }
-            buffer.append(contentsOf: chunk[..<count])
-        }
-    }
+    func nextLine(timeout: Double) throws -> String { try lines.nextLine(timeout: timeout) }
 
     /// The next JSON report that matches; lines that are not JSON (NMEA) are skipped.
     func nextReport(timeout: Double = 10, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {

@@ -33,36 +33,9 @@ enum GPSDLog {
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now.
 func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var address = loopbackAddress(port: 0)
-    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    guard bound == 0 else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return UInt16(bigEndian: address.sin_port)
-}
-
-func loopbackAddress(port: UInt16) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    return address
-}
-
-/// Connects to 127.0.0.1:port once; the descriptor, or nil when refused.
-private func connectLoopback(port: UInt16) -> Int32? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    var address = loopbackAddress(port: port)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    if connected == 0 { return fd }
+    let (fd, port) = try listenOnLoopback()
     close(fd)
-    return nil
+    return port
 }
 
 /// One gpsd process reading NMEA from a FIFO the test writes to.
@@ -185,37 +158,22 @@ final class GPSDProcess: Sendable {
 /// A plain gpsd client, independent of libgps and of the daemon: `?WATCH` JSON, one
 /// report a line. The reference for what gpsd itself said.
 final class GPSDWatcher {
-    private var fd: Int32
-    private var buffer: [UInt8] = []
+    private let lines: SocketLines
 
     /// Connects and waits until gpsd acknowledges the watch.
     init(port: UInt16) throws {
         guard let fd = connectLoopback(port: port) else { throw HarnessError("cannot connect to gpsd on port \(port)") }
-        self.fd = fd
-        let watch = #"?WATCH={"enable":true,"json":true}"# + "\n"
-        _ = watch.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        lines = SocketLines(fd: fd, peer: "gpsd")
+        lines.send(#"?WATCH={"enable":true,"json":true}"# + "\n")
         _ = try nextReport(timeout: 10) { $0["class"] == "WATCH" }
     }
-
-    deinit { close(fd) }
 
     /// The next report that matches, waiting up to `timeout` seconds.
     func nextReport(timeout: Double, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
         let deadline = monotonicSeconds() + timeout
         while true {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                if let report = try? JSONValue.parse(bytes: line), matches(report) { return report }
-            }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("no matching report from gpsd within \(timeout) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw HarnessError("gpsd closed the watcher's connection (read \(count), errno \(errno), revents \(descriptor.revents), fd \(fd))") }
-            buffer.append(contentsOf: chunk[..<count])
+            let line = try lines.nextLine(timeout: max(0, deadline - monotonicSeconds()))
+            if let report = try? JSONValue.parse(line), matches(report) { return report }
         }
     }
 
@@ -243,16 +201,7 @@ final class HangingUpListener {
     private var fd: Int32 { socket.raw }
 
     init(port: UInt16) throws {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        socket = OwnedDescriptor(adopting: fd)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopbackAddress(port: port)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            throw HarnessError("cannot listen on port \(port): \(String(cString: strerror(errno)))")
-        }
+        socket = OwnedDescriptor(adopting: try listenOnLoopback(port: port).fd)
     }
 
     /// Stops listening, so that gpsd can have its port back.

@@ -22,18 +22,7 @@ final class ScriptedGPSD: Sendable {
     }
 
     init(port: UInt16) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopbackAddress(port: port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(listener)
-            throw HarnessError("cannot listen on port \(port): \(reason)")
-        }
+        listener = try listenOnLoopback(port: port).fd
         let thread = Thread { [self] in acceptUntilClosed() }
         thread.name = "scripted-gpsd"
         thread.start()
