@@ -114,31 +114,35 @@ let package = Package(
             dependencies: ["SextantClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // What the test targets share: the seeded generator, child processes, temporary
+        // directories, waits with a deadline, and what a test needs of the machine.
+        .target(name: "SextantTestSupport", path: "Tests/SextantTestSupport"),
+
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
         .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
-        .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore"]),
-        .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces"]),
+        .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore", "SextantTestSupport"]),
+        .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces", "SextantTestSupport"]),
         .testTarget(
             name: "SextantGPSDTests",
             dependencies: [
-                "SextantGPSD", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "SextantGPSD", "SextantTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SextantIIOTests", dependencies: ["SextantIIO"]),
-        .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore"]),
-        .testTarget(name: "SextantDBusTests", dependencies: ["SextantDBus"]),
+        .testTarget(name: "SextantIIOTests", dependencies: ["SextantIIO", "SextantTestSupport"]),
+        .testTarget(name: "SextantStoreTests", dependencies: ["SextantStore", "SextantTestSupport"]),
+        .testTarget(name: "SextantDBusTests", dependencies: ["SextantDBus", "SextantTestSupport"]),
         .testTarget(
             name: "SextantServerTests",
             dependencies: [
-                "SextantServer", "SextantStore", "SextantTraces",
+                "SextantServer", "SextantStore", "SextantTraces", "SextantTestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SextantClient", "SextantProtocol", "SextantSocket", "SextantTraces"]
+            dependencies: ["SextantClient", "SextantProtocol", "SextantSocket", "SextantTraces", "SextantTestSupport"]
         ),
     ]
 )

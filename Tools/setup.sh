@@ -8,7 +8,8 @@
 #                 the gpsd face's clients: gpspipe, cgps, the gps module, cc against libgps),
 #                 tmux (cgps's screen, captured), gcc (cc),
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
-#                 sqlite3, util-linux (setpriv),
+#                 sqlite3, util-linux (setpriv, prlimit), mount (mount, umount: a full tmpfs),
+#                 coreutils (stdbuf, timeout, dd), libc-bin (ldd),
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
@@ -23,7 +24,7 @@ packages=(
     libgps-dev libudev-dev libsqlite3-dev pkg-config
     gpsd gpsd-tools gpsd-clients python3-gps tmux gcc
     umockdev gir1.2-umockdev-1.0 python3-gi
-    sqlite3 util-linux
+    sqlite3 util-linux mount coreutils libc-bin
     librsvg2-bin
     systemd
     time bc

@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 Tools/check-code-shape.py Sources
+python3 Tools/check-code-shape.py Tests
 swift build --build-tests "$@"
 swift test --skip-build "$@"
 

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Issue 9 point 8: apps cannot take every descriptor, the daemon does not spin at the

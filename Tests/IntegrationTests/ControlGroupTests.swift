@@ -1,12 +1,13 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Issue 14 point 4: `--control-group` lets a group's members use the control socket
 /// (docs/security.md). The daemon runs as root here; the clients run as uid 65534 with the
 /// groups setpriv gives them, which need not be in /etc/group.
-@Suite("The control group")
+@Suite("The control group", .requires(.root("running sextantctl as uid 65534 with the groups setpriv gives it")))
 struct ControlGroupTests {
     static let nobody: UInt32 = 65534
     static let qaGroup: UInt32 = 4242
@@ -73,8 +74,8 @@ struct ControlGroupTests {
 
     @Test("--control-group with a name no group has stops the start, naming it")
     func unknownGroupName() throws {
-        let base = NSTemporaryDirectory() + "sextant-group-" + UUID().uuidString.prefix(8)
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("group")
+        let base = scratch.path
         let result = try run([
             Binaries.sextantd, "--runtime-dir", base + "/run", "--state-dir", base + "/state", "--no-gpsd", "--no-iio",
             "--control-group", "no-such-group-here",

@@ -1,5 +1,6 @@
 import Foundation
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Tools/dbus/sextant.conf in a real dbus-daemon configured as Debian's system bus is
@@ -7,7 +8,7 @@ import Testing
 @Suite("D-Bus deployment: the policy file on a system-type bus")
 struct DBusDeploymentTests {
     /// A system-type bus with Debian's default policy and the policy file under test.
-    static func systemTypeBus(_ directory: String) throws -> (Process, String) {
+    static func systemTypeBus(_ directory: String) throws -> (PrivateBus, String) {
         let socket = directory + "/system_bus_socket"
         let config = directory + "/system.conf"
         try """
@@ -33,22 +34,18 @@ struct DBusDeploymentTests {
           <include>\(Repository.root)/Tools/dbus/sextant.conf</include>
         </busconfig>
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let (bus, _) = try DBusTestBus.launchBus(
+        let bus = try PrivateBus(
             ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
             refusal: "dbus-daemon refused the configuration with Tools/dbus/sextant.conf")
         return (bus, "unix:path=\(socket)")
     }
 
-    @Test("Root's sextantd owns net.hadess.SensorProxy; another user may call it but not own it", .enabled(if: getuid() == 0, "needs root"))
+    @Test("Root's sextantd owns net.hadess.SensorProxy; another user may call it but not own it", .requires(.root("sextantd owns the name as root, the client runs as uid 65534")))
     func policy() throws {
-        let directory = NSTemporaryDirectory() + "sextant-policy-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("policy", mode: 0o755)
+        let directory = scratch.path
         let (bus, address) = try Self.systemTypeBus(directory)
-        defer {
-            kill(bus.processIdentifier, SIGKILL)
-            bus.waitUntilExit()
-        }
+        defer { bus.stop() }
         let daemon = try DaemonHarness(arguments: ["--dbus", address])
         try daemon.waitForStatus("the names held") { $0["dbus"]?["names"]?.arrayValue?.contains("net.hadess.SensorProxy") == true }
         let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/gdbus", "call", "--address", address]

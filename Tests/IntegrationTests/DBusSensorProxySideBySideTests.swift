@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 import Testing
 
 /// The real iio-sensor-proxy (Debian's 3.0, /usr/sbin/iio-sensor-proxy) on a private bus of
@@ -19,10 +20,7 @@ final class RealSensorProxy {
         try bus.waitForName(DBusSensorProxyTests.name)
     }
 
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    deinit { stop(process) }
 }
 
 /// An accelerometer in the testbed as both services find it (iio-sensor-proxy's udev rule
@@ -41,7 +39,7 @@ func withoutValues(_ text: String) -> String {
 
 @Suite(
     "D-Bus: Sextant's iio-sensor-proxy face beside the real iio-sensor-proxy under umockdev", .serialized,
-    .enabled(if: IIOTestbed.isAvailable && FileManager.default.isExecutableFile(atPath: RealSensorProxy.binary), "umockdev and iio-sensor-proxy are needed"))
+    .requires(IIOTestbed.requirement, .tool(RealSensorProxy.binary, package: "iio-sensor-proxy")))
 struct DBusSensorProxySideBySideTests {
     @Test("gdbus introspect of /net/hadess/SensorProxy and its Compass node reads as the real service's (values aside)")
     func introspectionMatchesTheRealService() throws {
@@ -71,8 +69,8 @@ struct DBusSensorProxySideBySideTests {
         let (daemon, bus) = try DBusSensorProxyTests.daemonOnBus(["--iio-rate", "50"], sensors: testbed)
         let real = try RealSensorProxy(sensors: testbed, directory: daemon.directory)
         let monitors = [
-            ("iio-sensor-proxy", try LineWatcher(["/usr/bin/monitor-sensor"], environment: real.bus.systemBusEnvironment)),
-            ("sextant", try LineWatcher(["/usr/bin/monitor-sensor"], environment: bus.systemBusEnvironment)),
+            ("iio-sensor-proxy", try LineReader(["/usr/bin/monitor-sensor"], environment: real.bus.systemBusEnvironment)),
+            ("sextant", try LineReader(["/usr/bin/monitor-sensor"], environment: bus.systemBusEnvironment)),
         ]
         var indexes: [Int] = []
         for (service, monitor) in monitors {

@@ -1,5 +1,6 @@
 import Foundation
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// iio-sensor-proxy's face on a private bus, seen by unmodified clients: monitor-sensor
@@ -11,16 +12,14 @@ struct DBusSensorProxyTests {
 
     /// A daemon serving on a private bus, once its name is there.
     static func daemonOnBus(_ extra: [String] = ["--no-iio"], sensors: IIOTestbed? = nil) throws -> (DaemonHarness, DBusTestBus) {
-        let directory = NSTemporaryDirectory() + "sextant-dbus-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let bus = try DBusTestBus(directory: directory)
+        let bus = try DBusTestBus()
         let daemon = try DaemonHarness(arguments: ["--dbus", bus.restartableAddress, "--no-gpsd"] + extra, sensors: sensors)
         try bus.waitForName(name)
         return (daemon, bus)
     }
 
     /// The next orientation monitor-sensor reports after line `index`, with its line.
-    static func nextOrientation(_ monitor: LineWatcher, after index: Int, timeout: Double = 15) -> (index: Int, orientation: String)? {
+    static func nextOrientation(_ monitor: LineReader, after index: Int, timeout: Double = 15) -> (index: Int, orientation: String)? {
         monitor.waitForLine(from: index + 1, timeout: timeout) { monitorSensorOrientation($0) != nil }
             .map { ($0.index, monitorSensorOrientation($0.line)!) }
     }
@@ -28,7 +27,7 @@ struct DBusSensorProxyTests {
     @Test("O1–O5 over D-Bus: monitor-sensor prints each turn of sextantctl rotate in iio-sensor-proxy's names; flat keeps the last")
     func rotateThroughMonitorSensor() throws {
         let (daemon, bus) = try Self.daemonOnBus()
-        let monitor = try LineWatcher(["/usr/bin/monitor-sensor"], environment: bus.systemBusEnvironment)
+        let monitor = try LineReader(["/usr/bin/monitor-sensor"], environment: bus.systemBusEnvironment)
         // No sample yet: the judge has decided nothing (O1's unknown), iio-sensor-proxy's undefined.
         let first = try #require(monitor.waitForLine { $0.contains("=== Has accelerometer") }, "\(monitor.allLines)")
         #expect(first.line.contains("(orientation: undefined)"))
@@ -58,7 +57,7 @@ struct DBusSensorProxyTests {
     @Test("O2/O3 over D-Bus: a replayed rotation trace reaches monitor-sensor turn by turn")
     func replayThroughMonitorSensor() throws {
         let (daemon, bus) = try Self.daemonOnBus()
-        let monitor = try LineWatcher(["/usr/bin/monitor-sensor"], environment: bus.systemBusEnvironment)
+        let monitor = try LineReader(["/usr/bin/monitor-sensor"], environment: bus.systemBusEnvironment)
         let first = try #require(monitor.waitForLine { $0.contains("=== Has accelerometer") })
         // One second of each hold at 50 Hz, device frame (RULES O1): portrait is +y,
         // landscapeLeft +x, upside down -y, landscapeRight -x, then flat on its back.

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Issue 9 points 8 (connections), 11, 12 and "Smaller": the daemon neither dies, spins,
@@ -35,8 +36,8 @@ struct DaemonRobustnessTests {
 
     @Test("A start-up failure after the sockets are bound leaves no socket file behind")
     func failedStartLeavesNoSocket() throws {
-        let base = NSTemporaryDirectory() + "sextant-start-" + UUID().uuidString.prefix(8)
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("start")
+        let base = scratch.path
         let result = try run([Binaries.sextantd, "--runtime-dir", base + "/run", "--state-dir", base + "/state",
             "--no-gpsd", "--no-iio", "--replay", base + "/missing.jsonl"])
         #expect(result.status == 1)
@@ -77,8 +78,8 @@ struct DaemonRobustnessTests {
 
     @Test("A socket path too long is named in the daemon's error and in sextantctl's")
     func socketPathTooLong() throws {
-        let base = NSTemporaryDirectory() + "sextant-long-" + UUID().uuidString.prefix(8)
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("long")
+        let base = scratch.path
         let runtime = base + "/" + String(repeating: "r", count: 110)
         let daemon = try run([Binaries.sextantd, "--runtime-dir", runtime, "--state-dir", base + "/state", "--no-gpsd", "--no-iio"])
         #expect(daemon.status == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// The real daemon on a store damaged from outside: it refuses to start (exit 1), says which

@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 import Testing
 
 @Suite("The demo")

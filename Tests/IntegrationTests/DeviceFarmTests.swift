@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import Synchronization
 import Testing
 
 /// Issue 14 point 5: a device farm, many daemons on one host, each on directories of its
@@ -90,19 +91,21 @@ struct DeviceFarmTests {
 }
 
 /// One slot per thread, written once each, read after all have finished.
-private final class ResultSlots<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [T?]
+private final class ResultSlots<T: Sendable>: Sendable {
+    private let slots: Mutex<[T?]>
 
-    init(_ count: Int) { slots = Array(repeating: nil, count: count) }
+    init(_ count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
 
-    func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value } }
+    func set(_ index: Int, _ value: T) { slots.withLock { $0[index] = value } }
 
-    var all: [T?] { lock.withLock { slots } }
+    var all: [T?] { slots.withLock { $0 } }
 }
 
 /// A harness handed to one thread at a time: each device's daemon is used by its own
-/// thread, then by the test's once every thread has finished.
+/// thread, then by the test's once every thread has finished. Unchecked: a `DaemonHarness`
+/// (its process, its fake sensors) is not Sendable, and a `Mutex` cannot hand it out
+/// (region checking refuses the `sending` result); the hand-over is ordered by the
+/// threads' start and the `DispatchGroup`'s wait.
 private struct ThreadHandOver<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }

@@ -1,11 +1,12 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// The store on a small tmpfs filled to the last byte: every change fails with a clear
 /// -32603, and nothing of it takes effect (issue 9, point 14).
-@Suite("A store on a full disk", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+@Suite("A store on a full disk", .requires(.root("mounting a tmpfs")))
 struct FullDiskTests {
     /// A 2 MiB tmpfs for the store, unmounted when the test ends.
     final class SmallDisk {
@@ -45,9 +46,8 @@ struct FullDiskTests {
 
     @Test("L2 L9 L12: on a full disk grant, revoke, reset, services, policy and prompt answers fail and change nothing")
     func failedWritesChangeNothing() throws {
-        let root = NSTemporaryDirectory() + "sextant-full-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try TemporaryDirectory("full")
+        let root = scratch.path
         let disk = try SmallDisk(under: root)
         let daemon = try DaemonHarness(state: disk.path)
         #expect(try daemon.ctl(["permissions", "grant", "com.example.kept"]).status == 0)
@@ -92,9 +92,8 @@ struct FullDiskTests {
 
     @Test("L12: a prompt the policy answers at once is not shown, stored or told when the store cannot be written")
     func policyAnswerOnFullDiskChangesNothing() throws {
-        let root = NSTemporaryDirectory() + "sextant-full-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try TemporaryDirectory("full")
+        let root = scratch.path
         let disk = try SmallDisk(under: root)
         let daemon = try DaemonHarness(arguments: ["--prompt-policy", "allowWhileUsing"], state: disk.path)
         let (app, _) = try daemon.app("com.example.auto")
@@ -125,9 +124,8 @@ struct FullDiskTests {
 
     @Test("L4 L12: an app that comes forward with a request waiting is answered by the policy only once stored; on a full disk it stays behind")
     func comingForwardOnFullDiskChangesNothing() throws {
-        let root = NSTemporaryDirectory() + "sextant-full-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try TemporaryDirectory("full")
+        let root = scratch.path
         let disk = try SmallDisk(under: root)
         let daemon = try DaemonHarness(arguments: ["--prompt-policy", "allowWhileUsing"], state: disk.path)
         let (app, _) = try daemon.app("com.example.late", state: "background")

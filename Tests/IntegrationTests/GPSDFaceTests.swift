@@ -1,13 +1,14 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Sextant as gpsd: unmodified gpsd clients (gpspipe, Python's `gps`, a libgps program)
 /// on `--gpsd-listen`, under the same rules as apps on app.sock (docs/gpsd.md).
 @Suite(
     "gpsd face (gpsd clients)", .serialized,
-    .enabled(if: GPSDClients.areInstalled, "gpsd-clients, python3-gps and libgps-dev are needed (Tools/setup.sh installs them)"))
+    .requires(GPSDClients.requirement))
 struct GPSDFaceTests {
     /// 325 sentences: a long stretch without fix, then 68 fixes with times.
     static let log = "haicom-305N.log"
@@ -22,7 +23,7 @@ struct GPSDFaceTests {
 
     @Test(
         "docs/security.md: a gpsd client's app id is bound to the uid that first used it; another uid's client of that name gets ERROR and no session",
-        .enabled(if: getuid() == 0, "running a client as another uid needs root"))
+        .requires(.root("running a client as another uid")))
     func appIDBoundToUID() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
         let port = try daemon.gpsdFacePort()
@@ -262,7 +263,7 @@ struct GPSDFaceTests {
 
     @Test(
         "side by side: the same NMEA log through the real gpsd and through Sextant's gpsd face, read by the same libgps program, gives the same fixes",
-        .enabled(if: GPSDBinary.isInstalled, "gpsd is not installed"))
+        .requires(GPSDBinary.requirement))
     func sideBySideWithRealGPSD() throws {
         let reader = try GPSDClients.libgpsReader.get()
         let path = GPSDLog.path(Self.log)
@@ -332,7 +333,7 @@ struct GPSDFaceTests {
 
     @Test(
         "cgps, under tmux, shows the position set by hand, as a screen capture",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cgps") && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "cgps and tmux are needed"))
+        .requires(.tool("/usr/bin/cgps", package: "gpsd-clients"), .tool("/usr/bin/tmux", package: "tmux")))
     func cgpsScreen() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
         let tmux = ["/usr/bin/tmux", "-S", daemon.directory + "/tmux.sock"]
@@ -378,8 +379,8 @@ struct GPSDFaceTests {
 
     @Test("a non-loopback --gpsd-listen is refused without --gpsd-listen-any, saying why")
     func nonLoopbackRefused() throws {
-        let directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("test")
+        let directory = scratch.path
         let result = try run([
             Binaries.sextantd, "--runtime-dir", directory + "/run", "--state-dir", directory + "/state", "--no-gpsd", "--no-iio", "--gpsd-listen", "0.0.0.0:0",
         ])

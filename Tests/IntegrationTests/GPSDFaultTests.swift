@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// A gpsd that stops talking, and a gpsd that says nonsense (issue 9, points 6, 9 and 10).
@@ -10,7 +11,7 @@ import Testing
 /// `?VERSION;` after 5 s) is a loss.
 @Suite(
     "gpsd source faults (silent and hostile peers)", .serialized,
-    .enabled(if: GPSDBinary.isInstalled, "gpsd is not installed (Debian: apt-get install gpsd): the live GPS tests need a real gpsd"))
+    .requires(GPSDBinary.requirement))
 struct GPSDFaultTests {
     static let bannerTimeout = 5.0
     static let probeAfter = 5.0

@@ -1,13 +1,14 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Issue 14 point 6: `status` tells an integrator which gpsd the daemon reads, the devices
 /// that gpsd reads, how old the last fix is, and since when the source is lost.
 @Suite(
     "gpsd source in status", .serialized,
-    .enabled(if: GPSDBinary.isInstalled, "gpsd is not installed (Debian: apt-get install gpsd)"))
+    .requires(GPSDBinary.requirement))
 struct GPSDStatusTests {
     static func gpsdEntry(_ daemon: DaemonHarness) throws -> JSONValue {
         let sources = try daemon.control().call(Method.status)["sources"]?.arrayValue ?? []

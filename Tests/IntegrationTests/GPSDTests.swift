@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// The daemon's gpsd source against a real gpsd fed with receivers' NMEA logs.
@@ -10,7 +11,7 @@ import Testing
 /// log) say how many TPVs to wait for.
 @Suite(
     "gpsd source (live GPS)", .serialized,
-    .enabled(if: GPSDBinary.isInstalled, "gpsd is not installed (Debian: apt-get install gpsd): the live GPS tests need a real gpsd"))
+    .requires(GPSDBinary.requirement))
 struct GPSDTests {
     /// 325 sentences: a long stretch without fix, then 134 fixes with times and eph.
     static let log = "haicom-305N.log"

@@ -1,13 +1,14 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Sextant as GeoClue 2.6 (docs/dbus.md, GeoClue): GeoClue's own demo client, where-am-i,
 /// unmodified, on a private bus, under the same rules as apps on app.sock.
 @Suite(
     "GeoClue face (where-am-i)", .serialized,
-    .enabled(if: GeoClueClients.areInstalled, "geoclue-2-demo, dbus-daemon and gdbus are needed (Tools/setup.sh installs them)"))
+    .requires(GeoClueClients.requirement))
 struct GeoClueFaceTests {
     /// A walk east along 48°N, 0.0005° (37 m) a step, values written here.
     static let walk = (0..<6).map { (lat: 48.0, lon: 2.35 + Double($0) * 0.0005) }

@@ -1,12 +1,13 @@
 import Foundation
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// `gdbus introspect` of Sextant's GeoClue objects against the real GeoClue 2.6's, recorded
 /// from Debian's service (Tests/Fixtures/geoclue/README.md).
 @Suite(
     "GeoClue face: introspection as GeoClue 2.6", .serialized,
-    .enabled(if: GeoClueClients.areInstalled, "geoclue-2-demo, dbus-daemon and gdbus are needed (Tools/setup.sh installs them)"))
+    .requires(GeoClueClients.requirement))
 struct GeoClueIntrospectionTests {
     /// Each interface's block of `gdbus introspect` output, by name, its lines trimmed and
     /// property values (`= 8`, which depend on the state) dropped.

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Issue 9 points 1 and 2: another local user must not be able to choose the daemon's
@@ -8,13 +9,6 @@ import Testing
 @Suite("A hostile local user")
 struct HostileLocalUserTests {
     static let nobody: UInt32 = 65534
-
-    /// A private base directory for one test, reachable by every user (0755).
-    static func base() throws -> String {
-        let path = NSTemporaryDirectory() + "sextant-hostile-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        return path
-    }
 
     static func daemon(_ runtime: String, _ state: String, _ extra: [String] = []) throws -> CommandResult {
         try run([Binaries.sextantd, "--runtime-dir", runtime, "--state-dir", state, "--no-gpsd", "--no-iio"] + extra)
@@ -26,10 +20,10 @@ struct HostileLocalUserTests {
         #expect(chmod(path, mode) == 0)
     }
 
-    @Test("A runtime or state directory owned by another uid is refused; nothing is created in it")
+    @Test("A runtime or state directory owned by another uid is refused; nothing is created in it", .requires(.root("giving a directory to uid 65534")))
     func directoryOfAnotherUser() throws {
-        let base = try Self.base()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("hostile", mode: 0o755)
+        let base = scratch.path
         try Self.makeDirectory(base + "/run", mode: 0o700, owner: Self.nobody)
         let refused = try Self.daemon(base + "/run", base + "/state")
         #expect(refused.status != 0)
@@ -45,8 +39,8 @@ struct HostileLocalUserTests {
 
     @Test("A runtime or state directory its group or others may write is refused", arguments: [0o777, 0o1777, 0o770, 0o720])
     func writableDirectory(mode: Int) throws {
-        let base = try Self.base()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("hostile", mode: 0o755)
+        let base = scratch.path
         try Self.makeDirectory(base + "/run", mode: mode_t(mode))
         let refused = try Self.daemon(base + "/run", base + "/state")
         #expect(refused.status != 0)
@@ -61,8 +55,8 @@ struct HostileLocalUserTests {
 
     @Test("A runtime directory in a parent everyone may write without the sticky bit is refused (it could be swapped)")
     func swappableParent() throws {
-        let base = try Self.base()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("hostile", mode: 0o755)
+        let base = scratch.path
         try Self.makeDirectory(base + "/open", mode: 0o777)
         try Self.makeDirectory(base + "/open/run", mode: 0o700)
         let refused = try Self.daemon(base + "/open/run", base + "/state")
@@ -91,8 +85,8 @@ struct HostileLocalUserTests {
     @Test("A symlink planted at either socket path is refused; its target is untouched and no socket is left")
     func symlinkAtSocketPath() throws {
         for socketName in ["control.sock", "app.sock"] {
-            let base = try Self.base()
-            defer { try? FileManager.default.removeItem(atPath: base) }
+            let scratch = try TemporaryDirectory("hostile", mode: 0o755)
+            let base = scratch.path
             try Self.makeDirectory(base + "/run", mode: 0o700)
             let victim = base + "/victim"
             #expect(FileManager.default.createFile(atPath: victim, contents: Data("secret".utf8), attributes: [.posixPermissions: 0o600]))
@@ -109,8 +103,6 @@ struct HostileLocalUserTests {
 
     @Test("The sockets have their modes whatever the umask: control 0600, app 0666", arguments: ["000", "077"])
     func socketModesIgnoreUmask(mask: String) throws {
-        let base = try Self.base()
-        defer { try? FileManager.default.removeItem(atPath: base) }
         let daemon = try DaemonHarness(launcher: ["/bin/sh", "-c", "umask \(mask); exec \"$0\" \"$@\""])
         let control = try FileManager.default.attributesOfItem(atPath: daemon.runtime + "/control.sock")[.posixPermissions] as? Int
         let app = try FileManager.default.attributesOfItem(atPath: daemon.runtime + "/app.sock")[.posixPermissions] as? Int
@@ -118,7 +110,7 @@ struct HostileLocalUserTests {
         #expect(app == 0o666)
     }
 
-    @Test("Without XDG_RUNTIME_DIR a user's daemon and sextantctl refuse to guess a shared directory")
+    @Test("Without XDG_RUNTIME_DIR a user's daemon and sextantctl refuse to guess a shared directory", .requires(.root("running the daemon and sextantctl as uid 65534")))
     func noSharedDefault() throws {
         let environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
         let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -133,10 +125,10 @@ struct HostileLocalUserTests {
         #expect(ctl.stderr.contains("no runtime directory"), "\(ctl.stderr)")
     }
 
-    @Test("sextantctl refuses a control socket served by another uid: no request is sent, exit 69")
+    @Test("sextantctl refuses a control socket served by another uid: no request is sent, exit 69", .requires(.root("running a daemon as uid 65534")))
     func foreignDaemonIsRefused() throws {
-        let base = try Self.base()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("hostile", mode: 0o755)
+        let base = scratch.path
         // The other user's own daemon, in directories that user owns: a perfect impostor.
         for name in ["run", "state"] { try Self.makeDirectory(base + "/" + name, mode: 0o700, owner: Self.nobody) }
         let impostor = Process()

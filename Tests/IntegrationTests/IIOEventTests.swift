@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Live IIO sensors all the way to an app's events: fake devices in a umockdev testbed, the
@@ -9,7 +10,7 @@ import Testing
 ///
 /// Expectations come from RULES: IIO reads upright portrait as y ≈ -9.81 (Sextant negates
 /// it); device landscapeLeft goes with interface landscapeRight; P3's hinge thresholds.
-@Suite("IIO sensors to app events under umockdev", .serialized, .enabled(if: IIOTestbed.isAvailable, "umockdev and python3-gi are needed"))
+@Suite("IIO sensors to app events under umockdev", .serialized, .requires(IIOTestbed.requirement))
 struct IIOEventTests {
     private func event(_ app: SextantConnection, _ method: String, _ description: String, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
         try app.nextEvent(timeout: 15, description: description) { $0.method == method && matches($0.params) }.params

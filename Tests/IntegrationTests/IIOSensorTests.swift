@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// The live IIO source of the real `sextantd`, in a umockdev testbed of fake sensors.
@@ -9,7 +10,7 @@ import Testing
 /// `s = M × ((raw + offset) × scale)`, upright portrait as `s.y ≈ -9.81`; Sextant's sample
 /// is `-s`) and from the IIO ABI (angles are radians after scaling). Each test waits for
 /// what it expects by polling `status` or short recordings against a deadline.
-@Suite("IIO sensors under umockdev", .serialized, .enabled(if: IIOTestbed.isAvailable, "umockdev and python3-gi are needed"))
+@Suite("IIO sensors under umockdev", .serialized, .requires(IIOTestbed.requirement))
 struct IIOSensorTests {
     private let accelName = "iio:device0"
     private let hingeName = "iio:device1"

@@ -1,21 +1,18 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
 /// The NMEA that `sextantctl trace convert … .nmea` writes, read by the real gpsd: its TPVs
 /// must be the trace's fixes.
-@Suite("NMEA export read by gpsd", .enabled(if: GPSDBinary.isInstalled))
+@Suite("NMEA export read by gpsd", .requires(GPSDBinary.requirement))
 final class NMEAExportGPSDTests {
-    let directory: String
+    let scratch: TemporaryDirectory
+    var directory: String { scratch.path }
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "sextant-nmea-export-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    init() throws { scratch = try TemporaryDirectory("nmea-export") }
 
     @Test("gpsd's TPVs for exported NMEA match the trace: lat/lon within 3e-8° (NMEA keeps 1e-6′), time to 10 ms, speed, track, altMSL, mode 3")
     func gpsdReadsExport() throws {

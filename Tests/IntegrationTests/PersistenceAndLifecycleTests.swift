@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @Suite("Store and daemon lifecycle")
@@ -48,9 +49,8 @@ struct PersistenceAndLifecycleTests {
 
     @Test("A corrupt store stops the daemon with a message naming the file; it is never reset")
     func corruptStoreIsNotReset() throws {
-        let directory = NSTemporaryDirectory() + "sextant-corrupt-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("corrupt")
+        let directory = scratch.path
         let file = directory + "/sextant.sqlite3"
         let garbage = String(repeating: "this is not a database ", count: 200)
         try garbage.write(toFile: file, atomically: true, encoding: .utf8)

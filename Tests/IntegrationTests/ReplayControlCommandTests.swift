@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// `sextantctl replay pause|resume|seek|step`, `replay start --until --wait` and

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// `sextantctl run -- COMMAND`, the built binary: a private daemon around one command.
@@ -9,12 +10,12 @@ import Testing
 /// looking there: no directory, and no process whose command line names it.
 @Suite("sextantctl run", .serialized)
 struct RunCommandTests {
-    /// A private TMPDIR, removed by the test.
-    private func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "sextant-runtest-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    /// The test's private TMPDIR, removed with the suite's instance.
+    private let temporary: TemporaryDirectory
+
+    init() throws { temporary = try TemporaryDirectory("runtest") }
+
+    private func scratch() -> String { temporary.path }
 
     private func ctlRun(_ arguments: [String], tmp: String) throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
@@ -28,12 +29,11 @@ struct RunCommandTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: tmp)
         #expect(left.isEmpty, "left in TMPDIR: \(left)", sourceLocation: sourceLocation)
         #expect(processes(naming: tmp).isEmpty, "processes left: \(processes(naming: tmp))", sourceLocation: sourceLocation)
-        try? FileManager.default.removeItem(atPath: tmp)
     }
 
     @Test("COMMAND runs against a ready private daemon, with SEXTANT_RUNTIME_DIR; run exits with its status; nothing is left")
     func commandSeesDaemon() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         let script = "\(Binaries.sextantctl) --json status > \"$TMPDIR/../status-\(tmp.suffix(8)).json\" && exit 3"
         let result = try ctlRun(["--", "/bin/sh", "-c", script], tmp: tmp)
         #expect(result.status == 3, "\(result.stderr)")
@@ -47,7 +47,7 @@ struct RunCommandTests {
 
     @Test("COMMAND's gpsd clients find the daemon's gpsd face at GPSD_HOST:GPSD_PORT, under the rules")
     func gpsdClientsFindTheFace() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         let trace = Repository.root + "/Traces/demo-walk.jsonl"
         let script = #"gpspipe -w -n 6 "$GPSD_HOST:$GPSD_PORT""#
         let result = try ctlRun(["--trace", trace, "--grant", "gpsd.gpspipe:always", "--", "/bin/sh", "-c", script], tmp: tmp)
@@ -62,7 +62,7 @@ struct RunCommandTests {
 
     @Test("--grant, --services off, --prompt-policy and --profile are in force when COMMAND starts")
     func optionsInForce() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         let script = "\(Binaries.sextantctl) --json permissions list && \(Binaries.sextantctl) --json status"
         let result = try ctlRun(
             ["--grant", "com.example.a:always:approximate", "--grant", "com.example.b", "--services", "off", "--prompt-policy", "dontAllow",
@@ -82,7 +82,7 @@ struct RunCommandTests {
 
     @Test("Each run starts from a fresh store: a grant in one run is gone in the next")
     func runsDoNotLeak() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         let first = try ctlRun(["--", Binaries.sextantctl, "permissions", "grant", "com.example.leak"], tmp: tmp)
         #expect(first.status == 0, "\(first.stderr)")
         let second = try ctlRun(["--", Binaries.sextantctl, "--json", "permissions", "list"], tmp: tmp)
@@ -92,7 +92,7 @@ struct RunCommandTests {
 
     @Test("Bad input: no COMMAND is 64, a missing one 127, one that cannot run 126, a trace that does not load 64; no daemon left")
     func badInput() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         let none = try ctlRun([], tmp: tmp)
         #expect(none.status == 64 && none.stderr.contains("give the command"), "\(none.stderr)")
         let missing = try ctlRun(["--", "no-such-command-\(UUID().uuidString.prefix(6))"], tmp: tmp)
@@ -111,7 +111,7 @@ struct RunCommandTests {
 
     @Test("SIGTERM to run reaches COMMAND while the daemon still serves, then the daemon stops; run exits with COMMAND's status")
     func sigtermReachesCommandFirst() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         // On TERM the command asks the daemon for its status: it must still be there.
         let script = """
             trap '\(Binaries.sextantctl) status >/dev/null && exit 42; exit 43' TERM
@@ -137,7 +137,7 @@ struct RunCommandTests {
 
     @Test("The daemon dying during the run: COMMAND's connections close, run exits 70 with the log's tail")
     func daemonDies() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         // The daemon is the process whose command line names this run's runtime directory.
         let script = """
             pid=$(pgrep -f -- "--runtime-dir $SEXTANT_RUNTIME_DIR")
@@ -153,7 +153,7 @@ struct RunCommandTests {
 
     @Test("--keep keeps the directories and the log and says where; --trace replays at --speed max")
     func keepAndTrace() throws {
-        let tmp = try scratch()
+        let tmp = scratch()
         let trace = tmp + "/../walk-\(tmp.suffix(8)).jsonl"
         try syntheticTrace(count: 20, step: 1).write(toFile: trace, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: trace) }
@@ -201,9 +201,8 @@ func readLine(_ fd: Int32, timeout: Double) throws -> String {
 struct EphemeralStoreTests {
     @Test("The store lives in a private directory under TMPDIR while the daemon runs and is gone after SIGTERM")
     func storeGoneAtExit() throws {
-        let tmp = NSTemporaryDirectory() + "sextant-ephemeral-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let scratch = try TemporaryDirectory("ephemeral")
+        let tmp = scratch.path
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = tmp
         let daemon = try DaemonHarness(arguments: ["--ephemeral"], environment: environment)

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// What scripts need from `sextantctl` (issue 11, point 5): waits that end on the daemon's

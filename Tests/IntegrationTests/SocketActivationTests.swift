@@ -2,6 +2,7 @@ import Foundation
 import SextantClient
 import SextantProtocol
 import SextantSocket
+import SextantTestSupport
 import Testing
 
 /// Issue 14 point 4: sextantd serves the listening sockets systemd passes (LISTEN_FDS,
@@ -11,10 +12,10 @@ import Testing
 struct SocketActivationTests {
     @Test("Under systemd-socket-activate the daemon serves both sockets passed: an app and sextantctl work; the files stay systemd's")
     func servesPassedSockets() throws {
-        let base = NSTemporaryDirectory() + "sextant-activate-" + UUID().uuidString.prefix(8)
+        let scratch = try TemporaryDirectory("activate")
+        let base = scratch.path
         let runtime = base + "/run", state = base + "/state"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: base) }
         let readiness = try ReadinessNotification(path: base + "/notify.sock")
         let logPath = base + "/sextantd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -50,15 +51,15 @@ struct SocketActivationTests {
 
     @Test(
         "As under DynamicUser=: sockets root made, the daemon as uid 65534; root's sextantctl trusts it (root placed the socket) and is served",
-        .enabled(if: getuid() == 0, "needs root, to make the sockets as systemd does and start the daemon as another uid"))
+        .requires(.root("to make the sockets as systemd does and start the daemon as another uid")))
     func daemonOfAnotherUserOnRootsSockets() throws {
         // Under /run, where every directory up to / is root's alone, as /run/sextant is.
-        let base = "/run/sextant-test-" + UUID().uuidString.prefix(8)
+        let scratch = try TemporaryDirectory("test", mode: 0o755, in: "/run")
+        let base = scratch.path
         let runtime = base + "/run", state = base + "/state"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         #expect(chmod(base, 0o755) == 0 && chown(state, 65534, 65534) == 0)
-        defer { try? FileManager.default.removeItem(atPath: base) }
         let readiness = try ReadinessNotification(path: base + "/notify.sock")
         #expect(chmod(readiness.path, 0o666) == 0, "the daemon, uid 65534, says READY=1 there")
         let logPath = base + "/sextantd.log"
@@ -106,8 +107,8 @@ struct SocketActivationTests {
             ("LISTEN_FDS=lots LISTEN_FDNAMES=app.sock", "", "LISTEN_FDS=lots is not a number"),
         ])
     func unusableDescriptor(variables: String, redirections: String, message: String) throws {
-        let base = NSTemporaryDirectory() + "sextant-activate-" + UUID().uuidString.prefix(8)
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let scratch = try TemporaryDirectory("activate")
+        let base = scratch.path
         // sh's exec keeps the pid, so LISTEN_PID=$$ is the daemon's, as systemd sets it.
         let script = "LISTEN_PID=$$ \(variables) exec \"$0\" \"$@\" \(redirections)"
         let result = try run([

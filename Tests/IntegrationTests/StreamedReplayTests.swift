@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// A JSONL trace, an NMEA log or a GPX file is read as it plays (issue 12 point 1): the daemon's
@@ -55,9 +56,8 @@ struct StreamedReplayTests {
 
     @Test("`sextantctl trace info` on a 19 MB GPX track peaks less than 16 MiB above a one-point file")
     func boundedMemoryGPXInfo() throws {
-        let directory = NSTemporaryDirectory() + "sextant-gpx-info-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("gpx-info")
+        let directory = scratch.path
         let small = directory + "/one.gpx", large = directory + "/day.gpx"
         try syntheticGPX(points: 1).write(toFile: small, atomically: false, encoding: .utf8)
         try syntheticGPX(points: 200_000).write(toFile: large, atomically: false, encoding: .utf8)

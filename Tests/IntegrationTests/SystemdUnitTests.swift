@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 import Testing
 
 /// Issue 14 point 4: the units in Tools/systemd pass `systemd-analyze verify` and rate "OK"
@@ -12,13 +13,12 @@ struct SystemdUnitTests {
     /// The units copied to a directory of their own, with ExecStart= pointing at the built
     /// daemon: verify refuses a unit whose program is missing, and the installed path
     /// (/usr/sbin) is not there on a build machine.
-    static func unitsWithBuiltDaemon() throws -> String {
-        let directory = NSTemporaryDirectory() + "sextant-units-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    static func unitsWithBuiltDaemon() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory("units")
         for name in try FileManager.default.contentsOfDirectory(atPath: unitDirectory) {
             let text = try String(contentsOfFile: unitDirectory + "/" + name, encoding: .utf8)
             try text.replacingOccurrences(of: "ExecStart=/usr/sbin/sextantd ", with: "ExecStart=\(Binaries.sextantd) ")
-                .write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+                .write(toFile: directory.file(name), atomically: true, encoding: .utf8)
         }
         return directory
     }
@@ -38,8 +38,8 @@ struct SystemdUnitTests {
             ["sextantd@farm7.service", "sextantd@farm7.socket", "sextantd-control@farm7.socket"],
         ])
     func verify(units: [String]) throws {
-        let directory = try Self.unitsWithBuiltDaemon()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let copies = try Self.unitsWithBuiltDaemon()
+        let directory = copies.path
         let result = try run(["/usr/bin/systemd-analyze", "verify", "--man=no"] + units.map { directory + "/" + $0 })
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "verify complained:\n\(result.stderr)")
@@ -47,8 +47,8 @@ struct SystemdUnitTests {
 
     @Test("systemd-analyze security --offline rates both services OK (exposure 2.0 or less)", arguments: ["sextantd.service", "sextantd@farm7.service"])
     func securityExposure(service: String) throws {
-        let directory = try Self.unitsWithBuiltDaemon()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let copies = try Self.unitsWithBuiltDaemon()
+        let directory = copies.path
         let result = try run(["/usr/bin/systemd-analyze", "security", "--offline=true", "--no-pager", directory + "/" + service])
         #expect(result.status == 0, "\(result.stderr)")
         let marker = "Overall exposure level for \(service): "

@@ -1,26 +1,19 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
 /// `sextantctl trace convert` and `trace info`, run as the built binary; no daemon.
 @Suite("sextantctl trace")
 final class TraceCommandTests {
-    let directory: String
+    let scratch: TemporaryDirectory
+    var directory: String { scratch.path }
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "sextant-trace-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try TemporaryDirectory("trace") }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+    func write(_ name: String, _ text: String) throws -> String { try scratch.write(name, text) }
 
     func ctl(_ arguments: [String]) throws -> CommandResult { try run([Binaries.sextantctl] + arguments) }
 

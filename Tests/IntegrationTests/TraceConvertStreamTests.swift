@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 import Testing
 
 /// `sextantctl trace convert` streams (issue 12 point 1): its memory does not grow with the
@@ -9,12 +10,6 @@ struct TraceConvertStreamTests {
     /// 200,000 fixes at 10 Hz: 16 MB of JSONL. Read whole, as before, the conversion took
     /// about five times the file in memory.
     static let fixes = 200_000
-
-    static func directory() throws -> String {
-        let directory = NSTemporaryDirectory() + "sextant-convert-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
 
     /// Runs `sextantctl trace convert` under GNU time (a small process of its own, so that
     /// the figure is sextantctl's alone): its result and its peak resident memory in KiB.
@@ -28,8 +23,8 @@ struct TraceConvertStreamTests {
 
     @Test("A 16 MB JSONL trace to NMEA and to GeoJSON (read twice): sextantctl's peak memory is within 32 MiB of a 1-fix trace's")
     func boundedMemory() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("convert")
+        let directory = scratch.path
         let tiny = directory + "/tiny.jsonl", day = directory + "/day.jsonl"
         try syntheticTrace(count: 1, step: 0.1).write(toFile: tiny, atomically: false, encoding: .utf8)
         let text = syntheticTrace(count: Self.fixes, step: 0.1)
@@ -52,8 +47,8 @@ struct TraceConvertStreamTests {
 
     @Test("A bad line near the end of a 16 MB trace: exit 1 with file and line; the old target stays whole, a new one is not created")
     func badLineNearTheEnd() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("convert")
+        let directory = scratch.path
         let input = directory + "/day.jsonl"
         // Line 1 is the header: fix n is line n + 2; the bad line is the 10th from the end.
         var text = syntheticTrace(count: Self.fixes - 10, step: 0.1)

@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
@@ -8,15 +9,11 @@ import Testing
 /// the built binary; no daemon. Pictures are rendered by a real SVG renderer, rsvg-convert.
 @Suite("sextantctl trace route, plot, export")
 final class TraceToolCommandTests {
-    let directory: String
-    static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    let scratch: TemporaryDirectory
+    var directory: String { scratch.path }
+    static let rsvg = "/usr/bin/rsvg-convert"
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "sextant-tracetools-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    init() throws { scratch = try TemporaryDirectory("tracetools") }
 
     func ctl(_ arguments: [String]) throws -> CommandResult { try run([Binaries.sextantctl] + arguments) }
     var demo: String { Repository.root + "/Traces/demo-walk.jsonl" }
@@ -29,12 +26,12 @@ final class TraceToolCommandTests {
         return (be32(16), be32(20))
     }
 
-    @Test("plot: the SVG renders with rsvg-convert to a 960×720 PNG that is not blank", .enabled(if: rsvg != nil))
+    @Test("plot: the SVG renders with rsvg-convert to a 960×720 PNG that is not blank", .requires(.tool(rsvg, package: "librsvg2-bin")))
     func plotRenders() throws {
         let svg = directory + "/demo.svg", png = directory + "/demo.png"
         let result = try ctl(["trace", "plot", demo, "-o", svg])
         #expect(result.status == 0, "\(result.stderr)")
-        let render = try run([Self.rsvg!, svg, "-o", png])
+        let render = try run([Self.rsvg, svg, "-o", png])
         #expect(render.status == 0, "\(render.stderr)")
         let size = try pngSize(png)
         #expect(size.width == 960 && size.height == 720)
@@ -43,7 +40,7 @@ final class TraceToolCommandTests {
         #expect(bytes > 20_000, "\(bytes) bytes")
     }
 
-    @Test("plot --events: what an app received is drawn over the trace; .html is one page with the picture inline", .enabled(if: rsvg != nil))
+    @Test("plot --events: what an app received is drawn over the trace; .html is one page with the picture inline", .requires(.tool(rsvg, package: "librsvg2-bin")))
     func plotEvents() throws {
         let trace = try TraceLoader.load(path: demo)
         // An app that gets the first 30 fixes reduced, then is denied.
@@ -62,7 +59,7 @@ final class TraceToolCommandTests {
         #expect(svg.contains(">com.example.maps</text>"), "a lane for the app")
         #expect(svg.contains(">denied</text>"), "its denied stretch")
         #expect(svg != (try String(contentsOfFile: plain, encoding: .utf8)))
-        #expect(try run([Self.rsvg!, overlaid, "-o", directory + "/o.png"]).status == 0)
+        #expect(try run([Self.rsvg, overlaid, "-o", directory + "/o.png"]).status == 0)
         #expect(try pngSize(directory + "/o.png") == (960, 720))
 
         let html = directory + "/demo.html"

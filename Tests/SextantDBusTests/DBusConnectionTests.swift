@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 import Testing
 
 @testable import SextantDBus
@@ -61,9 +62,9 @@ struct DBusConnectionTests {
         return (connection, object)
     }
 
-    func gdbusCall(_ bus: PrivateBus, _ method: String, _ arguments: String...) throws -> ClientRun {
-        try ClientRun.run(
-            ["gdbus", "call", "--address", bus.address, "--dest", Self.name, "--object-path", Self.path, "--method", method] + arguments)
+    func gdbusCall(_ bus: PrivateBus, _ method: String, _ arguments: String...) throws -> CommandResult {
+        try run(
+            ["/usr/bin/env", "gdbus", "call", "--address", bus.address, "--dest", Self.name, "--object-path", Self.path, "--method", method] + arguments)
     }
 
     @Test("A method's arguments and reply go through the table; its named error reaches the client")
@@ -85,12 +86,12 @@ struct DBusConnectionTests {
         let (connection, _) = try Self.serve(on: bus, held: Awaited())
         defer { connection.stop() }
         // gdbus would convert the argument to the introspected type: busctl sends what it is told.
-        let wrong = try ClientRun.run(["busctl", "--address=\(bus.address)", "call", Self.name, Self.path, Self.interface, "Echo", "i", "7"])
+        let wrong = try run(["/usr/bin/env", "busctl", "--address=\(bus.address)", "call", Self.name, Self.path, Self.interface, "Echo", "i", "7"])
         #expect(wrong.stderr.contains("expected arguments (s), got (i)"))
         #expect(try gdbusCall(bus, Self.interface + ".Nope").stderr.contains("org.freedesktop.DBus.Error.UnknownMethod"))
         #expect(try gdbusCall(bus, "org.sextant.Other.Echo", "x").stderr.contains("org.freedesktop.DBus.Error.UnknownInterface"))
-        let elsewhere = try ClientRun.run([
-            "gdbus", "call", "--address", bus.address, "--dest", Self.name, "--object-path", "/org/sextant/None", "--method",
+        let elsewhere = try run([
+            "/usr/bin/env", "gdbus", "call", "--address", bus.address, "--dest", Self.name, "--object-path", "/org/sextant/None", "--method",
             Self.interface + ".Echo", "x",
         ])
         #expect(elsewhere.stderr.contains("org.freedesktop.DBus.Error.UnknownObject"))
@@ -129,13 +130,13 @@ struct DBusConnectionTests {
         let bus = try PrivateBus()
         let (connection, object) = try Self.serve(on: bus, held: Awaited())
         defer { connection.stop() }
-        let monitor = try LineReader(["stdbuf", "-oL", "gdbus", "monitor", "--address", bus.address, "--dest", Self.name])
+        let monitor = try LineReader(["gdbus", "monitor", "--address", bus.address, "--dest", Self.name])
         // gdbus monitor's match may reach the bus after it prints anything: a probe signal,
         // sent again until it is seen (each wait bounded), says the match is in place.
-        var probe: (index: Int, line: String)?
+        var probe: (index: Int, line: String, at: UInt64)?
         for _ in 0..<100 where probe == nil {
             object.emit(Self.interface, "Ticked", [.uint32(0)])
-            probe = monitor.waitForLine(seconds: 0.2) { $0.contains("Ticked") }
+            probe = monitor.waitForLine(timeout: 0.2) { $0.contains("Ticked") }
         }
         let start = try #require(probe, "gdbus monitor never saw a signal: \(monitor.allLines)").index
         object.set(Self.interface, "Count", .uint32(1))
@@ -155,7 +156,7 @@ struct DBusConnectionTests {
         let bus = try PrivateBus()
         let (connection, _) = try Self.serve(on: bus, held: Awaited())
         defer { connection.stop() }
-        let text = try ClientRun.run(["gdbus", "introspect", "--address", bus.address, "--dest", Self.name, "--object-path", Self.path]).stdout
+        let text = try run(["/usr/bin/env", "gdbus", "introspect", "--address", bus.address, "--dest", Self.name, "--object-path", Self.path]).stdout
         #expect(text.contains("interface org.sextant.Test.Counter {"))
         #expect(text.contains("Add(in  i a,\n          in  i b,\n          out i sum);"))
         #expect(text.contains("signals:\n      Ticked(u count);"))
@@ -163,7 +164,7 @@ struct DBusConnectionTests {
         #expect(text.contains("readwrite s Label = 'start';"))
         #expect(text.contains("@org.freedesktop.DBus.Property.EmitsChangedSignal(\"const\")\n      readonly s Model = 'test';"))
         #expect(text.contains("interface org.freedesktop.DBus.Properties {"))
-        let root = try ClientRun.run(["gdbus", "introspect", "--address", bus.address, "--dest", Self.name, "--object-path", "/org/sextant"]).stdout
+        let root = try run(["/usr/bin/env", "gdbus", "introspect", "--address", bus.address, "--dest", Self.name, "--object-path", "/org/sextant"]).stdout
         #expect(root.contains("node Test {"))
         // Peer is answered by sd-bus itself.
         #expect(try gdbusCall(bus, "org.freedesktop.DBus.Peer.Ping").status == 0)

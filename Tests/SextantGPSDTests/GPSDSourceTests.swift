@@ -4,6 +4,8 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
+import Synchronization
 import Testing
 
 @testable import SextantGPSD
@@ -86,52 +88,46 @@ extension GPSDSourceEvent {
 }
 
 /// A source on an event loop of its own, with what it delivered and logged.
-final class SourceRun: @unchecked Sendable {
+final class SourceRun: Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     var loop: any EventLoop { group.next() }
     let source: GPSDSource
-    private let condition = NSCondition()
-    private var delivered: [GPSDSourceEvent] = []
-    private var offLoop = 0
+    private let delivery = Watched(Delivery())
     private let logLines = LockedLines()
+
+    /// What the source delivered, and how many of those deliveries were off its loop.
+    struct Delivery: Sendable {
+        var events: [GPSDSourceEvent] = []
+        var offLoop = 0
+    }
 
     init(port: UInt16) throws {
         let loop = group.next()
         let lines = logLines
         var logger = Logger(label: "gpsd-test") { _ in CollectingLogHandler(lines: lines) }
         logger.logLevel = .debug
-        let box = Unchecked<SourceRun?>(nil)
+        let delivery = self.delivery
         source = GPSDSource(endpoint: GPSDEndpoint(host: "127.0.0.1", port: port), eventLoop: loop, logger: logger) { event in
-            box.value?.record(event, onLoop: loop.inEventLoop)
+            let onLoop = loop.inEventLoop
+            delivery.update {
+                $0.events.append(event)
+                if !onLoop { $0.offLoop += 1 }
+            }
         }
-        box.value = self
         source.start()
     }
 
-    private func record(_ event: GPSDSourceEvent, onLoop: Bool) {
-        condition.lock()
-        delivered.append(event)
-        if !onLoop { offLoop += 1 }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    var events: [GPSDSourceEvent] { condition.withLock { delivered } }
-    var deliveredOffTheLoop: Int { condition.withLock { offLoop } }
+    var events: [GPSDSourceEvent] { delivery.current.events }
+    var deliveredOffTheLoop: Int { delivery.current.offLoop }
     var log: String { logLines.joined }
 
     /// Waits (5 s at most) until the events delivered so far satisfy `done`; returns them.
     @discardableResult
     func waitFor(_ done: ([GPSDSourceEvent]) -> Bool) throws -> [GPSDSourceEvent] {
-        let deadline = Date().addingTimeInterval(5)
-        condition.lock()
-        defer { condition.unlock() }
-        while !done(delivered) {
-            guard condition.wait(until: deadline) || done(delivered) else {
-                throw GPSDTestError("not within 5 s; delivered \(delivered); log:\n\(log)")
-            }
+        guard let events = delivery.wait(timeout: 5, for: { done($0.events) ? $0.events : nil }) else {
+            throw HarnessError("not within 5 s; delivered \(events); log:\n\(log)")
         }
-        return delivered
+        return events
     }
 
     func close() {
@@ -140,16 +136,10 @@ final class SourceRun: @unchecked Sendable {
     }
 }
 
-final class Unchecked<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var joined: String { lock.withLock { lines.joined(separator: "\n") } }
+final class LockedLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var joined: String { lines.withLock { $0.joined(separator: "\n") } }
 }
 
 struct CollectingLogHandler: LogHandler {
@@ -165,10 +155,3 @@ struct CollectingLogHandler: LogHandler {
         lines.append("\(event.level) \(event.message) \(event.metadata ?? [:])")
     }
 }
-
-struct GPSDTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

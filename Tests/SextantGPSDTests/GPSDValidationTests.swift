@@ -1,5 +1,6 @@
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantGPSD
@@ -118,20 +119,8 @@ struct GPSDLivenessTests {
 /// traps, and every location it gives passes the checks above.
 @Suite("gpsd values (seeded random TPVs)")
 struct GPSDRandomTPVTests {
-    /// SplitMix64: small, and the same sequence for the same seed on every machine.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A finite double from anywhere in the range: extremes, zeros, negatives, ordinary values.
-    static func number(_ random: inout SeededGenerator) -> String {
+    static func number(_ random: inout SplitMix64) -> String {
         switch random.next() % 4 {
         case 0: return "\(Double(bitPattern: random.next() & ~(0x7FF << 52) | (UInt64.random(in: 0..<0x7FF, using: &random) << 52)))"
         case 1: return ["0", "-0", "1e308", "-1e308", "5e-324", "99999", "360", "-1"][Int(random.next() % 8)]
@@ -140,7 +129,7 @@ struct GPSDRandomTPVTests {
     }
 
     /// An RFC 3339 time, in any year 0000-9999 one time in four, else around Sextant's range.
-    static func time(_ random: inout SeededGenerator) -> String {
+    static func time(_ random: inout SplitMix64) -> String {
         let year = random.next() % 4 == 0 ? Int.random(in: 0...9999, using: &random) : Int.random(in: 1950...2300, using: &random)
         func padded(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
         let month = Int.random(in: 1...12, using: &random), day = Int.random(in: 1...28, using: &random)
@@ -149,7 +138,7 @@ struct GPSDRandomTPVTests {
 
     @Test("10,000 random TPVs (seed 9): no trap; every location has finite, in-range fields")
     func randomTPVs() throws {
-        var random = SeededGenerator(state: 9)
+        var random = SplitMix64(seed: 9)
         let received = Timestamp(year: 2026, month: 3, day: 1, secondsOfDay: 0)
         var positions = 0
         for _ in 0..<10_000 {

@@ -1,44 +1,27 @@
 import Foundation
+import SextantTestSupport
+import Synchronization
 
 /// Stands where gpsd would, on a loopback port the kernel picks: accepts the source's
 /// connections, reads what it sends, says lines written by hand, hangs up.
-final class LoopbackPeer: @unchecked Sendable {
+final class LoopbackPeer: Sendable {
     private let listener: Int32
     let port: UInt16
-    private let lock = NSLock()
-    private var accepted = 0
+    private let accepted = Mutex(0)
 
-    init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(listener)
-            throw GPSDTestError("cannot listen on the loopback: \(reason)")
-        }
-        port = UInt16(bigEndian: address.sin_port)
-    }
+    init() throws { (listener, port) = try listenOnLoopback() }
 
     deinit { Glibc.close(listener) }
 
-    var connectionCount: Int { lock.withLock { accepted } }
+    var connectionCount: Int { accepted.withLock { $0 } }
 
     /// The next connection, waited for 5 s at most.
     func accept() throws -> Int32 {
         try waitReadable(listener, "a connection")
         let client = Glibc.accept(listener, nil, nil)
-        guard client >= 0 else { throw GPSDTestError("accept: \(String(cString: strerror(errno)))") }
+        guard client >= 0 else { throw HarnessError("accept: \(String(cString: strerror(errno)))") }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-        lock.withLock { accepted += 1 }
+        accepted.withLock { $0 += 1 }
         return client
     }
 
@@ -49,7 +32,7 @@ final class LoopbackPeer: @unchecked Sendable {
             try waitReadable(connection, "\"\(text)\"")
             var bytes = [UInt8](repeating: 0, count: 4096)
             let count = recv(connection, &bytes, bytes.count, 0)
-            guard count > 0 else { throw GPSDTestError("the source closed before sending \(text)") }
+            guard count > 0 else { throw HarnessError("the source closed before sending \(text)") }
             received += String(decoding: bytes[..<count], as: UTF8.self)
         }
         return received
@@ -61,7 +44,7 @@ final class LoopbackPeer: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard written > 0 else { throw GPSDTestError("the source closed the connection") }
+            guard written > 0 else { throw HarnessError("the source closed the connection") }
             offset += written
         }
     }
@@ -80,6 +63,6 @@ final class LoopbackPeer: @unchecked Sendable {
 
     private func waitReadable(_ descriptor: Int32, _ what: String) throws {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 5_000) > 0 else { throw GPSDTestError("no \(what) within 5 s") }
+        guard poll(&poller, 1, 5_000) > 0 else { throw HarnessError("no \(what) within 5 s") }
     }
 }

@@ -2,20 +2,21 @@ import Foundation
 import SextantCore
 import SextantProtocol
 @testable import SextantIIO
+import SextantTestSupport
 import Synchronization
 import Testing
 
 /// A directory standing for one IIO device's sysfs directory.
 private final class FakeIIODevice {
+    private let scratch: TemporaryDirectory
     let syspath: String
 
     init(_ attributes: [String: String]) throws {
-        syspath = NSTemporaryDirectory() + "sextant-iio-" + UUID().uuidString.prefix(8) + "/iio:device0"
+        scratch = try TemporaryDirectory("iio")
+        syspath = scratch.file("iio:device0")
         try FileManager.default.createDirectory(atPath: syspath, withIntermediateDirectories: true)
         for (name, value) in attributes { try set(name, value) }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: (syspath as NSString).deletingLastPathComponent) }
 
     /// Writes an attribute the way sysfs shows it: the value and a newline.
     func set(_ name: String, _ value: String) throws {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantServer
@@ -10,10 +11,9 @@ import Testing
 /// behind it: every answer is a result or -32602, and the hub keeps answering.
 @Suite("device.set under random numbers, in process", .timeLimit(.minutes(1)))
 struct DeviceSetPropertyTests {
-    typealias Seeded = SplitMix64
 
     /// A finite double from everywhere: the edges, powers of ten, and plain values.
-    static func number(_ g: inout Seeded) -> Double {
+    static func number(_ g: inout SplitMix64) -> Double {
         switch g.next() % 6 {
         case 0: return [Double.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0, -0.0].randomElement(using: &g)!
         case 1: return pow(10, Double(Int.random(in: -320...308, using: &g))) * (Bool.random(using: &g) ? 1 : -1)
@@ -26,7 +26,7 @@ struct DeviceSetPropertyTests {
 
     @Test("Random numbers in every field of device.set: a result or -32602, never a trap", arguments: [1, 2, 3])
     func randomDeviceSet(seed: UInt64) async throws {
-        var g = Seeded(state: seed)
+        var g = SplitMix64(seed: seed)
         let hub = try InProcessHub()
         let control = try await hub.connect(.control)
         for _ in 0..<300 {

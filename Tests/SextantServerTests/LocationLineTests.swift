@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantServer
@@ -11,7 +12,6 @@ import Testing
 /// byte for byte the same, for every fix `LocationFix.problem` lets through (issue 12).
 @Suite("location lines: the fixed-shape encoder writes the general encoder's bytes (seeded)")
 struct LocationLineTests {
-    typealias Seeded = SplitMix64
 
     static let allocator = ByteBufferAllocator()
 
@@ -27,7 +27,7 @@ struct LocationLineTests {
 
     /// A value in `range` from everywhere the wire may meet: its ends, zero and minus
     /// zero, the smallest doubles, whole numbers, trace-like decimals, every magnitude.
-    static func value(in range: ClosedRange<Double>, _ g: inout Seeded) -> Double {
+    static func value(in range: ClosedRange<Double>, _ g: inout SplitMix64) -> Double {
         let candidate: Double
         switch g.next() % 7 {
         case 0:
@@ -47,7 +47,7 @@ struct LocationLineTests {
         return range.contains(signed) ? signed : value(in: range, &g)
     }
 
-    static func fix(_ g: inout Seeded, present: Int) -> LocationFix {
+    static func fix(_ g: inout SplitMix64, present: Int) -> LocationFix {
         LocationFix(
             latitude: value(in: -90...90, &g), longitude: value(in: -180...180, &g),
             altitude: present & 1 != 0 ? value(in: LocationFix.altitudeRange, &g) : nil,
@@ -60,7 +60,7 @@ struct LocationLineTests {
 
     @Test("Generated fixes, every optional member present or absent, every accuracy: the same bytes")
     func generatedFixes() {
-        var g = Seeded(state: 12)
+        var g = SplitMix64(seed: 12)
         var checked = 0
         for present in 0..<16 {
             for accuracy in [nil] + LocationAccuracy.allCases.map(Optional.some) {
@@ -96,7 +96,7 @@ struct LocationLineTests {
 
     @Test("Numbers of every bit pattern, not only a fix's, are written as JSONValue writes them")
     func everyNumber() {
-        var g = Seeded(state: 1012)
+        var g = SplitMix64(seed: 1012)
         var specials: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.leastNonzeroMagnitude, 1e15, -1e15, 1e16]
         specials += [9_007_199_254_740_993, 0.1 + 0.2, 1e-4, 1e-5, 123_456_789_012_345.6, -(1e15 - 1)]
         for value in specials + (0..<50_000).map({ _ in Double(bitPattern: g.next()) }) {

@@ -10,14 +10,15 @@ import Testing
 @Suite("Work split across turns runs after the loop polls", .timeLimit(.minutes(1)))
 struct LoopYieldTests {
     /// Counts the bytes a channel reads, on its loop.
-    final class ReadCounter: ChannelInboundHandler, @unchecked Sendable {
+    final class ReadCounter: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
         let received = DispatchSemaphore(value: 0)
         func channelRead(context: ChannelHandlerContext, data: NIOAny) { received.signal() }
     }
 
-    /// A chain of turns that re-arms itself until told to stop, counting its turns.
-    final class Chain: @unchecked Sendable {
+    /// A chain of turns that re-arms itself until told to stop, counting its turns; it
+    /// lives on the loop (`NIOLoopBound`).
+    final class Chain {
         let yield: LoopYield
         var turns = 0
         var stopped = false
@@ -51,16 +52,16 @@ struct LoopYieldTests {
         defer { try? channel.close().wait() }
 
         // The chain's pause is an hour: only the wake-up socket can bring its next turn.
-        let chain = try loop.submit { Chain(yield: yield.value) }.wait()
-        try loop.submit { chain.turn() }.wait()
+        let chain = try loop.submit { NIOLoopBound(Chain(yield: yield.value), eventLoop: loop) }.wait()
+        try loop.submit { chain.value.turn() }.wait()
         for round in 1...3 {
             var byte: UInt8 = UInt8(round)
             #expect(write(peer, &byte, 1) == 1)
             #expect(counter.received.wait(timeout: .now() + 10) == .success, "round \(round): the socket was not read while the chain ran")
         }
         let turns = try loop.submit { () -> Int in
-            chain.stopped = true
-            return chain.turns
+            chain.value.stopped = true
+            return chain.value.turns
         }.wait()
         #expect(turns > 3, "the chain ran \(turns) turns")
     }

@@ -2,18 +2,24 @@ import Foundation
 import SextantCore
 import SextantProtocol
 import SextantStore
+import SextantTestSupport
 import Testing
 
 @Suite("SQLite store")
 struct SextantStoreTests {
+    /// Removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("store") }
+
+    /// The store's directory: a directory the store makes itself, in the test's own.
     private func directory() -> String {
-        NSTemporaryDirectory() + "sextant-store-" + UUID().uuidString.prefix(8)
+        scratch.file("store")
     }
 
     @Test("L1 L2 L12: decisions, the switch, the policy and grid offsets are read back after reopening")
     func roundTrip() throws {
         let dir = directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         do {
             let store = try SextantStore(directory: dir)
             let empty = try store.load()
@@ -36,7 +42,6 @@ struct SextantStoreTests {
     @Test("A file that is not a database is an error naming it, and is left as it was")
     func corruptFile() throws {
         let dir = directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = dir + "/" + SextantStore.fileName
         let junk = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -51,26 +56,14 @@ struct SextantStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == junk)
     }
 
-    @Test("A row the daemon cannot read is an error, not a silent default")
+    @Test("A row the daemon cannot read is an error, not a silent default", .requires(SQLiteShell.requirement))
     func unreadableRow() throws {
         let dir = directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SextantStore(directory: dir)
         try store.savePermission(app: "com.a", StoredPermission(status: .denied, accuracy: .full, updated: Timestamp(nanoseconds: 0)))
         store.close()
         // Damage the row from outside, as another tool might.
-        let result = try runSQLite(dir + "/" + SextantStore.fileName, "UPDATE permission SET status = 'maybe'")
-        guard result else { return }  // sqlite3 CLI absent: nothing to damage it with
+        try SQLiteShell.run(dir + "/" + SextantStore.fileName, "UPDATE permission SET status = 'maybe'")
         #expect(throws: StoreError.self) { try SextantStore(directory: dir).load() }
-    }
-
-    private func runSQLite(_ path: String, _ sql: String) throws -> Bool {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { return false }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [path, sql]
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus == 0
     }
 }

@@ -2,21 +2,26 @@ import Foundation
 import SextantCore
 import SextantProtocol
 import SextantStore
+import SextantTestSupport
 import Testing
 
 /// Stores damaged from outside (by hand with sqlite3, a truncation, another program's file):
 /// each is refused with a message naming what is wrong, and is left as it was.
-@Suite("SQLite store integrity")
+@Suite("SQLite store integrity", .requires(SQLiteShell.requirement))
 struct StoreIntegrityTests {
-    private func directory() throws -> String {
-        let dir = NSTemporaryDirectory() + "sextant-integrity-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+    /// Removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("integrity") }
+
+    /// The store's directory: the test's directory.
+    private func directory() -> String {
+        scratch.path
     }
 
     /// A store holding one row in each table, closed.
     private func populatedStore() throws -> String {
-        let dir = try directory()
+        let dir = directory()
         let store = try SextantStore(directory: dir)
         try store.write([
             .permission(app: "com.a", StoredPermission(status: .authorizedWhenInUse, accuracy: .reduced, updated: Timestamp(nanoseconds: 7))),
@@ -29,19 +34,9 @@ struct StoreIntegrityTests {
         return dir
     }
 
-    private func sqlite(_ path: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, sql]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 failed on: \(sql)")
-    }
-
     @Test("L2: a 0-byte store file is refused, not taken for an empty store, and left as it was")
     func emptyFileIsRefused() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = directory()
         let path = dir + "/" + SextantStore.fileName
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let error = #expect(throws: StoreError.self) { try SextantStore(directory: dir) }
@@ -52,8 +47,7 @@ struct StoreIntegrityTests {
 
     @Test("L2: a store the daemon creates itself opens empty and is a store afterwards")
     func freshStoreIsCreated() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = directory()
         do {
             let store = try SextantStore(directory: dir)
             #expect(try store.load().permissions.isEmpty)
@@ -64,10 +58,9 @@ struct StoreIntegrityTests {
 
     @Test("A SQLite database of another program is refused")
     func foreignDatabaseIsRefused() throws {
-        let dir = try directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = directory()
         let path = dir + "/" + SextantStore.fileName
-        try sqlite(path, "CREATE TABLE notes (text TEXT)")
+        try SQLiteShell.run(path, "CREATE TABLE notes (text TEXT)")
         let error = #expect(throws: StoreError.self) { try SextantStore(directory: dir) }
         #expect(error?.reason.contains("without Sextant's tables") == true)
     }
@@ -75,7 +68,6 @@ struct StoreIntegrityTests {
     @Test("Every table's rows are read back, with the app ids' owners")
     func everyTableRoundTrips() throws {
         let dir = try populatedStore()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let snapshot = try SextantStore(directory: dir).load()
         #expect(snapshot.permissions["com.a"]?.accuracy == .reduced)
         #expect(snapshot.servicesEnabled == false)
@@ -121,9 +113,8 @@ struct StoreIntegrityTests {
     @Test("L2 L10: a row of the wrong type or out of range is refused, naming table, row and column", arguments: damages)
     func damagedRowIsRefused(_ damage: Damage) throws {
         let dir = try populatedStore()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/" + SextantStore.fileName
-        try sqlite(path, damage.sql)
+        try SQLiteShell.run(path, damage.sql)
         let error = #expect(throws: StoreError.self) { try SextantStore(directory: dir).load() }
         for part in damage.expected {
             #expect(error?.description.contains(part) == true, "\(part) not in: \(error.map(String.init(describing:)) ?? "no error")")

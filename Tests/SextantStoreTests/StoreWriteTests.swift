@@ -2,34 +2,34 @@ import Foundation
 import SextantCore
 import SextantProtocol
 import SextantStore
+import SextantTestSupport
 import Testing
 
 @Suite("SQLite store writes")
 struct StoreWriteTests {
+    /// Removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("writes") }
+
+    /// The store's directory: a directory the store makes itself, in the test's own.
     private func directory() -> String {
-        NSTemporaryDirectory() + "sextant-writes-" + UUID().uuidString.prefix(8)
+        scratch.file("store")
     }
 
     private func entry(_ status: AuthorizationStatus) -> StoredPermission {
         StoredPermission(status: status, accuracy: .full, updated: Timestamp(nanoseconds: 1))
     }
 
-    @Test("A batch is one transaction: when one of its writes fails, none of it is stored")
+    @Test("A batch is one transaction: when one of its writes fails, none of it is stored", .requires(SQLiteShell.requirement))
     func batchIsAtomic() throws {
         let dir = directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SextantStore(directory: dir)
         store.close()
         // A real SQLite failure in the middle of the batch: a trigger refuses one row.
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [
+        try SQLiteShell.run(
             dir + "/" + SextantStore.fileName,
-            "CREATE TRIGGER refuse BEFORE INSERT ON permission WHEN NEW.app = 'com.refused' BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
-        ]
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        try #require(sqlite.terminationStatus == 0)
+            "CREATE TRIGGER refuse BEFORE INSERT ON permission WHEN NEW.app = 'com.refused' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
 
         let reopened = try SextantStore(directory: dir)
         let error = #expect(throws: StoreError.self) {
@@ -43,7 +43,6 @@ struct StoreWriteTests {
     @Test("asyncWrite commits batches in the order they were queued")
     func asyncWritesKeepTheirOrder() async throws {
         let dir = directory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SextantStore(directory: dir)
         let statuses: [AuthorizationStatus] = [.denied, .authorizedAlways, .restricted, .authorizedWhenInUse]
         try await withThrowingTaskGroup(of: Void.self) { group in

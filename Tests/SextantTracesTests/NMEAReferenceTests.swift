@@ -72,6 +72,8 @@ struct NMEAReferenceTests {
         }
     }
 
+    // shape: long because it is one walk over gpsd's epochs and the reader's fixes side by
+    // side, each field compared where gpsd gave it; split, the walk's state would be passed around.
     @Test("Each log's fixes are gpsd's", arguments: NMEAReferenceTests.logs)
     func matchesGpsd(log: String) throws {
         let trace = try NMEAReader.read(try String(contentsOfFile: Self.directory + "/" + log, encoding: .utf8), path: log)
@@ -250,6 +252,8 @@ struct GpsdAnswers {
 
     var epochs: [Epoch] = []
 
+    // shape: long because it is one pass over the .chk lines, the epoch being built and the
+    // sentences seen since its last TPV held across lines; each class of line is a few lines.
     init(chk: String) throws {
         var current: Epoch?
         // What the sentences since the last TPV of the current epoch carried.

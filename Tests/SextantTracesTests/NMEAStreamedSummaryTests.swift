@@ -2,6 +2,7 @@ import Foundation
 import SextantCore
 import SextantProtocol
 @testable import SextantTraces
+import SextantTestSupport
 import Testing
 
 /// `sextantctl trace info` on an NMEA log reads it as a stream (`NMEAReader.stream`,
@@ -17,11 +18,12 @@ struct NMEAStreamedSummaryTests {
         return names.filter { $0.hasSuffix(".log") }.sorted().map { directory + "/" + $0 }
     }
 
-    func write(_ lines: [String]) throws -> String {
-        let path = NSTemporaryDirectory() + "sextant-streamed-\(UUID().uuidString).nmea"
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
+    /// The files the test writes, removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("streamed") }
+
+    func write(_ lines: [String]) throws -> String { try scratch.write(UUID().uuidString + ".nmea", lines.joined(separator: "\n") + "\n") }
 
     /// Streamed and whole, sample by sample and summed up; streamed in one pass and in two
     /// (a limit of 0 or 3 epochs held before the first date).
@@ -59,7 +61,6 @@ struct NMEAStreamedSummaryTests {
             nmea("$GPZDA,000003.00,05,01,2026,00,00"),
             nmea("$GPGGA,000003.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"),
         ])
-        defer { unlink(path) }
         try expectSame(path)
     }
 
@@ -68,7 +69,6 @@ struct NMEAStreamedSummaryTests {
         let gga = nmea("$GPGGA,101010.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
         for lines in [[gga, "# Date: 2019-03-14"], [nmea("$GPGGA,,,,,,0,,,,M,,M,,"), gga], [nmea("$GPGGA,101010.00,,,,,0,,,,M,,M,,")]] {
             let path = try write(lines)
-            defer { unlink(path) }
             try expectSame(path)
         }
     }
@@ -76,7 +76,6 @@ struct NMEAStreamedSummaryTests {
     @Test("Bad input: a file without a sentence fails with its file and first line, streamed as whole")
     func noSentence() throws {
         let path = try write(["# a comment", "", "hello", "$GPGGA,1*00"])
-        defer { unlink(path) }
         #expect(throws: TraceLoadError.invalid(TraceError(path: path, line: 3, reason: "not an NMEA 0183 log: no sentence ($…*hh) in it with a good checksum (1 bad)"))) {
             try TraceLoader.summarize(path: path)
         }

@@ -1,21 +1,12 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
-/// SplitMix64: a small seeded generator, so that a failing case is found again from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The values the property tests draw: edges and any bit pattern as well as ordinary ones.
+extension SplitMix64 {
     /// A finite double from every part of the range: edges, huge and tiny values, any bit
     /// pattern, and ordinary values where the readers' ranges lie.
     mutating func double() -> Double {
@@ -60,7 +51,7 @@ struct NoTrapPropertyTests {
 
     @Test("JSONL: random t, start, accelerations and location fields load or fail cleanly", arguments: seeds)
     func jsonl(seed: UInt64) {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         for _ in 0..<Self.rounds {
             let start = Bool.random(using: &g) ? g.rfc3339Text() : g.timestamp().rfc3339
             var lines = [#"{"sextant":"trace","version":1,"start":""# + start + #""}"#]
@@ -81,7 +72,7 @@ struct NoTrapPropertyTests {
 
     @Test("NMEA: random numbers in every field and random dates read or are skipped", arguments: seeds)
     func nmea(seed: UInt64) {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         func number() -> String {
             let d = g.double()
             return Bool.random(using: &g) ? String(format: "%.4f", d) : "\(d)"
@@ -107,7 +98,7 @@ struct NoTrapPropertyTests {
 
     @Test("GPX: random points, times and walking speeds read or fail cleanly", arguments: seeds)
     func gpx(seed: UInt64) {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         for _ in 0..<Self.rounds {
             let timed = Bool.random(using: &g)
             let element = ["trkpt", "rtept", "wpt"].randomElement(using: &g)!
@@ -130,7 +121,7 @@ struct NoTrapPropertyTests {
 
     @Test("RFC 3339: random texts parse or not; every instant formats and parses back to its millisecond", arguments: seeds)
     func timestamps(seed: UInt64) {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         for _ in 0..<(Self.rounds * 10) {
             _ = Timestamp(rfc3339: g.rfc3339Text())
             let t = g.timestamp()
@@ -144,9 +135,11 @@ struct NoTrapPropertyTests {
         }
     }
 
-    @Test("The orientation judge takes random readings at random times: backwards, and jumps of centuries", arguments: seeds)
+    @Test(
+        "The orientation judge takes random readings at random times, backwards and jumps of centuries: each change it reports is one (O4), from the orientation it held to the one it holds, at the reading's time",
+        arguments: seeds)
     func judge(seed: UInt64) {
-        var g = SeededGenerator(seed: seed)
+        var g = SplitMix64(seed: seed)
         var judge = OrientationJudge()
         var time = Timestamp(nanoseconds: 0)
         for _ in 0..<(Self.rounds * 10) {
@@ -159,7 +152,18 @@ struct NoTrapPropertyTests {
             let reading = Int.random(in: 0..<3, using: &g) == 0
                 ? Acceleration(x: g.double(), y: g.double(), z: g.double())
                 : Acceleration(x: Double.random(in: -12...12, using: &g), y: Double.random(in: -12...12, using: &g), z: Double.random(in: -12...12, using: &g))
-            _ = judge.judge(reading, at: time)
+            let held = judge.orientation
+            let change = judge.judge(reading, at: time)
+            if let change {
+                #expect(change == DeviceOrientationChange(previous: held, orientation: judge.orientation, time: time), "seed \(seed)")
+                #expect(change.orientation != held && change.orientation != .unknown, "seed \(seed): \(change)")
+            } else {
+                #expect(judge.orientation == held, "seed \(seed): the orientation changed unreported")
+            }
+            if [reading.x, reading.y, reading.z].contains(where: { !$0.isFinite || abs($0) > 1e6 }) {
+                #expect(change == nil, "seed \(seed): a reading out of range decided \(String(describing: change))")
+            }
+            #expect(judge.lastUprightOrientation?.isUpright ?? true, "seed \(seed)")
         }
     }
 

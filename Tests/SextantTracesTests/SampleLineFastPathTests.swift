@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantTraces
@@ -66,7 +67,7 @@ struct SampleLineFastPathTests {
 
     @Test("Generated lines: numbers in every JSON form, nulls, spaces, key orders, odd keys and bytes", arguments: [UInt64(1), 2, 3, 4])
     func generated(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         var taken = 0
         for _ in 0..<4000 where Self.agree(Self.line(using: &random)) { taken += 1 }
         #expect(taken > 400, "the fast path must read most plain lines (\(taken) of 4000)")
@@ -86,7 +87,7 @@ struct SampleLineFastPathTests {
         #expect(Self.fast(#"{"t":0,"hinge":{"angle":1e23}}"#) == nil, "not exact in one operation: left to strtod")
     }
 
-    static func number(using random: inout SeededGenerator) -> String {
+    static func number(using random: inout SplitMix64) -> String {
         let sign = Bool.random(using: &random) ? "-" : ""
         switch Int.random(in: 0..<9, using: &random) {
         case 0: return sign + String(Int.random(in: 0...200, using: &random))
@@ -103,7 +104,7 @@ struct SampleLineFastPathTests {
 
     /// A sample line: mostly well formed, sometimes with a member missing, repeated or
     /// unknown, spaces, an escape, a byte outside ASCII or something after the object.
-    static func line(using random: inout SeededGenerator) -> String {
+    static func line(using random: inout SplitMix64) -> String {
         let kinds: [(String, [String])] = [
             ("location", ["lat", "lon", "alt", "hAcc", "vAcc", "speed", "course"]), ("accel", ["x", "y", "z"]), ("hinge", ["angle"]), ("gps", ["state"]),
         ]

@@ -1,5 +1,6 @@
 import Foundation
 import SextantCore
+import SextantTestSupport
 import SextantTraces
 import Testing
 
@@ -17,16 +18,10 @@ struct StreamedExportFailureTests {
         return text
     }
 
-    static func directory() throws -> String {
-        let directory = NSTemporaryDirectory() + "sextant-export-failure-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test("A bad line near the end of a 50,000-line trace: the error says file and line; the old target stays, a missing one is not created")
     func badLineNearTheEnd() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("export-failure")
+        let directory = scratch.path
         var lines = Self.trace(count: 50_000).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[49_990 - 1] = #"{"t":4998.9,"location":{"lat":91,"lon":2.35}}"#
         let input = directory + "/day.jsonl"
@@ -47,8 +42,8 @@ struct StreamedExportFailureTests {
 
     @Test("A trace cut short after part of the output is written: the error says file and line, the target stays as it was, no temporary file")
     func inputChangedWhileWriting() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("export-failure")
+        let directory = scratch.path
         let input = directory + "/walk.jsonl"
         let text = Self.trace(count: 5000)
         try text.write(toFile: input, atomically: false, encoding: .utf8)

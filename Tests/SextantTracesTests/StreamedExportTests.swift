@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
@@ -53,18 +54,12 @@ struct StreamedExportTests {
         return digests
     }
 
-    static func temporaryDirectory() throws -> String {
-        let directory = NSTemporaryDirectory() + "sextant-export-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test(
         "Every format, every gpsd log and generated trace, read as for a replay (JSONL streamed): the files are byte for byte the former writers'",
         arguments: [7, ExportOutput.defaultCapacity])
     func sameBytesAsBefore(bufferSize: Int) throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("export")
+        let directory = scratch.path
         let expected = try Self.expectedDigests()
         var written = 0
         for (name, path) in try Self.inputs() {

@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantTraces
@@ -11,11 +12,12 @@ import Testing
 struct StreamedGPXTraceTests {
     static let repository = #filePath.components(separatedBy: "/Tests/")[0]
 
-    func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "sextant-streamed-\(UUID().uuidString).gpx"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
+    /// The files the test writes, removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("streamed") }
+
+    func write(_ text: String) throws -> String { try scratch.write(UUID().uuidString + ".gpx", text) }
 
     /// The files the tests compare: the fuzz corpus, and each rule of GPXReader.
     static let documents: [String] = [
@@ -80,7 +82,6 @@ struct StreamedGPXTraceTests {
         }
         for text in Self.documents {
             let path = try write(text)
-            defer { unlink(path) }
             try expectSame(path)
             try expectSame(path, options: TraceLoadOptions(gpxSpeed: 1e-300))
             try expectSame(path, options: TraceLoadOptions(gpxSpeed: 2, gpxInterval: 0.5))
@@ -90,7 +91,6 @@ struct StreamedGPXTraceTests {
     @Test("A long track, several blocks of samples, plays streamed as read whole")
     func longTrack() throws {
         let path = try write(Self.track(points: 5_000))
-        defer { unlink(path) }
         try expectSame(path)
     }
 

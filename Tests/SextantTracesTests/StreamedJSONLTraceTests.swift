@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantTraces
@@ -30,18 +31,18 @@ struct StreamedJSONLTraceTests {
         return lines
     }
 
-    func write(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "sextant-streamed-\(UUID().uuidString).jsonl"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
+    /// The files the test writes, removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("streamed") }
+
+    func write(_ text: String) throws -> String { try scratch.write(UUID().uuidString + ".jsonl", text) }
 
     @Test("Every sample, in any order asked, is the one a whole read gives; the index keeps only block starts")
     func sameSamples() throws {
         let count = 3 * JSONLTraceIndex.blockSize + 17
         let text = Self.text(samples: count)
         let path = try write(text)
-        defer { unlink(path) }
         let whole = try SextantTraceFormat.read(text, path: path)
         let streamed = try StreamedJSONLTrace(path: path)
         #expect(streamed.sampleCount == count && streamed.durationNanoseconds == whole.durationNanoseconds)
@@ -56,7 +57,6 @@ struct StreamedJSONLTraceTests {
         let count = 2 * JSONLTraceIndex.blockSize + 3
         let text = Self.text(samples: count)
         let path = try write(text)
-        defer { unlink(path) }
         let whole = try SextantTraceFormat.read(text, path: path)
         let streamed = try StreamedJSONLTrace(path: path)
         let step: Int64 = 100_000_000
@@ -70,7 +70,6 @@ struct StreamedJSONLTraceTests {
         var lines = Self.lines(samples: 5000)
         lines[4321] = #"{"t":1e30,"hinge":{"angle":3}}"#
         let path = try write(lines.joined(separator: "\n"))
-        defer { unlink(path) }
         #expect(throws: TraceLoadError.invalid(TraceError(path: path, line: 4322, reason: #""t" must be at most 1000000000 s (got 1e+30)"#))) {
             _ = try StreamedJSONLTrace(path: path)
         }
@@ -79,7 +78,6 @@ struct StreamedJSONLTraceTests {
     @Test("A line over 1 MiB is refused by number, not read into an ever-growing buffer")
     func longLine() throws {
         let path = try write(Self.header + "\n#" + String(repeating: "x", count: FileLines.bufferSize + 10) + "\n")
-        defer { unlink(path) }
         #expect(throws: TraceLoadError.invalid(TraceError(path: path, line: 2, reason: "a line is longer than 1 MiB"))) {
             _ = try StreamedJSONLTrace(path: path)
         }
@@ -89,7 +87,6 @@ struct StreamedJSONLTraceTests {
     func changedFile() throws {
         let count = 2 * JSONLTraceIndex.blockSize
         let path = try write(Self.text(samples: count))
-        defer { unlink(path) }
         let streamed = try StreamedJSONLTrace(path: path)
         _ = try streamed.traceSample(at: 0)
         // Rewritten in place (same inode): the second block is gone.
@@ -104,7 +101,6 @@ struct StreamedJSONLTraceTests {
     func summary() throws {
         let text = Self.text(samples: 2500)
         let path = try write(text)
-        defer { unlink(path) }
         let (summary, format) = try TraceLoader.summarize(path: path)
         #expect(format == .sextant)
         #expect(summary == TraceSummary(try SextantTraceFormat.read(text, path: path)))

@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 @testable import SextantTraces
@@ -20,11 +21,12 @@ struct StreamedNMEATraceTests {
         }
     }
 
-    func write(_ lines: [String]) throws -> String {
-        let path = NSTemporaryDirectory() + "sextant-streamed-\(UUID().uuidString).nmea"
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
+    /// The files the test writes, removed with the suite's instance at the end of the test.
+    let scratch: TemporaryDirectory
+
+    init() throws { scratch = try TemporaryDirectory("streamed") }
+
+    func write(_ lines: [String]) throws -> String { try scratch.write(UUID().uuidString + ".nmea", lines.joined(separator: "\n") + "\n") }
 
     /// Every sample, asked in order, backwards and by seeking, is the whole read's; with
     /// checkpoints after every sample (each line's state must be complete) and after
@@ -61,7 +63,6 @@ struct StreamedNMEATraceTests {
     @Test("A long log crossing midnight, with a late first date and a gap, plays across many blocks as read whole")
     func longLog() throws {
         let path = try write(Self.longLog(epochs: 5_000))
-        defer { unlink(path) }
         try expectSame(path, blockSizes: [100, StreamedNMEATrace.blockSize])
         let streamed = try #require(try TraceLoader.openForReplay(path: path) as? StreamedNMEATrace)
         #expect(streamed.blocks.count > 3 && streamed.blocks.count <= 5)
@@ -87,7 +88,6 @@ struct StreamedNMEATraceTests {
         ]
         for lines in cases {
             let path = try write(lines)
-            defer { unlink(path) }
             try expectSame(path, blockSizes: [1, 2, StreamedNMEATrace.blockSize])
         }
     }
@@ -98,7 +98,6 @@ struct StreamedNMEATraceTests {
         lines.append("hello")
         lines.append("$GPGGA,1*00")
         let path = try write(lines)
-        defer { unlink(path) }
         #expect(throws: TraceLoadError.invalid(TraceError(path: path, line: 3_001, reason: "not an NMEA 0183 log: no sentence ($…*hh) in it with a good checksum (1 bad)"))) {
             _ = try TraceLoader.openForReplay(path: path)
         }
@@ -107,7 +106,6 @@ struct StreamedNMEATraceTests {
     @Test("A log rewritten in place while it plays is noticed when a block no longer reads as it did")
     func changedFile() throws {
         let path = try write(Self.longLog(epochs: 3_000))
-        defer { unlink(path) }
         let streamed = try StreamedNMEATrace(path: path)
         _ = try streamed.traceSample(at: 0)
         let handle = try #require(FileHandle(forWritingAtPath: path))

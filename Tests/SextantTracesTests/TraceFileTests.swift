@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
@@ -8,16 +9,6 @@ import Testing
 /// before it is read; a large GPX file is read whole.
 @Suite("Trace files")
 struct TraceFileTests {
-    /// A fresh directory of its own, removed at the end of the test.
-    final class Scratch {
-        let path: String
-        init() throws {
-            path = NSTemporaryDirectory() + "sextant-trace-files-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
-    }
-
     func loadError(_ path: String) -> TraceLoadError? {
         do {
             _ = try TraceLoader.load(path: path)
@@ -29,13 +20,13 @@ struct TraceFileTests {
 
     @Test("A directory is refused as one")
     func directory() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("trace-files")
         #expect(loadError(scratch.path) == .unreadable(path: scratch.path, reason: "is a directory, not a trace file"))
     }
 
     @Test("A FIFO without a writer is refused at once as one, without waiting for a writer")
     func fifo() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("trace-files")
         let path = scratch.path + "/trace.jsonl"
         #expect(mkfifo(path, 0o600) == 0)
         #expect(loadError(path) == .unreadable(path: path, reason: "is not a regular file (a FIFO)"))
@@ -48,13 +39,13 @@ struct TraceFileTests {
 
     @Test("A missing file says so")
     func missing() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("trace-files")
         #expect(loadError(scratch.path + "/none.gpx") == .unreadable(path: scratch.path + "/none.gpx", reason: "no such file"))
     }
 
     @Test("A file over 512 MiB is refused before it is read (a sparse file: nothing is written)")
     func tooBig() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("trace-files")
         let path = scratch.path + "/big.jsonl"
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         #expect(truncate(path, off_t(TraceLoader.maximumFileSize + 1)) == 0)
@@ -64,7 +55,7 @@ struct TraceFileTests {
 
     @Test("A 15 MB GPX track is read whole (libxml2 refused over 10 MB when handed it at once)")
     func largeGPX() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("trace-files")
         let path = scratch.path + "/large.gpx"
         var text = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
         var points = 0
@@ -84,7 +75,7 @@ struct TraceFileTests {
 
     @Test("A JSONL file is read from its bytes, line by line, as from its text")
     func jsonlFromFile() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory("trace-files")
         let path = scratch.path + "/t.trace"
         let text = "{\"sextant\":\"trace\",\"version\":1,\"start\":\"2026-03-01T08:00:00Z\"}\r\n\n{\"t\":1,\"hinge\":{\"angle\":3}}"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

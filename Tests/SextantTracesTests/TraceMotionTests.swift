@@ -1,6 +1,7 @@
 import Foundation
 import SextantCore
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
@@ -47,9 +48,8 @@ struct TraceMotionTests {
 struct AtomicFileTests {
     @Test("a write that cannot happen leaves the old file as it was and no temporary file behind")
     func failureLeavesTarget() throws {
-        let directory = NSTemporaryDirectory() + "sextant-atomic-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory("atomic")
+        let directory = scratch.path
         let target = directory + "/out.gpx"
         try AtomicFile.write("first\n", to: target)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "first\n")

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// Where the built binaries are: beside the test bundle (`swift test` builds them all),
@@ -31,15 +32,10 @@ enum Repository {
     }()
 }
 
-struct CommandResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
 /// A real `sextantd` on private directories, for one test.
 final class DaemonHarness {
-    let directory: String
+    private let scratch: TemporaryDirectory
+    var directory: String { scratch.path }
     let runtime: String
     let state: String
     private(set) var process: Process
@@ -57,11 +53,10 @@ final class DaemonHarness {
         arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700, launcher: [String] = [],
         environment: [String: String]? = nil
     ) throws {
-        directory = NSTemporaryDirectory() + "sextant-test-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: directoryMode])
-        runtime = directory + "/run"
-        self.state = state ?? directory + "/state"
-        logPath = directory + "/sextantd.log"
+        scratch = try TemporaryDirectory("test", mode: directoryMode)
+        runtime = scratch.file("run")
+        self.state = state ?? scratch.file("state")
+        logPath = scratch.file("sextantd.log")
         self.arguments = arguments
         self.launcher = launcher
         self.sensors = sensors
@@ -75,7 +70,6 @@ final class DaemonHarness {
             process.terminate()
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func start() throws -> Process {
@@ -142,14 +136,11 @@ final class DaemonHarness {
     /// Polls `status` until `satisfied` holds, for what the daemon announces by no event
     /// (a source's state, a decision made before any app was there).
     func waitForStatus(_ description: String, timeout: Double = 15, until satisfied: (JSONValue) -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
         var last: JSONValue = .null
-        while Date() < deadline {
+        try poll(timeout: timeout, failure: { "waited \(timeout) s for \(description); last status: \(last.serialized())\n\(log())" }) {
             last = try control().call(Method.status)
-            if satisfied(last) { return }
-            usleep(20_000)  // polling: there is nothing to wait on
+            return satisfied(last) ? () : nil
         }
-        throw HarnessError("waited \(timeout) s for \(description); last status: \(last.serialized())\n\(log())")
     }
 
     /// Runs `sextantctl` against this daemon.
@@ -175,52 +166,7 @@ final class DaemonHarness {
     }
 
     /// Writes a file in the test's directory.
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-}
-
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Starts a process, one at a time across the test run. Foundation's Process on Linux can
-/// fail with "Bad file descriptor" when tests on several threads spawn at once and the
-/// file handles of one launch are closed while another is being set up.
-func launch(_ process: Process) throws {
-    processLaunchLock.lock()
-    defer { processLaunchLock.unlock() }
-    try process.run()
-}
-
-private let processLaunchLock = NSLock()
-
-/// Runs a program to completion, capturing its output (through files, so that a
-/// chatty program can never block on a full pipe).
-func run(_ command: [String], environment: [String: String]? = nil) throws -> CommandResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: command[0])
-    p.arguments = Array(command.dropFirst())
-    if let environment { p.environment = environment }
-    let base = NSTemporaryDirectory() + "sextant-run-" + UUID().uuidString
-    _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
-    _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
-    defer {
-        try? FileManager.default.removeItem(atPath: base + ".out")
-        try? FileManager.default.removeItem(atPath: base + ".err")
-    }
-    p.standardOutput = FileHandle(forWritingAtPath: base + ".out")
-    p.standardError = FileHandle(forWritingAtPath: base + ".err")
-    p.standardInput = FileHandle.nullDevice
-    try launch(p)
-    p.waitUntilExit()
-    return CommandResult(
-        status: p.terminationStatus,
-        stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+    func write(_ name: String, _ text: String) throws -> String { try scratch.write(name, text) }
 }
 
 /// A Sextant trace with `count` location samples `step` seconds apart, walking north.

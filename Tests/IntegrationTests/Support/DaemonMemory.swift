@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 import Testing
 
 /// The daemon's memory as the kernel counts it (proc(5)), for the tests that bound it.

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 
 // What the gpsd-face tests need: a plain TCP client of gpsd's protocol, the real gpsd
 // clients from Debian (gpspipe, python3-gps, a small libgps program built here), and the
@@ -12,21 +13,23 @@ enum GPSDClients {
     /// Debian's Python, which python3-gps installs into (not a pyenv one on PATH).
     static let python = "/usr/bin/python3"
 
-    static var areInstalled: Bool {
-        FileManager.default.isExecutableFile(atPath: gpspipe) && FileManager.default.isExecutableFile(atPath: python)
-            && FileManager.default.fileExists(atPath: "/usr/include/gps.h")
-    }
+    static let requirement = Requirement.all([
+        .tool(gpspipe, package: "gpsd-clients"), .tool(python, package: "python3-gps"), .file("/usr/include/gps.h", package: "libgps-dev"),
+    ])
 
-    /// `Tools/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`.
+    /// `Tools/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`, into a
+    /// directory that lasts as long as the run.
     static let libgpsReader: Result<String, HarnessError> = {
-        let output = NSTemporaryDirectory() + "sextant-libgps-reader-\(getpid())/libgps-reader"
-        try? FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard let directory = buildDirectory else { return .failure(HarnessError("cannot make a directory to build libgps-reader in")) }
+        let output = directory.file("libgps-reader")
         let source = Repository.root + "/Tools/gpsd-clients/libgps-reader.c"
         guard let built = try? run(["/usr/bin/cc", "-O2", "-Wall", "-o", output, source, "-lgps", "-lm"]), built.status == 0 else {
             return .failure(HarnessError("cannot build \(source) against libgps (Debian: libgps-dev)"))
         }
         return .success(output)
     }()
+
+    private static let buildDirectory = try? TemporaryDirectory("libgps-reader")
 }
 
 /// A real client process whose standard output goes to a file, stopped at the end of the test.
@@ -35,11 +38,12 @@ final class ClientProcess {
     let outputPath: String
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ command: [String], directory: String, name: String) throws {
+    init(_ command: [String], directory: String, name: String, environment: [String: String]? = nil) throws {
         outputPath = directory + "/" + name + ".out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        if let environment { process.environment = environment }
         _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")
@@ -48,19 +52,21 @@ final class ClientProcess {
         try launch(process)
     }
 
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+    deinit { stop(process) }
+
+    var name: String { process.executableURL!.lastPathComponent }
+
+    /// Waits for the process to end by itself; its exit status.
+    func exitStatus(timeout: Double) throws -> Int32 {
+        guard exited.wait(timeout: .now() + timeout) == .success else {
+            throw HarnessError("\(name) did not finish within \(timeout) s; it printed:\n\(output())\n\(errors())")
         }
+        return process.terminationStatus
     }
 
-    /// Waits for the process to end by itself; its output lines.
+    /// Waits for the process to end by itself, successfully; its output lines.
     func finish(timeout: Double) throws -> [String] {
-        guard exited.wait(timeout: .now() + timeout) == .success else {
-            throw HarnessError("\(process.executableURL!.lastPathComponent) did not finish within \(timeout) s; it printed:\n\(output())\n\(errors())")
-        }
-        guard process.terminationStatus == 0 else {
+        guard try exitStatus(timeout: timeout) == 0 else {
             throw HarnessError("\(process.executableURL!.lastPathComponent) exited with \(process.terminationStatus):\n\(output())\n\(errors())")
         }
         // Split on Character.isNewline: gpsd ends its lines with CR LF, one Swift Character.
@@ -69,12 +75,15 @@ final class ClientProcess {
 
     /// Waits until the process printed `line` (it says nothing else that can be waited on).
     func waitForLine(_ line: String, timeout: Double = 10) throws {
-        let deadline = monotonicSeconds() + timeout
-        while !output().split(whereSeparator: \.isNewline).contains(Substring(line)) {
-            guard monotonicSeconds() < deadline, process.isRunning else {
-                throw HarnessError("\(process.executableURL!.lastPathComponent) did not print \(line) within \(timeout) s:\n\(output())\n\(errors())")
-            }
-            usleep(10_000)  // its output is a file: nothing to block on
+        try waitForOutput(timeout: timeout, every: 0.01, "print \(line)") { $0.split(whereSeparator: \.isNewline).contains(Substring(line)) ? () : nil }
+    }
+
+    /// Waits until what the process printed gives `found` an answer, while it runs.
+    func waitForOutput<T>(timeout: Double, every interval: Double = 0.02, _ what: String, _ found: (String) -> T?) throws -> T {
+        try poll(timeout: timeout, every: interval, failure: { "\(name) did not \(what) within \(timeout) s:\n\(output())\n\(errors())" }) {
+            if let answer = found(output()) { return answer }
+            guard process.isRunning else { throw HarnessError("\(name) ended before it did \(what):\n\(output())\n\(errors())") }
+            return nil
         }
     }
 
@@ -84,46 +93,19 @@ final class ClientProcess {
 
 /// A gpsd-protocol client on a plain socket: requests out, one report a line in.
 final class GPSDFaceClient {
-    private var fd: Int32
-    private var buffer: [UInt8] = []
+    private let lines: SocketLines
 
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = loopbackAddress(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
+        guard let fd = connectLoopback(port: port) else {
             throw HarnessError("cannot connect to the gpsd face on port \(port): \(String(cString: strerror(errno)))")
         }
+        lines = SocketLines(fd: fd, peer: "the gpsd face")
     }
 
-    deinit { close(fd) }
-
-    func send(_ text: String) {
-        _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-    }
+    func send(_ text: String) { lines.send(text) }
 
     /// The next line, CR LF removed, waiting up to `timeout` seconds.
-    func nextLine(timeout: Double) throws -> String {
-        let deadline = monotonicSeconds() + timeout
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line.hasSuffix("\r") ? String(line.dropLast()) : line
-            }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("no line from the gpsd face within \(timeout) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw HarnessError("the gpsd face closed the connection") }
-            buffer.append(contentsOf: chunk[..<count])
-        }
-    }
+    func nextLine(timeout: Double) throws -> String { try lines.nextLine(timeout: timeout) }
 
     /// The next JSON report that matches; lines that are not JSON (NMEA) are skipped.
     func nextReport(timeout: Double = 10, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {

@@ -2,6 +2,8 @@ import Foundation
 import SextantClient
 import SextantProtocol
 import SextantSocket
+import SextantTestSupport
+import Synchronization
 
 // A real gpsd for the integration tests: `gpsd -N -n -b -S PORT FIFO` on a free loopback
 // port, fed NMEA logs through the FIFO, and a plain-socket client that reads gpsd's own
@@ -15,7 +17,7 @@ enum GPSDBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    static var isInstalled: Bool { path != nil }
+    static let requirement = Requirement("needs gpsd (Debian gpsd: Tools/setup.sh installs it)") { path != nil }
 }
 
 /// gpsd's regression logs shipped in Traces/gpsd, with the `.chk` output gpsd 3.22 gave.
@@ -29,55 +31,28 @@ enum GPSDLog {
     }
 }
 
-func monotonicSeconds() -> Double { SextantClock.system.monotonicSeconds }
-
 /// A TCP port on 127.0.0.1 that nothing listens on right now.
 func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var address = loopbackAddress(port: 0)
-    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-    guard bound == 0 else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return UInt16(bigEndian: address.sin_port)
-}
-
-func loopbackAddress(port: UInt16) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    return address
-}
-
-/// Connects to 127.0.0.1:port once; the descriptor, or nil when refused.
-private func connectLoopback(port: UInt16) -> Int32? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    var address = loopbackAddress(port: port)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    if connected == 0 { return fd }
+    let (fd, port) = try listenOnLoopback()
     close(fd)
-    return nil
+    return port
 }
 
 /// One gpsd process reading NMEA from a FIFO the test writes to.
 ///
 /// gpsd reads a FIFO once: the write end stays open for the process's lifetime so that
 /// several logs can be fed one after the other. gpsd drops privileges to user `gpsd`, so
-/// the FIFO sits in a world-readable directory with mode 0666. Unchecked Sendable: the
-/// FIFO's descriptor belongs to the feeder queue; the rest is used from the test's thread.
-final class GPSDProcess: @unchecked Sendable {
+/// the FIFO sits in a world-readable directory with mode 0666.
+final class GPSDProcess: Sendable {
     let port: UInt16
-    let directory: String
+    private let scratch: TemporaryDirectory
+    var directory: String { scratch.path }
     let fifo: String
     let logPath: String
     private let process = Process()
-    private var writer: Int32 = -1
+    /// The FIFO's write end, -1 once closed: a descriptor is never written after it was
+    /// closed (its number may by then belong to another test's socket).
+    private let writer = Mutex<Int32>(-1)
     /// Feeds run here one after the other, so a test can go on reading while one runs.
     private let feeder = DispatchQueue(label: "gpsd-feeder")
 
@@ -87,10 +62,9 @@ final class GPSDProcess: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)  // a feed into a killed gpsd must fail with EPIPE, not kill the tests
         guard let binary = GPSDBinary.path else { throw HarnessError("gpsd is not installed") }
         self.port = try port ?? freeLoopbackPort()
-        directory = NSTemporaryDirectory() + "sextant-gpsd-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        fifo = directory + "/nmea.fifo"
-        logPath = directory + "/gpsd.log"
+        scratch = try TemporaryDirectory("gpsd", mode: 0o755)
+        fifo = scratch.file("nmea.fifo")
+        logPath = scratch.file("gpsd.log")
         guard mkfifo(fifo, 0o666) == 0, chmod(fifo, 0o666) == 0 else { throw HarnessError("mkfifo \(fifo): \(String(cString: strerror(errno)))") }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: binary)
@@ -105,8 +79,9 @@ final class GPSDProcess: @unchecked Sendable {
         let deadline = monotonicSeconds() + 10
         while monotonicSeconds() < deadline, process.isRunning {
             if (try? GPSDWatcher(port: self.port)) != nil {
-                writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                if writer >= 0, fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK) == 0 { return }
+                let fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                writer.withLock { $0 = fd }
+                if fd >= 0, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 { return }
                 break
             }
             usleep(20_000)  // gpsd is starting: nothing to wait on but the clock
@@ -115,10 +90,7 @@ final class GPSDProcess: @unchecked Sendable {
         throw HarnessError("gpsd did not come up on port \(self.port) with \(fifo) open:\n\(log())")
     }
 
-    deinit {
-        kill()
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    deinit { kill() }
 
     var isRunning: Bool { process.isRunning }
 
@@ -142,14 +114,15 @@ final class GPSDProcess: @unchecked Sendable {
         }
     }
 
-    /// On the feeder's queue, which alone owns `writer`: a descriptor is never written
-    /// after it was closed (its number may by then belong to another test's socket).
+    /// On the feeder's queue.
     private func writeAll(_ text: Substring) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            guard writer >= 0 else { return false }
-            let written = bytes.withUnsafeMutableBytes { write(writer, $0.baseAddress! + offset, $0.count - offset) }
+            let result = writer.withLock { fd in
+                fd < 0 ? nil : bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            }
+            guard let written = result else { return false }  // closed by kill()
             if written < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -173,8 +146,10 @@ final class GPSDProcess: @unchecked Sendable {
             process.waitUntilExit()
         }
         feeder.sync {
-            if writer >= 0 { close(writer) }
-            writer = -1
+            writer.withLock { fd in
+                if fd >= 0 { close(fd) }
+                fd = -1
+            }
         }
     }
 
@@ -183,37 +158,22 @@ final class GPSDProcess: @unchecked Sendable {
 /// A plain gpsd client, independent of libgps and of the daemon: `?WATCH` JSON, one
 /// report a line. The reference for what gpsd itself said.
 final class GPSDWatcher {
-    private var fd: Int32
-    private var buffer: [UInt8] = []
+    private let lines: SocketLines
 
     /// Connects and waits until gpsd acknowledges the watch.
     init(port: UInt16) throws {
         guard let fd = connectLoopback(port: port) else { throw HarnessError("cannot connect to gpsd on port \(port)") }
-        self.fd = fd
-        let watch = #"?WATCH={"enable":true,"json":true}"# + "\n"
-        _ = watch.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        lines = SocketLines(fd: fd, peer: "gpsd")
+        lines.send(#"?WATCH={"enable":true,"json":true}"# + "\n")
         _ = try nextReport(timeout: 10) { $0["class"] == "WATCH" }
     }
-
-    deinit { close(fd) }
 
     /// The next report that matches, waiting up to `timeout` seconds.
     func nextReport(timeout: Double, where matches: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
         let deadline = monotonicSeconds() + timeout
         while true {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                if let report = try? JSONValue.parse(bytes: line), matches(report) { return report }
-            }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("no matching report from gpsd within \(timeout) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw HarnessError("gpsd closed the watcher's connection (read \(count), errno \(errno), revents \(descriptor.revents), fd \(fd))") }
-            buffer.append(contentsOf: chunk[..<count])
+            let line = try lines.nextLine(timeout: max(0, deadline - monotonicSeconds()))
+            if let report = try? JSONValue.parse(line), matches(report) { return report }
         }
     }
 
@@ -241,16 +201,7 @@ final class HangingUpListener {
     private var fd: Int32 { socket.raw }
 
     init(port: UInt16) throws {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        socket = OwnedDescriptor(adopting: fd)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopbackAddress(port: port)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            throw HarnessError("cannot listen on port \(port): \(String(cString: strerror(errno)))")
-        }
+        socket = OwnedDescriptor(adopting: try listenOnLoopback(port: port).fd)
     }
 
     /// Stops listening, so that gpsd can have its port back.
@@ -288,14 +239,11 @@ extension DaemonHarness {
 
     /// Waits (asking `status` every 20 ms) until the gpsd source is in `state`.
     func waitForGPSDState(_ state: String, timeout: Double = 20) throws {
-        let deadline = monotonicSeconds() + timeout
         var last: String?
-        while monotonicSeconds() < deadline {
+        try poll(timeout: timeout, failure: { "the gpsd source stayed \(last ?? "absent"), not \(state), for \(timeout) s:\n\(log())" }) {
             last = try gpsdState()
-            if last == state { return }
-            usleep(20_000)  // status has no event for source states: ask again
+            return last == state ? () : nil
         }
-        throw HarnessError("the gpsd source stayed \(last ?? "absent"), not \(state), for \(timeout) s:\n\(log())")
     }
 
     /// An app with permission, streaming locations.

@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 
 // What the GeoClue-face tests need: a private bus, a daemon on it, and GeoClue's own demo
 // client (`where-am-i`, Debian geoclue-2-demo) and gdbus run against it.
@@ -12,29 +13,18 @@ enum GeoClueClients {
     /// where-am-i's desktop id (libgeoclue's demo sets it): the app id Sextant knows it by.
     static let whereAmIApp = "geoclue-where-am-i"
 
-    static var areInstalled: Bool {
-        [whereAmI, gdbus, dbusDaemon].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static let requirement = Requirement.all([
+        .tool(whereAmI, package: "geoclue-2-demo"), .tool(gdbus, package: "libglib2.0-bin"), .tool(dbusDaemon, package: "dbus-daemon"),
+    ])
 }
 
 /// A private `dbus-daemon --session` for one test (any name may be owned on it), stopped
 /// at the end of the test.
 final class GeoClueTestBus {
-    let address: String
-    private let process: Process
+    private let bus: PrivateBus
+    var address: String { bus.address }
 
-    init() throws {
-        (process, address) = try DBusTestBus.launchBus(
-            ["--session", "--nofork", "--nopidfile", "--print-address=1", "--address=unix:tmpdir=/tmp"])
-    }
-
-    deinit {
-        if process.isRunning {
-            // SIGKILL: the test runner's children inherit its blocked SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    init() throws { bus = try PrivateBus() }
 
     /// GeoClue clients talk to the system bus: this bus stands in for it.
     var environment: [String: String] {
@@ -66,42 +56,19 @@ struct PrintedLocation: Equatable {
 
 /// `where-am-i -a LEVEL -t TIMEOUT` on a test bus, its output in files.
 final class WhereAmI {
-    let process = Process()
-    private let outputPath: String
-    private let exited = DispatchSemaphore(value: 0)
+    private let client: ClientProcess
+    var process: Process { client.process }
 
     init(bus: GeoClueTestBus, directory: String, level: Int = 8, timeout: Int = 60, timeThreshold: Int? = nil, name: String = "where-am-i") throws {
-        outputPath = directory + "/" + name + ".out"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
-        process.executableURL = URL(fileURLWithPath: GeoClueClients.whereAmI)
-        process.arguments = ["-a", String(level), "-t", String(timeout)] + (timeThreshold.map { ["-i", String($0)] } ?? [])
-        process.environment = bus.environment
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        try launch(process)
+        let options = ["-a", String(level), "-t", String(timeout)] + (timeThreshold.map { ["-i", String($0)] } ?? [])
+        client = try ClientProcess([GeoClueClients.whereAmI] + options, directory: directory, name: name, environment: bus.environment)
     }
 
-    deinit {
-        if process.isRunning {
-            // SIGKILL: the test runner's children inherit its blocked SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    func output() -> String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
-    func errors() -> String { (try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "" }
+    func output() -> String { client.output() }
+    func errors() -> String { client.errors() }
 
     /// Waits for it to end by itself; its exit status.
-    func exitStatus(timeout: Double) throws -> Int32 {
-        guard exited.wait(timeout: .now() + timeout) == .success else {
-            throw HarnessError("where-am-i did not exit within \(timeout) s:\n\(output())\n\(errors())")
-        }
-        return process.terminationStatus
-    }
+    func exitStatus(timeout: Double) throws -> Int32 { try client.exitStatus(timeout: timeout) }
 
     /// The locations printed so far, in order: each "New location:" block.
     func locations() -> [PrintedLocation] {
@@ -110,14 +77,10 @@ final class WhereAmI {
 
     /// Waits until it printed `count` locations (it says nothing else that can be waited on).
     func waitForLocations(_ count: Int, timeout: Double = 20) throws -> [PrintedLocation] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while locations().count < count {
-            guard Date() < deadline, process.isRunning else {
-                throw HarnessError("where-am-i printed \(locations().count) of \(count) locations:\n\(output())\n\(errors())")
-            }
-            usleep(20_000)  // its output is a file: nothing to block on
+        try client.waitForOutput(timeout: timeout, "print \(count) locations") { _ in
+            let locations = locations()
+            return locations.count >= count ? locations : nil
         }
-        return locations()
     }
 
     /// One block: "Latitude:    48.000100°" lines and the like (the degree sign is UTF-8).

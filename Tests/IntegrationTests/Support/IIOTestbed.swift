@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 
 /// Fake IIO sensors for a real daemon: a umockdev testbed run by `Tools/iio-testbed.py`,
 /// driven over that script's stdin/stdout (one JSON command and one JSON answer a line).
@@ -16,8 +17,12 @@ final class IIOTestbed {
     let root: String
     private let preload: String
 
-    /// True when umockdev and its Python bindings are installed.
-    static let isAvailable: Bool = {
+    /// umockdev and its Python bindings.
+    static let requirement = Requirement(
+        "needs umockdev and its Python bindings (Debian umockdev, gir1.2-umockdev-1.0, python3-gi: Tools/setup.sh installs them)"
+    ) { isAvailable }
+
+    private static let isAvailable: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
         let probe = try? run(["/usr/bin/python3", "-c", "import gi; gi.require_version('UMockdev', '1.0')"])
         return probe?.status == 0

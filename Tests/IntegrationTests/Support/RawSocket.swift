@@ -1,5 +1,6 @@
 import Foundation
 import SextantSocket
+import SextantTestSupport
 
 /// A bare connection to a Unix socket that sends and receives bytes exactly, for what the
 /// JSON client would normalise (the text of an id) or cannot do (many idle connections).

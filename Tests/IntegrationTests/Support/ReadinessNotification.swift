@@ -1,5 +1,6 @@
 import Foundation
 import SextantSocket
+import SextantTestSupport
 
 /// The receiving end of the daemon's systemd notifications: a datagram socket whose path the
 /// daemon finds in `NOTIFY_SOCKET`, as systemd gives it. A harness waits here for `READY=1`

@@ -1,4 +1,5 @@
 import Foundation
+import SextantTestSupport
 
 /// Stands where gpsd would, on a loopback port, and says only what the test tells it to:
 /// nothing at all (a peer that accepts and never speaks), or gpsd's JSON lines written by
@@ -7,29 +8,21 @@ import Foundation
 /// A thread of its own accepts from the start, so that each connection's time is the
 /// moment the daemon made it, not the moment the test got round to asking. Connections are
 /// kept open until `close()`: a silent peer never hangs up.
-final class ScriptedGPSD: @unchecked Sendable {
+final class ScriptedGPSD: Sendable {
     private let listener: Int32
-    private let lock = NSCondition()
-    /// Under `lock`: accepted connections and when each came (monotonic s).
-    private var clients: [(fd: Int32, time: Double)] = []
-    private var stopping = false
-    private var acceptorDone = false
-    /// How many of `clients` the test has taken with `accept`.
-    private var taken = 0
+    private let state = Watched(State())
+
+    private struct State: Sendable {
+        /// Accepted connections and when each came (monotonic s).
+        var clients: [(fd: Int32, time: Double)] = []
+        var stopping = false
+        var acceptorDone = false
+        /// How many of `clients` the test has taken with `accept`.
+        var taken = 0
+    }
 
     init(port: UInt16) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = loopbackAddress(port: port)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 8) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(listener)
-            throw HarnessError("cannot listen on port \(port): \(reason)")
-        }
+        listener = try listenOnLoopback(port: port).fd
         let thread = Thread { [self] in acceptUntilClosed() }
         thread.name = "scripted-gpsd"
         thread.start()
@@ -39,25 +32,18 @@ final class ScriptedGPSD: @unchecked Sendable {
 
     /// Stops accepting (waiting for the thread) and closes every connection.
     func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopping else { return }
-        stopping = true
-        while !acceptorDone { lock.wait() }
-        for client in clients { Glibc.close(client.fd) }
+        let first = state.update { state in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard first else { return }
+        _ = state.wait(timeout: 3600) { $0.acceptorDone ? () : nil }
+        for client in state.current.clients { Glibc.close(client.fd) }
         Glibc.close(listener)
     }
 
     private func acceptUntilClosed() {
-        while true {
-            lock.lock()
-            if stopping {
-                acceptorDone = true
-                lock.broadcast()
-                lock.unlock()
-                return
-            }
-            lock.unlock()
+        while !state.current.stopping {
             // A short timeout, so that `close()` is noticed promptly.
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 50) > 0 else { continue }
@@ -65,26 +51,21 @@ final class ScriptedGPSD: @unchecked Sendable {
             guard client >= 0 else { continue }
             let time = monotonicSeconds()
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            lock.lock()
-            clients.append((client, time))
-            lock.broadcast()
-            lock.unlock()
+            state.update { $0.clients.append((client, time)) }
         }
+        state.update { $0.acceptorDone = true }
     }
 
     /// Waits for the next connection the test has not taken yet; when it came (monotonic s).
     @discardableResult
     func accept(timeout: Double) throws -> Double {
-        let deadline = Date().addingTimeInterval(timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while clients.count <= taken {
-            guard lock.wait(until: deadline) || clients.count > taken else {
-                throw HarnessError("no connection within \(timeout) s (\(clients.count) so far)")
-            }
+        guard state.wait(timeout: timeout, for: { $0.clients.count > $0.taken ? () : nil }) != nil else {
+            throw HarnessError("no connection within \(timeout) s (\(state.current.clients.count) so far)")
         }
-        taken += 1
-        return clients[taken - 1].time
+        return state.update { state in
+            state.taken += 1
+            return state.clients[state.taken - 1].time
+        }
     }
 
     /// Writes lines, each with gpsd's CR LF, to the connection taken last.
@@ -92,9 +73,8 @@ final class ScriptedGPSD: @unchecked Sendable {
 
     /// Writes `text` as it is (no line ending) to the connection taken last.
     func send(raw text: String) throws {
-        lock.lock()
-        let client = taken > 0 ? clients[taken - 1].fd : nil
-        lock.unlock()
+        let current = state.current
+        let client = current.taken > 0 ? current.clients[current.taken - 1].fd : nil
         guard let client else { throw HarnessError("no connection to write to") }
         let bytes = Array(text.utf8)
         var offset = 0

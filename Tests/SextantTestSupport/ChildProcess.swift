@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+
+/// A program run to its end: its exit status and what it printed.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+}
+
+/// Starts a process, one at a time across the test run. Foundation's Process on Linux can
+/// fail with "Bad file descriptor" when tests on several threads spawn at once and the
+/// file handles of one launch are closed while another is being set up.
+public func launch(_ process: Process) throws {
+    try processLaunch.withLock { _ in try process.run() }
+}
+
+private let processLaunch = Mutex(())
+
+/// Runs a program to completion, capturing its output (through files, so that a chatty
+/// program can never block on a full pipe).
+public func run(_ command: [String], environment: [String: String]? = nil) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    if let environment { process.environment = environment }
+    let output = try TemporaryDirectory("run")
+    _ = FileManager.default.createFile(atPath: output.file("out"), contents: nil)
+    _ = FileManager.default.createFile(atPath: output.file("err"), contents: nil)
+    process.standardOutput = FileHandle(forWritingAtPath: output.file("out"))
+    process.standardError = FileHandle(forWritingAtPath: output.file("err"))
+    process.standardInput = FileHandle.nullDevice
+    try launch(process)
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus,
+        stdout: (try? String(contentsOfFile: output.file("out"), encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: output.file("err"), encoding: .utf8)) ?? "")
+}
+
+/// Ends a child process and waits for it. SIGKILL: a child of the test runner starts with
+/// SIGTERM blocked (the runner's mask is inherited), so SIGTERM would not end it.
+public func stop(_ process: Process) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+}
+
+/// A program that keeps running (monitor-sensor, gdbus monitor), its standard output read
+/// line by line on a thread of its own, with the time each line arrived; tests wait for a
+/// line with a deadline. Stopped when released.
+public final class LineReader: Sendable {
+    public struct Line: Sendable {
+        public var text: String
+        /// When it was read, in monotonic nanoseconds.
+        public var at: UInt64
+    }
+
+    private let process: Process
+    private let lines = Watched<[Line]>([])
+
+    /// `arguments` run through `stdbuf -oL`, so that a program writing to a pipe writes
+    /// each line as it ends.
+    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        process.arguments = ["-oL"] + arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try launch(process)
+        self.process = process
+        // The thread holds the lines, not this object: it reads until the process ends,
+        // which deinit brings about.
+        let handle = out.fileHandleForReading
+        let lines = self.lines
+        Thread {
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = Line(text: String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self), at: DispatchTime.now().uptimeNanoseconds)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    lines.update { $0.append(line) }
+                }
+            }
+        }.start()
+    }
+
+    /// The first line from `index` on that matches, waiting at most `timeout` seconds.
+    public func waitForLine(from index: Int = 0, timeout: Double = 15, where matches: (String) -> Bool) -> (index: Int, line: String, at: UInt64)? {
+        lines.wait(timeout: timeout) { lines in
+            guard index < lines.count, let found = lines[index...].firstIndex(where: { matches($0.text) }) else { return nil }
+            return (found, lines[found].text, lines[found].at)
+        }
+    }
+
+    public var allLines: [String] { lines.current.map(\.text) }
+
+    public func stop() { SextantTestSupport.stop(process) }
+
+    deinit { stop() }
+}
