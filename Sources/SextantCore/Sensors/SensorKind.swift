@@ -38,8 +38,14 @@ public final class SensorKind: Sendable, CustomStringConvertible {
     /// The event family apps subscribe to for what the engines decide from these readings
     /// (`orientation`, `posture`).
     public let topic: String
-    /// Each field's name packed as ``ID`` packs a kind's, by field index.
-    public let packedFieldNames: [UInt64]
+    // What a reader checks on every line, by field index, in fixed storage: read without
+    // touching `fields` (whose strings a debug build retains at each access).
+    public let fieldCount: Int
+    /// Each field's name packed as ``ID`` packs a kind's.
+    public let packedFieldNames: InlineArray<4, UInt64>
+    private let lowerBounds: InlineArray<4, Double>
+    private let upperBounds: InlineArray<4, Double>
+    private let requiredFields: UInt8
 
     public init(name: String, noun: String, topic: String, fields: [SensorField]) {
         precondition(!fields.isEmpty && fields.count <= SensorReading.capacity, "\(name): 1...\(SensorReading.capacity) fields")
@@ -49,10 +55,27 @@ public final class SensorKind: Sendable, CustomStringConvertible {
         self.noun = noun
         self.topic = topic
         self.fields = fields
-        self.packedFieldNames = fields.map { field in
+        self.fieldCount = fields.count
+        var packedNames = InlineArray<4, UInt64>(repeating: 0)
+        var lower = InlineArray<4, Double>(repeating: 0), upper = InlineArray<4, Double>(repeating: 0)
+        var required: UInt8 = 0
+        for (index, field) in fields.enumerated() {
             guard let packed = SensorKind.pack(field.name) else { preconditionFailure("a field's name is 1 to 8 ASCII bytes: \(field.name)") }
-            return packed
+            packedNames[index] = packed
+            lower[index] = field.bounds.lowerBound
+            upper[index] = field.bounds.upperBound
+            if field.isRequired { required |= 1 << index }
         }
+        self.packedFieldNames = packedNames
+        self.lowerBounds = lower
+        self.upperBounds = upper
+        self.requiredFields = required
+    }
+
+    /// Whether `value` is finite and within field `index`'s bounds.
+    @inline(__always)
+    func admits(_ value: Double, field index: Int) -> Bool {
+        value.isFinite && value >= lowerBounds[index] && value <= upperBounds[index]
     }
 
     public var description: String { name }
@@ -71,21 +94,23 @@ public final class SensorKind: Sendable, CustomStringConvertible {
         _ value: (Int) throws(Failure) -> Double?, fail: (String) -> Failure
     ) throws(Failure) -> SensorReading {
         var reading = SensorReading(kind: id)
-        for index in fields.indices {
+        for index in 0..<fieldCount {
             if let v = try value(index) {
                 reading.set(index, v)
-            } else if fields[index].isRequired {
+            } else if requiredFields & (1 << index) != 0 {
                 throw fail("\(name).\(fields[index].name) is required")
             }
         }
-        if let problem = problem(reading) { throw fail(problem) }
+        for index in 0..<fieldCount {
+            if let v = reading[index], !admits(v, field: index) { throw fail(fields[index].problem) }
+        }
         return reading
     }
 
     /// The message of the first field whose value is out of its bounds, or nil.
     public func problem(_ reading: SensorReading) -> String? {
-        for index in fields.indices {
-            if let v = reading[index], !fields[index].admits(v) { return fields[index].problem }
+        for index in 0..<fieldCount {
+            if let v = reading[index], !admits(v, field: index) { return fields[index].problem }
         }
         return nil
     }

@@ -14,19 +14,19 @@ public enum SensorKinds {
 /// declared elsewhere, such as in a test, then travels through them like a registered one.
 public struct SensorKindTable: Sendable {
     public let kinds: [SensorKind]
+    /// The kinds' IDs, in the same order: what a look-up compares.
+    private let ids: [SensorKind.ID]
 
     public init(_ kinds: [SensorKind]) {
         precondition(Set(kinds.map(\.id)).count == kinds.count, "sensor kinds' names must be unique: \(kinds.map(\.name))")
         self.kinds = kinds
+        self.ids = kinds.map(\.id)
     }
 
     /// The table with `more` kinds added.
     public func adding(_ more: [SensorKind]) -> SensorKindTable { SensorKindTable(kinds + more) }
 
-    public subscript(id: SensorKind.ID) -> SensorKind? {
-        for kind in kinds where kind.id == id { return kind }
-        return nil
-    }
+    public subscript(id: SensorKind.ID) -> SensorKind? { index(of: id).map { kinds[$0] } }
 
     /// The kind whose name packs to `packedName`.
     public func kind(packedName: UInt64) -> SensorKind? { self[SensorKind.ID(packedName: packedName)] }
@@ -34,5 +34,8 @@ public struct SensorKindTable: Sendable {
     public func kind(named name: String) -> SensorKind? { kinds.first { $0.name == name } }
 
     /// Where a kind is in the table, for tallies kept in arrays.
-    public func index(of id: SensorKind.ID) -> Int? { kinds.firstIndex { $0.id == id } }
+    public func index(of id: SensorKind.ID) -> Int? {
+        for index in ids.indices where ids[index] == id { return index }
+        return nil
+    }
 }

@@ -75,7 +75,7 @@ struct SampleFields {
         switch kind {
         case .sensor(let sensor):
             // A kind's few field names, one integer comparison each.
-            for (index, name) in sensor.packedFieldNames.enumerated() where name == packed { return index }
+            for index in 0..<sensor.fieldCount where sensor.packedFieldNames[index] == packed { return index }
             return nil
         case .gps:
             return packed == 0x65_7461_7473 ? stateSlot : nil
