@@ -100,38 +100,6 @@ public struct LocationFix: Sendable, Equatable {
     }
 }
 
-/// Proper acceleration in m/s² in the device frame (RULES "Device orientation"):
-/// x to the right of the screen, y to its top, z out of the screen; face up at rest
-/// reads (0, 0, +9.81).
-public struct Acceleration: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-
-    public static let standardGravity = 9.80665
-
-    public var magnitude: Double { (x * x + y * y + z * z).squareRoot() }
-
-    /// The largest component a reading may have, in m/s²: about 100 g, beyond any phone's
-    /// accelerometer, and small enough that the judge's arithmetic (squares, filters) stays
-    /// exact and finite.
-    public static let componentLimit = 1000.0
-
-    /// Why three values are not a usable reading, or nil when they are.
-    public static func problem(x: Double, y: Double, z: Double) -> String? {
-        for (name, value) in [("x", x), ("y", y), ("z", z)] where !(value.isFinite && abs(value) <= componentLimit) {
-            return "\(name) must be a number within ±\(Int(componentLimit)) m/s²"
-        }
-        return nil
-    }
-}
-
 /// What a GPS source says about itself, as a trace records it (`{"gps":{"state":"lost"}}`).
 public enum GPSSignal: String, Sendable, Equatable, CaseIterable {
     /// The source is gone (gpsd died, the receiver was unplugged).
@@ -142,12 +110,12 @@ public enum GPSSignal: String, Sendable, Equatable, CaseIterable {
     case ok
 }
 
-/// One reading from any source.
+/// One reading from any source: a fix, a GPS source's state (neither is arbitrated nor
+/// judged by an engine of motion), or a sensor's reading, whatever its kind
+/// (``SensorKinds``).
 public enum SampleValue: Sendable, Equatable {
     case location(LocationFix)
-    case acceleration(Acceleration)
-    /// Hinge angle in degrees, 0 (closed) to 180 (flat).
-    case hingeAngle(Double)
+    case reading(SensorReading)
     case gps(GPSSignal)
 }
 

@@ -1,8 +1,9 @@
 /// The IIO sensors known at one moment, and which of them are in use.
 ///
-/// One accelerometer and one hinge are used at a time: the first of each kind in device
-/// order (`iio:device2` before `iio:device10`). An accelerometer in a convertible's keyboard
-/// base is known but never used. When the sensor in use goes away, the next one takes over.
+/// One sensor of each kind is used at a time: the first usable one in device order
+/// (`iio:device2` before `iio:device10`; an accelerometer in a convertible's keyboard base
+/// is known but never usable). When the sensor in use goes away, the next one takes over.
+/// Kinds come in the order of ``IIODrivers/all``.
 public struct IIOSensorSet: Sendable {
     public private(set) var sensors: [String: IIOSensor] = [:]
 
@@ -21,19 +22,12 @@ public struct IIOSensorSet: Sendable {
     @discardableResult
     public mutating func remove(_ sysname: String) -> IIOSensor? { sensors.removeValue(forKey: sysname) }
 
-    /// The sensors to poll, accelerometer first.
+    /// The sensors to poll, one a kind, in the drivers' order.
     public var inUse: [IIOSensor] {
         let ordered = sensors.values.sorted { IIOSensorSet.deviceOrder($0.device.sysname, $1.device.sysname) }
-        var accelerometer: IIOSensor?
-        var hinge: IIOSensor?
-        for sensor in ordered {
-            switch sensor {
-            case .accelerometer(let a) where !a.isInBase && accelerometer == nil: accelerometer = sensor
-            case .hinge where hinge == nil: hinge = sensor
-            default: break
-            }
+        return IIODrivers.all.compactMap { driver in
+            ordered.first { $0.sensorKind.id == driver.kind.id && $0.driver.isUsable }
         }
-        return [accelerometer, hinge].compactMap { $0 }
     }
 
     /// What `status` shows for the `iio` source: `accel iio:device0, hinge iio:device1`, or

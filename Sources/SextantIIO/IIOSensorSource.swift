@@ -19,13 +19,14 @@ public struct IIOSourceConfiguration: Sendable {
 
 /// What the IIO source tells its owner.
 public enum IIOSourceEvent: Sendable, Equatable {
-    /// A reading: `.acceleration` in Sextant's device frame, or `.hingeAngle` in degrees.
+    /// A reading of one of the drivers' kinds (``IIODrivers``): an acceleration in
+    /// Sextant's device frame, a hinge angle in degrees.
     case sample(Sample)
     /// The sensors in use changed (`accel iio:device0, hinge iio:device1`, `no sensors`).
     case sensors(String)
 }
 
-/// Live Linux IIO sensors: accelerometers and hinge angle sensors, found with libudev,
+/// Live Linux IIO sensors of the kinds ``IIODrivers/all`` knows, found with libudev,
 /// polled through sysfs, followed through hotplug.
 ///
 /// The source runs on a thread of its own, which owns every libudev object. It sleeps in
@@ -231,7 +232,7 @@ final class IIOWatcher {
             if let former = sensors.remove(device.sysname) {
                 logger.info("iio: \(device.sysname) is no longer a sensor Sextant uses (was \(former.kind))")
             } else {
-                logger.debug("iio: \(device.sysname) is not an accelerometer or a hinge")
+                logger.debug("iio: \(device.sysname) is not a sensor Sextant uses")
             }
             return
         }
@@ -295,25 +296,5 @@ final class IIOWatcher {
     private func waitForStop() {
         var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         while poll(&fds, 1, -1) < 0 && errno == EINTR {}
-    }
-}
-
-extension IIOSensor {
-    /// What the log says of a sensor when it is found.
-    var logMetadata: Logger.Metadata {
-        switch self {
-        case .accelerometer(let a):
-            return [
-                "path": "\(a.device.syspath)",
-                "scale": "\([a.x.scale, a.y.scale, a.z.scale].map { "\($0)" }.joined(separator: ","))",
-                "mount matrix": "\(a.mountMatrix) (\(a.mountMatrixOrigin))",
-                "location": "\(a.location ?? "unknown")",
-            ]
-        case .hinge(let h):
-            return [
-                "path": "\(h.channel.rawPath)",
-                "scale": h.scaledToRadians ? "\(h.channel.scale) (radians)" : "none (degrees)",
-            ]
-        }
     }
 }

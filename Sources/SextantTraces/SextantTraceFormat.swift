@@ -15,14 +15,16 @@ public enum SextantTraceFormat {
 
     /// Reads a whole trace. Nothing is returned unless every line is good: a bad line
     /// throws with its 1-based physical line number.
-    public static func read(_ text: String, path: String) throws(TraceError) -> Trace {
+    public static func read(_ text: String, path: String, sensors: SensorKindTable = SensorKinds.all) throws(TraceError) -> Trace {
         var text = text
-        return try text.withUTF8 { bytes in Result { () throws(TraceError) in try read(bytes, path: path) } }.get()
+        return try text.withUTF8 { bytes in Result { () throws(TraceError) in try read(bytes, path: path, sensors: sensors) } }.get()
     }
 
     /// Reads a whole trace from its bytes, a line at a time: no copy of the file is made.
-    public static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(TraceError) -> Trace {
-        var reader = JSONLLineReader(path: path)
+    public static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, sensors: SensorKindTable = SensorKinds.all
+    ) throws(TraceError) -> Trace {
+        var reader = JSONLLineReader(path: path, sensors: sensors)
         var samples: [TraceSample] = []
         // One sample a line at most: room for all at once, rather than doubling (and
         // briefly holding twice) the array as it grows.
@@ -54,75 +56,80 @@ public enum SextantTraceFormat {
         return Trace(start: start, profile: profile)
     }
 
-    /// The kinds of sample a line can carry, by their JSONL names.
-    enum SampleKind: String, CaseIterable {
-        case location, accel, hinge, gps
+    /// The kinds of sample a line can carry: a fix, a GPS state, or a reading of one of the
+    /// sensor kinds of the table the reader was given (``SensorKinds/all`` unless told).
+    enum SampleKind: CustomStringConvertible {
+        case location, gps
+        case sensor(SensorKind)
 
-        /// The numbers its body may carry.
-        var fields: ArraySlice<SampleField> {
+        /// Its key on a line.
+        var description: String {
             switch self {
-            case .location: return Self.fieldList[0..<7]
-            case .accel: return Self.fieldList[7..<10]
-            case .hinge: return Self.fieldList[10..<11]
-            case .gps: return []
+            case .location: return "location"
+            case .gps: return "gps"
+            case .sensor(let kind): return kind.name
             }
         }
 
-        private static let fieldList: [SampleField] = [.lat, .lon, .alt, .hAcc, .vAcc, .speed, .course, .x, .y, .z, .angle]
-    }
+        /// Every kind a line may carry, in the order messages list them.
+        static func all(_ sensors: SensorKindTable) -> [SampleKind] { [.location] + sensors.kinds.map { .sensor($0) } + [.gps] }
 
-    /// The numbers of a sample's body, by their JSONL names.
-    enum SampleField: Int, CaseIterable {
-        case lat, lon, alt, hAcc, vAcc, speed, course, x, y, z, angle
+        /// The names of a fix's numbers, by slot.
+        static let locationFields = LocationKey.numbers
 
-        static let names = LocationKey.numbers + ["x", "y", "z", "angle"]
-        var name: String { Self.names[rawValue] }
+        /// The name of the number in slot `slot` of its body.
+        func fieldName(_ slot: Int) -> String {
+            switch self {
+            case .location: return Self.locationFields[slot]
+            case .sensor(let kind): return kind.fields[slot].name
+            case .gps: return ""
+            }
+        }
     }
 
     /// A sample line's offset (checked against `Trace.maximumOffset` and the end of
-    /// time) and its value (checked by `LocationFix.problem`, `Acceleration.problem`).
-    static func readSample(_ o: [String: JSONValue], start: Timestamp, fail: (String) -> TraceError) throws(TraceError) -> (Int64, SampleValue) {
+    /// time) and its value (checked by `LocationFix.problem` and the sensor kind's bounds).
+    static func readSample(
+        _ o: [String: JSONValue], start: Timestamp, sensors: SensorKindTable = SensorKinds.all, fail: (String) -> TraceError
+    ) throws(TraceError) -> (Int64, SampleValue) {
         let offset = try readOffset(o["t"], start: start, fail: fail)
-        let kinds = SampleKind.allCases.filter { o[$0.rawValue] != nil }
+        let kinds = SampleKind.all(sensors).filter { o[$0.description] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw fail(kinds.isEmpty ? "no sample: expected one of location, accel, hinge, gps" : "one sample a line, got \(kinds.map(\.rawValue).joined(separator: " and "))")
+            let names = SampleKind.all(sensors).map(\.description).joined(separator: ", ")
+            throw fail(kinds.isEmpty ? "no sample: expected one of \(names)" : "one sample a line, got \(kinds.map(\.description).joined(separator: " and "))")
         }
-        guard case .object(let body) = o[kind.rawValue]! else { throw fail("\"\(kind)\" must be an object") }
-        func number(_ field: SampleField) throws(TraceError) -> Double? {
-            guard let v = body[field.name], !v.isNull else { return nil }
-            guard let d = v.doubleValue, d.isFinite else { throw fail("\(kind).\(field.name) must be a number") }
+        guard case .object(let body) = o[kind.description]! else { throw fail("\"\(kind)\" must be an object") }
+        func number(_ slot: Int) throws(TraceError) -> Double? {
+            let name = kind.fieldName(slot)
+            guard let v = body[name], !v.isNull else { return nil }
+            guard let d = v.doubleValue, d.isFinite else { throw fail("\(kind).\(name) must be a number") }
             return d
         }
         return (offset, try makeSample(kind: kind, offset: offset, start: start, number: number, state: body["state"]?.stringValue, fail: fail))
     }
 
     /// A sample from its body's members, however the line was parsed (the general parser
-    /// or `SampleLineFastPath`): one set of checks and messages for both.
+    /// or `SampleLineFastPath`): one set of checks and messages for both. `number` gives
+    /// the body's numbers by slot (`SampleKind.fieldName`).
     static func makeSample(
-        kind: SampleKind, offset: Int64, start: Timestamp, number: (SampleField) throws(TraceError) -> Double?, state: String?,
+        kind: SampleKind, offset: Int64, start: Timestamp, number: (Int) throws(TraceError) -> Double?, state: String?,
         fail: (String) -> TraceError
     ) throws(TraceError) -> SampleValue {
-        func required(_ field: SampleField) throws(TraceError) -> Double {
-            guard let value = try number(field) else { throw fail("\(kind).\(field.name) is required") }
-            return value
-        }
         switch kind {
         case .location:
+            func required(_ slot: Int) throws(TraceError) -> Double {
+                guard let value = try number(slot) else { throw fail("location.\(SampleKind.locationFields[slot]) is required") }
+                return value
+            }
             let fix = LocationFix(
-                latitude: try required(.lat), longitude: try required(.lon), altitude: try number(.alt),
-                horizontalAccuracy: try number(.hAcc) ?? LocationFix.defaultHorizontalAccuracy,
-                verticalAccuracy: try number(.vAcc), speed: try number(.speed),
-                course: try number(.course), time: start.adding(nanoseconds: offset))
+                latitude: try required(0), longitude: try required(1), altitude: try number(2),
+                horizontalAccuracy: try number(3) ?? LocationFix.defaultHorizontalAccuracy,
+                verticalAccuracy: try number(4), speed: try number(5),
+                course: try number(6), time: start.adding(nanoseconds: offset))
             if let problem = fix.problem { throw fail("location.\(problem)") }
             return .location(fix)
-        case .accel:
-            let (x, y, z) = (try required(.x), try required(.y), try required(.z))
-            if let problem = Acceleration.problem(x: x, y: y, z: z) { throw fail("accel: \(problem)") }
-            return .acceleration(Acceleration(x: x, y: y, z: z))
-        case .hinge:
-            let angle = try required(.angle)
-            guard (0...180).contains(angle) else { throw fail("hinge.angle must be within 0...180 degrees") }
-            return .hingeAngle(angle)
+        case .sensor(let sensor):
+            return .reading(try sensor.reading(number, fail: fail))
         case .gps:
             guard let state, let signal = GPSSignal(rawValue: state) else {
                 throw fail("gps.state must be one of: \(GPSSignal.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -157,17 +164,21 @@ public enum SextantTraceFormat {
         return JSONValue.object(o).serialized()
     }
 
-    /// One sample line (no newline), `offset` nanoseconds after the trace's start.
-    public static func line(offset: Int64, value: SampleValue) -> String {
+    /// One sample line (no newline), `offset` nanoseconds after the trace's start. A
+    /// reading's kind must be in `sensors`.
+    public static func line(offset: Int64, value: SampleValue, sensors: SensorKindTable = SensorKinds.all) -> String {
         let t = JSONValue.double(Double(offset) / 1e9)
         let body: (String, JSONValue)
         switch value {
         case .location(let fix):
             body = ("location", .object(fix.jsonMembers(includingTime: false)))
-        case .acceleration(let a):
-            body = ("accel", ["x": .double(a.x), "y": .double(a.y), "z": .double(a.z)])
-        case .hingeAngle(let angle):
-            body = ("hinge", ["angle": .double(angle)])
+        case .reading(let reading):
+            guard let kind = sensors[reading.kind] else { preconditionFailure("a reading of an unknown sensor kind: \(reading.kind)") }
+            var members: [String: JSONValue] = [:]
+            for index in kind.fields.indices {
+                if let v = reading[index] { members[kind.fields[index].name] = .double(v) }
+            }
+            body = (kind.name, .object(members))
         case .gps(let signal):
             body = ("gps", ["state": .string(signal.rawValue)])
         }
@@ -176,9 +187,9 @@ public enum SextantTraceFormat {
     }
 
     /// A whole trace as text.
-    public static func write(_ trace: Trace) -> String {
+    public static func write(_ trace: Trace, sensors: SensorKindTable = SensorKinds.all) -> String {
         var out = header(start: trace.start, profile: trace.profile) + "\n"
-        for sample in trace.samples { out += line(offset: sample.offset, value: sample.value) + "\n" }
+        for sample in trace.samples { out += line(offset: sample.offset, value: sample.value, sensors: sensors) + "\n" }
         return out
     }
 }

@@ -125,19 +125,28 @@ public struct TraceMotion: Sendable, Equatable {
 }
 
 extension SampleValue {
-    /// The kind's name in the JSONL format: `location`, `accel`, `hinge`, `gps`.
-    public var kindName: String { Self.kindNames[kindIndex] }
+    /// The kind's name in the JSONL format: `location`, `gps`, or a sensor kind's (`accel`).
+    public var kindName: String {
+        switch self {
+        case .location: return "location"
+        case .gps: return "gps"
+        case .reading(let reading): return reading.kind.description
+        }
+    }
 
-    /// The kinds' names, by `kindIndex`.
-    public static let kindNames = ["location", "accel", "hinge", "gps"]
+    /// The kinds' names, by `kindIndex`: `location`, `gps`, then the registered sensor
+    /// kinds in ``SensorKinds/all``'s order.
+    public static let kindNames = ["location", "gps"] + SensorKinds.all.kinds.map(\.name)
 
-    /// The kind as a number from 0, in `kindNames`' order.
+    /// The kind as a number from 0, in `kindNames`' order. A reading's kind must be
+    /// registered: tallies of a trace count the kinds Sextant knows.
     public var kindIndex: Int {
         switch self {
         case .location: return 0
-        case .acceleration: return 1
-        case .hingeAngle: return 2
-        case .gps: return 3
+        case .gps: return 1
+        case .reading(let reading):
+            guard let index = SensorKinds.all.index(of: reading.kind) else { preconditionFailure("unregistered sensor kind \(reading.kind)") }
+            return 2 + index
         }
     }
 }

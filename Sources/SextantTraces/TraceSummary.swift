@@ -16,7 +16,8 @@ public struct TraceSummary: Sendable, Equatable {
     public var start: Timestamp
     /// Seconds from the first sample to the last (offset 0 is the start).
     public var duration: Double
-    /// Samples by kind, as the JSONL format names them: `location`, `accel`, `hinge`, `gps`.
+    /// Samples by kind, as the JSONL format names them: `location`, `gps`, and the sensor
+    /// kinds' names (`accel`, `hinge`).
     public var samples: [String: Int]
     /// `gps` samples by state (`lost`, `noFix`, `ok`).
     public var gpsStates: [String: Int]
@@ -59,7 +60,7 @@ public struct TraceSummary: Sendable, Equatable {
                     box = BoundingBox(south: fix.latitude, west: fix.longitude, north: fix.latitude, east: fix.longitude)
                 }
             case .gps(let signal): gpsStates[signal.rawValue, default: 0] += 1
-            case .acceleration, .hingeAngle: break
+            case .reading: break
             }
             motion.add(sample)
             lastOffset = sample.offset

@@ -100,7 +100,7 @@ struct IIOProbeTests {
             "name": "accel_3d", "in_accel_x_raw": "100", "in_accel_y_raw": "-200", "in_accel_z_raw": "300",
             "in_accel_scale": "0.01", "mount_matrix": "0, 1, 0; 1, 0, 0; 0, 0, 1",
         ])
-        guard case .accelerometer(let accel) = try IIOProbe.probe(device.info()) else {
+        guard let accel = try IIOProbe.probe(device.info())?.driver as? IIOAccelerometer else {
             Issue.record("not an accelerometer")
             return
         }
@@ -120,7 +120,7 @@ struct IIOProbeTests {
             "in_accel_mount_matrix": "0, 1, 0; 1, 0, 0; 0, 0, 1",
         ])
         let sensor = try IIOProbe.probe(device.info(properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 1, 0; 0, 0, 1"]))
-        guard case .accelerometer(let accel) = sensor else {
+        guard let accel = sensor?.driver as? IIOAccelerometer else {
             Issue.record("not an accelerometer")
             return
         }
@@ -137,7 +137,7 @@ struct IIOProbeTests {
         ])
         var warnings: [String] = []
         let sensor = try IIOProbe.probe(device.info(properties: ["ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, 0, 0; 0, 0, 1"])) { warnings.append($0) }
-        guard case .accelerometer(let accel) = sensor else {
+        guard let accel = sensor?.driver as? IIOAccelerometer else {
             Issue.record("not an accelerometer")
             return
         }
@@ -150,7 +150,7 @@ struct IIOProbeTests {
     @Test("An accelerometer in a keyboard base is recognised as such")
     func baseLocation() throws {
         let device = try FakeIIODevice(["in_accel_x_raw": "0", "in_accel_y_raw": "0", "in_accel_z_raw": "0", "location": "base"])
-        guard case .accelerometer(let accel) = try IIOProbe.probe(device.info()) else {
+        guard let accel = try IIOProbe.probe(device.info())?.driver as? IIOAccelerometer else {
             Issue.record("not an accelerometer")
             return
         }
@@ -163,7 +163,7 @@ struct IIOProbeTests {
             "name": "hinge", "in_angl0_raw": "10", "in_angl0_label": "keyboard", "in_angl1_raw": "120",
             "in_angl1_label": "hinge", "in_angl_scale": "0.017453293",
         ])
-        guard case .hinge(let hinge) = try IIOProbe.probe(device.info()) else {
+        guard let hinge = try IIOProbe.probe(device.info())?.driver as? IIOHinge else {
             Issue.record("not a hinge")
             return
         }
@@ -175,7 +175,7 @@ struct IIOProbeTests {
     @Test("ChromeOS lid angle: in_angl_raw in degrees, no scale")
     func crosLidAngle() throws {
         let device = try FakeIIODevice(["name": "cros-ec-lid-angle", "in_angl_raw": "95"])
-        guard case .hinge(let hinge) = try IIOProbe.probe(device.info()) else {
+        guard let hinge = try IIOProbe.probe(device.info())?.driver as? IIOHinge else {
             Issue.record("not a hinge")
             return
         }
@@ -212,12 +212,12 @@ struct IIOSensorSetTests {
     private func accelerometer(_ sysname: String, location: String? = nil) -> IIOSensor {
         let info = IIODeviceInfo(sysname: sysname, syspath: "/sys/devices/" + sysname)
         let channel = IIOChannel(rawPath: "", scale: 1)
-        return .accelerometer(
+        return IIOSensor(
             IIOAccelerometer(device: info, x: channel, y: channel, z: channel, mountMatrix: .identity, mountMatrixOrigin: "identity", location: location))
     }
 
     private func hinge(_ sysname: String) -> IIOSensor {
-        .hinge(IIOHinge(device: IIODeviceInfo(sysname: sysname, syspath: ""), channel: IIOChannel(rawPath: "", scale: 1), scaledToRadians: false))
+        IIOSensor(IIOHinge(device: IIODeviceInfo(sysname: sysname, syspath: ""), channel: IIOChannel(rawPath: "", scale: 1), scaledToRadians: false))
     }
 
     @Test("One accelerometer (not in a base) and one hinge, in device order; the next takes over")

@@ -175,7 +175,8 @@ struct NoTrapPropertyTests {
             last = sample.offset
             switch sample.value {
             case .location(let fix): #expect(fix.problem == nil, "seed \(seed): \(fix)")
-            case .acceleration(let a): #expect(Acceleration.problem(x: a.x, y: a.y, z: a.z) == nil, "seed \(seed)")
+            case .reading(let reading):
+                if let a = Acceleration(reading) { #expect(Acceleration.problem(x: a.x, y: a.y, z: a.z) == nil, "seed \(seed)") }
             default: break
             }
         }

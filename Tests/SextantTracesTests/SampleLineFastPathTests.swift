@@ -33,8 +33,7 @@ struct SampleLineFastPathTests {
         case .location(let f):
             numbers = [f.latitude, f.longitude, f.altitude, f.horizontalAccuracy, f.verticalAccuracy, f.speed, f.course]
             numbers.append(Double(f.time.nanoseconds))
-        case .acceleration(let a): numbers = [a.x, a.y, a.z]
-        case .hingeAngle(let angle): numbers = [angle]
+        case .reading(let reading): numbers = (0..<SensorReading.capacity).map { reading[$0] }
         case .gps(let signal): numbers = [Double(GPSSignal.allCases.firstIndex(of: signal)!)]
         }
         return [UInt64(bitPattern: sample.offset)] + numbers.map { $0?.bitPattern }

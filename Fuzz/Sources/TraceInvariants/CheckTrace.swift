@@ -2,7 +2,7 @@ import SextantCore
 import SextantTraces
 
 /// A loaded trace is within the bounds sextant-trace(5) documents: offsets in order and at
-/// most `Trace.maximumOffset`, every fix valid, every acceleration in range. Anything else
+/// most `Trace.maximumOffset`, every fix valid, every sensor reading within its kind's bounds. Anything else
 /// is a crash for the fuzzer to keep.
 public func checkTrace(_ trace: Trace) {
     var last: Int64 = 0
@@ -12,10 +12,9 @@ public func checkTrace(_ trace: Trace) {
         switch sample.value {
         case .location(let fix):
             if let problem = fix.problem { fatalError("a bad fix loaded: \(problem)") }
-        case .acceleration(let a):
-            if let problem = Acceleration.problem(x: a.x, y: a.y, z: a.z) { fatalError("a bad reading loaded: \(problem)") }
-        case .hingeAngle(let angle):
-            guard (0...180).contains(angle) else { fatalError("hinge \(angle)") }
+        case .reading(let reading):
+            guard let kind = SensorKinds.all[reading.kind] else { fatalError("a reading of an unknown kind loaded: \(reading.kind)") }
+            if let problem = kind.problem(reading) { fatalError("a bad reading loaded: \(problem)") }
         case .gps: break
         }
     }

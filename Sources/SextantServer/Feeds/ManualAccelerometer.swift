@@ -53,4 +53,7 @@ final class ManualAccelerometer {
     }
 
     var isHolding: Bool { held != nil }
+
+    /// The sensor kind of the value held, if one is.
+    var heldKind: SensorKind.ID? { held == nil ? nil : SensorKind.accelerometer.id }
 }

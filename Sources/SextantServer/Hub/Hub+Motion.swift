@@ -1,7 +1,7 @@
 import SextantCore
 import SextantProtocol
 
-/// Accelerometer and hinge samples in; device orientation, interface orientation and
+/// Accelerometer and hinge readings in (``SensorHandlers``); device orientation, interface orientation and
 /// posture events out (RULES O1–O11, P1–P4). The engines decide; the hub only routes
 /// their decisions to the sessions that asked for them.
 extension Hub {
@@ -12,14 +12,9 @@ extension Hub {
             lastUprightDeviceOrientation: judge.lastUprightOrientation, rotationLock: rotationLock)
     }
 
-    /// One accelerometer reading from any source. A reading held by hand (O4a) outranks a
-    /// replay, which outranks a live sensor (``SensorArbiter``); a replay that carries
-    /// accelerometer samples ends a hold, as a new instruction.
-    func accelerometerSample(_ reading: Acceleration, at time: Timestamp, from source: SourceName) {
-        if source == .replay, manualAccelerometer.isHolding { manualAccelerometer.release() }
-        guard accelerometerArbiter.admits(SensorArbiter.Rank(source: source), at: clock.monotonicNanoseconds()),
-            let change = judge.judge(reading, at: time)
-        else { return }
+    /// One accelerometer reading its arbiter let through (RULES O1–O5).
+    func accelerometerSample(_ reading: Acceleration, at time: Timestamp) {
+        guard let change = judge.judge(reading, at: time) else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
         let conditions = interfaceConditions
         let event = SharedEvent(DeviceOrientationEvent(change: change))
@@ -34,10 +29,9 @@ extension Hub {
         for face in faces { face.deviceOrientationChanged(change.orientation) }
     }
 
-    /// One hinge angle from any source (P1–P4), arbitrated like the accelerometer.
-    func hingeSample(_ angle: Double, at time: Timestamp, from source: SourceName) {
-        guard hingeArbiter.admits(SensorArbiter.Rank(source: source), at: clock.monotonicNanoseconds()),
-            let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
+    /// One hinge angle its arbiter let through (P1–P4).
+    func hingeSample(_ angle: Double, at time: Timestamp) {
+        guard let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
         else { return }
         lastPosture = change
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
@@ -76,14 +70,13 @@ extension Hub {
     var postureJSON: JSONValue { lastPosture?.json ?? .null }
 }
 
-extension SensorArbiter.Rank {
-    init(source: SourceName) {
-        switch source {
-        case .manual: self = .manual
-        case .replay: self = .replay
-        case .gpsd, .iio: self = .live
-        }
-    }
+/// The engine each sensor kind's readings go to, once arbitrated: one line a kind that
+/// an engine of the hub judges. A kind without a line here is recorded, not judged.
+enum SensorHandlers {
+    static let all: [SensorKind.ID: @Sendable (Hub, SensorReading, Timestamp) -> Void] = [
+        SensorKind.accelerometer.id: { hub, reading, time in hub.accelerometerSample(Acceleration(reading)!, at: time) },
+        SensorKind.hinge.id: { hub, reading, time in hub.hingeSample(reading.hingeAngle!, at: time) },
+    ]
 }
 
 extension PostureChange {

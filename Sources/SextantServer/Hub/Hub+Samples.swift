@@ -12,11 +12,21 @@ extension Hub {
             publishLocation(fix)
         case .gps(let signal):
             gpsSignal(signal, from: source)
-        case .acceleration(let reading):
-            accelerometerSample(reading, at: sample.time, from: source)
-        case .hingeAngle(let angle):
-            hingeSample(angle, at: sample.time, from: source)
+        case .reading(let reading):
+            sensorReading(reading, at: sample.time, from: source)
         }
+    }
+
+    /// A sensor reading of any kind: heard if its kind's arbiter lets its source through
+    /// (hand > replay > live, ``SensorArbiter``), then handed to the engine registered
+    /// for its kind (``SensorHandlers``). A replay that carries readings of the kind held
+    /// by hand ends the hold, as a new instruction (O4a).
+    func sensorReading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
+        if source == .replay, manualAccelerometer.heldKind == reading.kind { manualAccelerometer.release() }
+        guard let handle = SensorHandlers.all[reading.kind],
+            sensorArbiters.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
+        else { return }
+        handle(self, reading, time)
     }
 
     /// A new fix: each streaming session gets what its authorization and stream allow

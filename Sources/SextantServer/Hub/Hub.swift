@@ -95,9 +95,8 @@ public final class Hub: @unchecked Sendable {
     var judge = OrientationJudge()
     var rotationLock = false
     var postureEngine = PostureEngine()
-    /// Which source the judge and the posture engine hear when several speak at once.
-    var accelerometerArbiter = SensorArbiter()
-    var hingeArbiter = SensorArbiter()
+    /// Which source each sensor kind's engine hears when several speak at once.
+    var sensorArbiters = SensorArbiters()
     /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
     var lastPosture: PostureChange?
 

@@ -1,3 +1,4 @@
+import SextantCore
 import SextantProtocol
 
 /// The sources that feed the hub, by the names `status` shows them under.
@@ -11,6 +12,16 @@ enum SourceName: String, Sendable, CaseIterable, Comparable {
     case iio
 
     static func < (a: SourceName, b: SourceName) -> Bool { a.rawValue < b.rawValue }
+
+    /// How its sensor readings rank when several sources speak of one kind: a value held
+    /// by hand, then a replay, then live hardware (O4a, ``SensorArbiter``).
+    var sensorRank: SensorArbiter.Rank {
+        switch self {
+        case .manual: return .manual
+        case .replay: return .replay
+        case .gpsd, .iio: return .live
+        }
+    }
 }
 
 /// What `status` says of a source.

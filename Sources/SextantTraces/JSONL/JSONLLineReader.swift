@@ -15,12 +15,15 @@ import SextantProtocol
 /// (`StreamedJSONLTrace`).
 struct JSONLLineReader {
     let path: String
+    /// The sensor kinds its lines may carry.
+    let sensors: SensorKindTable
     /// The header's start and profile, once its line has been read.
     private(set) var header: Trace?
     private var lastOffset: Int64 = 0
 
-    init(path: String, header: Trace? = nil) {
+    init(path: String, header: Trace? = nil, sensors: SensorKindTable = SensorKinds.all) {
         self.path = path
+        self.sensors = sensors
         self.header = header
     }
 
@@ -30,7 +33,7 @@ struct JSONLLineReader {
     mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceError) -> TraceSample? {
         var line = bytes
         if line.last == UInt8(ascii: "\r") { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
-        if let start = header?.start, line.first == UInt8(ascii: "{"), let sample = SampleLineFastPath.read(line, start: start) {
+        if let start = header?.start, line.first == UInt8(ascii: "{"), let sample = SampleLineFastPath.read(line, start: start, sensors: sensors) {
             return try accept(sample, line: number)
         }
         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) || line.first == UInt8(ascii: "#") { return nil }
@@ -43,7 +46,7 @@ struct JSONLLineReader {
             header = try SextantTraceFormat.readHeader(o, fail: fail)
             return nil
         }
-        let (offset, sampleValue) = try SextantTraceFormat.readSample(o, start: start, fail: fail)
+        let (offset, sampleValue) = try SextantTraceFormat.readSample(o, start: start, sensors: sensors, fail: fail)
         return try accept(TraceSample(offset: offset, value: sampleValue), line: number)
     }
 

@@ -18,8 +18,13 @@ import SextantProtocol
 /// by the same code (`SextantTraceFormat.makeSample`), and numbers are converted exactly
 /// (an integer through `Int64`, as `JSONValue.int`; a decimal only when it is a
 /// correctly rounded product or quotient of two exact doubles, as `strtod` rounds).
+///
+/// Sensor kinds come from the table it is handed (``SensorKinds/all`` unless told): a
+/// kind's key and its fields' keys are compared as packed integers (`SensorKind.ID`,
+/// `SensorKind.packedFieldNames`), so a kind added to the table is read here with no line
+/// of this file changed.
 enum SampleLineFastPath {
-    static func read(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) -> TraceSample? {
+    static func read(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, sensors: SensorKindTable = SensorKinds.all) -> TraceSample? {
         var scanner = ByteScanner(line)
         guard scanner.take(UInt8(ascii: "{")) else { return nil }
         var t: Double?
@@ -35,7 +40,7 @@ enum SampleLineFastPath {
                 guard t == nil, let value = scanner.number() else { return nil }
                 t = value
             } else {
-                guard kind == nil, let named = SampleFields.kind(key), scanner.take(UInt8(ascii: "{")) else { return nil }
+                guard kind == nil, let named = SampleFields.kind(key, sensors), scanner.take(UInt8(ascii: "{")) else { return nil }
                 kind = named
                 guard scanner.readBody(of: named, into: &fields) else { return nil }
             }
@@ -46,7 +51,7 @@ enum SampleLineFastPath {
         do {
             let offset = try SextantTraceFormat.readOffset(seconds: t, start: start, fail: ignore)
             let value = try SextantTraceFormat.makeSample(
-                kind: kind, offset: offset, start: start, number: { fields.numbers[$0.rawValue] }, state: fields.state, fail: ignore)
+                kind: kind, offset: offset, start: start, number: { fields.numbers[$0] }, state: fields.state, fail: ignore)
             return TraceSample(offset: offset, value: value)
         } catch {
             return nil
@@ -54,10 +59,11 @@ enum SampleLineFastPath {
     }
 }
 
-/// The members of a sample's body: numbers by field (nil when absent or null), and a state.
+/// The members of a sample's body: numbers by slot (nil when absent or null), and a state.
 struct SampleFields {
-    var numbers = InlineArray<11, Double?>(repeating: nil)
-    /// Which fields (bit `rawValue`) and whether `state` (bit 11) came already.
+    /// Slots 0..<7 for a fix's numbers, 0..<`SensorReading.capacity` for a reading's.
+    var numbers = InlineArray<7, Double?>(repeating: nil)
+    /// Which slots (bit `slot`) and whether `state` (bit `stateSlot`) came already.
     var seen: UInt16 = 0
     var state: String?
 
@@ -66,38 +72,39 @@ struct SampleFields {
     /// The slot of a key this kind may carry: `stateSlot` for `state`.
     static func slot(of key: UnsafeBufferPointer<UInt8>, in kind: SextantTraceFormat.SampleKind) -> Int? {
         guard let packed = pack(key) else { return nil }
-        let field: SextantTraceFormat.SampleField
-        // The names' bytes, little-endian, as one integer: one comparison a name (comparing
-        // through `String.UTF8View` took a quarter of the time of a sample line).
+        switch kind {
+        case .sensor(let sensor):
+            // A kind's few field names, one integer comparison each.
+            for index in 0..<sensor.fieldCount where sensor.packedFieldNames[index] == packed { return index }
+            return nil
+        case .gps:
+            return packed == 0x65_7461_7473 ? stateSlot : nil
+        case .location:
+            // The names' bytes, little-endian, as one integer: one comparison a name (comparing
+            // through `String.UTF8View` took a quarter of the time of a sample line).
+            switch packed {
+            case 0x74616c: return 0  // lat
+            case 0x6e6f6c: return 1  // lon
+            case 0x746c61: return 2  // alt
+            case 0x6363_4168: return 3  // hAcc
+            case 0x6363_4176: return 4  // vAcc
+            case 0x64_6565_7073: return 5  // speed
+            case 0x6573_7275_6f63: return 6  // course
+            default: return nil
+            }
+        }
+    }
+
+    static func kind(_ key: UnsafeBufferPointer<UInt8>, _ sensors: SensorKindTable) -> SextantTraceFormat.SampleKind? {
+        guard let packed = pack(key) else { return nil }
         switch packed {
-        case 0x74616c: field = .lat
-        case 0x6e6f6c: field = .lon
-        case 0x746c61: field = .alt
-        case 0x6363_4168: field = .hAcc
-        case 0x6363_4176: field = .vAcc
-        case 0x64_6565_7073: field = .speed
-        case 0x6573_7275_6f63: field = .course
-        case 0x78: field = .x
-        case 0x79: field = .y
-        case 0x7a: field = .z
-        case 0x65_6c67_6e61: field = .angle
-        case 0x65_7461_7473: return kind == .gps ? stateSlot : nil
-        default: return nil
-        }
-        return kind.fields.contains(field) ? field.rawValue : nil
-    }
-
-    static func kind(_ key: UnsafeBufferPointer<UInt8>) -> SextantTraceFormat.SampleKind? {
-        switch pack(key) {
         case 0x6e6f_6974_6163_6f6c: return .location
-        case 0x6c_6563_6361: return .accel
-        case 0x65_676e_6968: return .hinge
         case 0x737067: return .gps
-        default: return nil
+        default: return sensors.kind(packedName: packed).map { .sensor($0) }
         }
     }
 
-    /// Up to 8 bytes as one little-endian integer; nil for a longer key.
+    /// Up to 8 bytes as one little-endian integer (as `SensorKind.pack`); nil for a longer key.
     static func pack(_ key: UnsafeBufferPointer<UInt8>) -> UInt64? {
         guard key.count <= 8 else { return nil }
         var packed: UInt64 = 0
@@ -238,12 +245,13 @@ extension SextantTraceFormat {
     /// general parser (a sample it refuses, or another sample — compared as written, so
     /// that 0 and -0 differ).
     @_spi(Fuzzing)
-    public static func fastPathAgrees(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp) -> Bool {
-        guard let fast = SampleLineFastPath.read(line, start: start) else { return true }
+    public static func fastPathAgrees(_ line: UnsafeBufferPointer<UInt8>, start: Timestamp, sensors: SensorKindTable = SensorKinds.all) -> Bool {
+        guard let fast = SampleLineFastPath.read(line, start: start, sensors: sensors) else { return true }
         let fail: (String) -> TraceError = { TraceError(path: "", line: 0, reason: $0) }
         guard let text = String(validating: line, as: UTF8.self), case .object(let o)? = try? JSONValue.parse(text),
-            let (offset, value) = try? readSample(o, start: start, fail: fail)
+            let (offset, value) = try? readSample(o, start: start, sensors: sensors, fail: fail)
         else { return false }
-        return offset == fast.offset && value == fast.value && Self.line(offset: offset, value: value) == Self.line(offset: fast.offset, value: fast.value)
+        return offset == fast.offset && value == fast.value
+            && Self.line(offset: offset, value: value, sensors: sensors) == Self.line(offset: fast.offset, value: fast.value, sensors: sensors)
     }
 }

@@ -30,13 +30,17 @@ struct TraceTimelines {
             let sample = trace.sample(at: index)
             let t = trace.samples[index].t
             switch sample.value {
-            case .acceleration(let a):
-                hasAccelerometer = true
-                if let change = judge.judge(a, at: sample.time) { orientationLane.change(to: change.orientation.rawValue, at: t) }
-            case .hingeAngle(let angle):
-                hasHinge = true
-                if let change = postureEngine.judge(hingeAngle: angle, at: sample.time, lastUprightDeviceOrientation: judge.lastUprightOrientation) {
-                    postureLane.change(to: change.state.rawValue, at: t)
+            case .reading(let reading):
+                // The plot draws the lanes of the engines it runs; a reading of another
+                // kind has no lane here.
+                if let a = Acceleration(reading) {
+                    hasAccelerometer = true
+                    if let change = judge.judge(a, at: sample.time) { orientationLane.change(to: change.orientation.rawValue, at: t) }
+                } else if let angle = reading.hingeAngle {
+                    hasHinge = true
+                    if let change = postureEngine.judge(hingeAngle: angle, at: sample.time, lastUprightDeviceOrientation: judge.lastUprightOrientation) {
+                        postureLane.change(to: change.state.rawValue, at: t)
+                    }
                 }
             case .gps(let signal):
                 hasGPSState = true
