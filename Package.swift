@@ -5,7 +5,6 @@ import PackageDescription
 
 let package = Package(
     name: "Sextant",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "sextantd", targets: ["sextantd"]),
         .executable(name: "sextantctl", targets: ["sextantctl"]),

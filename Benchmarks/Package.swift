@@ -7,7 +7,6 @@ import PackageDescription
 
 let package = Package(
     name: "SextantBenchmarks",
-    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Sextant", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

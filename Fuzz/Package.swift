@@ -8,7 +8,6 @@ import PackageDescription
 
 let package = Package(
     name: "SextantFuzz",
-    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Sextant", path: "..")
     ],
