@@ -10,7 +10,7 @@ import SextantProtocol
 /// {"t":0.500,"hinge":{"angle":92.5}}
 /// {"t":12.0,"gps":{"state":"lost"}}
 /// ```
-public enum SextantTraceFormat {
+public enum SextantTraceFormat: Sendable {
     public static let version = 1
 
     /// Reads a whole trace. Nothing is returned unless every line is good: a bad line

@@ -16,29 +16,6 @@ public enum TraceLoadError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// The formats a trace file can be in.
-public enum TraceFormat: String, Sendable, CaseIterable {
-    case sextant, nmea, gpx
-
-    /// By extension, else by the first bytes.
-    public static func detect(path: String, contents: String) -> TraceFormat {
-        detect(path: path, head: contents.utf8.prefix(64))
-    }
-
-    /// By extension, else by the first bytes that are not white space.
-    public static func detect(path: String, head: some Sequence<UInt8>) -> TraceFormat {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".gpx") { return .gpx }
-        if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") { return .nmea }
-        if lower.hasSuffix(".jsonl") || lower.hasSuffix(".json") || lower.hasSuffix(".trace") { return .sextant }
-        switch head.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains($0) }) {
-        case UInt8(ascii: "<"): return .gpx
-        case UInt8(ascii: "$"), UInt8(ascii: "!"): return .nmea
-        default: return .sextant
-        }
-    }
-}
-
 /// Options for formats that need them.
 public struct TraceLoadOptions: Sendable {
     /// Walking speed for GPX routes and waypoints that carry no times (m/s).
@@ -71,65 +48,48 @@ public enum TraceLoader {
         path: String, options: TraceLoadOptions = TraceLoadOptions()
     ) throws(TraceLoadError) -> (trace: Trace, format: TraceFormat) {
         let bytes = try TraceFile.read(path: path, limit: maximumFileSize)
-        let format = TraceFormat.detect(path: path, head: bytes.prefix(64))
-        do {
-            return (try bytes.withUnsafeBufferPointer { buffer throws(TraceError) in try parse(buffer, path: path, format: format, options: options) }, format)
-        } catch {
-            throw .invalid(error)
+        let (format, claimed) = TraceFormats.detect(path: path, head: bytes.prefix(TraceFormats.headLength))
+        return try reading(claimed: claimed) { () throws(TraceError) in
+            (try bytes.withUnsafeBufferPointer { buffer throws(TraceError) in try format.reader.read(buffer, path: path, options: options) }, format)
         }
     }
 
-    /// A trace to replay: a JSONL file or an NMEA log is checked whole (nothing of it
-    /// plays if a line is bad) and then read as it plays (`StreamedJSONLTrace`,
-    /// `StreamedNMEATrace`), whatever its size; a GPX file is read into memory, up to
-    /// `maximumFileSize`.
+    /// A trace to replay, as its format opens it: a JSONL file or an NMEA log is checked
+    /// whole (nothing of it plays if a line is bad) and then read as it plays
+    /// (`StreamedJSONLTrace`, `StreamedNMEATrace`), whatever its size; a GPX file is read
+    /// into memory, up to `maximumFileSize`.
     public static func openForReplay(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> any ReplayableTrace {
         let fd = try TraceFile.openRegular(path: path)
-        let head = TraceFile.head(fd: fd, count: 64)
+        let (format, claimed) = TraceFormats.detect(path: path, fd: fd)
         close(fd)
-        switch TraceFormat.detect(path: path, head: head) {
-        case .sextant: return try StreamedJSONLTrace(path: path)
-        case .nmea: return try StreamedNMEATrace(path: path)
-        case .gpx: return try StreamedGPXTrace(path: path, options: options)
+        do {
+            return try format.reader.openForReplay(path: path, options: options)
+        } catch .invalid(let error) where !claimed {
+            throw .invalid(TraceFormats.unclaimed(error))
         }
     }
 
-    /// What `trace info` shows of a file, read as a stream for JSONL and NMEA (no sample
-    /// is kept, whatever the file's size; see `NMEAStreamedTimeline` for what an NMEA log
-    /// holds); GPX is read whole. All or nothing as `load`.
+    /// What `trace info` shows of a file, as its format summarizes it: read as a stream
+    /// for JSONL and NMEA (no sample is kept, whatever the file's size; see
+    /// `NMEAStreamedTimeline` for what an NMEA log holds); GPX is read whole. All or
+    /// nothing as `load`.
     public static func summarize(
         path: String, options: TraceLoadOptions = TraceLoadOptions()
     ) throws(TraceLoadError) -> (summary: TraceSummary, format: TraceFormat) {
         let fd = try TraceFile.openRegular(path: path)
         defer { close(fd) }
-        let format = TraceFormat.detect(path: path, head: TraceFile.head(fd: fd, count: 64))
-        var tally = TraceSummary.Tally()
-        do {
-            switch format {
-            case .sextant:
-                let index = try JSONLTraceIndex(fd: fd, path: path) { tally.add($0) }
-                return (tally.summary(of: index.header), format)
-            case .nmea:
-                let header = try NMEAReader.stream(fd: fd, path: path) { tally.add($0) }
-                return (tally.summary(of: header), format)
-            case .gpx:
-                let start = try StreamedGPXTrace.read(fd: fd, path: path, options: options) { tally.add($0) }
-                return (tally.summary(of: Trace(start: start)), format)
-            }
-        } catch {
-            throw .invalid(error)
+        let (format, claimed) = TraceFormats.detect(path: path, fd: fd)
+        return try reading(claimed: claimed) { () throws(TraceError) in
+            (try format.reader.summarize(fd: fd, path: path, options: options), format)
         }
     }
 
-    /// Parses a file's bytes, a line at a time for JSONL and NMEA, without copying them.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, format: TraceFormat, options: TraceLoadOptions) throws(TraceError) -> Trace {
-        switch format {
-        case .sextant: return try SextantTraceFormat.read(bytes, path: path)
-        case .nmea: return try NMEAReader.read(bytes, path: path).get()
-        case .gpx:
-            guard let base = bytes.baseAddress else { return try GPXReader.read(Data(), path: path, speed: options.gpxSpeed, interval: options.gpxInterval) }
-            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
-            return try GPXReader.read(data, path: path, speed: options.gpxSpeed, interval: options.gpxInterval)
+    /// `body`'s result, or its error as invalid (1008), saying so when no format claimed the file.
+    static func reading<T>(claimed: Bool, _ body: () throws(TraceError) -> T) throws(TraceLoadError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .invalid(claimed ? error : TraceFormats.unclaimed(error))
         }
     }
 
@@ -143,15 +103,11 @@ public enum TraceLoader {
         return text
     }
 
+    /// Parses a trace's text in `format`.
     public static func parse(_ contents: String, path: String, format: TraceFormat, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> Trace {
-        do {
-            switch format {
-            case .sextant: return try SextantTraceFormat.read(contents, path: path)
-            case .nmea: return try NMEAReader.read(contents, path: path)
-            case .gpx: return try GPXReader.read(contents, path: path, speed: options.gpxSpeed, interval: options.gpxInterval)
-            }
-        } catch {
-            throw .invalid(error)
+        var contents = contents
+        return try reading(claimed: true) { () throws(TraceError) in
+            try contents.withUTF8 { bytes in Result { () throws(TraceError) in try format.reader.read(bytes, path: path, options: options) } }.get()
         }
     }
 }

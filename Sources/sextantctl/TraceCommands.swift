@@ -84,7 +84,7 @@ struct TraceCommand: ParsableCommand {
                 }
                 let format = conversion.format, leftOut = conversion.leftOut
                 let result: JSONValue = [
-                    "input": .string(input), "output": .string(output), "format": .string(format.rawValue), "to": .string(outputFormat.rawValue),
+                    "input": .string(input), "output": .string(output), "format": .string(format.name), "to": .string(outputFormat.rawValue),
                     "leftOut": .int(Int64(leftOut)),
                     "samples": .int(Int64(conversion.samples)), "duration": .double(conversion.duration),
                     "skipped": TraceInfoJSON.counts(conversion.skipped),
@@ -134,7 +134,7 @@ struct TraceCommand: ParsableCommand {
 enum TraceInfoJSON {
     static func object(_ s: TraceSummary, path: String, format: TraceFormat) -> JSONValue {
         var o: [String: JSONValue] = [
-            "path": .string(path), "format": .string(format.rawValue), "start": .string(s.start.rfc3339), "end": .string(s.end.rfc3339),
+            "path": .string(path), "format": .string(format.name), "start": .string(s.start.rfc3339), "end": .string(s.end.rfc3339),
             "duration": .double(s.duration), "samples": counts(s.samples), "gps": counts(s.gpsStates), "skipped": counts(s.skipped),
             "profile": s.profile.map { .string($0.rawValue) } ?? .null, "boundingBox": .null,
         ]

@@ -41,3 +41,12 @@ public enum GPXWriter {
         return s + "</trkpt>\n"
     }
 }
+
+extension GPXWriter: TraceWriterFormat {
+    static let name = "gpx"
+    static let extensions = ["gpx"]
+}
+
+extension TraceExportFormat {
+    public static let gpx = TraceExportFormat(GPXWriter.self)
+}

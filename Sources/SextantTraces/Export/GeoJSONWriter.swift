@@ -40,3 +40,12 @@ public enum GeoJSONWriter {
         return "[" + parts.joined(separator: ",") + "]"
     }
 }
+
+extension GeoJSONWriter: TraceWriterFormat {
+    static let name = "geojson"
+    static let extensions = ["geojson"]
+}
+
+extension TraceExportFormat {
+    public static let geojson = TraceExportFormat(GeoJSONWriter.self)
+}

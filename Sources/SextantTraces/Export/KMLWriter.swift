@@ -38,3 +38,12 @@ public enum KMLWriter {
         [ExportNumber.degrees(fix.longitude), ExportNumber.degrees(fix.latitude), ExportNumber.fixed(fix.altitude ?? 0, 3)].joined(separator: separator)
     }
 }
+
+extension KMLWriter: TraceWriterFormat {
+    static let name = "kml"
+    static let extensions = ["kml"]
+}
+
+extension TraceExportFormat {
+    public static let kml = TraceExportFormat(KMLWriter.self)
+}

@@ -18,3 +18,12 @@ public enum NMEAWriter {
         }
     }
 }
+
+extension NMEAWriter: TraceWriterFormat {
+    static let name = "nmea"
+    static let extensions = ["nmea", "log"]
+}
+
+extension TraceExportFormat {
+    public static let nmea = TraceExportFormat(NMEAWriter.self)
+}

@@ -34,10 +34,10 @@ public struct TraceConversion: Sendable {
             skipped: trace.skipped)
     }
 
-    /// The format of a file, by its extension or its first bytes (`TraceFormat.detect`).
+    /// The format of a file, by its extension or its first bytes (`TraceFormats.detect`).
     static func detectFormat(path: String) throws(TraceLoadError) -> TraceFormat {
         let fd = try TraceFile.openRegular(path: path)
         defer { close(fd) }
-        return TraceFormat.detect(path: path, head: TraceFile.head(fd: fd, count: 64))
+        return TraceFormats.detect(path: path, fd: fd).format
     }
 }

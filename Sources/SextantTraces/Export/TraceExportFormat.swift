@@ -1,25 +1,52 @@
 import SextantCore
 
+/// A format traces are written in: a writer, registered once in `TraceExportFormat.allCases`.
+protocol TraceWriterFormat: Sendable {
+    /// What `--to` calls it.
+    static var name: String { get }
+    /// The extensions, lower case and without the dot, that choose it for an output path.
+    static var extensions: [String] { get }
+    /// Whether the format holds only locations (accelerometer, hinge and GPS state
+    /// samples are left out).
+    static var holdsOnlyLocations: Bool { get }
+    /// Writes the trace as it reads it, in one pass.
+    /// - Returns: how many locations the trace holds.
+    static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int
+}
+
+extension TraceWriterFormat {
+    static var holdsOnlyLocations: Bool { true }
+}
+
 /// The formats `trace convert` and `trace route` write, chosen by the output's extension
 /// or by name (`--to`).
-public enum TraceExportFormat: String, Sendable, CaseIterable {
-    case sextant, gpx, geojson, kml, nmea
+public struct TraceExportFormat: Sendable, Hashable, CustomStringConvertible {
+    let writer: any TraceWriterFormat.Type
 
-    /// The extensions each format is chosen by. `.json` is none of them: it could as well
-    /// mean GeoJSON as a Sextant trace.
-    public var extensions: [String] {
-        switch self {
-        case .sextant: return ["jsonl", "trace"]
-        case .gpx: return ["gpx"]
-        case .geojson: return ["geojson"]
-        case .kml: return ["kml"]
-        case .nmea: return ["nmea", "log"]
-        }
+    init(_ writer: any TraceWriterFormat.Type) { self.writer = writer }
+
+    /// In the order `--to`'s error lists them and an extension is looked up in.
+    public static let allCases: [TraceExportFormat] = [.sextant, .gpx, .geojson, .kml, .nmea]
+
+    /// The format called `rawValue` (exactly), if any.
+    public init?(rawValue: String) {
+        guard let format = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = format
     }
+
+    public var rawValue: String { writer.name }
+    public var description: String { rawValue }
+
+    /// The extensions the format is chosen by. `.json` is none of them: it could as well
+    /// mean GeoJSON as a Sextant trace.
+    public var extensions: [String] { writer.extensions }
 
     /// Whether the format holds only locations (accelerometer, hinge and GPS state
     /// samples are left out).
-    public var holdsOnlyLocations: Bool { self != .sextant }
+    public var holdsOnlyLocations: Bool { writer.holdsOnlyLocations }
+
+    public static func == (a: TraceExportFormat, b: TraceExportFormat) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// The format named by `--to` if given, else by `path`'s extension.
     public static func choose(path: String, named name: String?) throws(TraceExportError) -> TraceExportFormat {

@@ -35,24 +35,7 @@ public enum TraceExporter {
     /// - Returns: how many locations the trace holds.
     @discardableResult
     static func write(_ trace: some ReplayableTrace, as format: TraceExportFormat, to output: ExportOutput) throws(TraceExportError) -> Int {
-        switch format {
-        case .sextant: return try writeSextant(trace, to: output)
-        case .gpx: return try GPXWriter.write(trace, to: output)
-        case .geojson: return try GeoJSONWriter.write(trace, to: output)
-        case .kml: return try KMLWriter.write(trace, to: output)
-        case .nmea: return try NMEAWriter.write(trace, to: output)
-        }
-    }
-
-    /// Sextant JSONL, a line a sample, as `SextantTraceFormat.write` puts it.
-    static func writeSextant(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int {
-        try output.write(SextantTraceFormat.header(start: trace.start, profile: trace.profile) + "\n")
-        var locations = 0
-        try trace.forEachSample { sample throws(TraceExportError) in
-            if case .location = sample.value { locations += 1 }
-            try output.write(SextantTraceFormat.line(offset: sample.offset, value: sample.value) + "\n")
-        }
-        return locations
+        try format.writer.write(trace, to: output)
     }
 }
 
