@@ -80,29 +80,19 @@ public final class Hub: @unchecked Sendable {
     private var authorizationWaiters: [RequestToken: AuthorizationWaiter] = [:]
     private var nextToken: RequestToken = 0
 
-    // Location.
-    var lastFix: LocationFix?
-    /// Why the GPS source is gone, from its loss until the next fix: each streaming app
-    /// hears it once per loss, including one that starts streaming during the loss.
-    var locationLoss: String?
-    var sourceStates = SourceStates()
-    /// Which source the latest fix came from (the gpsd face names it as the device).
-    var lastFixSource: SourceName?
+    /// The latest fix, its source, the GPS source's loss.
+    let location = LocationState()
+    /// What `status` says of each source (`setSourceState`, `updateSourceStates`).
+    private(set) var sourceStates = SourceStates()
     /// The fix on its way to the sessions, across turns of the loop.
-    var locationFanOut = LocationFanOut.State()
-
-    // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
-    var judge = OrientationJudge()
-    var rotationLock = false
-    var postureEngine = PostureEngine()
-    /// Which source each sensor kind's engine hears when several speak at once.
-    var sensorArbiters = SensorArbiters()
-    /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
-    var lastPosture: PostureChange?
+    let locationFanOut = LocationFanOut.State()
+    /// The sensor arbiters and the engines that decide orientation and posture.
+    let motion = MotionState()
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!
-    var recorder: TraceRecorder?
+    /// Written by `startRecording`/`stopRecording` below.
+    private(set) var recorder: TraceRecorder?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
     private(set) lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
         ingest(sample, from: .manual)
@@ -135,8 +125,7 @@ public final class Hub: @unchecked Sendable {
         try? await eventLoop.submit { [self] in
             replay.stop()
             manualAccelerometer.release()
-            recorder?.finish()
-            recorder = nil
+            _ = try? stopRecording()
             for face in faces { face.close() }
             loopYield.close()
         }.get()
@@ -152,6 +141,29 @@ public final class Hub: @unchecked Sendable {
 
     /// What `status` says of a source from now on.
     func setSourceState(_ source: SourceName, _ state: SourceState) { sourceStates.set(source, state) }
+
+    /// The same for one of `SourceStates`' other operations (the gpsd source's details).
+    func updateSourceStates(_ operation: (inout SourceStates) -> Void) { operation(&sourceStates) }
+
+    // MARK: - Recording
+
+    /// `record.start`: from now on every sample the hub ingests is written to `path` too.
+    func startRecording(to path: String) throws(RPCError) {
+        if let recorder { throw RPCError(.invalidParams, "already recording to \(recorder.path): stop it first") }
+        do {
+            recorder = try TraceRecorder(path: path, profile: configuration.profile)
+        } catch {
+            throw RPCError(.sourceUnavailable, "cannot write \(path): \(error)")
+        }
+    }
+
+    /// `record.stop`: closes the recording and hands it back for its path and count.
+    func stopRecording() throws(RPCError) -> TraceRecorder {
+        guard let recorder else { throw RPCError(.invalidParams, "not recording") }
+        recorder.finish()
+        self.recorder = nil
+        return recorder
+    }
 
     /// Adds a face: it shows in `status`, holds back a max-speed replay, closes with the
     /// hub and hears the changes it observes.

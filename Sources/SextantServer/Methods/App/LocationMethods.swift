@@ -23,7 +23,7 @@ struct LocationStartMethod: RPCMethod {
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
         // A stream that starts while the GPS source is lost hears of the loss at once,
         // once (a restart of the same stream has heard it already).
-        if let loss = hub.locationLoss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
+        if let loss = hub.location.loss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
         return .result([:])
     }
 }
