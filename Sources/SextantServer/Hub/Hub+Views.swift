@@ -45,7 +45,7 @@ extension Hub {
         // The uid the app id is bound to (docs/security.md), null if none.
         return entries.keys.sorted().map { app in
             var entry = entries[app]!.objectValue ?? [:]
-            entry["uid"] = owners[app].map { .int(Int64($0)) } ?? .null
+            entry["uid"] = stored.owners[app].map { .int(Int64($0)) } ?? .null
             return .object(entry)
         }
     }

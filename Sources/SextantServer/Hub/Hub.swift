@@ -48,18 +48,13 @@ public final class Hub: @unchecked Sendable {
     /// Where the hub reads the time: monotonic from the event loop (so NIO's testing loops
     /// drive it), wall from the system unless a test gives its own.
     let clock: SextantClock
-    /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in place).
-    var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
+    /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in
+    /// place). Changed by the operations of this file (`applyDecision` for Hub+Store's commits).
+    private(set) var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
     /// What a session's decided accuracy was decided under (`decidedAccuracy(of:)`).
     private(set) var authorizationGeneration: UInt64 = 1
-    /// Each app's committed grid shift (RULES L10).
-    var fudgers: [String: LocationFudger]
-    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
-    var gridOffsetsBeingWritten: Set<String> = []
-    /// App id → the uid it is bound to (docs/security.md).
-    var owners: [String: UInt32]
-    /// The last decision change being committed (Hub+Store): the next one waits for it.
-    var decisionInFlight: EventLoopFuture<Void>?
+    /// Grid shifts, app-id owners and the decision being committed, written only by Hub+Store.
+    let stored: StoreBackedState
     let startedAt: Int64
 
     /// Each socket's methods (`SocketMethods.swift`).
@@ -115,8 +110,7 @@ public final class Hub: @unchecked Sendable {
         self.authorization = AuthorizationEngine(
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
-        self.fudgers = snapshot.fudgers
-        self.owners = snapshot.owners
+        self.stored = StoreBackedState(snapshot: snapshot)
         self.replay = ReplayPlayer(hub: self)
     }
 
@@ -287,6 +281,20 @@ public final class Hub: @unchecked Sendable {
             }
         }
         return write(changes)
+    }
+
+    /// A decision takes effect on the live engine (Hub+Store's `commitDecision`, once its
+    /// write is committed).
+    func applyDecision<Value, Failure: Error>(_ change: (inout AuthorizationEngine) throws(Failure) -> Value) throws(Failure) -> Value {
+        try change(&authorization)
+    }
+
+    /// Whether a session may ask for locations now (L7 before L1/L8); a refusal's alert is
+    /// raised before the refusal is thrown.
+    func checkLocationAccess(_ session: AppSession) throws(RPCError) {
+        let outcome = authorization.checkLocationAccess(session.id, at: now)
+        perform(outcome.effects)
+        if let refusal = outcome.refusal { throw refusal.rpcError }
     }
 
     func authorizationError(for id: SessionID) -> RPCError {

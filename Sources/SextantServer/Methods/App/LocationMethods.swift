@@ -69,13 +69,3 @@ struct LocationOnceMethod: RPCMethod {
         return .deferred
     }
 }
-
-extension Hub {
-    /// Whether a session may ask for locations now (L7 before L1/L8); a refusal's alert is
-    /// raised before the refusal is thrown.
-    func checkLocationAccess(_ session: AppSession) throws(RPCError) {
-        let outcome = authorization.checkLocationAccess(session.id, at: now)
-        perform(outcome.effects)
-        if let refusal = outcome.refusal { throw refusal.rpcError }
-    }
-}
