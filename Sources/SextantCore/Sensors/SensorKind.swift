@@ -37,7 +37,7 @@ public final class SensorKind: Sendable, CustomStringConvertible {
     public let fields: [SensorField]
     /// The event family apps subscribe to for what the engines decide from these readings
     /// (`orientation`, `posture`).
-    public let topic: String
+    public let topic: AppTopic
     // What a reader checks on every line, by field index, in fixed storage: read without
     // touching `fields` (whose strings a debug build retains at each access).
     public let fieldCount: Int
@@ -47,7 +47,7 @@ public final class SensorKind: Sendable, CustomStringConvertible {
     private let upperBounds: InlineArray<4, Double>
     private let requiredFields: UInt8
 
-    public init(name: String, noun: String, topic: String, fields: [SensorField]) {
+    public init(name: String, noun: String, topic: AppTopic, fields: [SensorField]) {
         precondition(!fields.isEmpty && fields.count <= SensorReading.capacity, "\(name): 1...\(SensorReading.capacity) fields")
         guard let id = SensorKind.pack(name) else { preconditionFailure("a sensor kind's name is 1 to 8 ASCII bytes: \(name)") }
         self.name = name

@@ -45,8 +45,8 @@ final class SensorProxyFace: DBusFace {
         compass.set(Self.compassInterface, "HasCompass", .bool(false))
         compass.set(Self.compassInterface, "CompassHeading", .double(0))
         hub.eventLoop.execute { [self] in
-            mapping.value = SensorProxyOrientation(lastUpright: hub.judge.lastUprightOrientation)
-            deviceOrientationChanged(hub.judge.orientation)
+            mapping.value = SensorProxyOrientation(lastUpright: hub.motion.judge.lastUprightOrientation)
+            deviceOrientationChanged(hub.motion.judge.orientation)
             hub.register(self)
             claims.publish()
         }

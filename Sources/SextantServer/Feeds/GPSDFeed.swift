@@ -11,18 +11,21 @@ final class GPSDFeed: LiveSource {
     private let source: GPSDSource
 
     init(endpoint: GPSDEndpoint, hub: Hub, logger: Logger) {
-        hub.eventLoop.execute { hub.sourceStates.gpsd = GPSDSourceDetails(server: endpoint.description) }
+        hub.eventLoop.execute { hub.updateSourceStates { $0.gpsdOpened(server: endpoint.description) } }
         source = GPSDSource(endpoint: endpoint, eventLoop: hub.eventLoop, logger: logger) { event in
             hub.eventLoop.preconditionInEventLoop()
             switch event {
             case .state(let state):
-                hub.sourceStates.set(.gpsd, .live(state.rawValue))
-                hub.sourceStates.gpsd?.stateChanged(to: state.rawValue, wallNow: hub.clock.wallTime())
+                let wallNow = hub.clock.wallTime()
+                hub.updateSourceStates { $0.gpsdStateChanged(to: state.rawValue, wallNow: wallNow) }
             case .sample(let sample):
-                if case .location = sample.value { hub.sourceStates.gpsd?.lastFixAt = hub.clock.monotonicNanoseconds() }
+                if case .location = sample.value {
+                    let now = hub.clock.monotonicNanoseconds()
+                    hub.updateSourceStates { $0.gpsdFixHeard(at: now) }
+                }
                 hub.ingest(sample, from: .gpsd)
             case .devices(let paths):
-                hub.sourceStates.gpsd?.devices = paths
+                hub.updateSourceStates { $0.gpsdDevices(paths) }
             }
         }
     }

@@ -15,7 +15,7 @@ final class IIOFeed: LiveSource {
             hub.eventLoop.execute {
                 switch event {
                 case .sample(let sample): hub.ingest(sample, from: .iio)
-                case .sensors(let summary): hub.sourceStates.set(.iio, .live(summary))
+                case .sensors(let summary): hub.setSourceState(.iio, .live(summary))
                 }
             }
         }
@@ -24,7 +24,7 @@ final class IIOFeed: LiveSource {
     /// `--iio-rate` (50 Hz by default); with `--no-iio` the source is off, and `status` says so.
     static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> IIOFeed? {
         guard let rate = configuration.iioRate else {
-            hub.eventLoop.execute { hub.sourceStates.set(.iio, .off) }
+            hub.eventLoop.execute { hub.setSourceState(.iio, .off) }
             return nil
         }
         return IIOFeed(configuration: IIOSourceConfiguration(rate: rate), hub: hub, logger: logger)
@@ -32,7 +32,7 @@ final class IIOFeed: LiveSource {
 
     func start() {
         let hub = self.hub
-        hub.eventLoop.execute { hub.sourceStates.set(.iio, .starting) }
+        hub.eventLoop.execute { hub.setSourceState(.iio, .starting) }
         source.start()
     }
 

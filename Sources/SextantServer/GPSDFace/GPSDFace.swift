@@ -128,7 +128,7 @@ final class GPSDFace: Face {
     func devices() -> [GPSDDevice] {
         var devices: [GPSDDevice] = []
         for source in [SourceName.gpsd, .replay, .manual] {
-            guard let state = hub.sourceStates[source], state != .off, state != .idle || source == hub.lastFixSource else { continue }
+            guard let state = hub.sourceStates[source], state != .off, state != .idle || source == hub.location.lastFixSource else { continue }
             if activated[source] == nil { activated[source] = hub.clock.wallTime() }
             devices.append(GPSDDevice(path: GPSDDevice.path(of: source), activated: activated[source]!))
         }
@@ -137,7 +137,7 @@ final class GPSDFace: Face {
 
     /// The device the latest fix came from; before any, the first one listed.
     func currentDevice() -> String {
-        if let lastFixSource = hub.lastFixSource { return GPSDDevice.path(of: lastFixSource) }
+        if let lastFixSource = hub.location.lastFixSource { return GPSDDevice.path(of: lastFixSource) }
         return devices().first?.path ?? GPSDDevice.path(of: .manual)
     }
 }

@@ -108,7 +108,7 @@ extension GeoClueFace {
         logger.info("GeoClue client started", metadata: ["client": "\(client.number)", "app": "\(session.app)", "level": "\(client.level)"])
         // As GeoClue's locator hands a new client the location it has: the latest fix, if
         // the source is not lost, through the same rules as any other.
-        if let fix = hub.lastFix, hub.locationLoss == nil { hub.deliverLocation(fix, to: session) }
+        if let fix = hub.location.lastFix, hub.location.loss == nil { hub.deliverLocation(fix, to: session) }
     }
 
     /// `Stop`, or the rules taking the right to locations away.

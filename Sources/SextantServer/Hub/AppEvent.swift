@@ -2,18 +2,6 @@ import NIOCore
 import SextantCore
 import SextantProtocol
 
-/// What a session subscribes to: it hears an event only while subscribed to the event's
-/// topic (``AppSession/hears(_:)``). A new topic is a case here and a row in the
-/// subscription methods' table (`SubscriptionMethods.swift`).
-enum AppTopic: Hashable, Sendable {
-    /// Every session hears these (authorization, the services switch).
-    case session
-    /// Asked for with `location.start` (the session's stream) or `location.once`.
-    case location
-    case orientation
-    case posture
-}
-
 /// One kind of event an app session hears, as the hub decided it, before any face puts it
 /// into its own protocol. A new kind is one type: its topic, whether it tells where the
 /// device is, how a slow client's queue treats it, and its JSON-RPC form (app.sock and the

@@ -8,13 +8,13 @@ extension Hub {
     /// What every app's interface orientation depends on, as the engines see it now.
     var interfaceConditions: InterfaceConditions {
         InterfaceConditions(
-            profile: configuration.profile, deviceOrientation: judge.orientation,
-            lastUprightDeviceOrientation: judge.lastUprightOrientation, rotationLock: rotationLock)
+            profile: configuration.profile, deviceOrientation: motion.judge.orientation,
+            lastUprightDeviceOrientation: motion.judge.lastUprightOrientation, rotationLock: motion.rotationLock)
     }
 
     /// One accelerometer reading its arbiter let through (RULES O1–O5).
     func accelerometerSample(_ reading: Acceleration, at time: Timestamp) {
-        guard let change = judge.judge(reading, at: time) else { return }
+        guard let change = motion.judgeAcceleration(reading, at: time) else { return }
         logger.debug("device orientation", metadata: ["orientation": "\(change.orientation.rawValue)", "previous": "\(change.previous.rawValue)"])
         let conditions = interfaceConditions
         let event = SharedEvent(DeviceOrientationEvent(change: change))
@@ -31,9 +31,7 @@ extension Hub {
 
     /// One hinge angle its arbiter let through (P1–P4).
     func hingeSample(_ angle: Double, at time: Timestamp) {
-        guard let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
-        else { return }
-        lastPosture = change
+        guard let change = motion.judgeHinge(angle, at: time) else { return }
         logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
         let event = SharedEvent(PostureEvent(change: change))
         for session in sessions.ordered where session.hears(.posture) {
@@ -46,8 +44,7 @@ extension Hub {
 
     /// The system rotation lock (O9); turning it off moves every foreground app at once (O9a).
     func setRotationLock(_ enabled: Bool) {
-        guard enabled != rotationLock else { return }
-        rotationLock = enabled
+        guard motion.setRotationLock(enabled) else { return }
         logger.info("rotation lock \(enabled ? "on" : "off")")
         let conditions = interfaceConditions
         for session in sessions.ordered {
@@ -67,7 +64,7 @@ extension Hub {
     }
 
     /// `posture` in `hello` and `status`: the last decision, or null before the first hinge sample.
-    var postureJSON: JSONValue { lastPosture?.json ?? .null }
+    var postureJSON: JSONValue { motion.lastPosture?.json ?? .null }
 }
 
 /// The engine each sensor kind's readings go to, once arbitrated: one line a kind that

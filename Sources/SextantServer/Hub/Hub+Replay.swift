@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 import SextantTraces
 
-/// Replay and recording, as the control methods drive them.
+/// Replay, as the control methods drive it (recording: `Hub.startRecording`).
 extension Hub {
     func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) -> EventLoopFuture<Void> {
         let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval)
@@ -26,21 +26,4 @@ extension Hub {
         }
     }
 
-    /// `record.start`: from now on every sample the hub ingests is written to `path` too.
-    func startRecording(to path: String) throws(RPCError) {
-        if let recorder { throw RPCError(.invalidParams, "already recording to \(recorder.path): stop it first") }
-        do {
-            recorder = try TraceRecorder(path: path, profile: configuration.profile)
-        } catch {
-            throw RPCError(.sourceUnavailable, "cannot write \(path): \(error)")
-        }
-    }
-
-    /// `record.stop`: closes the recording and hands it back for its path and count.
-    func stopRecording() throws(RPCError) -> TraceRecorder {
-        guard let recorder else { throw RPCError(.invalidParams, "not recording") }
-        recorder.finish()
-        self.recorder = nil
-        return recorder
-    }
 }

@@ -8,7 +8,7 @@ extension Hub {
         recorder?.record(sample)
         switch sample.value {
         case .location(let fix):
-            lastFixSource = source
+            location.fixComing(from: source)
             publishLocation(fix)
         case .gps(let signal):
             gpsSignal(signal, from: source)
@@ -24,7 +24,7 @@ extension Hub {
     func sensorReading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
         if source == .replay, manualAccelerometer.heldKind == reading.kind { manualAccelerometer.release() }
         guard let handle = SensorHandlers.all[reading.kind],
-            sensorArbiters.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
+            motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
         else { return }
         handle(self, reading, time)
     }
@@ -34,8 +34,7 @@ extension Hub {
     func publishLocation(_ fix: LocationFix) {
         // The previous fix reaches every session before anything of this one.
         settleLocationFanOut()
-        lastFix = fix
-        locationLoss = nil
+        location.fixArrived(fix)
         broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
@@ -91,9 +90,9 @@ extension Hub {
     func gpsSignal(_ signal: GPSSignal, from source: SourceName) {
         switch signal {
         case .lost, .noFix:
-            if signal == .lost, locationLoss == nil {
+            if signal == .lost, location.loss == nil {
                 let reason = source == .gpsd ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source.rawValue))"
-                locationLoss = reason
+                location.lost(reason)
                 for session in sessions.ordered where session.stream != nil {
                     tellLocationUnavailable(session, reason)
                 }

@@ -3,6 +3,24 @@ import SextantCore
 import SextantProtocol
 import SextantStore
 
+/// What the hub keeps of the store besides the engine's decisions, written only by the
+/// hub's operations in this file.
+final class StoreBackedState {
+    /// Each app's committed grid shift (RULES L10).
+    fileprivate(set) var fudgers: [String: LocationFudger]
+    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
+    fileprivate(set) var gridOffsetsBeingWritten: Set<String> = []
+    /// App id → the uid it is bound to (docs/security.md).
+    fileprivate(set) var owners: [String: UInt32]
+    /// The last decision change being committed: the next one waits for it.
+    fileprivate(set) var decisionInFlight: EventLoopFuture<Void>?
+
+    init(snapshot: StoreSnapshot) {
+        fudgers = snapshot.fudgers
+        owners = snapshot.owners
+    }
+}
+
 /// Where the hub writes to the permission store.
 ///
 /// Every write goes through GRDB's one serialized writer (`SextantStore.asyncWrite`): batches
@@ -55,7 +73,7 @@ extension Hub {
         _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
     ) throws(RPCError) -> EventLoopFuture<Value> {
         let future: EventLoopFuture<Value>
-        if let previous = decisionInFlight {
+        if let previous = stored.decisionInFlight {
             future = previous.assumeIsolated().flatMap { [self] () -> EventLoopFuture<Value> in
                 do throws(RPCError) { return try stageAndCommit(change) } catch { return eventLoop.makeFailedFuture(error) }
             }.nonisolated()
@@ -63,9 +81,9 @@ extension Hub {
             future = try stageAndCommit(change)
         }
         let done = future.assumeIsolated().map { _ in () }.recover { _ in () }.nonisolated()
-        decisionInFlight = done
+        stored.decisionInFlight = done
         done.assumeIsolated().whenComplete { [self] _ in
-            if decisionInFlight === done { decisionInFlight = nil }
+            if stored.decisionInFlight === done { stored.decisionInFlight = nil }
         }
         return future
     }
@@ -77,13 +95,13 @@ extension Hub {
         let (stagedResult, stagedEffects) = try change(&staged)
         let written = stagedEffects.compactMap(Self.storeChange)
         guard !written.isEmpty else {
-            authorization = staged
+            applyDecision { $0 = staged }
             perform(stagedEffects)
             return eventLoop.makeSucceededFuture(stagedResult)
         }
         return write(written).assumeIsolated().flatMap { [self] in
             let outcome: Result<(Value, [AuthorizationEffect]), RPCError>
-            do throws(RPCError) { outcome = .success(try change(&authorization)) } catch { outcome = .failure(error) }
+            do throws(RPCError) { outcome = .success(try applyDecision(change)) } catch { outcome = .failure(error) }
             let applied = (try? outcome.get().1) ?? []
             perform(applied.filter { Self.storeChange($0) == nil })
             let corrections = storeCorrections(written: written, applied: applied.compactMap(Self.storeChange))
@@ -116,17 +134,17 @@ extension Hub {
     /// coarsened with it leaves, or a `kill -9` would give the app another grid after the
     /// restart: the fix waits, and the newest fix is delivered to the app once it is committed.
     func committedFudger(for app: String) -> LocationFudger? {
-        if let existing = fudgers[app] { return existing }
-        guard !gridOffsetsBeingWritten.contains(app) else { return nil }
+        if let existing = stored.fudgers[app] { return existing }
+        guard !stored.gridOffsetsBeingWritten.contains(app) else { return nil }
         var generator = SystemRandomNumberGenerator()
         let fresh = LocationFudger.random(using: &generator)
-        gridOffsetsBeingWritten.insert(app)
+        stored.gridOffsetsBeingWritten.insert(app)
         write([.gridOffset(app: app, fresh)]).assumeIsolated().whenComplete { [self] result in
-            gridOffsetsBeingWritten.remove(app)
+            stored.gridOffsetsBeingWritten.remove(app)
             // A failed write is logged; the next fix tries again.
             guard case .success = result else { return }
-            fudgers[app] = fresh
-            if let fix = lastFix {
+            stored.fudgers[app] = fresh
+            if let fix = location.lastFix {
                 for session in sessions.ordered where session.app == app {
                     // A session still owed the newest fix gets it now, once.
                     if !settleOwedLocation(session) { deliverLocation(fix, to: session) }
@@ -152,7 +170,7 @@ extension Hub {
     /// The same for a client of any face whose uid the face knows (the gpsd face reads it
     /// from /proc).
     func claimAppID(_ app: String, uid: UInt32, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
-        if let owner = owners[app] {
+        if let owner = stored.owners[app] {
             guard owner == uid else {
                 logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
                 throw RPCError(
@@ -162,10 +180,10 @@ extension Hub {
             return .result(try open())
         }
         // Taken at once, so that another uid's hello during the write is refused too.
-        owners[app] = uid
+        stored.owners[app] = uid
         logger.info("app id bound to its first uid", metadata: ["app": "\(app)", "uid": "\(uid)"])
         let opened = write([.owner(app: app, uid: uid)]).assumeIsolated().flatMapError { [self] error in
-            if owners[app] == uid { owners[app] = nil }
+            if stored.owners[app] == uid { stored.owners[app] = nil }
             return eventLoop.makeFailedFuture(error)
         }.flatMapThrowing { () throws -> JSONValue in
             do throws(RPCError) { return try open() } catch { throw error }
@@ -175,16 +193,16 @@ extension Hub {
 
     /// `permissions.owners`: every bound app id with its uid, by app id.
     func ownerEntries() -> [JSONValue] {
-        owners.keys.sorted().map { ["app": .string($0), "uid": .int(Int64(owners[$0]!))] }
+        stored.owners.keys.sorted().map { ["app": .string($0), "uid": .int(Int64(stored.owners[$0]!))] }
     }
 
     /// `permissions.unbind`: the app id is free for the next uid that says it. Live sessions
     /// keep running; the previous uid is returned (null if it was not bound).
     func unbindAppID(_ app: String) -> EventLoopFuture<JSONValue> {
-        guard let previous = owners[app] else { return eventLoop.makeSucceededFuture(["app": .string(app), "uid": .null]) }
+        guard let previous = stored.owners[app] else { return eventLoop.makeSucceededFuture(["app": .string(app), "uid": .null]) }
         return write([.owner(app: app, uid: nil)]).assumeIsolated().map { [self] () -> JSONValue in
             // Written first: a failed write leaves the binding as it was.
-            if owners[app] == previous { owners[app] = nil }
+            if stored.owners[app] == previous { stored.owners[app] = nil }
             logger.info("app id unbound", metadata: ["app": "\(app)", "uid": "\(previous)"])
             return ["app": .string(app), "uid": .int(Int64(previous))]
         }.nonisolated()

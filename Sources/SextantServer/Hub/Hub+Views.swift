@@ -21,10 +21,10 @@ extension Hub {
             "sources": .array(sources),
             "replay": replay.statusJSON,
             "servicesEnabled": .bool(authorization.servicesEnabled),
-            "rotationLock": .bool(rotationLock),
-            "deviceOrientation": .string(judge.orientation.rawValue),
+            "rotationLock": .bool(motion.rotationLock),
+            "deviceOrientation": .string(motion.judge.orientation.rawValue),
             "posture": postureJSON,
-            "location": lastFix.map { $0.json(accuracy: nil) } ?? .null,
+            "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": authorization.policy.json,
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
@@ -45,7 +45,7 @@ extension Hub {
         // The uid the app id is bound to (docs/security.md), null if none.
         return entries.keys.sorted().map { app in
             var entry = entries[app]!.objectValue ?? [:]
-            entry["uid"] = owners[app].map { .int(Int64($0)) } ?? .null
+            entry["uid"] = stored.owners[app].map { .int(Int64($0)) } ?? .null
             return .object(entry)
         }
     }

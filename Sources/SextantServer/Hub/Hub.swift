@@ -48,18 +48,13 @@ public final class Hub: @unchecked Sendable {
     /// Where the hub reads the time: monotonic from the event loop (so NIO's testing loops
     /// drive it), wall from the system unless a test gives its own.
     let clock: SextantClock
-    /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in place).
-    var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
+    /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in
+    /// place). Changed by the operations of this file (`applyDecision` for Hub+Store's commits).
+    private(set) var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
     /// What a session's decided accuracy was decided under (`decidedAccuracy(of:)`).
     private(set) var authorizationGeneration: UInt64 = 1
-    /// Each app's committed grid shift (RULES L10).
-    var fudgers: [String: LocationFudger]
-    /// Apps whose first grid shift is being written: their reduced fixes wait for it.
-    var gridOffsetsBeingWritten: Set<String> = []
-    /// App id → the uid it is bound to (docs/security.md).
-    var owners: [String: UInt32]
-    /// The last decision change being committed (Hub+Store): the next one waits for it.
-    var decisionInFlight: EventLoopFuture<Void>?
+    /// Grid shifts, app-id owners and the decision being committed, written only by Hub+Store.
+    let stored: StoreBackedState
     let startedAt: Int64
 
     /// Each socket's methods (`SocketMethods.swift`).
@@ -80,29 +75,19 @@ public final class Hub: @unchecked Sendable {
     private var authorizationWaiters: [RequestToken: AuthorizationWaiter] = [:]
     private var nextToken: RequestToken = 0
 
-    // Location.
-    var lastFix: LocationFix?
-    /// Why the GPS source is gone, from its loss until the next fix: each streaming app
-    /// hears it once per loss, including one that starts streaming during the loss.
-    var locationLoss: String?
-    var sourceStates = SourceStates()
-    /// Which source the latest fix came from (the gpsd face names it as the device).
-    var lastFixSource: SourceName?
+    /// The latest fix, its source, the GPS source's loss.
+    let location = LocationState()
+    /// What `status` says of each source (`setSourceState`, `updateSourceStates`).
+    private(set) var sourceStates = SourceStates()
     /// The fix on its way to the sessions, across turns of the loop.
-    var locationFanOut = LocationFanOut.State()
-
-    // Orientation and posture: the engines that decide them (RULES O1–O11, P1–P4).
-    var judge = OrientationJudge()
-    var rotationLock = false
-    var postureEngine = PostureEngine()
-    /// Which source each sensor kind's engine hears when several speak at once.
-    var sensorArbiters = SensorArbiters()
-    /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
-    var lastPosture: PostureChange?
+    let locationFanOut = LocationFanOut.State()
+    /// The sensor arbiters and the engines that decide orientation and posture.
+    let motion = MotionState()
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!
-    var recorder: TraceRecorder?
+    /// Written by `startRecording`/`stopRecording` below.
+    private(set) var recorder: TraceRecorder?
     /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
     private(set) lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
         ingest(sample, from: .manual)
@@ -125,8 +110,7 @@ public final class Hub: @unchecked Sendable {
         self.authorization = AuthorizationEngine(
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
-        self.fudgers = snapshot.fudgers
-        self.owners = snapshot.owners
+        self.stored = StoreBackedState(snapshot: snapshot)
         self.replay = ReplayPlayer(hub: self)
     }
 
@@ -135,8 +119,7 @@ public final class Hub: @unchecked Sendable {
         try? await eventLoop.submit { [self] in
             replay.stop()
             manualAccelerometer.release()
-            recorder?.finish()
-            recorder = nil
+            _ = try? stopRecording()
             for face in faces { face.close() }
             loopYield.close()
         }.get()
@@ -152,6 +135,29 @@ public final class Hub: @unchecked Sendable {
 
     /// What `status` says of a source from now on.
     func setSourceState(_ source: SourceName, _ state: SourceState) { sourceStates.set(source, state) }
+
+    /// The same for one of `SourceStates`' other operations (the gpsd source's details).
+    func updateSourceStates(_ operation: (inout SourceStates) -> Void) { operation(&sourceStates) }
+
+    // MARK: - Recording
+
+    /// `record.start`: from now on every sample the hub ingests is written to `path` too.
+    func startRecording(to path: String) throws(RPCError) {
+        if let recorder { throw RPCError(.invalidParams, "already recording to \(recorder.path): stop it first") }
+        do {
+            recorder = try TraceRecorder(path: path, profile: configuration.profile)
+        } catch {
+            throw RPCError(.sourceUnavailable, "cannot write \(path): \(error)")
+        }
+    }
+
+    /// `record.stop`: closes the recording and hands it back for its path and count.
+    func stopRecording() throws(RPCError) -> TraceRecorder {
+        guard let recorder else { throw RPCError(.invalidParams, "not recording") }
+        recorder.finish()
+        self.recorder = nil
+        return recorder
+    }
 
     /// Adds a face: it shows in `status`, holds back a max-speed replay, closes with the
     /// hub and hears the changes it observes.
@@ -275,6 +281,20 @@ public final class Hub: @unchecked Sendable {
             }
         }
         return write(changes)
+    }
+
+    /// A decision takes effect on the live engine (Hub+Store's `commitDecision`, once its
+    /// write is committed).
+    func applyDecision<Value, Failure: Error>(_ change: (inout AuthorizationEngine) throws(Failure) -> Value) throws(Failure) -> Value {
+        try change(&authorization)
+    }
+
+    /// Whether a session may ask for locations now (L7 before L1/L8); a refusal's alert is
+    /// raised before the refusal is thrown.
+    func checkLocationAccess(_ session: AppSession) throws(RPCError) {
+        let outcome = authorization.checkLocationAccess(session.id, at: now)
+        perform(outcome.effects)
+        if let refusal = outcome.refusal { throw refusal.rpcError }
     }
 
     func authorizationError(for id: SessionID) -> RPCError {

@@ -39,8 +39,14 @@ final class LocationFanOut {
     var isDone: Bool { next >= sessions.count }
 
     /// The hub's fan-out in progress, if any.
-    struct State {
-        var current: LocationFanOut?
+    final class State {
+        private(set) var current: LocationFanOut?
+
+        /// `fanOut` is the fix on its way from now on.
+        func begin(_ fanOut: LocationFanOut) { current = fanOut }
+
+        /// `fanOut` is done, if it is still the one on its way.
+        func end(_ fanOut: LocationFanOut) { if current === fanOut { current = nil } }
     }
 
     /// Whether `session` has not had this fix yet. Sessions are in id order and a session
@@ -56,7 +62,7 @@ extension Hub {
     func fanOutLocation(_ fix: LocationFix, _ fullFix: SharedEvent) {
         settleLocationFanOut()
         let targets = sessions.ordered
-        locationFanOut.current = LocationFanOut(fix: fix, fullFix: fullFix, sessions: targets)
+        locationFanOut.begin(LocationFanOut(fix: fix, fullFix: fullFix, sessions: targets))
         continueLocationFanOut(limit: configuration.locationsPerTurn)
     }
 
@@ -76,7 +82,7 @@ extension Hub {
             deliverLocation(fanOut.fix, to: session, fullFix: fanOut.fullFix)
         }
         guard locationFanOut.current === fanOut, !fanOut.isDone else {
-            if locationFanOut.current === fanOut { locationFanOut.current = nil }
+            locationFanOut.end(fanOut)
             return
         }
         // On the flush batcher's chain of turns, after the writes of this one have left.

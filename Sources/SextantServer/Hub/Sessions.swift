@@ -13,7 +13,8 @@ final class AppSession {
     let output: SessionOutput
     /// The app's interface orientation under O6–O11.
     var interface: AppInterfaceOrientation
-    /// The topics it subscribed to besides `session` and `location` (`orientation.start`...).
+    /// The topics it subscribed to besides `session` and `location` (`orientation.start`...),
+    /// a sensor kind's among them.
     var topics: Set<AppTopic> = []
     var stream: LocationStream?
     /// `location.once` requests waiting for the next fix.
@@ -37,7 +38,7 @@ final class AppSession {
         switch topic {
         case .session: return true
         case .location: return stream != nil || !onceWaiters.isEmpty
-        case .orientation, .posture: return topics.contains(topic)
+        default: return topics.contains(topic)
         }
     }
 

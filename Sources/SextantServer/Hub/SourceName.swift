@@ -63,11 +63,26 @@ enum SourceState: Equatable, Sendable, CustomStringConvertible {
 struct SourceStates {
     private var states: [SourceName: SourceState] = [.manual: .ready, .replay: .idle]
     /// Set once a gpsd source exists.
-    var gpsd: GPSDSourceDetails?
+    private(set) var gpsd: GPSDSourceDetails?
 
     subscript(name: SourceName) -> SourceState? { states[name] }
 
     mutating func set(_ name: SourceName, _ state: SourceState) { states[name] = state }
+
+    /// A gpsd source exists, reading the gpsd at `server`.
+    mutating func gpsdOpened(server: String) { gpsd = GPSDSourceDetails(server: server) }
+
+    /// The gpsd source's state changed (`lost` starts its loss, any other ends it).
+    mutating func gpsdStateChanged(to state: String, wallNow: Timestamp) {
+        set(.gpsd, .live(state))
+        gpsd?.stateChanged(to: state, wallNow: wallNow)
+    }
+
+    /// A fix came from gpsd at monotonic time `now`.
+    mutating func gpsdFixHeard(at now: Int64) { gpsd?.lastFixAt = now }
+
+    /// The devices gpsd reads.
+    mutating func gpsdDevices(_ paths: [String]) { gpsd?.devices = paths }
 
     /// By name, as `status` lists them.
     var sorted: [(name: SourceName, state: SourceState)] { states.keys.sorted().map { ($0, states[$0]!) } }

@@ -34,7 +34,7 @@ extension SensorKind {
     /// The accelerometer: `{"accel":{"x":0.02,"y":9.79,"z":0.31}}`, m/s² in the device frame;
     /// the orientation judge's input (RULES O1–O5), heard by apps as `orientation`.
     public static let accelerometer = SensorKind(
-        name: "accel", noun: "acceleration", topic: "orientation",
+        name: "accel", noun: "acceleration", topic: .orientation,
         fields: ["x", "y", "z"].map { axis in
             SensorField(
                 name: axis, unit: "m/s²", bounds: -Acceleration.componentLimit...Acceleration.componentLimit,

@@ -2,7 +2,7 @@ extension SensorKind {
     /// A foldable's hinge: `{"hinge":{"angle":92.5}}`, degrees from 0 (closed) to 180
     /// (flat); the posture engine's input (RULES P1–P4), heard by apps as `posture`.
     public static let hinge = SensorKind(
-        name: "hinge", noun: "hinge", topic: "posture",
+        name: "hinge", noun: "hinge", topic: .posture,
         fields: [SensorField(name: "angle", unit: "degrees", bounds: 0...180, problem: "hinge.angle must be within 0...180 degrees")])
 }
 

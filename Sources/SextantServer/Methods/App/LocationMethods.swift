@@ -23,7 +23,7 @@ struct LocationStartMethod: RPCMethod {
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
         // A stream that starts while the GPS source is lost hears of the loss at once,
         // once (a restart of the same stream has heard it already).
-        if let loss = hub.locationLoss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
+        if let loss = hub.location.loss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
         return .result([:])
     }
 }
@@ -67,15 +67,5 @@ struct LocationOnceMethod: RPCMethod {
         }
         session.onceWaiters.add(key: key, id: id, peer: call.peer, timeout: scheduled)
         return .deferred
-    }
-}
-
-extension Hub {
-    /// Whether a session may ask for locations now (L7 before L1/L8); a refusal's alert is
-    /// raised before the refusal is thrown.
-    func checkLocationAccess(_ session: AppSession) throws(RPCError) {
-        let outcome = authorization.checkLocationAccess(session.id, at: now)
-        perform(outcome.effects)
-        if let refusal = outcome.refusal { throw refusal.rpcError }
     }
 }

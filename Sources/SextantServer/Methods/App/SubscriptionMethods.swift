@@ -1,3 +1,4 @@
+import SextantCore
 import SextantProtocol
 
 /// `orientation.start` / `orientation.stop` (`deviceOrientation` and `interfaceOrientation`

@@ -79,7 +79,7 @@ struct DeviceRotationLockMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.hub.setRotationLock(enabled)
-        return .result(EnabledResult(enabled: call.hub.rotationLock).json)
+        return .result(EnabledResult(enabled: call.hub.motion.rotationLock).json)
     }
 }
 

@@ -1,0 +1,21 @@
+/// A family of events an app session subscribes to, by its name. A sensor kind declares
+/// the topic of what the engines decide from its readings (``SensorKind/topic``) and an app
+/// event kind the topic it belongs to: one value for both, so a new topic (`heading`) is a
+/// name where it is declared, not a case added elsewhere. A session hears an event only
+/// while subscribed to its topic; the server's subscription table says which methods
+/// subscribe to which topic.
+public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let name: String
+
+    public init(_ name: String) { self.name = name }
+    public init(stringLiteral name: String) { self.name = name }
+
+    public var description: String { name }
+
+    /// Every session hears these (authorization, the services switch).
+    public static let session = AppTopic("session")
+    /// Asked for with `location.start` (the session's stream) or `location.once`.
+    public static let location = AppTopic("location")
+    public static let orientation = AppTopic("orientation")
+    public static let posture = AppTopic("posture")
+}
