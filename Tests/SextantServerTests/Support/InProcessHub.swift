@@ -15,7 +15,7 @@ import Testing
 /// real SQLite file, its time the loop's virtual time (`advance(by:)`). What
 /// HummingbirdTesting's router tests are to Hummingbird: the hub's dispatch, effects,
 /// timers and every face's encoding of an event without spawning `sextantd`.
-final class InProcessHub: @unchecked Sendable {
+final class InProcessHub {
     let loop = NIOAsyncTestingEventLoop()
     let hub: Hub
     let directory: String
@@ -100,7 +100,7 @@ final class InProcessHub: @unchecked Sendable {
 }
 
 /// One client connection of an ``InProcessHub``: lines in, lines out.
-final class TestClient: @unchecked Sendable {
+final class TestClient {
     let channel: NIOAsyncTestingChannel
     private var nextID = 0
     /// Notifications read while looking for a response, in order.
@@ -174,7 +174,7 @@ final class TestClient: @unchecked Sendable {
 }
 
 /// One client of the gpsd face of an ``InProcessHub``: requests in, reports out.
-final class GPSDTestClient: @unchecked Sendable {
+final class GPSDTestClient {
     let channel: NIOAsyncTestingChannel
     private var unreadLines: [Substring] = []
 
