@@ -36,6 +36,11 @@ public struct HubConfiguration: Sendable {
 /// there is no lock and one order of events. Requests and samples go in; the engines
 /// decide; events go out to sessions through their bounded outboxes; decisions that must
 /// survive go to the store.
+// Unchecked: confined to `eventLoop` by the code, not yet by the compiler. Other threads
+// (feeds, listeners, the D-Bus faces, the daemon's services) hold it only to hop onto
+// `eventLoop` (`execute`/`submit`) before they touch it, and the entry points of what they
+// bring (`ingest`, `received`) check the loop with `preconditionInEventLoop`. Handing it
+// across as `NIOLoopBound<Hub>` is the remaining step (docs/architecture.md, "Threads").
 public final class Hub: @unchecked Sendable {
     let eventLoop: EventLoop
     let logger: Logger
