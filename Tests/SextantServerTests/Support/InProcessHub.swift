@@ -5,6 +5,7 @@ import NIOEmbedded
 import SextantCore
 import SextantProtocol
 import SextantStore
+import SextantTestSupport
 import Testing
 
 @testable import SextantServer
@@ -18,12 +19,14 @@ import Testing
 final class InProcessHub {
     let loop = NIOAsyncTestingEventLoop()
     let hub: Hub
-    let directory: String
+    /// The store and any file a test writes (`directory`), removed with the hub.
+    private let temporary: TemporaryDirectory
+    var directory: String { temporary.path }
     private static let wallStart = Timestamp(nanoseconds: 1_772_352_000_000_000_000)  // 2026-03-01T08:00:00Z
 
     init(configure: (inout HubConfiguration) -> Void = { _ in }) throws {
-        directory = NSTemporaryDirectory() + "sextant-hub-" + UUID().uuidString.prefix(8)
-        let store = try SextantStore(directory: directory)
+        temporary = try TemporaryDirectory("hub")
+        let store = try SextantStore(directory: temporary.file("store"))
         var configuration = HubConfiguration()
         configure(&configuration)
         let loop = self.loop
@@ -34,8 +37,6 @@ final class InProcessHub {
             logger: Logger(label: "test-hub", factory: { _ in SwiftLogNoOpLogHandler() }),
             wallClock: { Self.wallStart.adding(nanoseconds: Int64(loop.now.uptimeNanoseconds - start.uptimeNanoseconds)) })
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// The faces, registered on the hub's loop on first use, as the daemon registers them.
     private var faces: NIOLoopBound<(sockets: SocketFace, gpsd: GPSDFace)>?
