@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// What a test needs of the machine: a program, a file, root. Outside CI a test whose
 /// requirement is missing is skipped, with the reason printed; under `CI=true`, where
@@ -52,6 +51,11 @@ public struct RequirementMissing: Error, CustomStringConvertible {
     public var description: String
 }
 
+// Swift Testing is there for test builds only: a release build of the package (the .deb's)
+// builds this target too, without the trait.
+#if canImport(Testing)
+import Testing
+
 extension Trait where Self == ConditionTrait {
     /// Runs the test (or suite) only where every requirement is met: outside CI, skipped
     /// with the reasons printed; under `CI=true`, failed with them.
@@ -64,3 +68,4 @@ extension Trait where Self == ConditionTrait {
         }
     }
 }
+#endif
