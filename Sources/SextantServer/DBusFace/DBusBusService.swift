@@ -11,7 +11,7 @@ import Synchronization
 final class DBusBusService: Service {
     private let address: DBusBusAddress
     private let faces: [any DBusFace]
-    private let hub: Hub
+    private let handle: HubHandle
     private let logger: Logger
     /// Connects, drops and retries run on this queue, one at a time.
     private let queue = DispatchQueue(label: "sextant.dbus")
@@ -29,15 +29,15 @@ final class DBusBusService: Service {
     static let initialDelay: Duration = .milliseconds(500)
     static let maximumDelay: Duration = .seconds(10)
 
-    private init(address: DBusBusAddress, faces: [any DBusFace], hub: Hub, logger: Logger) {
+    private init(address: DBusBusAddress, faces: [any DBusFace], hub: HubHandle, logger: Logger) {
         self.address = address
         self.faces = faces
-        self.hub = hub
+        self.handle = hub
         self.logger = logger
     }
 
     /// The service for `--dbus`, nil without it (then `status` says `dbus: null`).
-    static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> DBusBusService? {
+    static func open(_ configuration: DaemonConfiguration, hub: HubHandle, logger: Logger) -> DBusBusService? {
         guard let address = configuration.dbus else { return nil }
         let faces = DBusFaces.all.map { $0.init(hub: hub, logger: logger) as any DBusFace }
         return DBusBusService(address: address, faces: faces, hub: hub, logger: logger)
@@ -128,7 +128,7 @@ final class DBusBusService: Service {
 
     private func report(_ state: DBusBusState) {
         let address = self.address
-        hub.eventLoop.execute { [hub] in hub.face(DBusStatusFace.self)?.busChanged(DBusBusStatus(bus: address, state: state)) }
+        handle.execute { hub in hub.face(DBusStatusFace.self)?.busChanged(DBusBusStatus(bus: address, state: state)) }
     }
 }
 

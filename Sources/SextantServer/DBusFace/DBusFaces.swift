@@ -15,12 +15,12 @@ import SextantDBus
 /// 4. ``disconnected()`` — the connection is gone (lost, or the daemon stops): every
 ///    sender's state goes, since each peer must call again on the next connection.
 ///
-/// Method handlers run on the bus's thread: they hop onto `hub.eventLoop` to read or
+/// Method handlers run on the bus's thread: they hop onto the hub's event loop to read or
 /// change anything of the hub's, and answer the call from there (``DBusCall`` is
 /// thread-safe). Property values live in the ``DBusObject``; the face sets them from the
 /// hub's loop as decisions are made, and PropertiesChanged goes out by itself.
 protocol DBusFace: AnyObject, Sendable {
-    init(hub: Hub, logger: Logger)
+    init(hub: HubHandle, logger: Logger)
     /// The well-known names this face owns on the bus.
     var busNames: [String] { get }
     func connected(_ connection: DBusConnection)

@@ -22,16 +22,18 @@ final class SensorProxyFace: DBusFace {
     static let compassInterface = "net.hadess.SensorProxy.Compass"
 
     let busNames = [SensorProxyFace.busName]
-    private let hub: Hub
+    let handle: HubHandle
+    /// Only on the hub's loop.
+    var hub: Hub { handle.hub }
     let object: DBusObject
     let compass: DBusObject
     private let claims: SensorProxyClaims
     /// The orientation shown while the device lies flat; on the hub's loop.
     private let mapping: NIOLoopBoundBox<SensorProxyOrientation>
 
-    init(hub: Hub, logger: Logger) {
-        self.hub = hub
-        mapping = .makeBoxSendingValue(SensorProxyOrientation(), eventLoop: hub.eventLoop)
+    init(hub: HubHandle, logger: Logger) {
+        self.handle = hub
+        mapping = .makeBoxSendingValue(SensorProxyOrientation(), eventLoop: handle.eventLoop)
         claims = SensorProxyClaims(hub: hub, logger: logger)
         object = DBusObject(path: Self.path, interfaces: [Self.sensorProxyInterface(claims)])
         compass = DBusObject(path: Self.compassPath, interfaces: [Self.compassTable()])
@@ -44,7 +46,7 @@ final class SensorProxyFace: DBusFace {
         object.set(Self.interface, "ProximityNear", .bool(false))
         compass.set(Self.compassInterface, "HasCompass", .bool(false))
         compass.set(Self.compassInterface, "CompassHeading", .double(0))
-        hub.eventLoop.execute { [self] in
+        hub.execute { [self] hub in
             mapping.value = SensorProxyOrientation(lastUpright: hub.motion.judge.lastUprightOrientation)
             deviceOrientationChanged(hub.motion.judge.orientation)
             hub.register(self)
@@ -95,19 +97,21 @@ final class SensorProxyFace: DBusFace {
 
 /// The senders that claimed the accelerometer, counted per sender; on the hub's loop.
 final class SensorProxyClaims: Sendable {
-    private let hub: Hub
+    let handle: HubHandle
+    /// Only on the hub's loop.
+    var hub: Hub { handle.hub }
     private let logger: Logger
     private let senders: NIOLoopBoundBox<Set<String>>
 
-    init(hub: Hub, logger: Logger) {
-        self.hub = hub
+    init(hub: HubHandle, logger: Logger) {
+        self.handle = hub
         self.logger = logger
-        senders = .makeBoxSendingValue([], eventLoop: hub.eventLoop)
+        senders = .makeBoxSendingValue([], eventLoop: handle.eventLoop)
     }
 
     /// ClaimAccelerometer or ReleaseAccelerometer (bus thread): answered once counted.
     func claim(_ call: any DBusCall, _ claiming: Bool) {
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             if claiming { senders.value.insert(call.sender) } else { senders.value.remove(call.sender) }
             publish()
             call.reply([])
@@ -115,7 +119,7 @@ final class SensorProxyClaims: Sendable {
     }
 
     func senderLeft(_ uniqueName: String) {
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             guard senders.value.remove(uniqueName) != nil else { return }
             logger.debug("iio-sensor-proxy face: a client left the bus; its claim is released", metadata: ["sender": "\(uniqueName)"])
             publish()
@@ -123,7 +127,7 @@ final class SensorProxyClaims: Sendable {
     }
 
     func releaseAll() {
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             senders.value.removeAll()
             publish()
         }

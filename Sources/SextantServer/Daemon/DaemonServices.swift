@@ -9,11 +9,11 @@ import ServiceLifecycle
 /// The store and the hub on its event loop: first to start, last to stop. When told to
 /// stop it closes the sessions left, stops timers and threads and flushes the store.
 final class HubService: Service, Sendable {
-    let hub: Hub
+    let hub: HubHandle
     let storePath: String
     private let group: MultiThreadedEventLoopGroup
 
-    private init(hub: Hub, storePath: String, group: MultiThreadedEventLoopGroup) {
+    private init(hub: HubHandle, storePath: String, group: MultiThreadedEventLoopGroup) {
         self.hub = hub
         self.storePath = storePath
         self.group = group
@@ -35,13 +35,18 @@ final class HubService: Service, Sendable {
             throw DaemonStartError(description: "the store in \(configuration.stateDirectory): \(error)")
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let hub = Hub(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger)
+        let hub: HubHandle
+        do {
+            hub = try HubHandle.make(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger).wait()
+        } catch {
+            throw DaemonStartError(description: "the hub's event loop: \(error)")
+        }
         // Until it is in place (or if it cannot be), work split across turns pauses on timers.
-        hub.eventLoop.execute {
+        hub.execute { hub in
             // `status` shows `dbus` (null without `--dbus`) whether or not a bus is served.
             hub.register(DBusStatusFace())
-            hub.loopYield.installWakeSocket().whenFailure { error in
-                hub.logger.warning("no wake-up socket for the event loop: work split across turns pauses between slices", metadata: ["error": "\(error)"])
+            hub.loopYield.installWakeSocket().whenFailure { [logger] error in
+                logger.warning("no wake-up socket for the event loop: work split across turns pauses between slices", metadata: ["error": "\(error)"])
             }
         }
         return HubService(hub: hub, storePath: store.path, group: group)
@@ -87,7 +92,7 @@ final class ListenerService: Service, Sendable {
         var activation: SocketActivation
     }
 
-    static func bind(_ options: Options, hub: Hub) async throws(DaemonStartError) -> ListenerService {
+    static func bind(_ options: Options, hub: HubHandle) async throws(DaemonStartError) -> ListenerService {
         var activation = options.activation
         var channels: [Channel] = []
         var bound: [String] = []
@@ -96,7 +101,7 @@ final class ListenerService: Service, Sendable {
             let appLimit = try DescriptorBudget.appClientLimit(requested: options.maxAppClients)
             let trimmer = HeapTrimmer(eventLoop: hub.eventLoop)
             let reserve = DescriptorReserve()
-            let face = try await hub.eventLoop.submit {
+            let face = try await hub.submit { hub in
                 let face = SocketFace(hub: hub)
                 hub.register(face)
                 return NIOLoopBound(face, eventLoop: hub.eventLoop)

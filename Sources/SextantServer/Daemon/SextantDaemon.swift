@@ -103,11 +103,11 @@ public struct SextantDaemon {
         return SextantDaemon(services: [hubService, listeners, gpsdFace] + dbus + [feeds, readiness], logger: logger)
     }
 
-    private static func startReplay(configuration: DaemonConfiguration, hub: Hub) async throws(DaemonStartError) {
+    private static func startReplay(configuration: DaemonConfiguration, hub: HubHandle) async throws(DaemonStartError) {
         guard let path = configuration.replayPath else { return }
         let speed = configuration.replaySpeed
         do {
-            try await hub.eventLoop.flatSubmit { hub.startReplay(path: path, speed: speed, loop: configuration.replayLoop) }.get()
+            try await hub.flatSubmit { hub in hub.startReplay(path: path, speed: speed, loop: configuration.replayLoop) }.get()
         } catch let error as RPCError {
             throw DaemonStartError(description: "--replay: \(error.message)")
         } catch {

@@ -10,10 +10,10 @@ import SextantGPSD
 final class GPSDFeed: LiveSource {
     private let source: GPSDSource
 
-    init(endpoint: GPSDEndpoint, hub: Hub, logger: Logger) {
-        hub.eventLoop.execute { hub.updateSourceStates { $0.gpsdOpened(server: endpoint.description) } }
-        source = GPSDSource(endpoint: endpoint, eventLoop: hub.eventLoop, logger: logger) { event in
-            hub.eventLoop.preconditionInEventLoop()
+    init(endpoint: GPSDEndpoint, hub: HubHandle, logger: Logger) {
+        hub.execute { hub in hub.updateSourceStates { $0.gpsdOpened(server: endpoint.description) } }
+        source = GPSDSource(endpoint: endpoint, eventLoop: hub.eventLoop, logger: logger) { [hub] event in
+            let hub = hub.hub
             switch event {
             case .state(let state):
                 let wallNow = hub.clock.wallTime()
@@ -31,7 +31,7 @@ final class GPSDFeed: LiveSource {
     }
 
     /// `--gpsd` (or the default gpsd when there is no `--replay`); none with `--no-gpsd`.
-    static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> GPSDFeed? {
+    static func open(_ configuration: DaemonConfiguration, hub: HubHandle, logger: Logger) -> GPSDFeed? {
         configuration.gpsd.map { GPSDFeed(endpoint: $0, hub: hub, logger: logger) }
     }
 

@@ -6,13 +6,13 @@ import SextantIIO
 /// in use into `status` (`sources`, name `iio`). Both hop onto the hub's event loop in
 /// the order the source produced them.
 final class IIOFeed: LiveSource {
-    private let hub: Hub
+    private let hub: HubHandle
     private let source: IIOSensorSource
 
-    init(configuration: IIOSourceConfiguration, hub: Hub, logger: Logger) {
+    init(configuration: IIOSourceConfiguration, hub: HubHandle, logger: Logger) {
         self.hub = hub
         source = IIOSensorSource(configuration: configuration, logger: logger) { event in
-            hub.eventLoop.execute {
+            hub.execute { hub in
                 switch event {
                 case .sample(let sample): hub.ingest(sample, from: .iio)
                 case .sensors(let summary): hub.setSourceState(.iio, .live(summary))
@@ -22,9 +22,9 @@ final class IIOFeed: LiveSource {
     }
 
     /// `--iio-rate` (50 Hz by default); with `--no-iio` the source is off, and `status` says so.
-    static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> IIOFeed? {
+    static func open(_ configuration: DaemonConfiguration, hub: HubHandle, logger: Logger) -> IIOFeed? {
         guard let rate = configuration.iioRate else {
-            hub.eventLoop.execute { hub.setSourceState(.iio, .off) }
+            hub.execute { hub in hub.setSourceState(.iio, .off) }
             return nil
         }
         return IIOFeed(configuration: IIOSourceConfiguration(rate: rate), hub: hub, logger: logger)
@@ -32,7 +32,7 @@ final class IIOFeed: LiveSource {
 
     func start() {
         let hub = self.hub
-        hub.eventLoop.execute { hub.setSourceState(.iio, .starting) }
+        hub.execute { hub in hub.setSourceState(.iio, .starting) }
         source.start()
     }
 

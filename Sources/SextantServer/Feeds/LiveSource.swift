@@ -25,7 +25,7 @@ import Logging
 protocol LiveSource: Sendable {
     /// The source as the configuration asks for it, not yet started; nil when the
     /// configuration turns it off (the source then tells `status` so itself).
-    static func open(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> Self?
+    static func open(_ configuration: DaemonConfiguration, hub: HubHandle, logger: Logger) -> Self?
 
     /// Starts feeding the hub; the source's samples and state hop onto the hub's event
     /// loop in the order it produced them.
@@ -41,7 +41,7 @@ enum LiveSources {
     static let all: [any LiveSource.Type] = [GPSDFeed.self, IIOFeed.self]
 
     /// Opens and starts each source the configuration asks for, in the order of ``all``.
-    static func start(_ configuration: DaemonConfiguration, hub: Hub, logger: Logger) -> [any LiveSource] {
+    static func start(_ configuration: DaemonConfiguration, hub: HubHandle, logger: Logger) -> [any LiveSource] {
         let sources = all.compactMap { $0.open(configuration, hub: hub, logger: logger) as (any LiveSource)? }
         for source in sources { source.start() }
         return sources

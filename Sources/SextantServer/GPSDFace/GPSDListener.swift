@@ -62,10 +62,10 @@ final class GPSDFaceService: Service, Sendable {
     private init(channels: [Channel]) { self.channels = channels }
 
     /// Binds every `--gpsd-listen` address; on a failure, those already bound are closed.
-    static func bind(_ addresses: [GPSDListenAddress], allowAny: Bool, hub: Hub) async throws(DaemonStartError) -> GPSDFaceService {
+    static func bind(_ addresses: [GPSDListenAddress], allowAny: Bool, hub: HubHandle) async throws(DaemonStartError) -> GPSDFaceService {
         let face: NIOLoopBound<GPSDFace>
         do {
-            face = try await hub.eventLoop.submit {
+            face = try await hub.submit { hub in
                 let face = GPSDFace(hub: hub)
                 hub.register(face)
                 return NIOLoopBound(face, eventLoop: hub.eventLoop)
@@ -97,7 +97,7 @@ enum GPSDListener {
     /// and a /proc scan when it connects. One more hears gpsd's ERROR and is closed.
     static let maxClients = 64
 
-    static func bind(_ address: GPSDListenAddress, allowAny: Bool, budget: ConnectionBudget, hub: Hub, face: NIOLoopBound<GPSDFace>) async throws -> Channel {
+    static func bind(_ address: GPSDListenAddress, allowAny: Bool, budget: ConnectionBudget, hub: HubHandle, face: NIOLoopBound<GPSDFace>) async throws -> Channel {
         let loopback: Bool
         do {
             loopback = try address.isLoopback()

@@ -13,7 +13,9 @@ import Synchronization
 /// safe. Authorization is Sextant's: a client's `DesktopId` is its app id and its `Start`
 /// is that app's authorization request (`GeoClueFace+Start.swift`).
 final class GeoClueFace: DBusFace {
-    unowned let hub: Hub
+    let handle: HubHandle
+    /// Only on the hub's loop.
+    var hub: Hub { handle.hub }
     let logger: Logger
     /// The connection the face's objects are on, nil between connections.
     private let current = Mutex<DBusConnection?>(nil)
@@ -30,15 +32,15 @@ final class GeoClueFace: DBusFace {
 
     var busNames: [String] { [GeoClueObjectPath.service] }
 
-    init(hub: Hub, logger: Logger) {
-        self.hub = hub
+    init(hub: HubHandle, logger: Logger) {
+        self.handle = hub
         self.logger = logger
-        confinedClients = .makeBoxSendingValue(GeoClueClientTable(), eventLoop: hub.eventLoop)
+        confinedClients = .makeBoxSendingValue(GeoClueClientTable(), eventLoop: handle.eventLoop)
         let manager = DBusObject(path: GeoClueObjectPath.manager, interfaces: [GeoClueInterfaces.manager(self)])
         madeManager.withLock { $0 = manager }
         manager.set(GeoClueInterfaces.managerName, "InUse", .bool(false))
         manager.set(GeoClueInterfaces.managerName, "AvailableAccuracyLevel", .uint32(GeoClueAccuracyLevel.exact.rawValue))
-        hub.eventLoop.execute { [self] in
+        hub.execute { [self] hub in
             hub.register(self)
             servicesSwitched(hub.authorization.servicesEnabled)
         }
@@ -53,7 +55,7 @@ final class GeoClueFace: DBusFace {
     }
 
     func peerLeft(_ uniqueName: String) {
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             for entry in clients.senderLeft(uniqueName) { free(entry.client, why: "its owner left the bus") }
             syncInUse()
         }
@@ -61,7 +63,7 @@ final class GeoClueFace: DBusFace {
 
     func disconnected() {
         current.withLock { $0 = nil }
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             // Each peer must ask again on the next connection: no client outlives this one.
             for entry in clients.all {
                 _ = clients.delete(entry.number, sender: entry.owner)
@@ -83,7 +85,7 @@ final class GeoClueFace: DBusFace {
             case .failure(let error):
                 call.fail(error)
             case .success(let credentials):
-                hub.eventLoop.execute { [self] in
+                handle.eventLoop.execute { [self] in
                     do throws(GeoClueClientTable<GeoClueClient>.Refusal) {
                         let number = try makeClient(for: sender, credentials: credentials, reuse: reuse)
                         call.reply([.objectPath(GeoClueObjectPath.client(number))])
@@ -123,7 +125,7 @@ final class GeoClueFace: DBusFace {
     /// `DeleteClient`: the sender's own client goes; any other path is ignored, as GeoClue does.
     func deleteClient(_ call: any DBusCall) {
         let path = call.arguments.first?.stringValue ?? ""
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             if let number = GeoClueObjectPath.clientNumber(path), let entry = clients.delete(number, sender: call.sender) {
                 free(entry.client, why: "DeleteClient")
                 syncInUse()
@@ -164,7 +166,7 @@ final class GeoClueFace: DBusFace {
     /// Runs `body` on the loop with the sender's own client, or fails the call as GeoClue
     /// does for another sender's client.
     func withOwnClient(_ call: any DBusCall, _ body: @escaping (GeoClueClient) -> Void) {
-        hub.eventLoop.execute { [self] in
+        handle.eventLoop.execute { [self] in
             guard let number = GeoClueObjectPath.clientNumber(call.path), let entry = clients[number] else {
                 return call.fail(.unknownObject("no client at \(call.path)"))
             }

@@ -26,7 +26,7 @@ enum GeoClueInterfaces {
         let setter = { (apply: @escaping @Sendable (GeoClueClient, DBusValue) -> Void) in
             { @Sendable [unowned face] (sender: String, path: String, value: DBusValue) throws(DBusError) in
                 guard sender == owner else { throw DBusError.accessDenied("Access denied") }
-                face.hub.eventLoop.execute {
+                face.handle.eventLoop.execute {
                     guard let number = GeoClueObjectPath.clientNumber(path), let client = face.clients[number]?.client else { return }
                     apply(client, value)
                 }

@@ -35,13 +35,9 @@ public struct HubConfiguration: Sendable {
 /// Everything runs on a single event loop: sockets, timers and sources hop onto it, so
 /// there is no lock and one order of events. Requests and samples go in; the engines
 /// decide; events go out to sessions through their bounded outboxes; decisions that must
-/// survive go to the store.
-// Unchecked: confined to `eventLoop` by the code, not yet by the compiler. Other threads
-// (feeds, listeners, the D-Bus faces, the daemon's services) hold it only to hop onto
-// `eventLoop` (`execute`/`submit`) before they touch it, and the entry points of what they
-// bring (`ingest`, `received`) check the loop with `preconditionInEventLoop`. Handing it
-// across as `NIOLoopBound<Hub>` is the remaining step (docs/architecture.md, "Threads").
-public final class Hub: @unchecked Sendable {
+/// survive go to the store. Other threads hold it as a ``HubHandle``, which lets them
+/// reach it only on its loop.
+public final class Hub {
     let eventLoop: EventLoop
     let logger: Logger
     let configuration: HubConfiguration
@@ -119,17 +115,13 @@ public final class Hub: @unchecked Sendable {
         self.replay = ReplayPlayer(hub: self)
     }
 
-    /// Stops timers and threads after the sockets are closed; flushes the store.
-    func shutdown() async {
-        try? await eventLoop.submit { [self] in
-            replay.stop()
-            manualAccelerometer.release()
-            _ = try? stopRecording()
-            for face in faces { face.close() }
-            loopYield.close()
-        }.get()
-        try? await fileThread.shutdownGracefully()
-        store.close()
+    /// Stops timers and the faces after the sockets are closed (`HubHandle.shutdown`).
+    func stopOnLoop() {
+        replay.stop()
+        manualAccelerometer.release()
+        _ = try? stopRecording()
+        for face in faces { face.close() }
+        loopYield.close()
     }
 
     // MARK: - Clocks

@@ -14,7 +14,7 @@ enum SocketListener {
     /// The largest line a client may send (PROTOCOL: 64 KiB).
     static let maxLineLength = 65_536
     static func bind(
-        path: String, kind: SocketKind, mode: mode_t, group: gid_t? = nil, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub,
+        path: String, kind: SocketKind, mode: mode_t, group: gid_t? = nil, budget: ConnectionBudget, reserve: DescriptorReserve, hub: HubHandle,
         face: NIOLoopBound<SocketFace>
     ) async throws -> Channel {
         try prepare(path: path)
@@ -25,7 +25,7 @@ enum SocketListener {
     /// Serves a socket that is bound already: one of ours, or one systemd passed (socket
     /// activation), which may be listening already (a second `listen` only sets the backlog).
     static func serve(
-        _ socket: OwnedDescriptor, kind: SocketKind, budget: ConnectionBudget, reserve: DescriptorReserve, hub: Hub,
+        _ socket: OwnedDescriptor, kind: SocketKind, budget: ConnectionBudget, reserve: DescriptorReserve, hub: HubHandle,
         face: NIOLoopBound<SocketFace>
     ) async throws -> Channel {
         let listener = socket.raw

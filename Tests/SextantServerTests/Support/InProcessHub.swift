@@ -18,7 +18,7 @@ import Testing
 /// timers and every face's encoding of an event without spawning `sextantd`.
 final class InProcessHub {
     let loop = NIOAsyncTestingEventLoop()
-    let hub: Hub
+    let hub: HubHandle
     /// The store and any file a test writes (`directory`), removed with the hub.
     private let temporary: TemporaryDirectory
     var directory: String { temporary.path }
@@ -32,10 +32,11 @@ final class InProcessHub {
         let loop = self.loop
         // Wall time moves with the loop's virtual time, so `time` fields are predictable.
         let start = loop.now
-        hub = Hub(
+        hub = try HubHandle.make(
             eventLoop: loop, store: store, snapshot: try store.load(), configuration: configuration,
             logger: Logger(label: "test-hub", factory: { _ in SwiftLogNoOpLogHandler() }),
-            wallClock: { Self.wallStart.adding(nanoseconds: Int64(loop.now.uptimeNanoseconds - start.uptimeNanoseconds)) })
+            wallClock: { Self.wallStart.adding(nanoseconds: Int64(loop.now.uptimeNanoseconds - start.uptimeNanoseconds)) }
+        ).wait()
     }
 
     /// The faces, registered on the hub's loop on first use, as the daemon registers them.
@@ -43,8 +44,7 @@ final class InProcessHub {
 
     private func registeredFaces() async throws -> NIOLoopBound<(sockets: SocketFace, gpsd: GPSDFace)> {
         if let faces { return faces }
-        let hub = self.hub
-        let made = try await loop.submit {
+        let made = try await hub.submit { hub in
             let sockets = SocketFace(hub: hub)
             let gpsd = GPSDFace(hub: hub)
             hub.register(sockets)
@@ -95,8 +95,7 @@ final class InProcessHub {
 
     /// Runs `body` on the hub's loop.
     func onLoop<T: Sendable>(_ body: @escaping @Sendable (Hub) -> T) async throws -> T {
-        let hub = self.hub
-        return try await loop.submit { body(hub) }.get()
+        try await hub.submit(body).get()
     }
 }
 
