@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "SextantTraces", targets: ["SextantTraces"]),
         // The gpsd source, for its report parser's fuzz target (Fuzz/).
         .library(name: "SextantGPSD", targets: ["SextantGPSD"]),
+        // The D-Bus core, for its message reader's fuzz target (Fuzz/).
+        .library(name: "SextantDBus", targets: ["SextantDBus"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

@@ -31,6 +31,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz-gpx",
             dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+        // The bytes of D-Bus messages a peer sends, parsed by sd-bus and read by SextantDBus.
+        .executableTarget(name: "fuzz-dbus-message", dependencies: ["CLibFuzzer", .product(name: "SextantDBus", package: "Sextant")]),
         // One line from gpsd.
         .executableTarget(
             name: "fuzz-gpsd-report",

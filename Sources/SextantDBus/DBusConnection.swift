@@ -105,7 +105,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// One fallback handler at `/` routes every method call to the objects' table; one match
-    /// hears peers leave.
+    /// hears peers leave (the bus's own signals only: the handler checks the sender too).
     private func installHandlers() throws(DBusError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let state = owned.value
@@ -254,6 +254,12 @@ public final class DBusConnection: Sendable {
     }
 
     fileprivate func peerLeft(_ name: String) { owned.value.onPeerLeft(name) }
+
+    /// Whether the bus daemon itself sent `message`: it sends as `org.freedesktop.DBus`, a
+    /// name no peer can own.
+    static func isFromTheBus(_ message: OpaquePointer) -> Bool {
+        sd_bus_message_get_sender(message).map { String(cString: $0) } == "org.freedesktop.DBus"
+    }
 }
 
 /// What only the bus thread touches: the bus, the handlers' slots, and whom to tell
@@ -274,8 +280,12 @@ private let routeMessage: sd_bus_message_handler_t = { message, context, _ in
 }
 
 /// The bus's NameOwnerChanged: a unique name losing its owner is a peer that left.
+///
+/// Only the bus's own: any peer may send us a signal of that name, addressed to us alone,
+/// and sd-bus matches a rule's `sender='org.freedesktop.DBus'` only on the bus's side (it
+/// cannot tell a well-known sender locally), so the sender is checked here.
 private let nameOwnerChanged: sd_bus_message_handler_t = { message, context, _ in
-    guard let message, let context,
+    guard let message, let context, DBusConnection.isFromTheBus(message),
         let values = try? DBusMessageCoding.readAll(message), values.count == 3,
         let name = values[0].stringValue, let oldOwner = values[1].stringValue, let newOwner = values[2].stringValue,
         name.hasPrefix(":"), !oldOwner.isEmpty, newOwner.isEmpty

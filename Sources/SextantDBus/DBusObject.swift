@@ -8,7 +8,8 @@ public final class DBusObject: Sendable {
     public let path: String
     public let interfaces: [DBusInterface]
     /// The one peer (a unique name) that may call it and read or set its properties; any
-    /// other gets AccessDenied (GeoClue's clients and locations). Nil: every peer.
+    /// other gets AccessDenied (GeoClue's clients and locations), and its signals and
+    /// PropertiesChanged go to that peer alone. Nil: every peer.
     public let owner: String?
     private let state = Mutex(State())
 
@@ -46,16 +47,17 @@ public final class DBusObject: Sendable {
         }
         guard changed, let connection else { return }
         switch declared.changeSignal {
-        case .emits: connection.emitPropertiesChanged(path, interfaceName, changed: [(property, value)], invalidated: [])
-        case .invalidates: connection.emitPropertiesChanged(path, interfaceName, changed: [], invalidated: [property])
+        case .emits: connection.emitPropertiesChanged(path, interfaceName, changed: [(property, value)], to: owner)
+        case .invalidates: connection.emitPropertiesChanged(path, interfaceName, changed: [], invalidated: [property], to: owner)
         case .constant, .none: break
         }
     }
 
-    /// Sends one of its signals (a no-op while it is not exported).
+    /// Sends one of its signals (a no-op while it is not exported): to its owner alone, if
+    /// it has one.
     public func emit(_ interfaceName: String, _ signal: String, _ arguments: [DBusValue]) {
         guard let connection = state.withLock({ $0.connection }) else { return }
-        connection.emitSignal(path, interfaceName, signal, arguments)
+        connection.emitSignal(path, interfaceName, signal, arguments, to: owner)
     }
 
     /// Every readable property of an interface with a value, in the table's order.

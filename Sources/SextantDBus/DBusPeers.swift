@@ -40,25 +40,6 @@ extension DBusConnection {
         }
         if !queued { completion(.failure(.failed("the bus connection is closed"))) }
     }
-
-    /// Sends a signal from `path` to one peer only (GeoClue's LocationUpdated goes to the
-    /// client's owner, not to every peer listening), from any thread.
-    public func emitSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue], to destination: String) {
-        perform { bus in
-            var signal: OpaquePointer?
-            guard sd_bus_message_new_signal(bus, &signal, path, interface, member) >= 0, let signal else { return }
-            defer { sd_bus_message_unref(signal) }
-            guard sd_bus_message_set_destination(signal, destination) >= 0 else { return }
-            guard (try? DBusMessageCoding.append(arguments, to: signal)) != nil else { return }
-            sd_bus_send(bus, signal, nil)
-        }
-    }
-
-    /// PropertiesChanged for one peer only: the values of an object only its owner may read.
-    public func emitPropertiesChanged(_ path: String, _ interface: String, changed: [(String, DBusValue)], to destination: String) {
-        let arguments: [DBusValue] = [.string(interface), .propertyMap(changed), .array(element: "s", [])]
-        emitSignal(path, Self.propertiesInterface, "PropertiesChanged", arguments, to: destination)
-    }
 }
 
 /// A credentials request waiting for the bus's reply: its completion runs once.
@@ -90,6 +71,11 @@ private let credentialsReply: sd_bus_message_handler_t = { message, context, err
         request.finish(.failure(DBusError(name, text)))
         return 0
     }
+    guard DBusConnection.isFromTheBus(message) else {
+        // Only the bus may say who a peer is: an answer forged by a peer would name any uid.
+        request.finish(.failure(.failed("GetConnectionCredentials: an answer that did not come from the bus")))
+        return 0
+    }
     guard let values = try? DBusMessageCoding.readAll(message), case .array(_, let entries)? = values.first else {
         request.finish(.failure(.failed("GetConnectionCredentials: an answer that is not a{sv}")))
         return 0
@@ -110,7 +96,7 @@ private let credentialsReply: sd_bus_message_handler_t = { message, context, err
 
 extension DBusObject {
     /// Replaces property values without announcing them: the face sends the change itself
-    /// (to the owner alone, ``DBusConnection/emitPropertiesChanged(_:_:changed:to:)``).
+    /// (to the owner alone, ``DBusConnection/emitPropertiesChanged(_:_:changed:invalidated:to:)``).
     public func replaceValues(_ interface: String, _ values: [(String, DBusValue)]) {
         for (name, value) in values { _ = store(interface, name, value) }
     }

@@ -38,11 +38,11 @@ extension DBusConnection {
     private func call(_ member: String, interface: String?, _ message: OpaquePointer, _ object: DBusObject) throws(DBusError) {
         let candidates = interface.map { name in object.interface(name).map { [$0] } ?? [] } ?? object.interfaces
         if let interface, candidates.isEmpty { throw DBusError.unknownInterface("\(object.path) has no interface \(interface)") }
-        guard let method = candidates.lazy.compactMap({ $0.method(member) }).first else {
+        guard let table = candidates.first(where: { $0.method(member) != nil }), let method = table.method(member) else {
             throw DBusError.unknownMethod("no method \(member) in \(interface ?? "any interface") of \(object.path)")
         }
         try checkSignature(message, method.inputSignature)
-        let arguments = try DBusMessageCoding.readAll(message)
+        let arguments = try DBusPeerInput.read(message) { index, _ in "argument \(index + 1) of \(table.name).\(member)" }
         let sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
         method.handler(DBusIncomingCall(connection: self, message: message, sender: sender, path: object.path, arguments: arguments))
     }
@@ -51,12 +51,12 @@ extension DBusConnection {
         switch member {
         case "Get":
             try checkSignature(message, "ss")
-            let (interface, name) = try interfaceAndProperty(message, object)
+            let (interface, name) = try interfaceAndProperty(message, object, member)
             guard let value = object.value(interface.name, name) else { throw DBusError.failed("\(name) has no value yet") }
             sendReply(to: message, [.variant(value)])
         case "GetAll":
             try checkSignature(message, "s")
-            let arguments = try DBusMessageCoding.readAll(message)
+            let arguments = try DBusPeerInput.read(message) { _, _ in "argument 1 of \(Self.propertiesInterface).GetAll" }
             let name = arguments[0].stringValue ?? ""
             // An empty interface name asks for every interface's (as GDBus allows).
             if !name.isEmpty, object.interface(name) == nil {
@@ -74,7 +74,10 @@ extension DBusConnection {
     }
 
     private func setProperty(_ message: OpaquePointer, _ object: DBusObject) throws(DBusError) {
-        let arguments = try DBusMessageCoding.readAll(message)
+        // The value is named by the property it is for; the two names before it are bounded first.
+        let arguments = try DBusPeerInput.read(message) { index, values in
+            index < 2 ? "argument \(index + 1) of \(Self.propertiesInterface).Set" : "\(values[0].stringValue ?? "").\(values[1].stringValue ?? "")"
+        }
         guard let interfaceName = arguments[0].stringValue, let name = arguments[1].stringValue, case .variant(let value) = arguments[2]
         else { throw DBusError.invalidArgs("Set takes (ssv)") }
         guard let interface = object.interface(interfaceName) else {
@@ -89,12 +92,12 @@ extension DBusConnection {
         try setter(sender, object.path, value)
         sendReply(to: message, [])
         if object.store(interface.name, name, value), property.changeSignal == .emits {
-            emitPropertiesChanged(object.path, interface.name, changed: [(name, value)], invalidated: [])
+            emitPropertiesChanged(object.path, interface.name, changed: [(name, value)], to: object.owner)
         }
     }
 
-    private func interfaceAndProperty(_ message: OpaquePointer, _ object: DBusObject) throws(DBusError) -> (DBusInterface, String) {
-        let arguments = try DBusMessageCoding.readAll(message)
+    private func interfaceAndProperty(_ message: OpaquePointer, _ object: DBusObject, _ member: String) throws(DBusError) -> (DBusInterface, String) {
+        let arguments = try DBusPeerInput.read(message) { index, _ in "argument \(index + 1) of \(Self.propertiesInterface).\(member)" }
         let interfaceName = arguments[0].stringValue ?? ""
         let name = arguments[1].stringValue ?? ""
         guard let interface = object.interface(interfaceName) else {

@@ -26,25 +26,31 @@ extension DBusConnection {
         sd_bus_error_free(&busError)
     }
 
-    func sendSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+    /// A signal to every peer listening, or to `destination` alone (a unique name).
+    func sendSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue], to destination: String?) {
         var signal: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &signal, path, interface, member) >= 0, let signal else { return }
         defer { sd_bus_message_unref(signal) }
+        if let destination, sd_bus_message_set_destination(signal, destination) < 0 { return }
         guard (try? DBusMessageCoding.append(arguments, to: signal)) != nil else { return }
         sd_bus_send(bus, signal, nil)
     }
 
-    /// Queues a signal from an exported object.
-    func emitSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
-        perform { [self] _ in sendSignal(path, interface, member, arguments) }
+    /// Queues a signal from `path`, for every peer listening or for `destination` alone
+    /// (GeoClue's LocationUpdated goes to the client's owner); from any thread.
+    public func emitSignal(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue], to destination: String? = nil) {
+        perform { [self] _ in sendSignal(path, interface, member, arguments, to: destination) }
     }
 
-    /// Queues org.freedesktop.DBus.Properties.PropertiesChanged.
-    func emitPropertiesChanged(_ path: String, _ interface: String, changed: [(String, DBusValue)], invalidated: [String]) {
+    /// Queues org.freedesktop.DBus.Properties.PropertiesChanged, for every peer listening or
+    /// for `destination` alone (the values of an object only its owner may read).
+    public func emitPropertiesChanged(
+        _ path: String, _ interface: String, changed: [(String, DBusValue)], invalidated: [String] = [], to destination: String? = nil
+    ) {
         let arguments: [DBusValue] = [
             .string(interface), .propertyMap(changed), .array(element: "s", invalidated.map { .string($0) }),
         ]
-        emitSignal(path, Self.propertiesInterface, "PropertiesChanged", arguments)
+        emitSignal(path, Self.propertiesInterface, "PropertiesChanged", arguments, to: destination)
     }
 }
 

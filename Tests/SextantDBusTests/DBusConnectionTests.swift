@@ -184,6 +184,39 @@ struct DBusConnectionTests {
         #expect(left.wait() == sender)
     }
 
+    @Test("issue 28.3: a NameOwnerChanged from a peer, sent to us alone, is not believed; the bus's own is")
+    func forgedNameOwnerChangedIgnored() throws {
+        let bus = try PrivateBus()
+        let left = Watched<[String]>([])
+        let connection = try DBusConnection.connect(.address(bus.address))
+        connection.start(onPeerLeft: { name in left.update { $0.append(name) } }, onLost: { _ in })
+        defer { connection.stop() }
+        // gdbus sends the forged signal, then leaves: the bus's NameOwnerChanged for gdbus
+        // itself comes after the forged one on our connection.
+        let forged = try run([
+            "/usr/bin/env", "gdbus", "emit", "--address", bus.address, "--dest", connection.uniqueName, "--object-path", "/org/freedesktop/DBus",
+            "--signal", "org.freedesktop.DBus.NameOwnerChanged", ":1.999", ":1.999", "",
+        ])
+        #expect(forged.status == 0, "\(forged.stderr)")
+        let heard = try #require(left.wait(timeout: 10) { $0.isEmpty ? nil : $0 }, "gdbus leaving the bus was not reported")
+        #expect(!heard.contains(":1.999"), "\(heard)")
+    }
+
+    @Test("issue 28.4: a string longer than a peer may set is refused, naming the property and the limit; nothing is stored")
+    func longStringsRefused() throws {
+        let bus = try PrivateBus()
+        let (connection, object) = try Self.serve(on: bus, held: Awaited())
+        defer { connection.stop() }
+        let long = String(repeating: "x", count: 4097)
+        let refused = try gdbusCall(bus, "org.freedesktop.DBus.Properties.Set", Self.interface, "Label", "<'\(long)'>")
+        #expect(refused.stderr.contains("org.freedesktop.DBus.Error.InvalidArgs: \(Self.interface).Label: a string of 4097 bytes; at most 4096 are taken"), "\(refused.stderr)")
+        #expect(object.value(Self.interface, "Label") == .string("start"))
+        let argument = try gdbusCall(bus, Self.interface + ".Echo", long)
+        #expect(argument.stderr.contains("argument 1 of \(Self.interface).Echo: a string of 4097 bytes; at most 4096 are taken"), "\(argument.stderr)")
+        let longest = String(repeating: "x", count: 4096)
+        #expect(try gdbusCall(bus, Self.interface + ".Echo", longest).stdout == "('\(longest)',)\n")
+    }
+
     @Test("Losing the bus is reported once, and the connection lets go of it")
     func busLost() throws {
         let bus = try PrivateBus()

@@ -103,14 +103,14 @@ struct GeoClueFaceUnitTests {
     @Test("GetClient: one client per sender, made on the first call; CreateClient: always a new one; numbers from 1")
     func clientsPerSender() throws {
         var table = GeoClueClientTable<String>()
-        let a = try table.getClient(sender: ":1.5") { "a\($0)" }
+        let a = try table.getClient(sender: ":1.5", uid: 1000) { "a\($0)" }
         #expect(a.number == 1 && a.created)
-        let again = try table.getClient(sender: ":1.5") { _ in "unused" }
+        let again = try table.getClient(sender: ":1.5", uid: 1000) { _ in "unused" }
         #expect(again.number == 1 && !again.created)
-        let b = try table.getClient(sender: ":1.6") { "b\($0)" }
+        let b = try table.getClient(sender: ":1.6", uid: 1000) { "b\($0)" }
         #expect(b.number == 2 && b.created)
-        #expect(try table.createClient(sender: ":1.5") { "a\($0)" } == 3)
-        #expect(try table.getClient(sender: ":1.5") { _ in "unused" }.number == 1, "GetClient keeps handing out the first")
+        #expect(try table.createClient(sender: ":1.5", uid: 1000) { "a\($0)" } == 3)
+        #expect(try table.getClient(sender: ":1.5", uid: 1000) { _ in "unused" }.number == 1, "GetClient keeps handing out the first")
         #expect(table[3]?.client == "a3" && table[3]?.owner == ":1.5")
         #expect(table.isOwner(":1.5", of: 1) && !table.isOwner(":1.6", of: 1) && !table.isOwner(":1.5", of: 9))
     }
@@ -118,30 +118,45 @@ struct GeoClueFaceUnitTests {
     @Test("DeleteClient removes only the sender's own client; a sender leaving the bus frees all of its clients and no other")
     func deleteAndLeave() throws {
         var table = GeoClueClientTable<Int>()
-        _ = try table.getClient(sender: ":1.5") { Int($0) }
-        _ = try table.createClient(sender: ":1.5") { Int($0) }
-        _ = try table.getClient(sender: ":1.6") { Int($0) }
+        _ = try table.getClient(sender: ":1.5", uid: 1000) { Int($0) }
+        _ = try table.createClient(sender: ":1.5", uid: 1000) { Int($0) }
+        _ = try table.getClient(sender: ":1.6", uid: 1000) { Int($0) }
         #expect(table.delete(1, sender: ":1.6") == nil, "another sender's client stays")
         #expect(table.delete(1, sender: ":1.5")?.number == 1)
-        #expect(try table.getClient(sender: ":1.5") { _ in 0 }.number == 2, "the sender's next client is now its first")
+        #expect(try table.getClient(sender: ":1.5", uid: 1000) { _ in 0 }.number == 2, "the sender's next client is now its first")
         #expect(table.senderLeft(":1.5").map(\.number) == [2])
         #expect(table.count == 1 && table[3]?.owner == ":1.6")
-        #expect(try table.getClient(sender: ":1.5") { Int($0) }.number == 4, "numbers are never reused")
+        #expect(try table.getClient(sender: ":1.5", uid: 1000) { Int($0) }.number == 4, "numbers are never reused")
         #expect(table.senderLeft(":1.404").isEmpty)
     }
 
     @Test("a sender holds at most 16 clients and the bus 1024: CreateClient in a loop cannot grow the daemon")
     func limits() throws {
         var table = GeoClueClientTable<Void>()
-        for _ in 0..<16 { _ = try table.createClient(sender: ":1.5") { _ in } }
-        #expect(throws: GeoClueClientTable<Void>.Refusal.senderLimit) { try table.createClient(sender: ":1.5") { _ in } }
-        #expect(try table.getClient(sender: ":1.5") { _ in }.created == false, "GetClient still answers")
+        for _ in 0..<16 { _ = try table.createClient(sender: ":1.5", uid: 1000) { _ in } }
+        #expect(throws: GeoClueClientTable<Void>.Refusal.senderLimit) { try table.createClient(sender: ":1.5", uid: 1000) { _ in } }
+        #expect(try table.getClient(sender: ":1.5", uid: 1000) { _ in }.created == false, "GetClient still answers")
         var sender = 0
         while table.count < 1024 {
             sender += 1
-            _ = try table.createClient(sender: ":2.\(sender)") { _ in }
+            _ = try table.createClient(sender: ":2.\(sender)", uid: UInt32(sender)) { _ in }
         }
-        #expect(throws: GeoClueClientTable<Void>.Refusal.totalLimit) { try table.createClient(sender: ":3.1") { _ in } }
+        #expect(throws: GeoClueClientTable<Void>.Refusal.totalLimit) { try table.createClient(sender: ":3.1", uid: 1000) { _ in } }
+    }
+
+    @Test("issue 28.9: a uid holds at most its share, 64 clients, over any number of senders; another uid still gets one; freed clients count no more")
+    func perUidShare() throws {
+        var table = GeoClueClientTable<Void>()
+        for sender in 0..<4 {
+            for _ in 0..<16 { _ = try table.createClient(sender: ":1.\(sender)", uid: 1000) { _ in } }
+        }
+        #expect(table.count(of: 1000) == 64)
+        #expect(throws: GeoClueClientTable<Void>.Refusal.uidLimit) { try table.createClient(sender: ":1.9", uid: 1000) { _ in } }
+        #expect(throws: GeoClueClientTable<Void>.Refusal.uidLimit) { try table.getClient(sender: ":1.9", uid: 1000) { _ in } }
+        #expect(try table.createClient(sender: ":2.1", uid: 1001) { _ in } == 65)
+        #expect(table.senderLeft(":1.0").count == 16 && table.delete(17, sender: ":1.1") != nil)
+        #expect(table.count(of: 1000) == 47)
+        #expect(try table.createClient(sender: ":1.9", uid: 1000) { _ in } == 66)
     }
 
     @Test("object paths: clients and their locations; only a canonical client number is a client path")

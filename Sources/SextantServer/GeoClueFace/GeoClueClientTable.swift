@@ -4,27 +4,36 @@
 /// (making one if it has none); `CreateClient` always makes a new one.
 ///
 /// A value with no I/O: the face keeps its D-Bus objects in step with what it returns.
-/// Bounded: a sender may hold `perSenderLimit` clients and the bus `totalLimit`, so that a
-/// peer calling `CreateClient` in a loop cannot grow the daemon without bound (GeoClue
-/// itself has no bound).
+/// Bounded: a sender may hold `perSenderLimit` clients, a uid `perUidLimit` (its share,
+/// whatever number of connections it opens) and the bus `totalLimit`, so that a peer
+/// calling `CreateClient` in a loop cannot grow the daemon without bound, and one user
+/// cannot take every client from the others (GeoClue itself has no bound).
 struct GeoClueClientTable<Client> {
     struct Entry {
         let number: UInt32
         /// The unique bus name (":1.42") that made it.
         let owner: String
+        /// The uid of its owner, as the bus says.
+        let uid: UInt32
         var client: Client
     }
 
     static var perSenderLimit: Int { 16 }
+    /// A sixteenth of the bus's: sixteen users at least share it.
+    static var perUidLimit: Int { 64 }
     static var totalLimit: Int { 1024 }
 
     private var entries: [UInt32: Entry] = [:]
     /// Each sender's clients in the order they were made (GetClient hands out the first).
     private var bySender: [String: [UInt32]] = [:]
+    /// How many clients each uid holds.
+    private var byUid: [UInt32: Int] = [:]
     private var lastNumber: UInt32 = 0
 
     enum Refusal: Error, Equatable {
         case senderLimit
+        /// The sender's uid holds its share.
+        case uidLimit
         case totalLimit
         /// Every client number has been used (after 2³² clients).
         case numbersExhausted
@@ -38,21 +47,26 @@ struct GeoClueClientTable<Client> {
     var all: [Entry] { entries.keys.sorted().map { entries[$0]! } }
 
     /// `GetClient`: the sender's existing client, or a new one made by `make`.
-    mutating func getClient(sender: String, make: (UInt32) -> Client) throws(Refusal) -> (number: UInt32, created: Bool) {
+    mutating func getClient(sender: String, uid: UInt32, make: (UInt32) -> Client) throws(Refusal) -> (number: UInt32, created: Bool) {
         if let first = bySender[sender]?.first { return (first, false) }
-        return (try createClient(sender: sender, make: make), true)
+        return (try createClient(sender: sender, uid: uid, make: make), true)
     }
 
     /// `CreateClient`: always a new client, numbered after every one before it.
-    mutating func createClient(sender: String, make: (UInt32) -> Client) throws(Refusal) -> UInt32 {
+    mutating func createClient(sender: String, uid: UInt32, make: (UInt32) -> Client) throws(Refusal) -> UInt32 {
         guard (bySender[sender]?.count ?? 0) < Self.perSenderLimit else { throw .senderLimit }
+        guard byUid[uid, default: 0] < Self.perUidLimit else { throw .uidLimit }
         guard entries.count < Self.totalLimit else { throw .totalLimit }
         guard lastNumber < UInt32.max else { throw .numbersExhausted }
         lastNumber += 1
-        entries[lastNumber] = Entry(number: lastNumber, owner: sender, client: make(lastNumber))
+        entries[lastNumber] = Entry(number: lastNumber, owner: sender, uid: uid, client: make(lastNumber))
         bySender[sender, default: []].append(lastNumber)
+        byUid[uid, default: 0] += 1
         return lastNumber
     }
+
+    /// How many clients `uid` holds.
+    func count(of uid: UInt32) -> Int { byUid[uid] ?? 0 }
 
     /// Whether `sender` may use client `number` (the client exists and is its own).
     func isOwner(_ sender: String, of number: UInt32) -> Bool { entries[number]?.owner == sender }
@@ -67,7 +81,9 @@ struct GeoClueClientTable<Client> {
     /// The sender left the bus: every client it held, removed.
     mutating func senderLeft(_ sender: String) -> [Entry] {
         let numbers = bySender.removeValue(forKey: sender) ?? []
-        return numbers.compactMap { entries.removeValue(forKey: $0) }
+        let removed = numbers.compactMap { entries.removeValue(forKey: $0) }
+        for entry in removed { uncount(entry.uid) }
+        return removed
     }
 
     mutating func update(_ number: UInt32, _ change: (inout Client) -> Void) {
@@ -79,7 +95,13 @@ struct GeoClueClientTable<Client> {
         guard let entry = entries.removeValue(forKey: number) else { return nil }
         bySender[entry.owner]?.removeAll { $0 == number }
         if bySender[entry.owner]?.isEmpty == true { bySender[entry.owner] = nil }
+        uncount(entry.uid)
         return entry
+    }
+
+    private mutating func uncount(_ uid: UInt32) {
+        byUid[uid, default: 1] -= 1
+        if byUid[uid] == 0 { byUid[uid] = nil }
     }
 }
 

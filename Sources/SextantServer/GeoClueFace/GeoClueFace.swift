@@ -90,7 +90,7 @@ final class GeoClueFace: DBusFace {
                         let number = try makeClient(for: sender, credentials: credentials, reuse: reuse)
                         call.reply([.objectPath(GeoClueObjectPath.client(number))])
                     } catch {
-                        call.fail(Self.limitError(error, sender: sender))
+                        call.fail(Self.limitError(error, sender: sender, uid: credentials.uid))
                     }
                 }
             }
@@ -101,22 +101,25 @@ final class GeoClueFace: DBusFace {
         let make = { [self] (number: UInt32) in GeoClueClient(number: number, owner: sender, credentials: credentials, face: self) }
         let number: UInt32
         if reuse {
-            let got = try clients.getClient(sender: sender, make: make)
+            let got = try clients.getClient(sender: sender, uid: credentials.uid, make: make)
             guard got.created else { return got.number }
             number = got.number
         } else {
-            number = try clients.createClient(sender: sender, make: make)
+            number = try clients.createClient(sender: sender, uid: credentials.uid, make: make)
         }
         if let client = clients[number]?.client { connection?.export(client.object) }
         logger.info("GeoClue client created", metadata: ["client": "\(number)", "sender": "\(sender)", "uid": "\(credentials.uid)"])
         return number
     }
 
-    private static func limitError(_ refusal: GeoClueClientTable<GeoClueClient>.Refusal, sender: String) -> DBusError {
+    private static func limitError(_ refusal: GeoClueClientTable<GeoClueClient>.Refusal, sender: String, uid: UInt32) -> DBusError {
         let limits = "org.freedesktop.DBus.Error.LimitsExceeded"
         switch refusal {
         case .senderLimit:
             return DBusError(limits, "\(sender) holds \(GeoClueClientTable<GeoClueClient>.perSenderLimit) clients already: delete one first")
+        case .uidLimit:
+            let share = GeoClueClientTable<GeoClueClient>.perUidLimit
+            return DBusError(limits, "uid \(uid) holds \(share) GeoClue clients already (each user's share): delete one first")
         case .totalLimit: return DBusError(limits, "the service holds \(GeoClueClientTable<GeoClueClient>.totalLimit) clients already")
         case .numbersExhausted: return DBusError(limits, "every client number has been used")
         }
