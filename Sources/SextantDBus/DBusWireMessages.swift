@@ -15,16 +15,19 @@ public enum DBusWireMessages {
         public var values: Result<[DBusValue], DBusError>
     }
 
-    /// Past this, the bytes are cut: the writer must not block on a full socket.
+    /// Past this, the bytes are cut: they are written at once, before anything reads them,
+    /// so they must fit in the socket's buffer.
     public static let largest = 65_536
 
     /// Each message in `bytes` (the client's side of a connection after its handshake), in
     /// order; reading stops at the first one sd-bus refuses (and closes the connection on).
     public static func decode(_ bytes: [UInt8]) -> [Decoded] {
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return [] }
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else { return [] }
         defer { close(pair[1]) }
         // No credentials asked, then the messages; the end of input is the peer hanging up.
+        // Non-blocking: a buffer too small for them all is a short write, and nothing read.
         let sent = Array("\0AUTH ANONYMOUS\r\nBEGIN\r\n".utf8) + bytes.prefix(largest)
         let written = sent.withUnsafeBytes { write(pair[1], $0.baseAddress, $0.count) }
         shutdown(pair[1], Int32(SHUT_WR))
