@@ -75,10 +75,16 @@ struct GeoJSONPaths {
             guard let coordinates else { throw problem("a Point without coordinates", feature) }
             var point = try position(coordinates, feature)
             point.time = try time(properties["time"], feature)
-            point.horizontalAccuracy = properties[LocationKey.horizontalAccuracy]?.doubleValue
-            point.verticalAccuracy = properties[LocationKey.verticalAccuracy]?.doubleValue
-            point.speed = properties[LocationKey.speed]?.doubleValue
-            point.course = properties[LocationKey.course]?.doubleValue
+            point.horizontalAccuracy = try number(properties, LocationKey.horizontalAccuracy, feature)
+            point.verticalAccuracy = try number(properties, LocationKey.verticalAccuracy, feature)
+            point.speed = try number(properties, LocationKey.speed, feature)
+            point.course = try number(properties, LocationKey.course, feature)
+            if let reason = LocationFix.problem(
+                latitude: point.latitude, longitude: point.longitude, horizontalAccuracy: point.horizontalAccuracy,
+                verticalAccuracy: point.verticalAccuracy, speed: point.speed, course: point.course)
+            {
+                throw problem("a Point's properties: \(reason)", feature)
+            }
             points.append(point)
         case "LineString":
             try addLine(coordinates, times: Self.times(properties), feature)
@@ -91,6 +97,13 @@ struct GeoJSONPaths {
             // Polygons and the like hold no path; an object that is no GeoJSON at all is refused.
             if other.isEmpty { throw problem("not GeoJSON: an object without a \"type\"", feature) }
         }
+    }
+
+    /// Property `key` of a Point, a number when present (`null` is absent).
+    private func number(_ properties: [String: JSONValue], _ key: String, _ feature: Int?) throws(TraceError) -> Double? {
+        guard let value = properties[key], !value.isNull else { return nil }
+        guard let number = value.doubleValue else { throw problem("a Point's properties: \(key) is not a number: \(value.serialized().prefix(40))", feature) }
+        return number
     }
 
     /// The per-position times of a line, where tools put them.
