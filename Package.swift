@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "sextantd",
             dependencies: [
-                "SextantServer", "SextantGPSD", "SextantIIO", "SextantDBus",
+                "SextantServer", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

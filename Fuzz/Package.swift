@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CLibFuzzer"),
-        // What every loaded trace must satisfy, checked by the three trace targets.
+        // What every loaded trace must satisfy, checked by the trace targets.
         .target(
             name: "TraceInvariants",
             dependencies: [.product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
@@ -33,6 +33,18 @@ let package = Package(
             dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
         // The bytes of D-Bus messages a peer sends, parsed by sd-bus and read by SextantDBus.
         .executableTarget(name: "fuzz-dbus-message", dependencies: ["CLibFuzzer", .product(name: "SextantDBus", package: "Sextant")]),
+        // An Android GnssLogger recording.
+        .executableTarget(
+            name: "fuzz-gnsslogger",
+            dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+        // A GeoJSON file.
+        .executableTarget(
+            name: "fuzz-geojson",
+            dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+        // A KML file.
+        .executableTarget(
+            name: "fuzz-kml",
+            dependencies: ["CLibFuzzer", "TraceInvariants", .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
         // One line from gpsd.
         .executableTarget(
             name: "fuzz-gpsd-report",

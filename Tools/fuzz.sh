@@ -3,9 +3,9 @@
 #
 #   Tools/fuzz.sh [SECONDS_EACH] [TARGET...]     (default 60 s; every target)
 #
-# Targets: fuzz-rpc-line (a JSON-RPC line), fuzz-jsonl-trace, fuzz-nmea, fuzz-gpx,
-# fuzz-gpsd-report (a line from gpsd), fuzz-dbus-message (the bytes of D-Bus messages a
-# peer sends). Builds Fuzz/ in release with -sanitize=fuzzer,address (into .build-fuzz/, apart from the root's .build), then runs
+# Targets: every folder Fuzz/Sources/fuzz-* (a parser of outside input each: JSON-RPC lines,
+# the trace formats, gpsd's lines, D-Bus messages). Builds Fuzz/ in release with
+# -sanitize=fuzzer,address (into .build-fuzz/, apart from the root's .build), then runs
 # each target for SECONDS_EACH from hand-made seeds (Fuzz/Corpus/<target>), seeds taken
 # from Traces/, and the corpus earlier runs grew (.build-fuzz/corpus/<target>). A crash, leak, trap or timeout is kept
 # as Fuzz/crashes/<target>/crash-… (replay it with `.build-fuzz/release/<target> FILE`);
@@ -15,7 +15,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
-all=(fuzz-rpc-line fuzz-jsonl-trace fuzz-nmea fuzz-gpx fuzz-gpsd-report fuzz-dbus-message)
+all=()
+for folder in "$root"/Fuzz/Sources/fuzz-*/; do all+=("$(basename "$folder")"); done
 targets=("$@")
 if [ $# -eq 0 ]; then targets=("${all[@]}"); fi
 scratch="$root/.build-fuzz"
@@ -45,6 +46,8 @@ for chk in "$root"/Traces/gpsd/*.chk; do
     grep -m3 '"class":"TPV"' "$chk" | awk -v out="$seeds/fuzz-gpsd-report/$(basename "$chk" .log.chk)" '{ print > (out "-" NR) }'
 done
 head -40 "$root/Traces/demo-walk.jsonl" > "$seeds/fuzz-jsonl-trace/demo-walk.jsonl"
+mkdir -p "$seeds/fuzz-gnsslogger"
+for log in "$root"/Traces/gnsslogger/*.txt; do head -c 8192 "$log" > "$seeds/fuzz-gnsslogger/$(basename "$log")"; done
 
 failed=()
 for target in "${targets[@]}"; do

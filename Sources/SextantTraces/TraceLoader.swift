@@ -23,19 +23,22 @@ public struct TraceLoadOptions: Sendable {
     /// For the same: seconds between fixes interpolated along the great circles between
     /// the points (`RoutePlanner`); nil for the points alone.
     public var gpxInterval: Double?
+    /// Whose `Fix` rows a GnssLogger file plays (`GnssProvider`): GPS, else FLP, unless told.
+    public var gnssProvider: GnssProvider
 
-    public init(gpxSpeed: Double = GPXReader.defaultSpeed, gpxInterval: Double? = nil) {
+    public init(gpxSpeed: Double = GPXReader.defaultSpeed, gpxInterval: Double? = nil, gnssProvider: GnssProvider = .automatic) {
         self.gpxSpeed = gpxSpeed
         self.gpxInterval = gpxInterval
+        self.gnssProvider = gnssProvider
     }
 }
 
 public enum TraceLoader {
     /// The largest trace file read into memory: 512 MiB. A bigger one is refused before it
     /// is read, so that a trace cannot push the daemon out of memory (a trace takes about
-    /// its own size again once parsed). A JSONL trace or an NMEA log that is replayed is
-    /// not read into memory (`openForReplay`), and has no such limit; a GPX file is, and
-    /// `load` (what `trace convert` reads) reads every format whole.
+    /// its own size again once parsed). A JSONL trace, an NMEA log, a GPX file or a
+    /// GnssLogger recording that is replayed is not read into memory (`openForReplay`),
+    /// and has no such limit; GeoJSON and KML are, and `load` reads every format whole.
     public static let maximumFileSize = 512 * 1024 * 1024
 
     /// Reads and parses a trace file of any supported format. All or nothing.
@@ -56,8 +59,10 @@ public enum TraceLoader {
 
     /// A trace to replay, as its format opens it: a JSONL file or an NMEA log is checked
     /// whole (nothing of it plays if a line is bad) and then read as it plays
-    /// (`StreamedJSONLTrace`, `StreamedNMEATrace`), whatever its size; a GPX file is read
-    /// into memory, up to `maximumFileSize`.
+    /// (`StreamedJSONLTrace`, `StreamedNMEATrace`), whatever its size; a GPX file or a
+    /// GnssLogger recording is read once into a temporary file of samples
+    /// (`SpooledSampleTrace`); GeoJSON and KML are read into memory, up to
+    /// `maximumFileSize`.
     public static func openForReplay(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> any ReplayableTrace {
         let fd = try TraceFile.openRegular(path: path)
         let (format, claimed) = TraceFormats.detect(path: path, fd: fd)

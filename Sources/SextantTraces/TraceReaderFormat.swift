@@ -52,7 +52,7 @@ public struct TraceFormat: Sendable, Equatable, CustomStringConvertible {
 public enum TraceFormats {
     /// In detection order: the first whose extension ends the path, else the first whose
     /// `looksLike` accepts the first bytes, else `fallback`.
-    public static let all: [TraceFormat] = [.sextant, .nmea, .gpx]
+    public static let all: [TraceFormat] = [.sextant, .nmea, .gpx, .gnsslogger, .geojson, .kml]
 
     /// What a file no format claims is read as.
     public static let fallback: TraceFormat = .sextant
@@ -90,7 +90,10 @@ public enum TraceFormats {
 
     /// `sextant (.jsonl, .json, .trace), nmea (.nmea, .log), gpx (.gpx)`, from `all`.
     public static var readable: String {
-        all.map { "\($0.name) (\($0.reader.extensions.map { "." + $0 }.joined(separator: ", ")))" }.joined(separator: ", ")
+        all.map { format in
+            let extensions = format.reader.extensions.map { "." + $0 }.joined(separator: ", ")
+            return "\(format.name) (\(extensions.isEmpty ? "by its first lines" : extensions))"
+        }.joined(separator: ", ")
     }
 
     /// A file no format claimed and that `fallback` could not read: the error says so and

@@ -4,11 +4,13 @@ import SextantCore
 import SextantProtocol
 import SextantTraces
 
+extension GnssProvider: ExpressibleByArgument {}
+
 /// `sextantctl trace …`: work on trace files alone, without a daemon.
 struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
-        abstract: "Convert, inspect, draw and plan trace files (Sextant JSONL, NMEA 0183, GPX 1.1, GeoJSON, KML); no daemon needed.",
+        abstract: "Convert, inspect, draw and plan trace files (Sextant JSONL, NMEA 0183, GPX 1.1, GeoJSON, KML; Android GnssLogger recordings in); no daemon needed.",
         subcommands: [Convert.self, Info.self, Route.self, Plot.self])
 
     /// Options of both subcommands.
@@ -23,6 +25,11 @@ struct TraceCommand: ParsableCommand {
             help: ArgumentHelp("Seconds between fixes interpolated along GPX routes and waypoints without times (default: the points alone).", valueName: "s"))
         var gpxInterval: Double?
 
+        @Option(
+            name: .customLong("gnss-provider"),
+            help: ArgumentHelp("Whose fixes a GnssLogger recording plays: gps, flp, nlp, any, or auto (GPS, else FLP, else NLP).", valueName: "provider"))
+        var gnssProvider: GnssProvider = .automatic
+
         @Flag(help: "Print JSON (one object) instead of text.")
         var json = false
 
@@ -31,10 +38,13 @@ struct TraceCommand: ParsableCommand {
             if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--interval must be a positive number of seconds") }
         }
 
+        /// The options the trace readers take.
+        var loadOptions: TraceLoadOptions { TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval, gnssProvider: gnssProvider) }
+
         /// Reads a trace of any format, all or nothing, and says which format it was.
         func load(_ path: String) throws -> (Trace, TraceFormat) {
             do {
-                return try TraceLoader.loadDetectingFormat(path: path, options: TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval))
+                return try TraceLoader.loadDetectingFormat(path: path, options: loadOptions)
             } catch {
                 throw Failure("\(error)")
             }
@@ -43,7 +53,7 @@ struct TraceCommand: ParsableCommand {
         /// What `trace info` shows, with the trace read as a stream where it can be.
         func summarize(_ path: String) throws -> (TraceSummary, TraceFormat) {
             do {
-                return try TraceLoader.summarize(path: path, options: TraceLoadOptions(gpxSpeed: gpxSpeed, gpxInterval: gpxInterval))
+                return try TraceLoader.summarize(path: path, options: loadOptions)
             } catch {
                 throw Failure("\(error)")
             }
@@ -58,8 +68,8 @@ struct TraceCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Convert a trace between Sextant JSONL, GPX 1.1, GeoJSON, KML and NMEA 0183.",
             discussion: """
-                The input's format is taken from its extension (.nmea/.log, .gpx, .jsonl), else \
-                from its first bytes. The output's from its extension (.jsonl/.trace, .gpx, \
+                The input's format is taken from its extension (.nmea/.log, .gpx, .jsonl, .geojson, \
+                .kml), else from its first bytes (a GnssLogger recording by its header). The output's from its extension (.jsonl/.trace, .gpx, \
                 .geojson, .kml, .nmea/.log) or --to; an unknown one is an error. Lines an NMEA \
                 reader skips are counted and reported; a GPX or JSONL file with a bad line is not \
                 converted. The input is read as a stream (a JSONL file is checked whole first) and \
@@ -78,7 +88,7 @@ struct TraceCommand: ParsableCommand {
                 let conversion: TraceConversion
                 do {
                     conversion = try TraceConversion.convert(
-                        input: input, output: output, as: outputFormat, options: TraceLoadOptions(gpxSpeed: options.gpxSpeed, gpxInterval: options.gpxInterval))
+                        input: input, output: output, as: outputFormat, options: options.loadOptions)
                 } catch {
                     throw Failure("\(error)")
                 }

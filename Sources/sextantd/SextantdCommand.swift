@@ -5,9 +5,12 @@ import SextantCore
 import SextantDBus
 import SextantProtocol
 import SextantServer
+import SextantTraces
 import SextantGPSD
 import SextantIIO
 import ServiceLifecycle
+
+extension GnssProvider: ExpressibleByArgument {}
 
 @main
 struct SextantdCommand: AsyncParsableCommand {
@@ -98,6 +101,11 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(name: .customLong("gpx-interval"), help: ArgumentHelp("Interpolate a fix every this many seconds along GPX routes without times (default: the points alone).", valueName: "s"))
     var gpxInterval: Double?
 
+    @Option(
+        name: .customLong("gnss-provider"),
+        help: ArgumentHelp("Whose fixes a replayed GnssLogger recording plays: gps, flp, nlp, any, or auto (GPS, else FLP, else NLP).", valueName: "provider"))
+    var gnssProvider: GnssProvider = .automatic
+
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
     var noIIO = false
 
@@ -167,6 +175,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.hub.profile = profile
         configuration.hub.gpxSpeed = gpxSpeed
         configuration.hub.gpxInterval = gpxInterval
+        configuration.hub.gnssProvider = gnssProvider
         configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         configuration.replayPath = replay
         configuration.replaySpeed = ReplaySpeed(parsing: speed) ?? .factor(1)

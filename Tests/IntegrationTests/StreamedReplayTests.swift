@@ -4,7 +4,7 @@ import SextantProtocol
 import SextantTestSupport
 import Testing
 
-/// A JSONL trace, an NMEA log or a GPX file is read as it plays (issue 12 point 1): the daemon's
+/// A JSONL trace, an NMEA log, a GPX file or a GnssLogger recording is read as it plays (issue 12 point 1): the daemon's
 /// memory does not grow with the trace, a second `replay.start` does not hold two traces,
 /// and a file rewritten while it plays stops the replay where it no longer reads as it
 /// was checked.
@@ -52,6 +52,21 @@ struct StreamedReplayTests {
         #expect(text.utf8.count > 18_000_000)
         let status = try peakGrowthOfTwoStarts("day.gpx", text, seek: 150_000, limitMiB: 16)
         #expect(status["state"] == "running" && status["duration"]?.doubleValue == 199_999, "\(status)")
+    }
+
+    @Test("Issue 23.1: a 20 MB GnssLogger recording, started twice: the daemon's peak memory grows by less than 16 MiB (5 MiB measured)")
+    func boundedMemoryGnssLogger() throws {
+        // 200,000 GPS fixes a second apart, each with an Accel row and a Raw row between.
+        var text = "# Header Description:\n# Fix,Provider,LatitudeDegrees,LongitudeDegrees,AltitudeMeters,SpeedMps,AccuracyMeters,UnixTimeMillis\n"
+        text += "# Accel,utcTimeMillis,elapsedRealtimeNanos,AccelXMps2,AccelYMps2,AccelZMps2\n"
+        for k in 0..<200_000 {
+            let millis = 1_699_400_582_000 + Int64(k) * 1000
+            text += "Fix,GPS,37.\(4_265_000 + k % 1000),-122.1737,23.5,1.2,4.1,\(millis)\nAccel,\(millis + 500),1,0.1,0.2,9.8\nRaw,\(millis),1,2\n"
+        }
+        #expect(text.utf8.count > 18_000_000)
+        let status = try peakGrowthOfTwoStarts("gnss_log.txt", text, seek: 150_000, limitMiB: 16)
+        // The first fix to the last Accel row: 199,999.5 s.
+        #expect(status["state"] == "running" && status["duration"]?.doubleValue == 199_999.5, "\(status)")
     }
 
     @Test("`sextantctl trace info` on a 19 MB GPX track peaks less than 16 MiB above a one-point file")

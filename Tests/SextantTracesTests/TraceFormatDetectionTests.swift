@@ -26,6 +26,10 @@ struct TraceFormatDetectionTests {
         Case(path: "x.json", head: "$GPRMC", format: .sextant, claimed: true),
         Case(path: "x.Trace", head: "", format: .sextant, claimed: true),
         Case(path: "/dir.gpx/x.nmea", head: "<", format: .nmea, claimed: true),
+        Case(path: "walk.geojson", head: "{\"type\"", format: .geojson, claimed: true),
+        Case(path: "walk.GeoJSON", head: "", format: .geojson, claimed: true),
+        Case(path: "walk.kml", head: "hello", format: .kml, claimed: true),
+        Case(path: "walk.KML", head: "<?xml", format: .kml, claimed: true),
     ]
 
     static let byFirstBytes: [Case] = [
@@ -34,10 +38,12 @@ struct TraceFormatDetectionTests {
         Case(path: "x.gpx.bak", head: "$GPGGA,", format: .nmea, claimed: true),
         Case(path: "x", head: "\n\n!AIVDM,", format: .nmea, claimed: true),
         Case(path: "/dir.gpx/x", head: "$", format: .nmea, claimed: true),
-        Case(path: "x.geojson", head: "{\"type\"", format: .sextant, claimed: true),
+        Case(path: "gnss_log_2023_11_07.txt", head: "# \n# Header Description:\n#\n# Version: 1.4", format: .gnsslogger, claimed: true),
+        Case(path: "x", head: "#\n# Fix,Provider,LatitudeDegrees", format: .gnsslogger, claimed: true),
+        Case(path: "x.txt", head: "# Raw,utcTimeMillis,TimeNanos", format: .gnsslogger, claimed: true),
+        Case(path: "x.txt", head: "# a note\n", format: .sextant, claimed: false),
         Case(path: "x", head: "", format: .sextant, claimed: false),
         Case(path: "x", head: "  \n ", format: .sextant, claimed: false),
-        Case(path: "x.kml", head: "hello", format: .sextant, claimed: false),
         Case(path: "x", head: "#$GPRMC", format: .sextant, claimed: false),
         Case(path: "x", head: "\u{A0}<gpx", format: .sextant, claimed: false),
         Case(path: "x", head: String(repeating: " ", count: 64) + "<gpx", format: .sextant, claimed: false),
@@ -60,17 +66,20 @@ struct TraceFormatDetectionTests {
         #expect(TraceFormat.detect(path: c.path, contents: c.head) == c.format, "\(c)")
     }
 
-    @Test("The table holds the three formats in detection order")
+    @Test("The table holds the six formats in detection order (issue 23.2: every format Sextant writes, it reads)")
     func table() {
-        #expect(TraceFormats.all.map(\.name) == ["sextant", "nmea", "gpx"])
-        #expect(TraceFormats.readable == "sextant (.jsonl, .json, .trace), nmea (.nmea, .log), gpx (.gpx)")
+        #expect(TraceFormats.all.map(\.name) == ["sextant", "nmea", "gpx", "gnsslogger", "geojson", "kml"])
+        #expect(
+            TraceFormats.readable
+                == "sextant (.jsonl, .json, .trace), nmea (.nmea, .log), gpx (.gpx), gnsslogger (by its first lines), geojson (.geojson), kml (.kml)")
+        for written in TraceExportFormat.allCases { #expect(TraceFormats.all.contains { $0.name == written.rawValue || (written.rawValue == "sextant" && $0 == .sextant) }, "\(written)") }
     }
 
     @Test("A format is named in any case; an unknown name lists the formats that can be read")
     func named() throws {
         #expect(try TraceFormats.named("GPX") == .gpx)
-        #expect(throws: UnknownTraceFormat(description: "unknown trace format \"kml\": the formats that can be read are " + TraceFormats.readable)) {
-            try TraceFormats.named("kml")
+        #expect(throws: UnknownTraceFormat(description: "unknown trace format \"shp\": the formats that can be read are " + TraceFormats.readable)) {
+            try TraceFormats.named("shp")
         }
     }
 

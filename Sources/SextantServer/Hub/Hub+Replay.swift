@@ -6,7 +6,7 @@ import SextantTraces
 /// Replay, as the control methods drive it (recording: `Hub.startRecording`).
 extension Hub {
     func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) -> EventLoopFuture<Void> {
-        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval)
+        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval, gnssProvider: configuration.gnssProvider)
         // A JSONL trace is checked whole here, off the loop, and then read as it plays.
         return fileThread.runIfActive(eventLoop: eventLoop) { () throws -> Result<any ReplayableTrace, TraceLoadError> in
             do throws(TraceLoadError) { return .success(try TraceLoader.openForReplay(path: path, options: options)) } catch { return .failure(error) }

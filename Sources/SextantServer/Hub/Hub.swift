@@ -22,6 +22,8 @@ public struct HubConfiguration: Sendable {
     public var gpxSpeed: Double = 1.4
     /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
     public var gpxInterval: Double?
+    /// Whose fixes a GnssLogger recording plays (`--gnss-provider`).
+    public var gnssProvider: GnssProvider = .automatic
     public var version: String = sextantVersion
     /// Per turn of the loop: connections flushed (``FlushBatcher``), sessions a fix is decided for (``LocationFanOut``). Fewer only for tests.
     public var flushesPerTurn = 128

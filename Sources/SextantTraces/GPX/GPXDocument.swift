@@ -23,6 +23,11 @@ struct GPXPoint: Equatable {
     var line: Int
     /// `trkpt`, `rtept` or `wpt`.
     var element = "trkpt"
+    /// `hAcc` and `vAcc` in metres where the file says them (GeoJSON's properties), which
+    /// `hdop` and `vdop` stand in for otherwise. Read from a document in memory only: the
+    /// point spool of a streamed GPX file has no place for them, nor GPX a tag.
+    var horizontalAccuracy: Double?
+    var verticalAccuracy: Double?
 }
 
 /// The parts of a GPX 1.1 (or 1.0) file a replay uses: tracks (`trk`, made of `trkseg`
@@ -69,7 +74,12 @@ struct GPXDocument: Equatable {
 
     /// Parses what `input` reads, handing the points to `collector` as they end.
     static func parse(_ input: GPXCheckedInput, path: String, into collector: some GPXPointCollector) throws(TraceError) {
-        let builder = Builder(path: path, collector: collector)
+        try parse(input, path: path, with: Builder(path: path, collector: collector), root: "<gpx>", format: "GPX")
+    }
+
+    /// Runs `XMLParser` over `input` with `builder` as its delegate, and throws the first
+    /// problem: the input's, the builder's, the XML's, or a missing `root` element.
+    static func parse(_ input: GPXCheckedInput, path: String, with builder: some CheckedXMLBuilder, root: String, format: String) throws(TraceError) {
         let parser = XMLParser(stream: input)
         parser.shouldProcessNamespaces = true
         parser.delegate = builder
@@ -89,7 +99,7 @@ struct GPXDocument: Equatable {
         }
         guard builder.sawRoot else {
             let empty = !input.scan.sawContent
-            throw TraceError(path: path, line: 1, reason: empty ? "not a GPX file: the file is empty" : "not a GPX file: no <gpx> element")
+            throw TraceError(path: path, line: 1, reason: empty ? "not a \(format) file: the file is empty" : "not a \(format) file: no \(root) element")
         }
     }
 
@@ -110,7 +120,7 @@ struct GPXDocument: Equatable {
     }
 
     /// The `XMLParser` delegate that collects the points.
-    private final class Builder: NSObject, XMLParserDelegate {
+    private final class Builder: NSObject, CheckedXMLBuilder {
         let path: String
         let collector: any GPXPointCollector
         var error: TraceError?
@@ -231,6 +241,15 @@ struct GPXDocument: Equatable {
         do { return .success(try Timestamp.parse(rfc3339: text)) } catch .outOfRange { return .failure(.outOfRange) } catch {}
         do { return .success(try Timestamp.parse(rfc3339: text + "Z")) } catch { return .failure(error) }
     }
+}
+
+/// An `XMLParser` delegate that `GPXDocument.parse(_:path:with:root:format:)` runs: what it
+/// found wrong, and whether it saw the root element it reads.
+protocol CheckedXMLBuilder: XMLParserDelegate {
+    var error: TraceError? { get }
+    /// The first XML syntax error and the line libxml2 found it on.
+    var syntaxError: (Int, any Error)? { get }
+    var sawRoot: Bool { get }
 }
 
 /// A list the parser opens and closes: a track segment, or a route (a file's routes are

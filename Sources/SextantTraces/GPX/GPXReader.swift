@@ -56,8 +56,14 @@ public enum GPXReader {
         } else {
             throw TraceError(path: path, line: document.rootLine, reason: "no points: the file has no trkpt, rtept or wpt")
         }
+        return try walk(lists, path: path, speed: speed, interval: interval, fileTime: document.time)
+    }
+
+    /// Lists of points as a trace, by the rules above (times kept or walked at `speed`,
+    /// speed and course from the legs): what GeoJSON and KML paths are read by too.
+    static func walk(_ lists: [[GPXPoint]], path: String, speed: Double, interval: Double?, fileTime: Timestamp?) throws(TraceError) -> Trace {
         var samples: [TraceSample] = []
-        let walk = GPXSampleWalk(points: GPXPointLists(lists: lists), path: path, speed: speed, interval: interval, fileTime: document.time)
+        let walk = GPXSampleWalk(points: GPXPointLists(lists: lists), path: path, speed: speed, interval: interval, fileTime: fileTime)
         let start = try walk.run { samples.append($0) }
         return Trace(start: start, samples: samples)
     }
@@ -78,8 +84,8 @@ public enum GPXReader {
         }
         return LocationFix(
             latitude: point.latitude, longitude: point.longitude, altitude: point.elevation,
-            horizontalAccuracy: TraceConventions.accuracy(dilution: point.hdop) ?? LocationFix.defaultHorizontalAccuracy,
-            verticalAccuracy: TraceConventions.accuracy(dilution: point.vdop), speed: speed, course: course, time: time)
+            horizontalAccuracy: point.horizontalAccuracy ?? TraceConventions.accuracy(dilution: point.hdop) ?? LocationFix.defaultHorizontalAccuracy,
+            verticalAccuracy: point.verticalAccuracy ?? TraceConventions.accuracy(dilution: point.vdop), speed: speed, course: course, time: time)
     }
 
     static func distance(_ a: GPXPoint, _ b: GPXPoint) -> Double {

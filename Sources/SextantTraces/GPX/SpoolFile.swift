@@ -6,7 +6,8 @@ import Glibc
 
 /// Records of `words` 64-bit words in a temporary file that has no name (unlinked as soon
 /// as it is made, so nothing is left behind whatever happens), written in order and read
-/// back by index: what a GPX trace keeps on disk instead of in memory (`StreamedGPXTrace`).
+/// back by index: what a GPX or GnssLogger trace keeps on disk instead of in memory
+/// (`SpooledSampleTrace`).
 final class SpoolFile {
     static let words = 10
     static let recordBytes = words * 8
@@ -122,7 +123,7 @@ final class SpoolFile {
     private func failure(_ what: String) -> TraceError { Self.failure(what, path: path) }
 
     fileprivate static func failure(_ what: String, path: String) -> TraceError {
-        TraceError(path: path, line: 1, reason: "\(what) the temporary file a GPX trace is kept in: \(String(cString: strerror(errno)))")
+        TraceError(path: path, line: 1, reason: "\(what) the temporary file a trace is kept in: \(String(cString: strerror(errno)))")
     }
 }
 

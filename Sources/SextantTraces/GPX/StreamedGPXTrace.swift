@@ -16,21 +16,20 @@ import SextantProtocol
 /// record to an unlinked temporary file (`GPXPointSpool`); passes over those records then
 /// check the times and work out every fix (`GPXSampleWalk`, the rules `GPXReader` reads a
 /// file whole by), writing each sample as a record to another one; the replay reads those
-/// records by index, `blockSize` at a time. Disk: 80 bytes a point while it loads, 80 bytes
+/// records by index, `blockSize` at a time (`SpooledSampleTrace`). Disk: 80 bytes a point while it loads, 80 bytes
 /// a sample while it plays; memory: one block. A route interpolated with `--interval` is
 /// planned in memory by `RoutePlanner` (at most its 1,000,000 fixes), as before.
 ///
 /// All or nothing: a file with a bad point is refused with its line before anything plays.
 /// Read from any thread, as `StreamedJSONLTrace`.
 public final class StreamedGPXTrace: ReplayableTrace {
-    public static let blockSize = 1024
+    public static let blockSize = SpooledSampleTrace.blockSize
 
-    public let start: Timestamp
-    public let sampleCount: Int
-    public let durationNanoseconds: Int64
+    private let spooled: SpooledSampleTrace
+    public var start: Timestamp { spooled.start }
+    public var sampleCount: Int { spooled.sampleCount }
+    public var durationNanoseconds: Int64 { spooled.durationNanoseconds }
     public var profile: DeviceProfile? { nil }
-    private let samples: SpooledRecords
-    private let decoded = DecodedBlock()
 
     public init(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) {
         let fd = try TraceFile.openRegular(path: path)
@@ -38,13 +37,11 @@ public final class StreamedGPXTrace: ReplayableTrace {
         do {
             let spool = try SpoolFile(for: path)
             var last: Int64 = 0
-            start = try Self.read(fd: fd, path: path, options: options) { sample throws(TraceError) in
-                try spool.append(Self.record(sample))
+            let start = try Self.read(fd: fd, path: path, options: options) { sample throws(TraceError) in
+                try spool.append(SampleRecord.record(sample))
                 last = sample.offset
             }
-            samples = try spool.sealed()
-            sampleCount = samples.count
-            durationNanoseconds = last
+            spooled = SpooledSampleTrace(start: start, samples: try spool.sealed(), durationNanoseconds: last, skipped: [:])
         } catch {
             throw .invalid(error)
         }
@@ -68,45 +65,7 @@ public final class StreamedGPXTrace: ReplayableTrace {
         return try walk.run(sink)
     }
 
-    public func traceSample(at index: Int) throws(TraceError) -> TraceSample {
-        let number = index / Self.blockSize
-        return try decoded.with(number, decode: decode) { $0[index - number * Self.blockSize] }
-    }
+    public func traceSample(at index: Int) throws(TraceError) -> TraceSample { try spooled.traceSample(at: index) }
 
-    /// Reads block `number`'s records from the spool.
-    private func decode(_ number: Int) throws(TraceError) -> [TraceSample] {
-        let words = try samples.read(from: number * Self.blockSize, count: Self.blockSize)
-        return stride(from: 0, to: words.count, by: SpoolFile.words).map { Self.sample(words[$0..<($0 + SpoolFile.words)]) }
-    }
-
-    public func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int {
-        var low = 0, high = sampleCount
-        while low < high {
-            let middle = (low + high) / 2
-            if try traceSample(at: middle).offset < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// offset, lat, lon, alt, hAcc, vAcc, speed, course, time, flags (which of alt, vAcc,
-    /// speed, course are there, bits 0–3). A GPX sample is always a location.
-    static func record(_ sample: TraceSample) -> [UInt64] {
-        guard case .location(let fix) = sample.value else { preconditionFailure("a GPX sample is a location") }
-        let optionals = [fix.altitude, fix.verticalAccuracy, fix.speed, fix.course]
-        var flags: UInt64 = 0
-        for (bit, value) in optionals.enumerated() where value != nil { flags |= 1 << UInt64(bit) }
-        return [UInt64(bitPattern: sample.offset), fix.latitude.bitPattern, fix.longitude.bitPattern, (fix.altitude ?? 0).bitPattern,
-            fix.horizontalAccuracy.bitPattern, (fix.verticalAccuracy ?? 0).bitPattern, (fix.speed ?? 0).bitPattern,
-            (fix.course ?? 0).bitPattern, UInt64(bitPattern: fix.time.nanoseconds), flags]
-    }
-
-    static func sample(_ r: ArraySlice<UInt64>) -> TraceSample {
-        let w = Array(r)
-        func optional(_ k: Int, bit: UInt64) -> Double? { w[9] & (1 << bit) != 0 ? Double(bitPattern: w[k]) : nil }
-        let fix = LocationFix(
-            latitude: Double(bitPattern: w[1]), longitude: Double(bitPattern: w[2]), altitude: optional(3, bit: 0),
-            horizontalAccuracy: Double(bitPattern: w[4]), verticalAccuracy: optional(5, bit: 1), speed: optional(6, bit: 2),
-            course: optional(7, bit: 3), time: Timestamp(nanoseconds: Int64(bitPattern: w[8])))
-        return TraceSample(offset: Int64(bitPattern: w[0]), value: .location(fix))
-    }
+    public func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int { try spooled.firstIndex(atOrAfter: offset) }
 }

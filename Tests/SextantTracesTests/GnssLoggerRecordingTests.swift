@@ -1,0 +1,112 @@
+import Foundation
+import SextantCore
+import SextantProtocol
+import SextantTestSupport
+@testable import SextantTraces
+import Testing
+
+/// The three real GnssLogger recordings in `Traces/gnsslogger/` (issue 23.1), each read the
+/// three ways a trace is read (whole, streamed for a replay, summarized), against numbers
+/// read off the files by hand: the `grep`/`sort` commands by each number say how.
+@Suite("GnssLogger recordings")
+struct GnssLoggerRecordingTests {
+    static func path(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+            + "/Traces/gnsslogger/" + name
+    }
+
+    /// The trace as `TraceLoader.load` reads it, checked equal to what a replay plays and
+    /// to what `trace info` says.
+    func read(_ name: String, provider: GnssProvider = .automatic) throws -> Trace {
+        let options = TraceLoadOptions(gnssProvider: provider)
+        let (trace, format) = try TraceLoader.loadDetectingFormat(path: Self.path(name), options: options)
+        #expect(format == .gnsslogger)
+        let replay = try TraceLoader.openForReplay(path: Self.path(name), options: options)
+        #expect(replay.sampleCount == trace.samples.count && replay.start == trace.start && replay.durationNanoseconds == trace.durationNanoseconds)
+        #expect(try (0..<replay.sampleCount).map { try replay.traceSample(at: $0) } == trace.samples, "a replay plays what is read whole")
+        #expect(replay.skipped == trace.skipped)
+        let (summary, _) = try TraceLoader.summarize(path: Self.path(name), options: options)
+        #expect(summary == TraceSummary(trace), "trace info streams what is read whole")
+        return trace
+    }
+
+    static func time(_ millis: Int64) -> Timestamp { Timestamp(nanoseconds: millis * 1_000_000) }
+
+    @Test("Nexus 2016, format 1.4 ((UTC)TimeInMs, Latitude, Accuracy): 207 GPS fixes over 206 s")
+    func nexus() throws {
+        let trace = try read("nexus-2016-08-22.txt")
+        let fixes = trace.locations
+        // grep -c '^Fix,gps' → 207; no other kind of row plays.
+        #expect(fixes.count == 207 && trace.samples.count == 207)
+        // grep '^Fix' | sed -n '1p;$p': the first and the last row (the file is in time order).
+        let first = try #require(fixes.first?.fix), last = try #require(fixes.last?.fix)
+        #expect(first.latitude == 37.422604 && first.longitude == -122.081709 && first.altitude == -19.820693)
+        #expect(first.speed == 0 && first.horizontalAccuracy == 4 && first.course == nil && first.verticalAccuracy == nil)
+        #expect(first.time == Self.time(1_471_902_355_999) && trace.start == first.time)
+        #expect(last.latitude == 37.422577 && last.longitude == -122.081653 && last.altitude == -23.879362)
+        #expect(last.time == Self.time(1_471_902_561_999))
+        // 1471902561999 − 1471902355999 ms.
+        #expect(trace.durationNanoseconds == 206_000_000_000)
+        // grep -c '^Raw' → 5041.
+        #expect(trace.skipped == ["Raw (not replayed yet)": 5041])
+    }
+
+    @Test("Pixel 7 2023, v3.0.6.4: the 94 GPS fixes (of 243: 95 FLP, 54 NLP) and 10 UncalAccel less their bias, in time order")
+    func pixel7() throws {
+        let trace = try read("pixel7-2023-stanford.txt")
+        let fixes = trace.locations
+        // grep -c '^Fix,GPS,' → 94; grep -c '^UncalAccel' → 10 (and no Accel row).
+        #expect(fixes.count == 94)
+        #expect(trace.samples.count == 104)
+        // grep '^Fix,GPS,' | sort -t, -k9 -n | sed -n '1p;$p'.
+        let first = try #require(fixes.first?.fix), last = try #require(fixes.last?.fix)
+        #expect(first.latitude == 37.4265079783 && first.longitude == -122.1737079613 && first.altitude == 23.67296474531974)
+        #expect(first.speed == 0 && first.horizontalAccuracy == 4.2366138 && first.verticalAccuracy == 3.0 && first.course == nil)
+        #expect(first.time == Self.time(1_699_400_582_000) && trace.start == first.time)
+        #expect(last.latitude == 37.4264821760 && last.longitude == -122.1737348618 && last.altitude == 15.699315401278927)
+        #expect(last.speed == 0.15529393 && last.course == 20.880743 && last.horizontalAccuracy == 3.6410787 && last.verticalAccuracy == 3.0460837)
+        #expect(last.time == Self.time(1_699_401_140_000))
+        // The last sample is the last UncalAccel row (grep '^UncalAccel' | sort -t, -k2 -n | tail -1),
+        // 1699401141908 − 1699400582000 ms after the first fix, less its bias columns.
+        #expect(trace.durationNanoseconds == 559_908_000_000)
+        let lastAccel = try #require(trace.samples.last?.value.acceleration)
+        #expect(abs(lastAccel.x - (0.28115666 - 0.065623306)) < 1e-12 && abs(lastAccel.z - (9.650852 + 0.031848617)) < 1e-12)
+        #expect(trace.samples.map(\.offset) == trace.samples.map(\.offset).sorted(), "rows out of order in the file play in time order")
+        // grep -c '^Fix,FLP,' + grep -c '^Fix,NLP,' → 149; the other kinds, counted by kind.
+        #expect(trace.skipped["Fix rows of another provider"] == 149)
+        #expect(trace.skipped["Raw (not replayed yet)"] == 930 && trace.skipped["UncalMag (not replayed yet)"] == 10)
+        #expect(trace.skipped["Agc (not replayed yet)"] == 80 && trace.skipped["OrientationDeg (not replayed yet)"] == 10)
+    }
+
+    @Test("Pixel 7: --gnss-provider flp plays the 95 FLP fixes, any all 243, nlp the 54 NLP")
+    func pixel7Providers() throws {
+        let flp = try read("pixel7-2023-stanford.txt", provider: .flp).locations
+        #expect(flp.count == 95)
+        // grep '^Fix,FLP,' | head -1.
+        #expect(flp.first?.fix.latitude == 37.4265084000 && flp.first?.fix.time == Self.time(1_699_400_584_473))
+        #expect(try read("pixel7-2023-stanford.txt", provider: .any).locations.count == 243)
+        #expect(try read("pixel7-2023-stanford.txt", provider: .nlp).locations.count == 54)
+    }
+
+    @Test("Nexus: --gnss-provider flp finds no FLP fix and says which providers the file has")
+    func missingProvider() throws {
+        #expect(throws: TraceLoadError.invalid(TraceError(
+            path: Self.path("nexus-2016-08-22.txt"), line: 1,
+            reason: "no Fix row of the FLP provider (the file's fixes are from GPS; choose with --gnss-provider)"))) {
+            try TraceLoader.load(path: Self.path("nexus-2016-08-22.txt"), options: TraceLoadOptions(gnssProvider: .flp))
+        }
+    }
+
+    @Test("Pixel 7, every sensor: Accel plays (UncalAccel, Accel's raw form, does not); Mag, Gyro, orientation are counted")
+    func allSensors() throws {
+        let trace = try read("pixel7-all-sensors.txt")
+        // The one Accel row: 1699400576750, 0.17288144,0.44925246,9.886545.
+        #expect(trace.samples == [TraceSample(offset: 0, value: .acceleration(Acceleration(x: 0.17288144, y: 0.44925246, z: 9.886545)))])
+        #expect(trace.start == Self.time(1_699_400_576_750))
+        #expect(
+            trace.skipped == [
+                "UncalAccel (Accel played instead)": 1, "Mag (not replayed yet)": 1, "UncalMag (not replayed yet)": 1, "Gyro (not replayed yet)": 1,
+                "UncalGyro (not replayed yet)": 1, "OrientationDeg (not replayed yet)": 1,
+            ])
+    }
+}
