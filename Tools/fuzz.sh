@@ -4,7 +4,7 @@
 #   Tools/fuzz.sh [SECONDS_EACH] [TARGET...]     (default 60 s; every target)
 #
 # Targets: fuzz-rpc-line (a JSON-RPC line), fuzz-jsonl-trace, fuzz-nmea, fuzz-gpx,
-# fuzz-gpsd-report (a line from gpsd). Builds Fuzz/ in release with
+# fuzz-gpsd-report (a line from gpsd), fuzz-gpsd-request (what a gpsd client sends the gpsd face). Builds Fuzz/ in release with
 # -sanitize=fuzzer,address (into .build-fuzz/, apart from the root's .build), then runs
 # each target for SECONDS_EACH from hand-made seeds (Fuzz/Corpus/<target>), seeds taken
 # from Traces/, and the corpus earlier runs grew (.build-fuzz/corpus/<target>). A crash, leak, trap or timeout is kept
@@ -15,7 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
-all=(fuzz-rpc-line fuzz-jsonl-trace fuzz-nmea fuzz-gpx fuzz-gpsd-report)
+all=(fuzz-rpc-line fuzz-jsonl-trace fuzz-nmea fuzz-gpx fuzz-gpsd-report fuzz-gpsd-request)
 targets=("$@")
 if [ $# -eq 0 ]; then targets=("${all[@]}"); fi
 scratch="$root/.build-fuzz"

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import SextantCore
+import SextantGPSD
 import SextantProtocol
 import SextantTraces
 import Testing
