@@ -51,7 +51,7 @@ struct GPSDPeer: Equatable, Sendable {
 
     /// How long one search of /proc may take (seconds): a user with very many processes
     /// or descriptors gets `gpsd.uidN` instead of holding up everyone's lookups.
-    static let scanLimit = 0.25
+    static let scanLimit = 1.0
 
     /// Whether /proc/PID/fd of `uid`'s processes is readable to this one: root's (with its
     /// capabilities) or its own. A daemon that runs as a user of its own (the shipped
@@ -65,8 +65,8 @@ struct GPSDPeer: Equatable, Sendable {
     /// and the search stops at `deadline`.
     static func pidHolding(socketInode inode: UInt64, uid: UInt32, proc: String, deadline: Double) -> Int32? {
         let target = "socket:[\(inode)]"
-        for pid in ProcDirectory.entries(proc) {
-            guard let pid = Int32(pid), pid > 0 else { continue }
+        // Newest first: a client has most often just been started.
+        for pid in ProcDirectory.entries(proc).compactMap({ Int32($0) }).sorted(by: >) {
             var info = stat()
             guard stat("\(proc)/\(pid)", &info) == 0, info.st_uid == uid else { continue }
             let fdDirectory = "\(proc)/\(pid)/fd"
