@@ -24,6 +24,8 @@ final class GPSDConnection {
     var isRemote = false
     /// Monotonic time of the last request read, for the idle time-out.
     private(set) var lastRequest: Int64
+    /// When the face next looks whether the client is idle.
+    var idleTimer: Scheduled<Void>?
     private(set) var watch = GPSDWatch()
     /// The same outbound lines as app.sock's: outbox, turn flush, replay hold-back, close.
     let writer: LineWriter

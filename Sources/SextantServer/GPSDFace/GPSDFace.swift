@@ -137,7 +137,9 @@ final class GPSDFace: Face {
     /// Closes a client that has sent no request for `timeout` and does not watch: it holds
     /// a slot and serves no one. A watcher is kept however long it is quiet, as gpsd keeps it.
     private func closeWhenIdle(_ connection: GPSDConnection, after delay: TimeAmount) {
-        hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self, weak connection] in
+        // Cancelled when the connection closes: a timer a minute long per connection that
+        // came and went would pile up under churn.
+        connection.idleTimer = hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self, weak connection] in
             guard let self, let connection, !connection.isClosed else { return }
             let quiet = hub.clock.monotonicNanoseconds() - connection.lastRequest
             guard !connection.watch.enable, quiet >= idleTimeout.nanoseconds else {
@@ -193,6 +195,8 @@ final class GPSDFace: Face {
         hub.eventLoop.preconditionInEventLoop()
         guard connections[connection.id] === connection else { return }
         lookups.cancel(connection.id)
+        connection.idleTimer?.cancel()
+        connection.idleTimer = nil
         connection.close()
         connections[connection.id] = nil
         if let session = connection.session { hub.closeSession(session.id) }
