@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "SextantServerTests",
             dependencies: [
-                "SextantServer", "SextantStore", "SextantTraces", "SextantTestSupport",
+                "SextantServer", "SextantGPSD", "SextantStore", "SextantTraces", "SextantTestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -49,5 +49,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-gpsd-report",
             dependencies: ["CLibFuzzer", .product(name: "SextantGPSD", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+        // The bytes a gpsd client sends to the gpsd face: its framing, requests and ?WATCH.
+        .executableTarget(
+            name: "fuzz-gpsd-request",
+            dependencies: ["CLibFuzzer", .product(name: "SextantGPSD", package: "Sextant"), .product(name: "SextantProtocol", package: "Sextant")]),
     ]
 )

@@ -4,7 +4,7 @@
 #   Tools/fuzz.sh [SECONDS_EACH] [TARGET...]     (default 60 s; every target)
 #
 # Targets: every folder Fuzz/Sources/fuzz-* (a parser of outside input each: JSON-RPC lines,
-# the trace formats, gpsd's lines, D-Bus messages). Builds Fuzz/ in release with
+# the trace formats, gpsd's lines, a gpsd client's requests, D-Bus messages). Builds Fuzz/ in release with
 # -sanitize=fuzzer,address (into .build-fuzz/, apart from the root's .build), then runs
 # each target for SECONDS_EACH from hand-made seeds (Fuzz/Corpus/<target>), seeds taken
 # from Traces/, and the corpus earlier runs grew (.build-fuzz/corpus/<target>). A crash, leak, trap or timeout is kept

@@ -2,7 +2,9 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import SextantCore
+import SextantGPSD
 import SextantProtocol
+import SextantTestSupport
 import SextantTraces
 import Testing
 
@@ -80,6 +82,29 @@ struct GPSDFaceUnitTests {
         #expect(ProcNetTCP.matches(Substring(mapped + ":0B83"), ("127.0.0.1", 2947)))
         #expect(GPSDPeer.appID(command: "gps pipe/x") == "gpsd.gps_pipe_x")
         #expect(GPSDPeer.appID(command: nil) == "gpsd.unknown")
+        #expect(GPSDPeer.appID(command: nil, uid: 1000) == "gpsd.uid1000", "issue 28.8: a uid of its own where the name is not known")
+        #expect(GPSDPeer.appID(command: "cgps", uid: 1000) == "gpsd.cgps")
+    }
+
+    @Test("issue 28.1: sock_diag gives a loopback peer's uid and inode by its addresses; a socket that is gone is not found")
+    func socketDiag() throws {
+        let (listener, port) = try listenOnLoopback()
+        defer { close(listener) }
+        let client = try #require(connectLoopback(port: port))
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &length) } }
+        let clientPort = Int(UInt16(bigEndian: address.sin_port))
+        var info = stat()
+        #expect(fstat(client, &info) == 0)
+        let diag = try #require(SocketDiag())
+        let found = diag.tcpSocket(source: ("127.0.0.1", clientPort), destination: ("127.0.0.1", Int(port)))
+        #expect(found == ProcNetTCP.Entry(uid: getuid(), inode: UInt64(info.st_ino)))
+        #expect(diag.tcpSocket(source: ("127.0.0.1", clientPort), destination: ("127.0.0.1", Int(port) ^ 1)) == nil)
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(client)
+        #expect(diag.tcpSocket(source: ("127.0.0.1", clientPort), destination: ("127.0.0.1", Int(port))) == nil)
     }
 
     @Test("/proc files are read to their end, past the page that Foundation's String(contentsOfFile:) stops at")

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import SextantCore
+import SextantGPSD
 import SextantProtocol
 import SextantTraces
 
@@ -17,8 +18,14 @@ final class GPSDConnection {
     private var hub: Hub { owner.hub }
     /// Opened once the peer is identified; requests are read only from then on.
     var session: AppSession?
-    /// Who the peer is, when /proc says.
+    /// Who the peer is, when the kernel says (its uid at least).
     var identity: GPSDPeer?
+    /// Whether the peer's socket is not on this machine (`--gpsd-listen-any`).
+    var isRemote = false
+    /// Monotonic time of the last request read, for the idle time-out.
+    private(set) var lastRequest: Int64
+    /// When the face next looks whether the client is idle.
+    var idleTimer: Scheduled<Void>?
     private(set) var watch = GPSDWatch()
     /// The same outbound lines as app.sock's: outbox, turn flush, replay hold-back, close.
     let writer: LineWriter
@@ -32,6 +39,7 @@ final class GPSDConnection {
         self.id = id
         self.owner = face
         let hub = face.hub
+        self.lastRequest = face.hub.clock.monotonicNanoseconds()
         self.writer = LineWriter(
             channel: channel, clock: hub.clock, flushes: hub.flushes, logger: hub.logger, wording: ("gpsd client", "reports"))
         writer.label = { [unowned self] in label }
@@ -51,6 +59,7 @@ final class GPSDConnection {
 
     func handle(_ frame: GPSDFrame) {
         guard !isClosed else { return }
+        lastRequest = hub.clock.monotonicNanoseconds()
         switch frame {
         case .tooLong:
             hub.logger.notice("gpsd client sent a request over \(GPSDRequestFramer.maxLength) bytes: closing", metadata: ["client": "\(label)"])

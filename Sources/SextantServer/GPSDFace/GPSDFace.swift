@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 import SextantCore
 import SextantProtocol
@@ -7,6 +8,12 @@ import SextantProtocol
 /// is always in the foreground (it has no screen to leave); its `?WATCH` with `enable` is
 /// its authorization request, at level `always` (RULES "gpsd clients"). Its connections
 /// count in a max-speed replay's pacing as app.sock's do.
+/// What a lookup found: the peer, or that its socket is not on this machine (or gone).
+enum GPSDPeerLookupResult {
+    case found(GPSDPeer)
+    case remote
+}
+
 final class GPSDFace: Face {
     unowned let hub: Hub
     /// The addresses the face listens on, as bound ("127.0.0.1:2947", "[::1]:2947").
@@ -14,15 +21,26 @@ final class GPSDFace: Face {
     private var connections: [UInt64: GPSDConnection] = [:]
     private var nextID: UInt64 = 0
     private var activated: [SourceName: Timestamp] = [:]
+    /// Asks the kernel for a peer's socket; nil where netlink is refused (then /proc is read).
+    private let socketDiag = SocketDiag()
+    private let lookups = GPSDPeerLookups()
+    /// How long a client that does not watch may stay without a request.
+    let idleTimeout: TimeAmount
 
-    init(hub: Hub) { self.hub = hub }
+    init(hub: Hub, idleTimeout: TimeAmount = GPSDListener.idleTimeout) {
+        self.hub = hub
+        self.idleTimeout = idleTimeout
+    }
 
     var statusMembers: [String: JSONValue] { ["gpsdListeners": .array(listeners.map { .string($0) })] }
 
     func holdsBackReplay(now: Int64) -> Bool { connections.values.contains { $0.writer.holdsBackReplay(now: now) } }
 
     func close() {
-        for connection in connections.values { connection.close() }
+        for connection in connections.values {
+            lookups.cancel(connection.id)
+            connection.close()
+        }
     }
 
     /// A listener is bound at `address`.
@@ -33,32 +51,103 @@ final class GPSDFace: Face {
         nextID += 1
         let connection = GPSDConnection(id: nextID, channel: channel, face: self)
         connections[connection.id] = connection
+        // Whatever ends the channel ends the session and the lookup, even a reset that
+        // fails the banner's write before the handler holds the connection (issue 28.6).
+        channel.closeFuture.assumeIsolated().whenComplete { [self] _ in connectionClosed(connection) }
         connection.send(GPSDReport.version(), kind: .essential)
         identifyGPSDPeer(connection)
+        closeWhenIdle(connection, after: idleTimeout)
         return connection
     }
 
-    /// Finds the peer through /proc off the loop (a scan of every process's descriptors),
-    /// then opens its session and starts reading its requests.
+    /// Finds the peer, then opens its session and starts reading its requests. Its socket
+    /// (uid, inode) is asked of the kernel here, on the loop, in one netlink round trip;
+    /// its process is searched for in /proc on the lookup queue, and only where this
+    /// process may read that uid's descriptors (``GPSDPeer/mayLookAtProcesses(of:)``).
     private func identifyGPSDPeer(_ connection: GPSDConnection) {
         let channel = connection.channel
-        let peer = channel.remoteAddress.flatMap { address in address.ipAddress.map { ($0, address.port ?? 0) } }
-        let local = channel.localAddress.flatMap { address in address.ipAddress.map { ($0, address.port ?? 0) } }
-        let lookup: EventLoopFuture<GPSDPeer?>
-        if let peer, let local {
-            lookup = hub.fileThread.runIfActive(eventLoop: hub.eventLoop) { GPSDPeer.identify(peer: peer, local: local) }
-        } else {
-            lookup = hub.eventLoop.makeSucceededFuture(nil)
+        guard let peer = channel.remoteAddress.flatMap({ a in a.ipAddress.map { ($0, a.port ?? 0) } }),
+            let local = channel.localAddress.flatMap({ a in a.ipAddress.map { ($0, a.port ?? 0) } })
+        else {
+            identified(connection.id, nil)  // not a TCP peer (in-process tests)
+            return
         }
-        lookup.assumeIsolated().whenComplete { [self] result in
-            guard !connection.isClosed else { return }
-            let identity = (try? result.get()) ?? nil
-            connection.identity = identity
-            openGPSDSession(connection).assumeIsolated().whenSuccess {
-                guard !connection.isClosed else { return }
-                channel.read()
-                _ = channel.setOption(ChannelOptions.autoRead, value: true)
+        var query = GPSDPeer.Query(peer: peer, local: local)
+        if let socketDiag {
+            guard let socket = socketDiag.tcpSocket(source: peer, destination: local) else {
+                identified(connection.id, .remote)
+                return
             }
+            query.socket = socket
+            connection.identity = GPSDPeer(uid: socket.uid)
+            // Over its uid's share: refused now, before any search of /proc.
+            guard admittedInShare(connection) else { return }
+            guard GPSDPeer.mayLookAtProcesses(of: socket.uid) else {
+                identified(connection.id, .found(GPSDPeer(uid: socket.uid)))
+                return
+            }
+        }
+        let face = NIOLoopBound(self, eventLoop: hub.eventLoop)
+        let (loop, id) = (hub.eventLoop, connection.id)
+        lookups.lookUp(id, query) { peer in
+            loop.execute { face.value.identified(id, peer.map { .found($0) } ?? .remote) }
+        }
+    }
+
+    /// The lookup's answer for connection `id`, if it is still open: the per-uid share is
+    /// checked, then the session opens and its requests are read.
+    private func identified(_ id: UInt64, _ result: GPSDPeerLookupResult?) {
+        guard let connection = connections[id], !connection.isClosed else { return }
+        switch result {
+        case .found(let peer): connection.identity = peer
+        case .remote:
+            connection.identity = nil
+            connection.isRemote = true
+        case nil: connection.identity = nil
+        }
+        guard admittedInShare(connection) else { return }
+        let channel = connection.channel
+        openGPSDSession(connection).assumeIsolated().whenSuccess {
+            guard !connection.isClosed else { return }
+            channel.read()
+            _ = channel.setOption(ChannelOptions.autoRead, value: true)
+        }
+    }
+
+    /// Which share of the slots a client counts in: its uid's, or the one of all peers not
+    /// on this machine; none for root and the daemon's own uid, which may take every slot.
+    private func share(of connection: GPSDConnection) -> Int64? {
+        if connection.isRemote { return -1 }
+        guard let uid = connection.identity?.uid, uid != 0, uid != geteuid() else { return nil }
+        return Int64(uid)
+    }
+
+    /// Refuses a client beyond its share (``GPSDListener/maxClientsPerUser``), so that one
+    /// user cannot hold every slot; whether it was let in.
+    private func admittedInShare(_ connection: GPSDConnection) -> Bool {
+        guard let key = share(of: connection) else { return true }
+        let others = connections.values.count { $0 !== connection && !$0.isClosed && share(of: $0) == key }
+        guard others >= GPSDListener.maxClientsPerUser else { return true }
+        let who = key < 0 ? "clients from other machines" : "uid \(key)"
+        hub.logger.notice("gpsd client refused: its uid has its share of the slots", metadata: ["client": "\(connection.label)", "share": "\(GPSDListener.maxClientsPerUser)"])
+        connection.refuse("Sextant serves at most \(GPSDListener.maxClientsPerUser) gpsd clients of one user at once, and \(who) has that many")
+        return false
+    }
+
+    /// Closes a client that has sent no request for `timeout` and does not watch: it holds
+    /// a slot and serves no one. A watcher is kept however long it is quiet, as gpsd keeps it.
+    private func closeWhenIdle(_ connection: GPSDConnection, after delay: TimeAmount) {
+        // Cancelled when the connection closes: a timer a minute long per connection that
+        // came and went would pile up under churn.
+        connection.idleTimer = hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self, weak connection] in
+            guard let self, let connection, !connection.isClosed else { return }
+            let quiet = hub.clock.monotonicNanoseconds() - connection.lastRequest
+            guard !connection.watch.enable, quiet >= idleTimeout.nanoseconds else {
+                closeWhenIdle(connection, after: connection.watch.enable ? idleTimeout : idleTimeout - .nanoseconds(quiet))
+                return
+            }
+            hub.logger.notice("gpsd client idle: closing", metadata: ["client": "\(connection.label)", "seconds": "\(idleTimeout.nanoseconds / 1_000_000_000)"])
+            connection.refuse("no request for \(idleTimeout.nanoseconds / 1_000_000_000) s and no WATCH: closing")
         }
     }
 
@@ -67,7 +156,7 @@ final class GPSDFace: Face {
     /// ERROR and is closed, so that one user's grant never serves another user's program.
     /// A client whose uid /proc does not tell is `gpsd.unknown`, which binds no one.
     private func openGPSDSession(_ connection: GPSDConnection) -> EventLoopFuture<Void> {
-        let app = GPSDPeer.appID(command: connection.identity?.command)
+        let app = GPSDPeer.appID(command: connection.identity?.command, uid: connection.identity?.uid)
         // The profile's own orientations are never an empty set: this cannot fail.
         guard let interface = try? AppInterfaceOrientation(declared: nil, state: .foreground, conditions: hub.interfaceConditions) else {
             hub.logger.error("cannot open a gpsd client's session", metadata: ["client": "\(connection.label)"])
@@ -100,8 +189,14 @@ final class GPSDFace: Face {
         }.nonisolated()
     }
 
+    /// Ends a connection's session and lookup; once, whoever calls first (the channel's
+    /// close, the handler).
     func connectionClosed(_ connection: GPSDConnection) {
         hub.eventLoop.preconditionInEventLoop()
+        guard connections[connection.id] === connection else { return }
+        lookups.cancel(connection.id)
+        connection.idleTimer?.cancel()
+        connection.idleTimer = nil
         connection.close()
         connections[connection.id] = nil
         if let session = connection.session { hub.closeSession(session.id) }

@@ -96,6 +96,11 @@ enum GPSDListener {
     /// gpsd clients served at once, over all the face's listeners: each costs a descriptor
     /// and a /proc scan when it connects. One more hears gpsd's ERROR and is closed.
     static let maxClients = 64
+    /// Of those, what one uid other than root's and the daemon's own may hold; clients
+    /// from other machines (`--gpsd-listen-any`) share one such part.
+    static let maxClientsPerUser = 16
+    /// A client that does not watch is closed after this long without a request.
+    static let idleTimeout = TimeAmount.seconds(60)
 
     static func bind(_ address: GPSDListenAddress, allowAny: Bool, budget: ConnectionBudget, hub: HubHandle, face: NIOLoopBound<GPSDFace>) async throws -> Channel {
         let loopback: Bool
@@ -193,8 +198,7 @@ final class GPSDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let connection { face.connectionClosed(connection) }
-        connection = nil
+        connection = nil  // the face ends it on the channel's close
         context.fireChannelInactive()
     }
 

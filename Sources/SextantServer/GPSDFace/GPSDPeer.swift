@@ -1,10 +1,11 @@
 import Foundation
 
-/// Who is at the other end of a loopback TCP connection, found through /proc: TCP has no
-/// SO_PEERCRED. The peer's socket is the one whose local address is the connection's
-/// remote one: `/proc/net/tcp` (or `tcp6`) gives its uid and inode, and the process
-/// holding `socket:[inode]` among its descriptors (a scan of `/proc/*/fd`) its pid, then
-/// `/proc/PID/comm` its executable's name.
+/// Who is at the other end of a loopback TCP connection: TCP has no SO_PEERCRED. The peer's
+/// socket is the one whose local address is the connection's remote one. Its uid and inode
+/// come from the kernel by the socket's addresses (``SocketDiag``, or `/proc/self/net/tcp`
+/// where netlink is refused), which anyone may read; its process from the one holding
+/// `socket:[inode]` among its descriptors, which only root and the process's own uid may
+/// look at (`/proc/PID/fd`), then `/proc/PID/comm` its executable's name.
 struct GPSDPeer: Equatable, Sendable {
     var uid: UInt32
     var pid: Int32?
@@ -13,49 +14,103 @@ struct GPSDPeer: Equatable, Sendable {
     var command: String?
 
     /// The app id the authorization engine knows the client by: `gpsd.` and the
-    /// executable's name, characters outside `[A-Za-z0-9._-]` replaced by `_`.
-    static func appID(command: String?) -> String {
-        guard let command, !command.isEmpty else { return unknownApp }
+    /// executable's name, characters outside `[A-Za-z0-9._-]` replaced by `_`; where the
+    /// name cannot be read, `gpsd.uid` and the uid, so that each user has a decision of
+    /// its own; `gpsd.unknown` only for a peer whose uid is not known either (not on
+    /// this machine).
+    static func appID(command: String?, uid: UInt32? = nil) -> String {
+        guard let command, !command.isEmpty else { return uid.map { "gpsd.uid\($0)" } ?? unknownApp }
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         return "gpsd." + String(command.prefix(200).map { allowed.contains($0) ? $0 : "_" })
     }
 
     static let unknownApp = "gpsd.unknown"
 
-    /// Finds the process whose socket has local address `peer` and remote address `local`
-    /// (both "ADDRESS:PORT" as `SocketAddress` gives them); nil when /proc does not list it
-    /// (another network namespace, a remote peer).
-    static func identify(peer: (ip: String, port: Int), local: (ip: String, port: Int), proc: String = "/proc") -> GPSDPeer? {
-        guard let entry = ProcNetTCP.find(peer: peer, local: local, proc: proc) else { return nil }
+    /// What a lookup starts from: the connection's two addresses ("ADDRESS", PORT as
+    /// `SocketAddress` gives them), and the peer's socket when the loop already asked the
+    /// kernel for it.
+    struct Query: Sendable {
+        var peer: (ip: String, port: Int)
+        var local: (ip: String, port: Int)
+        var socket: ProcNetTCP.Entry?
+    }
+
+    /// Finds the peer: its socket (from the query, else /proc), then, where this process
+    /// may look at the processes of the socket's uid, the process holding it. Nil when the
+    /// socket is not found (another network namespace, a remote peer, already closed).
+    static func identify(_ query: Query, proc: String = "/proc", scanLimit: Double = GPSDPeer.scanLimit) -> GPSDPeer? {
+        guard let entry = query.socket ?? ProcNetTCP.find(peer: query.peer, local: query.local, proc: proc) else { return nil }
         var found = GPSDPeer(uid: entry.uid)
-        guard entry.inode != 0, let pid = pidHolding(socketInode: entry.inode, proc: proc) else { return found }
+        guard entry.inode != 0, mayLookAtProcesses(of: entry.uid) else { return found }
+        guard let pid = pidHolding(socketInode: entry.inode, uid: entry.uid, proc: proc, deadline: uptime() + scanLimit) else { return found }
         found.pid = pid
-        found.command = ProcFile.read("\(proc)/\(pid)/comm")?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        found.command = ProcFile.read("\(proc)/\(pid)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines)
         found.gid = gid(of: pid, proc: proc)
         return found
     }
 
-    /// The pid whose descriptors include `socket:[inode]`; processes we may not look into
-    /// (another user's, without privileges) are skipped.
-    static func pidHolding(socketInode inode: UInt64, proc: String) -> Int32? {
+    /// How long one search of /proc may take (seconds): a user with very many processes
+    /// or descriptors gets `gpsd.uidN` instead of holding up everyone's lookups.
+    static let scanLimit = 1.0
+
+    /// Whether /proc/PID/fd of `uid`'s processes is readable to this one: root's (with its
+    /// capabilities) or its own. A daemon that runs as a user of its own (the shipped
+    /// unit's DynamicUser) sees no one else's, and does not scan for them.
+    static func mayLookAtProcesses(of uid: UInt32) -> Bool {
+        geteuid() == 0 || geteuid() == uid
+    }
+
+    /// The pid of `uid` whose descriptors include `socket:[inode]`: only that uid's
+    /// processes are looked into (a /proc/PID directory belongs to its process's uid),
+    /// and the search stops at `deadline`.
+    static func pidHolding(socketInode inode: UInt64, uid: UInt32, proc: String, deadline: Double) -> Int32? {
         let target = "socket:[\(inode)]"
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: proc) else { return nil }
-        for entry in entries {
-            guard let pid = Int32(entry), pid > 0 else { continue }
-            let fdDirectory = "\(proc)/\(entry)/fd"
-            guard let fds = try? FileManager.default.contentsOfDirectory(atPath: fdDirectory) else { continue }
-            for fd in fds where (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDirectory)/\(fd)")) == target {
+        // Newest first: a client has most often just been started.
+        for pid in ProcDirectory.entries(proc).compactMap({ Int32($0) }).sorted(by: >) {
+            var info = stat()
+            guard stat("\(proc)/\(pid)", &info) == 0, info.st_uid == uid else { continue }
+            let fdDirectory = "\(proc)/\(pid)/fd"
+            for fd in ProcDirectory.entries(fdDirectory) where ProcDirectory.link("\(fdDirectory)/\(fd)") == target {
                 return pid
             }
+            if uptime() > deadline { return nil }
         }
         return nil
+    }
+
+    /// Seconds on the monotonic clock.
+    private static func uptime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     private static func gid(of pid: Int32, proc: String) -> UInt32? {
         guard let status = ProcFile.read("\(proc)/\(pid)/status") else { return nil }
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Gid:") }) else { return nil }
         return line.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().first.flatMap { UInt32($0) }
+    }
+}
+
+/// Directory entries and symbolic links read with readdir(3) and readlink(2): a search of
+/// /proc reads thousands of them, and Foundation's FileManager costs several times more.
+enum ProcDirectory {
+    static func entries(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    static func link(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 }
 
@@ -68,8 +123,9 @@ enum ProcNetTCP {
     }
 
     static func find(peer: (ip: String, port: Int), local: (ip: String, port: Int), proc: String) -> Entry? {
+        // /proc/self/net rather than /proc/net: the unit's ProcSubset=pid hides the latter.
         for file in ["tcp", "tcp6"] {
-            guard let text = ProcFile.read("\(proc)/net/\(file)") else { continue }
+            guard let text = ProcFile.read("\(proc)/self/net/\(file)") else { continue }
             if let entry = find(in: text, peer: peer, local: local) { return entry }
         }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import SextantCore
+import SextantGPSD
 import SextantProtocol
 
 /// gpsd's JSON reports (gpsd_json(5), protocol 3.14 as gpsd 3.22 speaks it), written in

@@ -47,18 +47,28 @@ final class DaemonHarness {
     private let sensors: IIOTestbed?
     private let baseEnvironment: [String: String]
     let logPath: String
+    /// The uid the daemon runs as when not the test's (as the shipped unit's DynamicUser).
+    let user: UInt32?
 
     /// Starts a daemon and waits (up to 15 s) for its READY=1.
     init(
         arguments: [String] = [], sensors: IIOTestbed? = nil, state: String? = nil, directoryMode: Int = 0o700, launcher: [String] = [],
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil, user: UInt32? = nil
     ) throws {
-        scratch = try TemporaryDirectory("test", mode: directoryMode)
+        scratch = try TemporaryDirectory("test", mode: user == nil ? directoryMode : 0o755)
         runtime = scratch.file("run")
         self.state = state ?? scratch.file("state")
         logPath = scratch.file("sextantd.log")
         self.arguments = arguments
-        self.launcher = launcher
+        self.user = user
+        self.launcher = user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] + launcher } ?? launcher
+        if let user {
+            // Its own directories, as systemd makes them for a DynamicUser.
+            for path in [runtime, self.state] {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                guard chown(path, user, user) == 0 else { throw HarnessError("chown \(path): \(String(cString: strerror(errno)))") }
+            }
+        }
         self.sensors = sensors
         self.baseEnvironment = environment ?? ProcessInfo.processInfo.environment
         process = Process()
@@ -80,6 +90,7 @@ final class DaemonHarness {
         // Hermetic: a daemon under test reads only the fake sensors it is given and reaches
         // gpsd only when told where, never this machine's own sensors or gpsd on :2947.
         let readiness = try ReadinessNotification(path: directory + "/notify.sock")
+        if let user { chown(readiness.path, user, user) }
         var environment = baseEnvironment
         environment["NOTIFY_SOCKET"] = readiness.path
         if let sensors {
