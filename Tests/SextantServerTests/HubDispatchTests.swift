@@ -32,6 +32,17 @@ struct HubDispatchTests {
         #expect(try await app.errorCode(Method.status) == -32601, "a control method is unknown on the app socket")
     }
 
+    @Test("gpsd.uidN is uid N's by its name: another uid's hello with it gets 1009, uid N's opens a session")
+    func gpsdUIDNameBelongsToItsUID() async throws {
+        let hub = try InProcessHub()
+        let squatter = try await hub.connect(.app, uid: 65534)
+        #expect(try await squatter.errorCode(Method.hello, ["app": "gpsd.uid1000"]) == 1009)
+        let owner = try await hub.connect(.app, uid: 1000)
+        _ = try await owner.call(Method.hello, ["app": "gpsd.uid1000"])
+        let other = try await hub.connect(.app, uid: 65534)
+        _ = try await other.call(Method.hello, ["app": "gpsd.uid65534x"])
+    }
+
     @Test("Every method of PROTOCOL (and our additions) is registered on its socket, and only there")
     func tablesMatchTheProtocol() {
         #expect(

@@ -170,7 +170,7 @@ extension Hub {
     /// The same for a client of any face whose uid the face knows (the gpsd face reads it
     /// from /proc).
     func claimAppID(_ app: String, uid: UInt32, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
-        if let owner = stored.owners[app] {
+        if let owner = stored.owners[app] ?? Self.ownerByName(of: app) {
             guard owner == uid else {
                 logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
                 throw RPCError(
@@ -189,6 +189,16 @@ extension Hub {
             do throws(RPCError) { return try open() } catch { throw error }
         }
         return .later(opened.nonisolated())
+    }
+
+    /// The uid an app id belongs to by its name alone: `gpsd.uidN` is what the gpsd face calls
+    /// uid N's clients whose program it may not read, so no other uid may take it first
+    /// (docs/security.md).
+    static func ownerByName(of app: String) -> UInt32? {
+        guard app.hasPrefix("gpsd.uid") else { return nil }
+        let digits = app.dropFirst("gpsd.uid".count)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        return UInt32(digits)
     }
 
     /// `permissions.owners`: every bound app id with its uid, by app id.
