@@ -15,13 +15,32 @@ struct PeerFileAccessTests {
         #expect(PeerFileAccess(peer: PeerCredentials(pid: 1, uid: 0, gid: 0), daemonUID: 1000).rights == .daemons)
         #expect(PeerFileAccess(peer: nil, daemonUID: 1000).rights == .daemons)
         #expect(PeerFileAccess(peer: Self.member, daemonUID: 0).rights == .clients(uid: 65534, gid: 65534, pid: getpid()))
-        let refused = PeerFileAccess(peer: Self.member, daemonUID: 1000)
-        #expect(refused.rights == .refused(clientUID: 65534, daemonUID: 1000))
-        guard case .failure(let refusal) = refused.perform({ 1 }) else {
-            Issue.record("a daemon that is not root opened a file for another uid")
+        let unprivileged = PeerFileAccess(peer: Self.member, daemonUID: 1000)
+        #expect(unprivileged.rights == .everyones(clientUID: 65534, daemonUID: 1000))
+        guard case .failure(let refusal) = unprivileged.perform(on: "/etc/passwd", writing: true, { $0 }) else {
+            Issue.record("a daemon that is not root opened a file to write for another uid")
             return
         }
         #expect(refusal.description.contains("uid 65534"), "\(refusal)")
+    }
+
+    @Test("Issue 28.2: a daemon that is not root reads for another uid only a file every user may read, where only root could change it")
+    func unprivilegedDaemonReadsWhatEveryoneMay() throws {
+        let access = PeerFileAccess(rights: .everyones(clientUID: 65534, daemonUID: 1000))
+        #expect(try access.perform(on: "/etc/passwd", writing: false) { $0 }.get() == "/etc/passwd")
+        let scratch = try TemporaryDirectory("everyones", mode: 0o755)
+        let private0600 = try scratch.write("private", "x\n")
+        #expect(chmod(private0600, 0o600) == 0)
+        // World-readable, but in a directory under /tmp, which anyone may write.
+        let open0644 = try scratch.write("open", "x\n")
+        #expect(chmod(open0644, 0o644) == 0)
+        for path in [private0600, open0644, scratch.path + "/missing", scratch.path] {
+            guard case .failure(let refusal) = access.perform(on: path, writing: false, { $0 }) else {
+                Issue.record("\(path) was opened for another uid")
+                continue
+            }
+            #expect(refusal.description.hasPrefix("permission denied"), "\(refusal)")
+        }
     }
 
     @Test(
@@ -31,7 +50,7 @@ struct PeerFileAccessTests {
         let scratch = try TemporaryDirectory("peer-files", mode: 0o777)
         let made = scratch.file("made-as-member")
         let access = PeerFileAccess(rights: .clients(uid: 65534, gid: 65534, pid: 0))
-        let descriptor = try access.perform { open(made, O_WRONLY | O_CREAT | O_EXCL, 0o600) }.get()
+        let descriptor = try access.perform(on: made, writing: true) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o600) }.get()
         #expect(descriptor >= 0)
         close(descriptor)
         var info = stat()
@@ -39,7 +58,7 @@ struct PeerFileAccessTests {
         // A root-only file stays out of the member's reach...
         let secret = try scratch.write("secret", "root's\n")
         #expect(chmod(secret, 0o600) == 0)
-        let denied = try access.perform { () -> Int32 in open(secret, O_RDONLY) < 0 ? errno : 0 }.get()
+        let denied = try access.perform(on: secret, writing: false) { open($0, O_RDONLY) < 0 ? errno : 0 }.get()
         #expect(denied == EACCES)
         // ...and this thread is root still: what it makes is root's.
         let mine = try scratch.write("mine", "")

@@ -11,8 +11,8 @@ extension Hub {
         let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval)
         // A JSONL trace is checked whole here, off the loop, and then read as it plays.
         return fileThread.runIfActive(eventLoop: eventLoop) { () -> Result<Result<any ReplayableTrace, TraceLoadError>, PeerFileRefusal> in
-            access.perform { () -> Result<any ReplayableTrace, TraceLoadError> in
-                do throws(TraceLoadError) { return .success(try TraceLoader.openForReplay(path: path, options: options)) } catch { return .failure(error) }
+            access.perform(on: path, writing: false) { (opened: String) -> Result<any ReplayableTrace, TraceLoadError> in
+                do throws(TraceLoadError) { return .success(try TraceLoader.openForReplay(path: opened, options: options)) } catch { return .failure(error) }
             }
         }.flatMapThrowing { [self] opened in
             let loaded: Result<any ReplayableTrace, TraceLoadError>

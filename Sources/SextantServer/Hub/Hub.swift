@@ -143,7 +143,7 @@ public final class Hub {
     func startRecording(to path: String, access: PeerFileAccess = .daemons) -> EventLoopFuture<Void> {
         if let recorder { return eventLoop.makeFailedFuture(Self.alreadyRecording(to: recorder.path)) }
         return fileThread.runIfActive(eventLoop: eventLoop) {
-            access.perform { TraceRecorder.openFile(path) }
+            access.perform(on: path, writing: true) { TraceRecorder.openFile($0) }
         }.assumeIsolated().flatMapThrowing { [self] opened in
             let fd: Int32
             switch opened {

@@ -11,15 +11,16 @@ import Synchronization
 /// supplementary groups of its process — with raw system calls that change that thread
 /// alone, and ends with it: the kernel then judges every open, path and symlink as it would
 /// the client's, and a file it creates belongs to the client. A daemon that is not root
-/// cannot take another uid's ids, and opens nothing for such a client.
+/// cannot take another uid's ids: for such a client it reads only a file every user may
+/// read, at a place no one but root and the daemon can change, and writes nothing.
 struct PeerFileAccess: Sendable, Equatable {
     enum Rights: Sendable, Equatable {
         /// The daemon's own: the client is the daemon's uid, or root.
         case daemons
         /// The client's, taken by a thread of the daemon (root) for the work.
         case clients(uid: UInt32, gid: UInt32, pid: Int32)
-        /// None: the daemon cannot act with the client's rights.
-        case refused(clientUID: UInt32, daemonUID: UInt32)
+        /// Every user's: the daemon cannot take the client's rights.
+        case everyones(clientUID: UInt32, daemonUID: UInt32)
     }
 
     let rights: Rights
@@ -34,22 +35,50 @@ struct PeerFileAccess: Sendable, Equatable {
             self.init(rights: .daemons)
             return
         }
-        self.init(rights: daemonUID == 0 ? .clients(uid: peer.uid, gid: peer.gid, pid: peer.pid) : .refused(clientUID: peer.uid, daemonUID: daemonUID))
+        self.init(rights: daemonUID == 0 ? .clients(uid: peer.uid, gid: peer.gid, pid: peer.pid) : .everyones(clientUID: peer.uid, daemonUID: daemonUID))
     }
 
-    /// `body`'s result, run with the client's rights; blocks until it is done, so call it
-    /// off the event loop (the hub's file thread). The reason, when those rights cannot be
-    /// had.
-    func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Result<T, PeerFileRefusal> {
+    /// `body`'s result, run with the client's rights on the path it is handed: `path`, or
+    /// for `everyones` the real path of a file every user may read (`readableByEveryone`).
+    /// Blocks until it is done, so call it off the event loop (the hub's file thread). The
+    /// reason, when those rights cannot be had: `writing` is never allowed with `everyones`.
+    func perform<T: Sendable>(
+        on path: String, writing: Bool, _ body: @escaping @Sendable (String) -> T
+    ) -> Result<T, PeerFileRefusal> {
         switch rights {
         case .daemons:
-            return .success(body())
-        case .refused(let client, let daemon):
-            return .failure(PeerFileRefusal("the daemon runs as uid \(daemon) and cannot open files with uid \(client)'s rights (only a daemon running as root can)"))
+            return .success(body(path))
+        case .everyones(let client, let daemon):
+            let why = "the daemon runs as uid \(daemon) and cannot open files with uid \(client)'s rights (a daemon running as root can)"
+            guard !writing else { return .failure(PeerFileRefusal(why)) }
+            guard let real = Self.readableByEveryone(path) else {
+                return .failure(PeerFileRefusal("permission denied (\(why), and reads for it only files every user may read)"))
+            }
+            return .success(body(real))
         case .clients(let uid, let gid, let pid):
             let groups = ProcessGroups.supplementary(pid: pid, uid: uid) ?? []
-            return Self.onThreadOfItsOwn(uid: uid, gid: gid, groups: groups, body)
+            return Self.onThreadOfItsOwn(uid: uid, gid: gid, groups: groups) { body(path) }
         }
+    }
+
+    /// The real path of the regular file at `path` when every user may read it there: the
+    /// file is readable by others, and every directory above it may be searched by others
+    /// and written by its owner alone, root or the daemon — so no one else can put another
+    /// file at that path between this check and the open. nil otherwise.
+    static func readableByEveryone(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        let real = String(cString: resolved)
+        free(resolved)
+        var info = stat()
+        guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & S_IROTH != 0 else { return nil }
+        var directory = real
+        repeat {
+            directory = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+            guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_mode & S_IXOTH != 0,
+                info.st_mode & (S_IWGRP | S_IWOTH) == 0, info.st_uid == 0 || info.st_uid == geteuid()
+            else { return nil }
+        } while directory != "/"
+        return real
     }
 
     /// Runs `body` on a new thread that holds the given filesystem ids, and waits for it.
