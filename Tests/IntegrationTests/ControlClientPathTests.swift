@@ -130,4 +130,54 @@ struct ControlClientPathTests {
             #expect((result.stdout + result.stderr).lowercased().contains(reason), "\(result.stdout)\(result.stderr)")
         }
     }
+
+    /// One request on control.sock as the member, through a raw socket: sextantctl would
+    /// (rightly) not trust a daemon of another uid on a socket root did not place.
+    static func rawAsMember(_ daemon: DaemonHarness, _ method: String, path: String) throws -> String {
+        let script = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": sys.argv[2], "params": {"path": sys.argv[3]}}).encode() + b"\\n")
+            print(s.makefile().readline())
+            """
+        let result = try run([
+            "/usr/bin/setpriv", "--reuid=\(member)", "--regid=\(group)", "--clear-groups", "/usr/bin/python3", "-c", script,
+            daemon.runtime + "/control.sock", method, path,
+        ])
+        return result.stdout + result.stderr
+    }
+
+    @Test(
+        "Issue 28.2: a daemon that is not root replays for a member only what every user may read, and records nothing for it",
+        .requires(.tool("/usr/bin/python3", package: "python3")))
+    func unprivilegedDaemon() throws {
+        let daemonUID: UInt32 = 4000
+        // The harness's readiness socket is root's: opened to the daemon's uid before it drops
+        // root. The daemon is in the control group, to give its socket that group.
+        let launcher = [
+            "/bin/sh", "-c",
+            "chmod 666 \"$NOTIFY_SOCKET\" && exec /usr/bin/setpriv --reuid=\(daemonUID) --regid=\(daemonUID) --groups=\(Self.group) \"$0\" \"$@\"",
+        ]
+        let daemon = try DaemonHarness(arguments: ["--control-group", "\(Self.group)"], directoryMode: 0o1777, launcher: launcher)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.runtime)
+        // Under /run, not /tmp: every directory above it is root's and written by root alone.
+        let shared = try TemporaryDirectory("everyone", mode: 0o755, in: "/run")
+        let open = try shared.write("open.jsonl", syntheticTrace(count: 3, step: 1))
+        #expect(chmod(open, 0o644) == 0)
+        let played = try Self.rawAsMember(daemon, Method.replayStart, path: open)
+        #expect(played.contains("\"result\""), "\(played)\n\(daemon.log())")
+
+        // The daemon's own file, which the member may not read.
+        let daemons = try shared.write("daemons.jsonl", syntheticTrace(count: 3, step: 1))
+        #expect(chown(daemons, daemonUID, daemonUID) == 0 && chmod(daemons, 0o600) == 0)
+        let refused = try Self.rawAsMember(daemon, Method.replayStart, path: daemons)
+        #expect(refused.contains("1006") && refused.contains("permission denied"), "\(refused)")
+
+        let writable = try TemporaryDirectory("daemons-own", mode: 0o755, in: "/run")
+        #expect(chown(writable.path, daemonUID, daemonUID) == 0)
+        let recorded = try Self.rawAsMember(daemon, Method.recordStart, path: writable.file("rec.jsonl"))
+        #expect(recorded.contains("cannot open files with uid \(Self.member)'s rights"), "\(recorded)")
+        #expect(!FileManager.default.fileExists(atPath: writable.file("rec.jsonl")))
+    }
 }
