@@ -45,6 +45,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's <malloc.h>: the daemon returns connection buffers to the system.
         .systemLibrary(name: "CMalloc"),
+        // setgroups(2), setfsuid(2), setfsgid(2) for the calling thread alone: the daemon opens
+        // a control client's paths with the client's rights (PeerFileAccess).
+        .systemLibrary(name: "CThreadCredentials"),
 
         // The outside world turned into samples, one module per kind of source, so that a
         // program that reads traces (sextantctl) links neither libgps nor libudev.
@@ -81,7 +84,7 @@ let package = Package(
             name: "SextantServer",
             dependencies: [
                 "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "CMalloc",
-                "SextantDBus",
+                "CThreadCredentials", "SextantDBus",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

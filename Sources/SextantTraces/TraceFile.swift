@@ -10,7 +10,7 @@ import Darwin
 /// One copy of the file is held while it is parsed (the readers parse from the buffer);
 /// the file is read with read(2), not mapped, so that a file truncated while it is loaded
 /// ends the read early instead of raising SIGBUS in the daemon.
-enum TraceFile {
+public enum TraceFile {
     /// Opens a regular file to read (the caller closes it); anything else is refused by
     /// name before a byte of it is read.
     static func openRegular(path: String) throws(TraceLoadError) -> Int32 {
@@ -67,7 +67,7 @@ enum TraceFile {
     }
 
     /// What a file that is not a regular one is, as an error reason.
-    static func kindIfNotRegular(_ mode: mode_t) -> String? {
+    public static func kindIfNotRegular(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFDIR: return "is a directory, not a trace file"
@@ -79,7 +79,7 @@ enum TraceFile {
         }
     }
 
-    static func describe(errno code: Int32) -> String {
+    public static func describe(errno code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file"
         case EACCES, EPERM: return "permission denied"

@@ -61,7 +61,7 @@ extension TraceCommand {
                 The output's format is chosen by its extension or --to.
                 """)
         @OptionGroup var route: RouteOptions
-        @Option(name: .shortAndLong, help: "The trace to write (replaced if it exists).", completion: .file()) var output: String
+        @Option(name: .shortAndLong, help: "The trace to write (a regular file is replaced; a device, FIFO or /dev/stdout written to).", completion: .file()) var output: String
         @Option(help: ArgumentHelp("Output format: sextant, gpx, geojson, kml, nmea (default: by extension).", valueName: "format"), completion: Completions.traceFormats) var to: String?
         @Flag(help: "Print JSON (one object) instead of text.") var json = false
 

@@ -73,11 +73,12 @@ struct TraceCommand: ParsableCommand {
                 .geojson, .kml, .nmea/.log) or --to; an unknown one is an error. Lines an NMEA \
                 reader skips are counted and reported; a GPX or JSONL file with a bad line is not \
                 converted. The input is read as a stream (a JSONL file is checked whole first) and \
-                the output is written through a bounded buffer to a temporary file beside it, \
-                renamed into place when complete: whole or not at all.
+                a regular output file is written through a bounded buffer to a temporary file \
+                beside it, renamed into place when complete: whole or not at all. A device, a FIFO \
+                or standard output (/dev/stdout) is written to; a directory or socket is refused.
                 """)
         @Argument(help: "The trace to read.", completion: .file()) var input: String
-        @Argument(help: "The trace to write (replaced if it exists).", completion: .file()) var output: String
+        @Argument(help: "The trace to write (a regular file is replaced; a device, FIFO or /dev/stdout written to).", completion: .file()) var output: String
         @Option(help: ArgumentHelp("Output format: sextant, gpx, geojson, kml, nmea (default: by extension).", valueName: "format"), completion: Completions.traceFormats) var to: String?
         @OptionGroup var options: FileOptions
 

@@ -140,14 +140,29 @@ public final class Hub {
 
     // MARK: - Recording
 
-    /// `record.start`: from now on every sample the hub ingests is written to `path` too.
-    func startRecording(to path: String) throws(RPCError) {
-        if let recorder { throw RPCError(.invalidParams, "already recording to \(recorder.path): stop it first") }
-        do {
-            recorder = try TraceRecorder(path: path, profile: configuration.profile)
-        } catch {
-            throw RPCError(.sourceUnavailable, "cannot write \(path): \(error)")
-        }
+    /// `record.start`: from now on every sample the hub ingests is written to `path` too,
+    /// opened off the loop with `access`'s rights (a control client's own: `PeerFileAccess`).
+    func startRecording(to path: String, access: PeerFileAccess = .daemons) -> EventLoopFuture<Void> {
+        if let recorder { return eventLoop.makeFailedFuture(Self.alreadyRecording(to: recorder.path)) }
+        return fileThread.runIfActive(eventLoop: eventLoop) {
+            access.perform(on: path, writing: true) { TraceRecorder.openFile($0) }
+        }.assumeIsolated().flatMapThrowing { [self] opened in
+            let fd: Int32
+            switch opened {
+            case .failure(let refusal): throw RPCError(.sourceUnavailable, "cannot write \(path): \(refusal)", data: ["path": .string(path)])
+            case .success(.failure(let reason)): throw RPCError(.sourceUnavailable, "cannot write \(path): \(reason)", data: ["path": .string(path)])
+            case .success(.success(let descriptor)): fd = descriptor
+            }
+            if let recorder {
+                close(fd)
+                throw Self.alreadyRecording(to: recorder.path)
+            }
+            recorder = TraceRecorder(path: path, fd: fd, profile: configuration.profile)
+        }.nonisolated()
+    }
+
+    private static func alreadyRecording(to path: String) -> RPCError {
+        RPCError(.invalidParams, "already recording to \(path): stop it first")
     }
 
     /// `record.stop`: closes the recording and hands it back for its path and count.

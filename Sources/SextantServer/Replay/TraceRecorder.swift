@@ -26,13 +26,37 @@ final class TraceRecorder {
     /// on `t`), in nanoseconds.
     static let maximumOffset: Int64 = 1_000_000_000 * 1_000_000_000
 
-    init(path: String, profile: DeviceProfile) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
+    /// Records into `fd`, open for writing (`openFile`); `path` names it in `record.stop`'s answer.
+    init(path: String, fd: Int32, profile: DeviceProfile) {
         self.path = path
         self.profile = profile
-        self.handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        self.handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+    }
+
+    /// Opens `path` to record into, with the calling thread's rights (`PeerFileAccess`): a
+    /// new file is created (0666 less the umask, owned by the thread's filesystem uid), an
+    /// existing regular file is emptied and written in place, its owner and mode kept, and
+    /// anything else is refused before a byte is written. Symbolic links are followed as the
+    /// kernel lets that uid follow them.
+    static func openFile(_ path: String) -> Result<Int32, RecordFileError> {
+        // O_NONBLOCK: a FIFO without a reader is refused at once (ENXIO) instead of waited on.
+        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o666)
+        guard fd >= 0 else {
+            let reason = errno == ENXIO ? "is not a regular file (a FIFO without a reader)" : TraceFile.describe(errno: errno)
+            return .failure(RecordFileError(reason))
+        }
+        var info = stat()
+        var reason: String?
+        if fstat(fd, &info) != 0 {
+            reason = TraceFile.describe(errno: errno)
+        } else if let kind = TraceFile.kindIfNotRegular(info.st_mode) {
+            reason = kind
+        } else if ftruncate(fd, 0) != 0 {
+            reason = TraceFile.describe(errno: errno)
+        }
+        guard let reason else { return .success(fd) }
+        close(fd)
+        return .failure(RecordFileError(reason))
     }
 
     func record(_ sample: Sample) {
@@ -68,4 +92,10 @@ final class TraceRecorder {
         try? handle.write(contentsOf: Data(buffer.utf8))
         buffer = ""
     }
+}
+
+/// Why a recording's file could not be opened (its path is said by the caller).
+struct RecordFileError: Error, Sendable, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

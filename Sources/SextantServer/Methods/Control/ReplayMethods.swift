@@ -16,7 +16,8 @@ struct ReplayStartMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        .later(call.hub.startReplay(path: path, speed: speed, loop: loop, until: until).map { [:] })
+        let access = PeerFileAccess(peer: call.peer.credentials)
+        return .later(call.hub.startReplay(path: path, speed: speed, loop: loop, until: until, access: access).map { [:] })
     }
 }
 
@@ -106,8 +107,7 @@ struct RecordStartMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { path = try RecordStart(p).path }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        try call.hub.startRecording(to: path)
-        return .result([:])
+        .later(call.hub.startRecording(to: path, access: PeerFileAccess(peer: call.peer.credentials)).map { [:] })
     }
 }
 
