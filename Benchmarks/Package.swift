@@ -38,6 +38,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        // The GNSS profile's cost per fix beside the decision's: Tools/bench-gnss.sh.
+        .executableTarget(
+            name: "gnss-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
+
         // NMEA decode throughput: Tools/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).
         .executableTarget(
             name: "NMEAThroughput",

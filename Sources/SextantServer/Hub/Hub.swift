@@ -22,6 +22,11 @@ public struct HubConfiguration: Sendable {
     public var gpxSpeed: Double = 1.4
     /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
     public var gpxInterval: Double?
+    /// `--gnss-profile` and `--seed`: what every source's fixes pass through (RULES N1–N5).
+    public var gnssProfile: GNSSProfileSpec?
+    public var gnssSeed: UInt64 = 1
+    /// `--simulated-flag` (RULES N7).
+    public var simulatedFlag = SimulatedFlag.auto
     public var version: String = sextantVersion
     /// Per turn of the loop: connections flushed (``FlushBatcher``), sessions a fix is decided for (``LocationFanOut``). Fewer only for tests.
     public var flushesPerTurn = 128
@@ -84,6 +89,8 @@ public final class Hub {
     let locationFanOut = LocationFanOut.State()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
+    /// The GNSS profile and the simulated flag every fix passes through before the rules.
+    let gnss: GNSSProfiles
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!
@@ -112,6 +119,7 @@ public final class Hub {
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.stored = StoreBackedState(snapshot: snapshot)
+        self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
     }
 
