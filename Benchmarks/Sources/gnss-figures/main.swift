@@ -2,7 +2,7 @@
 // through for an app in the same run: the authorization engine's answer for its session
 // and its location stream's offer (L1, L10, L11), the work the hub does per fix and app.
 //
-//   swift run -c release --package-path Benchmarks gnss-figures [FIXES]   (Tools/bench-gnss.sh)
+//   swift run -c release --package-path Benchmarks gnss-figures [FIXES]   (default 200000)
 import SextantCore
 import SextantProtocol
 
