@@ -120,7 +120,7 @@ let package = Package(
 
         // What the test targets share: the seeded generator, child processes, temporary
         // directories, waits with a deadline, and what a test needs of the machine.
-        .target(name: "SextantTestSupport", path: "Tests/SextantTestSupport"),
+        .target(name: "SextantTestSupport", dependencies: ["SextantCore"], path: "Tests/SextantTestSupport"),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
         .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Benchmarks and measured figures for Sextant, a package of its own so that neither the
 // root package nor CI builds it. `swift package benchmark` runs the benchmarks;
-// `swift run -c release orientation-figures` and Tools/bench-nmea.sh print figures.
+// `swift run -c release orientation-figures`, `swift run -c release gnss-figures` and
+// Tools/bench-nmea.sh print figures.
 
 import PackageDescription
 
@@ -36,6 +37,16 @@ let package = Package(
             ],
             path: "Benchmarks/OrientationJudge",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // The GNSS profile's cost per fix beside the decision's:
+        // `swift run -c release gnss-figures`.
+        .executableTarget(
+            name: "gnss-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
         ),
 
         // NMEA decode throughput: Tools/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).

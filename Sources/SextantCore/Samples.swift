@@ -17,6 +17,9 @@ public struct LocationFix: Sendable, Equatable {
     public var course: Double?
     /// When the fix was taken (trace time in replay).
     public var time: Timestamp
+    /// Made by software, not measured (iOS `isSimulatedBySoftware`, Android `isMock`): the
+    /// hub sets it by the fix's source and `--simulated-flag`; traces do not carry it.
+    public var simulated: Bool
 
     /// The accuracy a location sample gets when its source says nothing (PROTOCOL: 5 m).
     public static let defaultHorizontalAccuracy = 5.0
@@ -24,7 +27,7 @@ public struct LocationFix: Sendable, Equatable {
     public init(
         latitude: Double, longitude: Double, altitude: Double? = nil,
         horizontalAccuracy: Double = LocationFix.defaultHorizontalAccuracy, verticalAccuracy: Double? = nil,
-        speed: Double? = nil, course: Double? = nil, time: Timestamp
+        speed: Double? = nil, course: Double? = nil, time: Timestamp, simulated: Bool = false
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -34,6 +37,7 @@ public struct LocationFix: Sendable, Equatable {
         self.speed = speed
         self.course = course
         self.time = time
+        self.simulated = simulated
     }
 
     /// The widest altitudes a fix may carry, in metres: a deep mine to a low orbit.

@@ -12,6 +12,8 @@ public enum LocationKey {
     public static let time = "time"
     /// `full` or `reduced`, on the wire only.
     public static let accuracy = "accuracy"
+    /// Whether the fix is made by software (RULES N7), on the wire only.
+    public static let simulated = "simulated"
 
     /// The numbers of a location, in the order a trace line writes them.
     public static let numbers = [latitude, longitude, altitude, horizontalAccuracy, verticalAccuracy, speed, course]
@@ -30,10 +32,12 @@ public struct WireLocation: WireValue, Equatable {
     public var time: Timestamp?
     /// `reduced` when the app has reduced accuracy (RULES L10).
     public var accuracy: LocationAccuracy?
+    /// Whether the fix is made by software (RULES N7); every fix the daemon sends says.
+    public var simulated: Bool?
 
     public init(
         latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, altitude: Double? = nil, verticalAccuracy: Double? = nil,
-        speed: Double? = nil, course: Double? = nil, time: Timestamp? = nil, accuracy: LocationAccuracy? = nil
+        speed: Double? = nil, course: Double? = nil, time: Timestamp? = nil, accuracy: LocationAccuracy? = nil, simulated: Bool? = nil
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -44,6 +48,7 @@ public struct WireLocation: WireValue, Equatable {
         self.course = course
         self.time = time
         self.accuracy = accuracy
+        self.simulated = simulated
     }
 
     public init(json: JSONValue) throws(RPCError) {
@@ -55,7 +60,8 @@ public struct WireLocation: WireValue, Equatable {
             latitude: latitude, longitude: longitude, horizontalAccuracy: try p.number(LocationKey.horizontalAccuracy),
             altitude: try p.number(LocationKey.altitude), verticalAccuracy: try p.number(LocationKey.verticalAccuracy),
             speed: try p.number(LocationKey.speed), course: try p.number(LocationKey.course),
-            time: try p.timestamp(LocationKey.time), accuracy: try p.name(LocationKey.accuracy, as: LocationAccuracy.self))
+            time: try p.timestamp(LocationKey.time), accuracy: try p.name(LocationKey.accuracy, as: LocationAccuracy.self),
+            simulated: try p.bool(LocationKey.simulated))
     }
 
     public var json: JSONValue {
@@ -69,6 +75,7 @@ public struct WireLocation: WireValue, Equatable {
         o.set(LocationKey.course, course)
         o.set(LocationKey.time, time?.rfc3339)
         o.set(LocationKey.accuracy, accuracy)
+        o.set(LocationKey.simulated, simulated)
         return o.json
     }
 }

@@ -104,6 +104,7 @@ public enum Method {
     public static let replayStep = "replay.step"
     public static let recordStart = "record.start"
     public static let recordStop = "record.stop"
+    public static let gnssProfile = "gnss.profile"
     public static let watch = "watch"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
@@ -112,7 +113,8 @@ public enum Method {
         orientationStop, postureStart, postureStop, appUpdate,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
-        replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, watch,
+        replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
+        watch,
     ]
 }
 

@@ -23,6 +23,9 @@ struct Status: ParsableCommand {
                             + ", \(Text.plain(replay["events"])) samples")
                 }
                 if let recording = s["recording"]?.stringValue { lines.append("Recording:         \(recording)") }
+                if let profile = s["gnss"]?["profile"]?.stringValue {
+                    lines.append("GNSS profile:      \(profile), seed \(Text.plain(s["gnss"]?["seed"]))")
+                }
                 if let listeners = s["gpsdListeners"]?.arrayValue, !listeners.isEmpty {
                     lines.append("gpsd face:         " + listeners.map { Text.plain($0) }.joined(separator: ", "))
                 }

@@ -106,6 +106,21 @@ struct SextantdCommand: AsyncParsableCommand {
         help: ArgumentHelp("Whose fixes a replayed GnssLogger recording plays: gps, flp, nlp, any, or auto (GPS, else FLP, else NLP).", valueName: "provider"))
     var gnssProvider: GnssProvider = .automatic
 
+    @Option(
+        name: .customLong("gnss-profile"),
+        help: ArgumentHelp(
+            "Degrade every source's fixes as a receiver would (RULES N1-N7): open-sky, urban, forest or indoor, then events: cold-start, tunnel@START+DURATION (seconds after the first fix).",
+            valueName: "spec"))
+    var gnssProfile: String?
+
+    @Option(help: ArgumentHelp("Seed of the GNSS profile's generator: the same seed gives the same fixes (default 1).", valueName: "n"))
+    var seed: UInt64 = 1
+
+    @Option(
+        name: .customLong("simulated-flag"),
+        help: ArgumentHelp("What a fix's simulated flag says: auto (replay and hand-set yes, gpsd no), always or never.", valueName: "auto|always|never"))
+    var simulatedFlag: SimulatedFlag = .auto
+
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
     var noIIO = false
 
@@ -134,6 +149,10 @@ struct SextantdCommand: AsyncParsableCommand {
             throw ValidationError("--gpx-speed must be a number of m/s above 0 and at most \(Int(LocationFix.maximumSpeed))")
         }
         if let gpxInterval, !(gpxInterval.isFinite && gpxInterval > 0) { throw ValidationError("--gpx-interval must be a positive number of seconds") }
+        if let gnssProfile, case .failure(let error) = GNSSProfileSpec.parse(gnssProfile) {
+            throw ValidationError("--gnss-profile: \(error.description)")
+        }
+        guard Double(seed) <= GNSSProfileSet.largestSeed else { throw ValidationError("--seed must be a whole number from 0 to 9007199254740991") }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
         for address in gpsdListen {
             if let problem = GPSDListenAddress.problem(address) { throw ValidationError("--gpsd-listen: \(problem)") }
@@ -176,6 +195,9 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.hub.gpxSpeed = gpxSpeed
         configuration.hub.gpxInterval = gpxInterval
         configuration.hub.gnssProvider = gnssProvider
+        configuration.hub.gnssProfile = gnssProfile.flatMap { try? GNSSProfileSpec.parse($0).get() }
+        configuration.hub.gnssSeed = seed
+        configuration.hub.simulatedFlag = simulatedFlag
         configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         configuration.replayPath = replay
         configuration.replaySpeed = ReplaySpeed(parsing: speed) ?? .factor(1)
@@ -207,5 +229,7 @@ struct SextantdCommand: AsyncParsableCommand {
 }
 
 extension DeviceProfile: ExpressibleByArgument {}
+
+extension SimulatedFlag: ExpressibleByArgument {}
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

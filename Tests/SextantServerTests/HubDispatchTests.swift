@@ -52,7 +52,7 @@ struct HubDispatchTests {
             ])
         #expect(
             MethodTable.controlSocket().names == [
-                "apps.list", "apps.update", "device.rotationLock", "device.set", "permissions.list", "permissions.owners",
+                "apps.list", "apps.update", "device.rotationLock", "device.set", "gnss.profile", "permissions.list", "permissions.owners",
                 "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
                 "services.set", "status", "watch",

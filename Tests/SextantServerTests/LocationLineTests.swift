@@ -55,7 +55,7 @@ struct LocationLineTests {
             verticalAccuracy: present & 2 != 0 ? value(in: 0...LocationFix.maximumAccuracy, &g) : nil,
             speed: present & 4 != 0 ? value(in: 0...LocationFix.maximumSpeed, &g) : nil,
             course: present & 8 != 0 ? value(in: 0...359.99999999999994, &g) : nil,
-            time: Timestamp(nanoseconds: Int64.random(in: .min ... .max, using: &g)))
+            time: Timestamp(nanoseconds: Int64.random(in: .min ... .max, using: &g)), simulated: Bool.random(using: &g))
     }
 
     @Test("Generated fixes, every optional member present or absent, every accuracy: the same bytes")
@@ -83,15 +83,15 @@ struct LocationLineTests {
         let bare = LocationFix(latitude: -0.0, longitude: 13.4, horizontalAccuracy: 5, time: time)
         #expect(
             Self.fast(bare, .full)
-                == #"{"jsonrpc":"2.0","method":"location","params":{"accuracy":"full","hAcc":5,"lat":0,"lon":13.4,"time":"2026-03-01T08:00:00.250Z"}}"#
+                == #"{"jsonrpc":"2.0","method":"location","params":{"accuracy":"full","hAcc":5,"lat":0,"lon":13.4,"simulated":false,"time":"2026-03-01T08:00:00.250Z"}}"#
                 + "\n")
         let whole = LocationFix(
             latitude: 51.5007, longitude: -0.1246, altitude: 1e-5, horizontalAccuracy: 1e15, verticalAccuracy: 0.1,
-            speed: 99_999.5, course: 359.5, time: time)
+            speed: 99_999.5, course: 359.5, time: time, simulated: true)
         #expect(
             Self.fast(whole, .reduced)
                 == #"{"jsonrpc":"2.0","method":"location","params":{"accuracy":"reduced","alt":1e-05,"course":359.5,"hAcc":1000000000000000.0,"#
-                + #""lat":51.5007,"lon":-0.1246,"speed":99999.5,"time":"2026-03-01T08:00:00.250Z","vAcc":0.1}}"# + "\n")
+                + #""lat":51.5007,"lon":-0.1246,"simulated":true,"speed":99999.5,"time":"2026-03-01T08:00:00.250Z","vAcc":0.1}}"# + "\n")
     }
 
     @Test("Numbers of every bit pattern, not only a fix's, are written as JSONValue writes them")

@@ -58,7 +58,8 @@ public struct LocationFudger: Sendable, Equatable {
         let snapped = cell(latitude: fix.latitude, longitude: fix.longitude)
         let coarse = LocationFix(
             latitude: snapped.latitude, longitude: snapped.longitude,
-            horizontalAccuracy: max(Self.minimumAccuracy, fix.horizontalAccuracy), time: fix.time)
+            horizontalAccuracy: max(Self.minimumAccuracy, fix.horizontalAccuracy), time: fix.time,
+            simulated: fix.simulated)
         return (coarse, snapped.cell)
     }
 

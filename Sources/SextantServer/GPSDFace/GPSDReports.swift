@@ -61,10 +61,13 @@ enum GPSDReport {
 
     /// A fix as gpsd reports it. Sextant's fix has a horizontal accuracy radius and no
     /// error ellipse: `eph` is that radius and `epx`/`epy` share it evenly
-    /// (epx² + epy² = eph²). `mode` is 3 when the fix has an altitude.
+    /// (epx² + epy² = eph²). `mode` is 3 when the fix has an altitude. A simulated fix
+    /// (RULES N7) has gpsd's `status` 8, STATUS_SIM; any other leaves it out, as gpsd does
+    /// for a plain fix.
     static func tpvObject(_ fix: LocationFix, device: String) -> String {
         var o = ObjectWriter("TPV")
         o.string("device", device)
+        if fix.simulated { o.integer("status", GPSDDevice.simulatedStatus) }
         o.integer("mode", fix.altitude == nil ? 2 : 3)
         o.string("time", fix.time.rfc3339)
         o.fixed("lat", fix.latitude, 9)
@@ -109,6 +112,8 @@ enum GPSDReport {
 
 /// A source as gpsd clients see it: a device with a path.
 struct GPSDDevice: Equatable {
+    /// A TPV's `status` for a simulated fix (gps.h STATUS_SIM).
+    static let simulatedStatus = 8
     /// `sextant:replay`, `sextant:gpsd`, `sextant:manual`.
     var path: String
     var activated: Timestamp

@@ -7,9 +7,12 @@ extension Hub {
         eventLoop.preconditionInEventLoop()
         recorder?.record(sample)
         switch sample.value {
-        case .location(let fix):
+        case .location(let truth):
             location.fixComing(from: source)
-            publishLocation(fix)
+            // The profile (N1–N5) and the flag (N7) before the rules: the decided fix is
+            // the reported one; the recording above keeps the truth.
+            guard let fix = gnss.report(truth, from: source) else { return }
+            publishLocation(fix, truth: truth)
         case .gps(let signal):
             gpsSignal(signal, from: source)
         case .reading(let reading):
@@ -30,12 +33,13 @@ extension Hub {
     }
 
     /// A new fix: each streaming session gets what its authorization and stream allow
-    /// (RULES L1, L8, L10, L11); `location.once` waiters get one; watchers see the raw fix.
-    func publishLocation(_ fix: LocationFix) {
+    /// (RULES L1, L8, L10, L11); `location.once` waiters get one; watchers see the fix
+    /// before the rules, with the `truth` beside it when a GNSS profile moved it (N6).
+    func publishLocation(_ fix: LocationFix, truth: LocationFix) {
         // The previous fix reaches every session before anything of this one.
         settleLocationFanOut()
         location.fixArrived(fix)
-        broadcastToWatchers(Event.location, fix.json(accuracy: nil), kind: .sensor)
+        broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor)
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
         fanOutLocation(fix, SharedEvent(LocationEvent(fix, .full)))

@@ -28,6 +28,7 @@ extension Hub {
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": authorization.policy.json,
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
+            "gnss": gnss.state.json,
         ]
         for face in faces { status.merge(face.statusMembers) { $1 } }
         return .object(status)

@@ -24,6 +24,11 @@ public struct HubConfiguration: Sendable {
     public var gpxInterval: Double?
     /// Whose fixes a GnssLogger recording plays (`--gnss-provider`).
     public var gnssProvider: GnssProvider = .automatic
+    /// `--gnss-profile` and `--seed`: what every source's fixes pass through (RULES N1–N5).
+    public var gnssProfile: GNSSProfileSpec?
+    public var gnssSeed: UInt64 = 1
+    /// `--simulated-flag` (RULES N7).
+    public var simulatedFlag = SimulatedFlag.auto
     public var version: String = sextantVersion
     /// Per turn of the loop: connections flushed (``FlushBatcher``), sessions a fix is decided for (``LocationFanOut``). Fewer only for tests.
     public var flushesPerTurn = 128
@@ -86,6 +91,8 @@ public final class Hub {
     let locationFanOut = LocationFanOut.State()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
+    /// The GNSS profile and the simulated flag every fix passes through before the rules.
+    let gnss: GNSSProfiles
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!
@@ -114,6 +121,7 @@ public final class Hub {
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.stored = StoreBackedState(snapshot: snapshot)
+        self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
     }
 

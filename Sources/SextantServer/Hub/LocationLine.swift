@@ -13,8 +13,8 @@ import SextantProtocol
 /// general encoder sorts them to, and its numbers are formatted on the stack.
 /// `LocationLineTests` checks the two encoders agree on generated fixes.
 enum LocationLine {
-    /// Room for the longest line: the frame, nine members, each double ≤ 24 bytes.
-    static let capacity = 320
+    /// Room for the longest line: the frame, ten members, each double ≤ 24 bytes.
+    static let capacity = 352
 
     /// Everything before the params' members.
     private static let head = Array(#"{"jsonrpc":"2.0","method":""#.utf8) + Array(Event.location.utf8) + Array(#"","params":{"#.utf8)
@@ -23,7 +23,7 @@ enum LocationLine {
     static func write(_ fix: LocationFix, accuracy: LocationAccuracy?, into buffer: inout ByteBuffer) {
         buffer.writeBytes(head)
         // The keys in the order the general encoder sorts them to: accuracy, alt, course,
-        // hAcc, lat, lon, speed, time, vAcc. hAcc is always there, so the members before it
+        // hAcc, lat, lon, simulated, speed, time, vAcc. hAcc is always there, so the members before it
         // end with a comma and the ones after it start with one.
         if let accuracy {
             buffer.writeStaticString(#""accuracy":""#)
@@ -46,6 +46,11 @@ enum LocationLine {
         writeNumber(fix.latitude, into: &buffer)
         buffer.writeStaticString(#","lon":"#)
         writeNumber(fix.longitude, into: &buffer)
+        if fix.simulated {
+            buffer.writeStaticString(#","simulated":true"#)
+        } else {
+            buffer.writeStaticString(#","simulated":false"#)
+        }
         if let speed = fix.speed {
             buffer.writeStaticString(#","speed":"#)
             writeNumber(speed, into: &buffer)

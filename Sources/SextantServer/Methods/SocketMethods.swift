@@ -27,7 +27,7 @@ extension MethodTable {
                 AppsListMethod.self, AppsUpdateMethod.self, DeviceSetMethod.self, DeviceRotationLockMethod.self,
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,
                 ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
-                RecordStartMethod.self, RecordStopMethod.self,
+                RecordStartMethod.self, RecordStopMethod.self, GNSSProfileMethod.self,
             ])
     }
 }

@@ -53,6 +53,7 @@ final class ReplayPlayer {
         generation += 1
         self.path = path
         schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: hub.clock.monotonicNanoseconds())
+        hub.gnss.sourceRestarted(.replay)
         state = .running
         hub.setSourceState(.replay, .running)
         hub.logger.info(
@@ -109,6 +110,7 @@ final class ReplayPlayer {
         cancelTimers()
         schedule.seek(to: offset, now: hub.clock.monotonicNanoseconds())
         self.schedule = schedule
+        hub.gnss.sourceSeeked(.replay)
         report()
         if state == .running { turn() }
     }

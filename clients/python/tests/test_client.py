@@ -3,6 +3,7 @@ with the daemon's code and message, and the waits that tests lean on."""
 
 import os
 import socket
+import time
 
 import pytest
 
@@ -35,6 +36,29 @@ def test_location_events_and_location_once(sextant_daemon, sextant_control):
     fix = app.wait_for("location")
     assert (fix["lat"], fix["lon"], fix["hAcc"]) == (-33.8568, 151.2153, 3)
     assert sextant_control.status().location["lat"] == -33.8568
+
+
+def test_n7_a_hand_set_fix_says_it_is_simulated_and_a_gnss_profile_moves_it(sextant_daemon, sextant_control):
+    sextant_control.grant("com.example.mock")
+    app = sextant_daemon.app("com.example.mock")
+    app.start_location()
+    sextant_control.set_location(48.85837, 2.29448, hAcc=3)
+    fix = app.wait_for("location")
+    assert fix.simulated is True and fix["simulated"] is True
+    assert sextant_control.set_gnss_profile("open-sky", seed=7) == {"profile": "open-sky", "seed": 7, "simulatedFlag": "auto"}
+    # open-sky's hot start (N4): no fix for the first second of hand-set fixes, then fixes.
+    deadline = time.monotonic() + 10
+    moved = None
+    while moved is None and time.monotonic() < deadline:
+        sextant_control.set_location(48.85837, 2.29448, hAcc=3)
+        try:
+            moved = app.wait_for("location", timeout=0.2)
+        except sextant.EventTimeout:
+            pass
+    assert moved is not None, "no fix within 10 s of hand-set fixes under open-sky"
+    assert moved.simulated is True and moved["hAcc"] != 3 and moved["lat"] != 48.85837
+    assert sextant_control.status().raw["gnss"]["profile"] == "open-sky"
+    assert sextant_control.set_gnss_profile("off")["profile"] is None
 
 
 def test_protocol_errors_carry_code_and_message(sextant_daemon, sextant_control):

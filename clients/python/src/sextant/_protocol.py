@@ -65,6 +65,7 @@ METHOD_REPLAY_SEEK = "replay.seek"
 METHOD_REPLAY_STEP = "replay.step"
 METHOD_RECORD_START = "record.start"
 METHOD_RECORD_STOP = "record.stop"
+METHOD_GNSS_PROFILE = "gnss.profile"
 METHOD_WATCH = "watch"
 
 #: Event (notification) names.

@@ -71,6 +71,12 @@ class Event:
     def get(self, key: str, default: Any = None) -> Any:
         return self.params.get(key, default)
 
+    @property
+    def simulated(self) -> Optional[bool]:
+        """For a ``location`` event, whether software made the fix (sextant-rules(7) N7:
+        iOS ``isSimulatedBySoftware``, Android ``isMock``); None for any other event."""
+        return self.params.get("simulated") if self.method == "location" else None
+
     def __str__(self) -> str:
         return "%s %s" % (self.method, json.dumps(self.params, sort_keys=True))
 

@@ -294,3 +294,11 @@ class Control:
     def record_stop(self) -> Dict[str, Any]:
         """``path`` and ``events`` written."""
         return self.call(wire.METHOD_RECORD_STOP)
+
+    def set_gnss_profile(self, profile: str, seed: Optional[int] = None) -> Dict[str, Any]:
+        """``gnss.profile``: a spec such as ``"urban,tunnel@60+30"``, or ``"off"``
+        (sextant-rules(7) N1-N6). Answers ``profile``, ``seed`` and ``simulatedFlag``."""
+        params: Dict[str, Any] = {"profile": profile}
+        if seed is not None:
+            params["seed"] = seed
+        return self.call(wire.METHOD_GNSS_PROFILE, params)

@@ -1,0 +1,60 @@
+import SextantCore
+import SextantProtocol
+
+/// `--simulated-flag`: what a fix's `simulated` says (RULES N7).
+public enum SimulatedFlag: String, Sendable, CaseIterable {
+    /// By the source: replay and hand-set fixes are simulated, a live gpsd's are not.
+    case auto
+    case always
+    case never
+
+    func isSimulated(from source: SourceName) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto: return source != .gpsd
+        }
+    }
+}
+
+/// The GNSS profile in force (RULES N1–N6) and its engine for each source: each source's
+/// fixes have their own times, so each walks its own error. Changed by `set`, by the
+/// replay (a start begins afresh, a seek is a hot start) and by the fixes that pass.
+final class GNSSProfiles {
+    private(set) var spec: GNSSProfileSpec?
+    private(set) var seed: UInt64
+    let simulatedFlag: SimulatedFlag
+    private var engines: [SourceName: GNSSDegradation] = [:]
+
+    init(spec: GNSSProfileSpec?, seed: UInt64, simulatedFlag: SimulatedFlag) {
+        self.spec = spec
+        self.seed = seed
+        self.simulatedFlag = simulatedFlag
+    }
+
+    /// A new profile, or none: every source starts afresh with it.
+    func set(_ spec: GNSSProfileSpec?, seed: UInt64) {
+        self.spec = spec
+        self.seed = seed
+        engines = [:]
+    }
+
+    /// The fix `source` reports for `truth`: flagged simulated or not, through the profile
+    /// when one is in force; nil while the profile gives no fix (an outage, a first fix).
+    func report(_ truth: LocationFix, from source: SourceName) -> LocationFix? {
+        var fix = truth
+        fix.simulated = simulatedFlag.isSimulated(from: source)
+        guard let spec else { return fix }
+        return engines[source, default: GNSSDegradation(spec: spec, seed: seed)].report(fix)
+    }
+
+    /// The source starts over (a new replay): its next fix is the profile's origin again.
+    func sourceRestarted(_ source: SourceName) { engines[source] = nil }
+
+    /// The source jumped in time (a replay's seek): its next fix is a hot start (N5).
+    func sourceSeeked(_ source: SourceName) { engines[source]?.seek() }
+
+    var state: GNSSProfileState {
+        GNSSProfileState(profile: spec?.description, seed: seed, simulatedFlag: simulatedFlag.rawValue)
+    }
+}
