@@ -209,24 +209,6 @@ struct LocationFanOutTests {
         #expect(try await FanOutTests.flushedLines(last).isEmpty)
     }
 
-    @Test("Issue 28.14: a replay at max serves a fix a slice a turn; each app still gets every fix once, in order")
-    func maxReplayTurnIsOneSlice() async throws {
-        let hub = try makeHub()
-        let control = try await hub.connect(.control)
-        let apps = try await FanOutTests.streamingApps(hub, control: control)
-        let fixes = ["48.1", "48.11", "48.12"].enumerated().map { #"{"t":\#($0),"location":{"lat":\#($1),"lon":2.3}}"# }
-        let path = try HubTimeTests.write(HubTimeTests.trace(start: "2026-03-01T08:00:00.000Z", fixes), in: hub, as: "three.jsonl")
-
-        // replay.start runs the first turn before it answers: one fix, decided for one slice.
-        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": "max"])
-        #expect(try await control.call(Method.replayStatus)["events"] == 1, "the first turn took one fix, not the whole trace")
-        #expect(try await FanOutTests.flushedLines(apps.last!).isEmpty, "the last app's fix is decided in a later turn")
-        let received = try await FanOutTests.advanceUntilEach(hub, of: apps, has: 3)
-        for lines in received {
-            #expect(lines.map { $0["params"]?["lat"] } == [48.1, 48.11, 48.12])
-        }
-    }
-
     @Test("An app that says hello during a fan-out does not get the fix in flight, and gets the next one")
     func newSessionDuringFanOut() async throws {
         let hub = try makeHub()

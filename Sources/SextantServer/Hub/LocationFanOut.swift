@@ -89,13 +89,6 @@ extension Hub {
         flushes.inLaterTurn { [self] in continueLocationFanOut(limit: configuration.locationsPerTurn) }
     }
 
-    /// Serves the next `configuration.locationsPerTurn` sessions of the fan-out in
-    /// progress. A replay at `max` calls this instead of taking its next sample while a
-    /// fan-out is in progress, so that no turn of the loop settles a whole fan-out.
-    func continueLocationFanOutSlice() {
-        continueLocationFanOut(limit: configuration.locationsPerTurn)
-    }
-
     /// Finishes the fan-out in progress at once (the next fix must not overtake it).
     func settleLocationFanOut() {
         continueLocationFanOut(limit: .max)

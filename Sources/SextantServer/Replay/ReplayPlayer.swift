@@ -140,14 +140,6 @@ final class ReplayPlayer {
         var now = started
         var emitted = 0
         while emitted < Self.batchSize, now - started < Self.batchTime {
-            // At `max`, the fix before reaches its remaining sessions a slice a turn, not
-            // all at once when the next fix comes (`Hub.publishLocation` settles it): a
-            // turn then lasts one slice, and a request waits for no more than that
-            // (issue 28.14: 2000 apps made each turn a whole fan-out).
-            if schedule.speed == .max, hub.locationFanOut.current != nil {
-                if emitted == 0 { hub.continueLocationFanOutSlice() }
-                break
-            }
             if schedule.speed == .max, emitted % Self.holdCheckInterval == 0, clientsHoldBack(now: now) {
                 self.schedule = schedule
                 return waitForRoom()
