@@ -22,13 +22,19 @@ more CPU than the daemon on the same two cores, and was most of the ten-app wall
 `--reader python` keeps that reader (it counts the fixes, it does not check their order).
 gpsd's clients are read by this process.
 
+With --status-probe, a thread asks `status` on control.sock all through each max replay
+(every 5 ms; alternately on one connection kept open and on a new connection each time,
+as `sextantctl status` does) and the row prints its round trips (p50, p99, max) beside the
+replay's throughput from the same run (issue 28.14: sextantd(8) gives the figure).
+
 Usage: Tools/bench-replay.py [--fixes 864000] [--apps 1,10] [--bin-dir .build/release]
                              [--no-anchor] [--reader c|python] [--smoke] [--trace jsonl|nmea|gpx]
+                             [--status-probe]
 --trace nmea or gpx: the daemon replays the NMEA copy, or a GPX track of the same fixes
 (checked, then streamed as it plays), instead of the JSONL; the load row still reads the
 JSONL.
---smoke: 2,000 fixes, 1 and 3 apps; checks that everything runs and every event arrives
-(not the figures); exits non-zero if anything is broken.
+--smoke: 2,000 fixes, 1 and 3 apps, with the status probe; checks that everything runs and
+every event arrives (not the figures); exits non-zero if anything is broken.
 """
 
 import argparse
@@ -42,6 +48,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -197,6 +204,54 @@ def finish_c_reader(child, fixes):
     return max(map(float, arrivals))
 
 
+class StatusProbe(threading.Thread):
+    """Asks `status` on the control socket every 5 ms until stopped, alternately on one
+    connection kept open and on a new one each time (connect, ask, close: what
+    `sextantctl status` does), and keeps each kind's round trips in ms."""
+
+    def __init__(self, path):
+        super().__init__(daemon=True)
+        self.path = path
+        self.kept = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.kept.connect(path)
+        self.round_trips = {"kept": [], "new": []}
+        self.stopping = threading.Event()
+
+    def ask(self, sock, ident):
+        sent = time.monotonic()
+        rpc(sock, "status", None, ident)
+        read_reply(sock, ident)
+        return (time.monotonic() - sent) * 1000
+
+    def run(self):
+        ident = 1000
+        while not self.stopping.wait(0.005):
+            ident += 1
+            if ident % 2:
+                self.round_trips["kept"].append(self.ask(self.kept, ident))
+                continue
+            started = time.monotonic()
+            fresh = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            fresh.connect(self.path)
+            self.ask(fresh, ident)
+            fresh.close()
+            self.round_trips["new"].append((time.monotonic() - started) * 1000)
+
+    def finish(self):
+        self.stopping.set()
+        self.join(timeout=10)
+        self.kept.close()
+        rows = []
+        for kind, figures in self.round_trips.items():
+            if not figures:
+                continue
+            figures = sorted(figures)
+            p99 = figures[min(len(figures) - 1, int(len(figures) * 0.99))]
+            rows.append(f"{kind} connection p50 {figures[len(figures) // 2]:.2f} ms, p99 {p99:.2f} ms, max {figures[-1]:.2f} ms "
+                        f"({len(figures)} asks)")
+        return "; ".join(rows) or "no asks"
+
+
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -236,7 +291,8 @@ def bench_sextant(args, work, trace, apps_count):
     runtime = os.path.join(work, f"run{apps_count}")
     daemon = subprocess.Popen(
         [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{apps_count}"),
-         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning"],
+         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
+         "--max-clients", str(max(apps_count, 1024))],
         stderr=open(os.path.join(work, f"sextantd{apps_count}.log"), "w"))
     try:
         sockets = [os.path.join(runtime, name) for name in ("control.sock", "app.sock")]
@@ -260,15 +316,19 @@ def bench_sextant(args, work, trace, apps_count):
         rss_before = proc_kib(daemon.pid, "VmRSS")
         cpu_before = cpu_seconds(daemon.pid)
         reader = start_c_reader(args.c_reader, apps, args.fixes, args.timeout) if args.c_reader else None
+        probe = StatusProbe(sockets[0]) if args.status_probe else None
         started = time.monotonic()
         rpc(control, "replay.start", {"path": trace, "speed": "max"}, 1)
         read_reply(control, 1)
         answered = time.monotonic() - started
+        if probe:
+            probe.start()
         if reader:
             finished = finish_c_reader(reader, args.fixes)
             counts = {s: args.fixes for s in apps}  # the reader checked each got every fix, in order
         else:
             counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
+        asked = probe.finish() if probe else None
         growth = (proc_kib(daemon.pid, "VmHWM") - rss_before) / 1024
         cpu = cpu_seconds(daemon.pid) - cpu_before
         got = min(counts.values())
@@ -276,6 +336,9 @@ def bench_sextant(args, work, trace, apps_count):
         print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.3f} s to the last fix in every app "
               f"(replay.start answered after {answered:.2f} s = {os.path.getsize(trace) / 1e6 / answered:.0f} MB/s checked); "
               f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.3f} s")
+        if asked:
+            print(f"sextant  {apps_count} app(s) at max: {args.fixes / elapsed:,.0f} fixes/s to every app; "
+                  f"`status` meanwhile: {asked}")
         if got != args.fixes or max(counts.values()) != args.fixes:
             sys.exit(f"bench-replay: an app got {got} fixes of {args.fixes}")
         return elapsed, cpu
@@ -362,9 +425,11 @@ def main():
     parser.add_argument("--reader", choices=["c", "python"], default="c", help="what reads the apps (default: fanout-reader.c)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
     parser.add_argument("--trace", choices=["jsonl", "nmea", "gpx"], default="jsonl", help="which copy the daemon replays")
+    parser.add_argument("--status-probe", action="store_true", help="ask `status` all through each max replay")
     args = parser.parse_args()
     if args.smoke:
         args.fixes, args.apps, args.timeout = 2000, "1,3", 60
+        args.status_probe = True
     counts = [int(n) for n in args.apps.split(",")]
     if not os.path.exists(args.gpsd) and not args.no_anchor:
         sys.exit("bench-replay: gpsd is not installed (Debian: gpsd); or pass --no-anchor")

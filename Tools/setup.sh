@@ -10,7 +10,8 @@
 #                 umockdev, gir1.2-umockdev-1.0, python3-gi (fake IIO sensors that libudev sees),
 #                 sqlite3, util-linux (setpriv, prlimit), mount (mount, umount: a full tmpfs),
 #                 coreutils (stdbuf, timeout, dd), libc-bin (ldd),
-#                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG)
+#                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG),
+#                 libxml2-utils (xmllint checks that SVG is well-formed XML)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
 #   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
@@ -25,7 +26,7 @@ packages=(
     gpsd gpsd-tools gpsd-clients python3-gps tmux gcc
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux mount coreutils libc-bin
-    librsvg2-bin
+    librsvg2-bin libxml2-utils
     systemd
     time bc
     libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy

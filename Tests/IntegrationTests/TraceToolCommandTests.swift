@@ -12,6 +12,7 @@ final class TraceToolCommandTests {
     let scratch: TemporaryDirectory
     var directory: String { scratch.path }
     static let rsvg = "/usr/bin/rsvg-convert"
+    static let xmllint = "/usr/bin/xmllint"
 
     init() throws { scratch = try TemporaryDirectory("tracetools") }
 
@@ -66,6 +67,29 @@ final class TraceToolCommandTests {
         #expect(try ctl(["trace", "plot", demo, "-o", html]).status == 0)
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<svg ") && !page.contains("src=\"http"))
+    }
+
+    @Test("plot --events (issue 28.12): control characters in an app id and the file name leave the SVG well-formed XML", .requires(.tool(xmllint, package: "libxml2-utils")))
+    func plotControlCharacters() throws {
+        let trace = try TraceLoader.load(path: demo)
+        let fix = try #require(trace.locations.first?.fix)
+        // \u0001 and ESC in the app ids (as JSON writes them), ESC and BEL in the trace's file name (the title).
+        let apps = [#"com.ex\u0001ample"#, #"\u001b[31mred\u001b[0m"#, #"tab\there"#]
+        let lines = apps.map { app in
+            #"{"jsonrpc":"2.0","method":"location","params":{"app":"\#(app)","lat":\#(fix.latitude),"lon":\#(fix.longitude),"hAcc":5,"time":"\#(fix.time.rfc3339)","accuracy":"full"}}"#
+        }
+        let events = directory + "/control.ndjson", named = directory + "/walk\u{1b}\u{7}.jsonl", svg = directory + "/control.svg"
+        try lines.joined(separator: "\n").write(toFile: events, atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: demo, toPath: named)
+        let result = try ctl(["trace", "plot", named, "-o", svg, "--events", events])
+        #expect(result.status == 0, "\(result.stderr)")
+        let check = try run([Self.xmllint, "--noout", svg])
+        #expect(check.status == 0, "\(check.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        let lanes = [">com.ex\u{FFFD}ample</text>", ">\u{FFFD}[31mred\u{FFFD}[0m</text>", ">tab\there</text>"].map { text.contains($0) }
+        #expect(lanes == [true, true, true], "each control character as U+FFFD in the lanes' names; a tab is XML, kept")
+        let titled = text.contains("<title>Sextant trace walk\u{FFFD}\u{FFFD}.jsonl</title>")
+        #expect(titled, "the file name in the title, each control character as U+FFFD")
     }
 
     @Test("bad input: a clear error, exit 1, and nothing written", arguments: [

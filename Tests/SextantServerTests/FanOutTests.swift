@@ -83,6 +83,33 @@ struct FanOutTests {
         }
     }
 
+    @Test("Issue 28.14: a control answer written in the same turn as a fan-out is flushed in that turn, not behind the fan-out's backlog")
+    func controlAnswerAheadOfBacklog() async throws {
+        let hub = try makeHub()
+        let control = try await hub.connect(.control)
+        let apps = try await Self.streamingApps(hub, control: control)
+
+        // One turn of the loop: a fix written to every app, then a `status` read on the
+        // control socket (as when a max replay's turn and a request are ready at one poll).
+        let controlChannel = control.channel
+        try await hub.onLoop { hub in
+            let time = hub.now.wall
+            hub.ingest(Sample(time: time, value: .location(LocationFix(latitude: 48.85, longitude: 2.29, time: time))), from: .manual)
+            let request = ByteBuffer(string: #"{"jsonrpc":"2.0","id":"ahead","method":"status"}"# + "\n")
+            controlChannel.pipeline.syncOperations.fireChannelRead(NIOAny(request))
+            controlChannel.pipeline.syncOperations.fireChannelReadComplete()
+        }
+        // The turn's own flush has run (tasks run in order), no later turn has.
+        try await hub.onLoop { _ in }
+        let answer = try await Self.flushedLines(control)
+        #expect(answer.map { $0["id"] } == ["ahead"], "the answer left with the turn's flush")
+        #expect(try await Self.flushedLines(apps.last!).isEmpty, "the last app still waits in the backlog")
+        let received = try await Self.advanceUntilEach(hub, of: Array(apps.dropFirst(Self.flushesPerTurn)), has: 1)
+        for lines in received {
+            #expect(lines.map { $0["params"]?["lat"] } == [48.85])
+        }
+    }
+
     @Test("Two fixes fanned out back to back reach the last app in their order, each once")
     func orderKeptAcrossSlices() async throws {
         let hub = try makeHub()

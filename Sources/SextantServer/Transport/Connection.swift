@@ -39,10 +39,11 @@ final class Connection {
 
     func send(_ message: RPCMessage, kind: OutboundKind) { writer.send(message.line, kind: kind) }
 
+    /// An answer leaves at the end of this turn, ahead of whatever else the turn wrote.
     func respond(_ id: JSONValue, _ result: Result<JSONValue, RPCError>) {
         switch result {
-        case .success(let value): send(.response(id: id, result: value), kind: .essential)
-        case .failure(let error): send(.errorResponse(id: id, error: error), kind: .essential)
+        case .success(let value): writer.sendAnswer(RPCMessage.response(id: id, result: value).line)
+        case .failure(let error): writer.sendAnswer(RPCMessage.errorResponse(id: id, error: error).line)
         }
     }
 

@@ -27,6 +27,8 @@ final class LineWriter {
     private let wording: (client: String, dropped: String)
     /// Written to since the last flush: the batcher flushes it at the end of the turn.
     private var hasUnflushedWrites = false
+    /// Asked to be flushed ahead of the other connections this turn (`sendAnswer`).
+    private var flushAheadAsked = false
     /// This turn's lines, joined, not yet handed to the channel: one `Channel.write` per
     /// turn instead of one per line (a pass through NIO's pipeline and its pending writes
     /// costs more than copying a 200-byte line). The first line of a turn is held as is
@@ -62,6 +64,15 @@ final class LineWriter {
         var buffer = channel.allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
         sendLine(buffer, kind: kind)
+    }
+
+    /// Sends the answer to a request (with its newline): flushed at the end of this turn
+    /// ahead of every other connection's writes (``FlushBatcher/needsFlushAhead(_:)``).
+    func sendAnswer(_ text: String) {
+        send(text, kind: .essential)
+        guard hasUnflushedWrites, !flushAheadAsked else { return }
+        flushAheadAsked = true
+        flushes.needsFlushAhead(self)
     }
 
     /// Sends a line already encoded (and perhaps shared with other connections: a
@@ -125,7 +136,10 @@ final class LineWriter {
 
     /// The end of the loop's turn: what this turn wrote goes out in one flush.
     func flushWrites() {
+        // Flushed already this turn, ahead of the others (`sendAnswer`): nothing waits.
+        guard hasUnflushedWrites else { return }
         hasUnflushedWrites = false
+        flushAheadAsked = false
         guard !isClosed else { return }
         // One pass through the pipeline for the write and the flush, when there is a write.
         if let lines = takeTurnLines(atFlush: true) {

@@ -29,12 +29,17 @@ public struct PlotEvents: Sendable, Equatable {
     public var received: [Received] = []
     public var authorizations: [AuthorizationChange] = []
 
-    /// The apps, in the order they first appear.
+    /// The apps, in the order they first appear (received fixes first, then authorization
+    /// changes): one pass with a set, as an events file may name tens of thousands.
     public var apps: [String] {
-        var seen: [String] = []
-        for app in received.map(\.app) + authorizations.map(\.app) where !seen.contains(app) { seen.append(app) }
-        return seen
+        var seen = Set<String>(), ordered: [String] = []
+        for app in received.lazy.map(\.app) where seen.insert(app).inserted { ordered.append(app) }
+        for app in authorizations.lazy.map(\.app) where seen.insert(app).inserted { ordered.append(app) }
+        return ordered
     }
+
+    /// Whether any app appears at all.
+    public var hasApps: Bool { !received.isEmpty || !authorizations.isEmpty }
 
     public init() {}
 

@@ -59,7 +59,7 @@ extension TracePlot {
     /// What the apps received (reduced fixes where the app saw them), and the fixes of
     /// the trace that no app received at their time (withheld).
     private func drawReceived(_ canvas: inout SVGCanvas) {
-        guard !events.received.isEmpty || !events.authorizations.isEmpty else { return }
+        guard events.hasApps else { return }
         let receivedTimes = Set(events.received.map { $0.time.nanoseconds / 1_000_000 })
         // One mark a pixel at most, whatever the number of fixes.
         var marked = Set<Int>()

@@ -92,7 +92,7 @@ extension TracePlot {
     private func drawLegend(_ canvas: inout SVGCanvas, y: Double) {
         var x = 20.0
         let items: [(String, String)] = [("#16a34a", "start"), ("#dc2626", "end"), ("#3b82f6", "hAcc (68 %)"), ("#1d4ed8", "time tick")]
-            + (events.apps.isEmpty ? [] : [("#1d4ed8", "fix received"), ("#f59e0b", "reduced fix received"), ("#6b7280", "fix withheld"), ("#fecaca", "denied")])
+            + (events.hasApps ? [("#1d4ed8", "fix received"), ("#f59e0b", "reduced fix received"), ("#6b7280", "fix withheld"), ("#fecaca", "denied")] : [])
         for (colour, label) in items {
             canvas.circle(x: x + 5, y: y - 4, radius: 5, fill: colour)
             canvas.text(label, x: x + 14, y: y, size: 10, fill: "#374151")
