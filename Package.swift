@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's <malloc.h>: the daemon returns connection buffers to the system.
         .systemLibrary(name: "CMalloc"),
+        // prctl(2) for `sextantctl run`: a subreaper, a death signal for COMMAND.
+        .systemLibrary(name: "CProcessControl"),
 
         // The outside world turned into samples, one module per kind of source, so that a
         // program that reads traces (sextantctl) links neither libgps nor libudev.
@@ -102,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "sextantctl",
             dependencies: [
-                "SextantClient", "SextantTraces",
+                "SextantClient", "SextantTraces", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
