@@ -173,8 +173,16 @@ struct RunCommandTests {
     @Test("issue 28.11: what COMMAND leaves running in the background is stopped when it ends, before run exits")
     func backgroundChildrenStopWithCommand() throws {
         let tmp = scratch()
-        // One ignores SIGTERM: it gets SIGKILL after the grace.
-        let script = "sleep 1000 & echo $!; (trap '' TERM; exec sleep 1002) & echo $!; setsid sleep 1003 & echo $!; exit 4"
+        // Each closes what it inherited beyond 0-2 (Foundation's Process sees the end of run
+        // only once every holder of its descriptor is gone). One ignores SIGTERM: it gets
+        // SIGKILL after the grace; one is in a session of its own.
+        let script = """
+            bare() { exec python3 -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"; }
+            bare sleep 1000 & echo $!
+            (trap '' TERM; bare sleep 1002) & echo $!
+            setsid python3 -c 'import os; os.closerange(3, 65536); os.execvp("sleep", ["sleep", "1003"])' & echo $!
+            exit 4
+            """
         let result = try ctlRun(["--", "/bin/sh", "-c", script], tmp: tmp)
         #expect(result.status == 4, "\(result.stderr)")
         let pids = result.stdout.split(separator: "\n").compactMap { pid_t($0) }
