@@ -48,6 +48,8 @@ let package = Package(
         // setgroups(2), setfsuid(2), setfsgid(2) for the calling thread alone: the daemon opens
         // a control client's paths with the client's rights (PeerFileAccess).
         .systemLibrary(name: "CThreadCredentials"),
+        // prctl(2) for `sextantctl run`: a subreaper, a death signal for COMMAND.
+        .systemLibrary(name: "CProcessControl"),
 
         // The outside world turned into samples, one module per kind of source, so that a
         // program that reads traces (sextantctl) links neither libgps nor libudev.
@@ -107,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "sextantctl",
             dependencies: [
-                "SextantClient", "SextantTraces",
+                "SextantClient", "SextantTraces", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

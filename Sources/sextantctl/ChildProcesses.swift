@@ -78,6 +78,14 @@ enum SignalPipe {
 
 /// How a child ended, as a shell reports it: its exit status, or 128 + the signal's number.
 enum ChildExit {
+    /// Every child that has ended, reaped: pid and status.
+    static func reapAll() -> [(pid: pid_t, status: Int32)] {
+        var ended: [(pid: pid_t, status: Int32)] = []
+        var raw: Int32 = 0
+        while case let pid = waitpid(-1, &raw, WNOHANG), pid > 0 { ended.append((pid, status(raw))) }
+        return ended
+    }
+
     static func status(_ raw: Int32) -> Int32 {
         let signal = raw & 0x7f
         return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
@@ -120,11 +128,19 @@ enum CommandLookup: Equatable {
 
 /// Spawns `arguments` (arguments[0] a path) with `environment`. With `logPath`, its standard
 /// output and error go to that file and its input is /dev/null; with `ownProcessGroup`, a
-/// Ctrl-C on the terminal does not reach it (its supervisor decides when it stops).
-func spawn(_ arguments: [String], environment: [String: String], logPath: String? = nil, ownProcessGroup: Bool = false) throws(SpawnError) -> pid_t {
+/// Ctrl-C on the terminal does not reach it (its supervisor decides when it stops); with
+/// `passing`, the child gets descriptor `source` as `target` (without close-on-exec).
+func spawn(
+    _ arguments: [String], environment: [String: String], logPath: String? = nil, ownProcessGroup: Bool = false,
+    passing: (source: Int32, target: Int32)? = nil
+) throws(SpawnError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let passing {
+        precondition(passing.source != passing.target, "dup2 onto itself would keep close-on-exec")
+        posix_spawn_file_actions_adddup2(&actions, passing.source, passing.target)
+    }
     if let logPath {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)

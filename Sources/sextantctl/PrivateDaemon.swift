@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CProcessControl
 import Foundation
 import SextantClient
 import SextantProtocol
@@ -14,7 +15,9 @@ final class PrivateDaemon {
     let directory: String
     let logPath: String
     var runtimeDirectory: String { directory + "/run" }
-    private var daemon: pid_t = 0
+    private(set) var daemonPID: pid_t = 0
+    /// The pipe the daemon watches (`--exit-with-fd`): its write end stays open until run ends.
+    private var supervisorPipe: SupervisorPipe?
     /// Set once the daemon is known to have ended (it is reaped then), with its status.
     private var daemonExit: Int32?
     /// Where the daemon's gpsd face listens (the port it was given: 0, the system's choice).
@@ -57,14 +60,17 @@ final class PrivateDaemon {
             environment["GPSD_HOST"] = gpsdFace.host
             environment["GPSD_PORT"] = gpsdFace.port
         }
+        // COMMAND's orphans come to run, which stops them when COMMAND ends.
+        _ = sextant_become_subreaper()
         let child: pid_t
         do {
-            child = try spawn(command, environment: environment)
+            child = try spawn(Self.supervised(command), environment: environment)
         } catch {
             stopDaemon()
             return Run.exit(error.exitStatus, error.description).rawValue
         }
         let status = waitForCommand(child)
+        stopLeftovers()
         if let died = daemonExit {
             FileHandle.standardError.write(Data("sextantctl run: sextantd died while the command ran (status \(died)); the end of its log:\n\(logTail())\n".utf8))
             return 70
@@ -87,12 +93,20 @@ final class PrivateDaemon {
         environment["TMPDIR"] = directory
         // With --keep the store stays too; else the daemon's own temporary store is gone with it.
         let store = options.keep ? ["--state-dir", directory + "/state"] : ["--ephemeral"]
-        let arguments = [sextantd, "--runtime-dir", runtimeDirectory] + store + options.daemonArguments
+        // The daemon stops when run is gone, however it went; unless kept, it then removes
+        // the directory, which run would have removed.
+        let pipe = try SupervisorPipe()
+        supervisorPipe = pipe
+        let supervision = ["--exit-with-fd", String(SupervisorPipe.daemonDescriptor)] + (options.keep ? [] : ["--exit-removes", directory])
+        let arguments = [sextantd, "--runtime-dir", runtimeDirectory] + store + supervision + options.daemonArguments
         do {
-            daemon = try spawn(arguments, environment: environment, logPath: logPath, ownProcessGroup: true)
+            daemonPID = try spawn(
+                arguments, environment: environment, logPath: logPath, ownProcessGroup: true,
+                passing: (pipe.readEnd, SupervisorPipe.daemonDescriptor))
         } catch {
             throw Run.exit(69, "cannot start sextantd: \(error)")
         }
+        close(pipe.readEnd)
         // READY=1 comes once both sockets are bound. A daemon that dies first, or a signal to
         // us, ends the wait at once; the minute is for a machine that is very busy.
         let deadline = Date().addingTimeInterval(60)
@@ -100,7 +114,7 @@ final class PrivateDaemon {
             let readable = SignalPipe.wait(alsoOn: readiness.fd, timeout: deadline.timeIntervalSinceNow)
             if readable, readiness.receivedReady() { return }
             if let stop = SignalPipe.drain().first(where: { $0.number != SIGCHLD }) { throw ExitCode(128 + stop.number) }
-            if let status = ChildExit.poll(daemon) {
+            if let status = ChildExit.poll(daemonPID) {
                 daemonExit = status
                 throw Run.exit(69, "sextantd exited at start (status \(status)):\n\(logTail())")
             }
@@ -142,20 +156,20 @@ final class PrivateDaemon {
 
     /// SIGTERM, then up to 10 s for a clean stop, then SIGKILL: the daemon never outlives run.
     private func stopDaemon() {
-        guard daemon > 0, daemonExit == nil else { return }
-        kill(daemon, SIGTERM)
+        guard daemonPID > 0, daemonExit == nil else { return }
+        kill(daemonPID, SIGTERM)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if let status = ChildExit.poll(daemon) {
+            if let status = ChildExit.poll(daemonPID) {
                 daemonExit = status
                 return
             }
             SignalPipe.wait(timeout: min(0.5, max(0, deadline.timeIntervalSinceNow)))
             _ = SignalPipe.drain()
         }
-        kill(daemon, SIGKILL)
+        kill(daemonPID, SIGKILL)
         var raw: Int32 = 0
-        waitpid(daemon, &raw, 0)
+        waitpid(daemonPID, &raw, 0)
         daemonExit = ChildExit.status(raw)
     }
 
@@ -165,13 +179,28 @@ final class PrivateDaemon {
     /// death on the way (COMMAND sees its connections close).
     private func waitForCommand(_ child: pid_t) -> Int32 {
         while true {
-            if let status = ChildExit.poll(child) { return status }
-            if daemonExit == nil, let status = ChildExit.poll(daemon) { daemonExit = status }
+            if let ended = reapChildren().first(where: { $0.pid == child }) { return ended.status }
             SignalPipe.wait(timeout: nil)
             for signal in SignalPipe.drain() where signal.number != SIGCHLD && !signal.fromTerminal {
                 kill(child, signal.number)
             }
         }
+    }
+
+    /// Reaps every child that has ended (COMMAND, the daemon, orphans adopted), noting the
+    /// daemon's status; returns them all.
+    @discardableResult
+    func reapChildren() -> [(pid: pid_t, status: Int32)] {
+        let ended = ChildExit.reapAll()
+        if daemonExit == nil, let daemon = ended.first(where: { $0.pid == daemonPID }) { daemonExit = daemon.status }
+        return ended
+    }
+
+    /// COMMAND as spawned: through `sextantctl exec-supervised`, which gives it SIGTERM as its
+    /// parent-death signal, then execs it.
+    static func supervised(_ command: [String]) -> [String] {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return [me, "exec-supervised", "--parent", String(getpid()), "--"] + command
     }
 
     // MARK: - Files

@@ -132,7 +132,18 @@ struct SextantdCommand: AsyncParsableCommand {
         help: ArgumentHelp("Seconds an allowOnce grant survives in the background (RULES L5: 60).", valueName: "seconds", visibility: .hidden))
     var allowOnceTimeout: Double = 60
 
+    @Option(
+        name: .customLong("exit-with-fd"),
+        help: ArgumentHelp("Stop, as on SIGTERM, when this descriptor (a pipe's read end) reaches end of file: for tools.", valueName: "n", visibility: .hidden))
+    var exitWithDescriptor: Int32?
+
+    @Option(
+        name: .customLong("exit-removes"),
+        help: ArgumentHelp("With --exit-with-fd: remove this directory after stopping for its end of file.", valueName: "dir", visibility: .hidden))
+    var exitRemoves: String?
+
     func validate() throws {
+        if exitRemoves != nil, exitWithDescriptor == nil { throw ValidationError("--exit-removes goes with --exit-with-fd") }
         guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
         guard let parsed = ReplaySpeed(parsing: speed), parsed.isSupported else {
             throw ValidationError("--speed must be max or a number from \(ReplaySpeed.slowest) to \(ReplaySpeed.fastest)")
@@ -176,6 +187,9 @@ struct SextantdCommand: AsyncParsableCommand {
             logger.critical("cannot start: \(DefaultPaths.noRuntimeDirectory)")
             throw ExitCode(1)
         }
+        let supervisor = try watchSupervisor(logger: logger)
+        // Last, after the store and the sockets are gone: the starter is not there to do it.
+        defer { if let supervisor, let exitRemoves { supervisor.removeIfGone(exitRemoves) } }
         let ephemeralStore = try ephemeral ? EphemeralDirectory() : nil
         defer { ephemeralStore?.remove() }
         guard let state = ephemeralStore?.path ?? stateDirectory ?? DefaultPaths.stateDirectory(environment: environment, uid: uid) else {
@@ -206,6 +220,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.gpsdListen = gpsdListen.compactMap(GPSDListenAddress.init(parsing:))
         configuration.gpsdListenAny = gpsdListenAny
         configuration.dbus = dbus.flatMap(DBusBusAddress.init(parsing:))
+        configuration.supervisor = supervisor
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }
@@ -223,6 +238,19 @@ struct SextantdCommand: AsyncParsableCommand {
             try await daemon.run()
         } catch {
             logger.critical("stopped: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--exit-with-fd`, watched from the start; `--exit-removes` checked.
+    private func watchSupervisor(logger: Logger) throws -> SupervisorWatch? {
+        guard let exitWithDescriptor else { return nil }
+        do throws(DaemonStartError) {
+            let supervisor = try SupervisorWatch(descriptor: exitWithDescriptor, logger: logger)
+            if let exitRemoves { try SupervisorWatch.checkRemovable(exitRemoves) }
+            return supervisor
+        } catch {
+            logger.critical("cannot start: \(error.description)")
             throw ExitCode(1)
         }
     }

@@ -135,6 +135,73 @@ struct RunCommandTests {
         try expectNothingLeft(in: tmp)
     }
 
+    @Test("issue 28.11: SIGKILL on run stops its daemon and COMMAND and removes its directory; only COMMAND's own children are left")
+    func killedRunLeavesNothingOfItsOwn() throws {
+        let tmp = scratch()
+        // COMMAND prints its pid and its background child's, then becomes the sleep (exec: same pid).
+        let script = "sleep 1001 & echo $$ $!; exec sleep 1000"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
+        process.arguments = ["run", "--", "/bin/sh", "-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = tmp
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try launch(process)
+        let pids = try readLine(output.fileHandleForReading.fileDescriptor, timeout: 30).split(separator: " ").compactMap { pid_t($0) }
+        try #require(pids.count == 2)
+        let daemons = processes(naming: tmp + "/sextant-run-")
+        #expect(daemons.count == 1, "the daemon names its directory: \(daemons)")
+        kill(process.processIdentifier, SIGKILL)
+        // Foundation's Process sees an exit when every holder of a descriptor it gave the child
+        // has closed it: the child left behind holds one, so it is stopped before the wait.
+        defer {
+            for pid in daemons + pids { kill(pid, SIGKILL) }
+            process.waitUntilExit()
+        }
+        // Neither is run's test's child any more: gone is what /proc says, waited on with a deadline.
+        for pid in daemons + [pids[0]] {
+            _ = try poll(timeout: 20, failure: { "process \(pid) outlived run: \(Self.commandLine(pid))" }) { Self.isRunning(pid) ? nil : () }
+        }
+        _ = try poll(timeout: 20, failure: { "left in TMPDIR: \((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])" }) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty ? () : nil
+        }
+        #expect(Self.isRunning(pids[1]), "COMMAND's own child is what sextantctl(1) says is left")
+    }
+
+    @Test("issue 28.11: what COMMAND leaves running in the background is stopped when it ends, before run exits")
+    func backgroundChildrenStopWithCommand() throws {
+        let tmp = scratch()
+        // Each closes what it inherited beyond 0-2 (Foundation's Process sees the end of run
+        // only once every holder of its descriptor is gone). One ignores SIGTERM: it gets
+        // SIGKILL after the grace; one is in a session of its own.
+        let script = """
+            bare() { exec python3 -c 'import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])' "$@"; }
+            bare sleep 1000 & echo $!
+            (trap '' TERM; bare sleep 1002) & echo $!
+            setsid python3 -c 'import os; os.closerange(3, 65536); os.execvp("sleep", ["sleep", "1003"])' & echo $!
+            exit 4
+            """
+        let result = try ctlRun(["--", "/bin/sh", "-c", script], tmp: tmp)
+        #expect(result.status == 4, "\(result.stderr)")
+        let pids = result.stdout.split(separator: "\n").compactMap { pid_t($0) }
+        #expect(pids.count == 3, "\(result.stdout)")
+        // run reaped them: not even a zombie is left.
+        for pid in pids { #expect(kill(pid, 0) != 0, "still there: \(Self.commandLine(pid))") }
+        try expectNothingLeft(in: tmp)
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    static func commandLine(_ pid: pid_t) -> String {
+        String(decoding: (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+    }
+
     @Test("The daemon dying during the run: COMMAND's connections close, run exits 70 with the log's tail")
     func daemonDies() throws {
         let tmp = scratch()

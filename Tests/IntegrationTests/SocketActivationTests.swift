@@ -118,6 +118,54 @@ struct SocketActivationTests {
         #expect(result.stderr.contains("socket activation: \(message)"), "\(result.stderr)")
     }
 
+    @Test(
+        "issue 28.10: a descriptor that is not a listening Unix stream socket, or not passed at all, is refused by number and kind, never adopted",
+        arguments: [
+            // LISTEN_FDS counts descriptors that were never passed: 5 may be the runtime's own.
+            ("unix unix", "app.sock:control.sock:app.sock:control.sock:app.sock", 5, "descriptor 5 (app.sock) is not "),
+            ("file", "app.sock", 1, "descriptor 3 (app.sock) is not a socket but a regular file"),
+            ("udp", "app.sock", 1, "descriptor 3 (app.sock) is not a Unix socket but an IPv4 socket"),
+            ("tcp", "control.sock", 1, "descriptor 3 (control.sock) is not a Unix socket but an IPv4 socket"),
+            ("unixdgram", "app.sock", 1, "descriptor 3 (app.sock) is not a stream socket"),
+            ("unix unix", "app.sock:app.sock", 2, "descriptors 3 and 4 are both named app.sock"),
+        ])
+    func descriptorOfTheWrongKind(passed: String, names: String, count: Int, message: String) throws {
+        let scratch = try TemporaryDirectory("activate")
+        let base = scratch.path
+        let result = try run(
+            ["/usr/bin/python3", "-c", Self.passingDescriptors, passed, names, String(count), base, Binaries.sextantd]
+                + ["--runtime-dir", base + "/run", "--state-dir", base + "/state", "--no-gpsd", "--no-iio"])
+        #expect(result.status == 1, "refused with exit 1, not a crash: \(result.status)\n\(result.stderr)")
+        #expect(result.stderr.contains("cannot start: socket activation: \(message)"), "\(result.stderr)")
+    }
+
+    /// Opens the descriptors named in argv[1] (`unix`: a listening Unix stream socket,
+    /// `unixdgram`, `udp`, `tcp` on loopback, `file`: a regular file) as 3, 4, ..., then
+    /// execs the daemon in the same process with LISTEN_PID, LISTEN_FDS and LISTEN_FDNAMES.
+    static let passingDescriptors = """
+        import os, socket, sys
+        kinds, names, count, base, program = sys.argv[1].split(), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+        opened = []
+        for index, kind in enumerate(kinds):
+            if kind == "file":
+                fd = os.open(program, os.O_RDONLY)
+            else:
+                family = socket.AF_INET if kind in ("udp", "tcp") else socket.AF_UNIX
+                type = socket.SOCK_DGRAM if kind in ("udp", "unixdgram") else socket.SOCK_STREAM
+                s = socket.socket(family, type)
+                s.bind(("127.0.0.1", 0) if family == socket.AF_INET else f"{base}/passed{index}.sock")
+                if type == socket.SOCK_STREAM: s.listen()
+                fd = s.detach()
+            opened.append(fd)
+        moved = [os.dup(fd) for fd in opened]
+        for fd in opened: os.close(fd)
+        for index, fd in enumerate(moved):
+            os.dup2(fd, 3 + index)
+            os.close(fd)
+        os.environ.update(LISTEN_PID=str(os.getpid()), LISTEN_FDS=count, LISTEN_FDNAMES=names)
+        os.execv(program, [program] + sys.argv[6:])
+        """
+
     /// The activator creates the socket files before it waits for a connection, and says
     /// nothing we could wait on: the files' appearance is polled, against a deadline.
     static func waitForSocketFiles(_ paths: [String], of process: SocketActivator, log: () -> String) throws {

@@ -34,6 +34,8 @@ public struct DaemonConfiguration: Sendable {
     public var maxAppClients = DescriptorBudget.defaultMaxAppClients
     /// The bus the D-Bus faces serve on (`--dbus`); none by default.
     public var dbus: DBusBusAddress?
+    /// What stops the daemon when the process that started it is gone (`--exit-with-fd`).
+    public var supervisor: SupervisorWatch?
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory
@@ -100,7 +102,8 @@ public struct SextantDaemon {
                 "max app clients": "\(listeners.appClientLimit)",
             ])
         let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
-        return SextantDaemon(services: [hubService, listeners, gpsdFace] + dbus + [feeds, readiness], logger: logger)
+        let supervisor: [any Service] = configuration.supervisor.map { [$0] } ?? []
+        return SextantDaemon(services: [hubService, listeners, gpsdFace] + dbus + [feeds, readiness] + supervisor, logger: logger)
     }
 
     private static func startReplay(configuration: DaemonConfiguration, hub: HubHandle) async throws(DaemonStartError) {

@@ -38,24 +38,29 @@ struct SocketActivation {
                 description: "socket activation: \(count) descriptors passed but LISTEN_FDNAMES names \(names.count) "
                     + "(name them \(knownNames.joined(separator: " and ")) with FileDescriptorName= or --fdname)")
         }
-        var activation = SocketActivation()
+        // Every descriptor is checked before any is adopted: one that is not what systemd
+        // passes (LISTEN_FDS larger than what was passed) may be the runtime's own, and
+        // closing that one would crash the daemon instead of refusing (issue 28.10).
+        var checked: [String: Int32] = [:]
         for (offset, name) in names.enumerated() {
             let fd = firstDescriptor + Int32(offset)
-            // Owned at once, so that a refusal below closes every descriptor passed.
-            let descriptor = OwnedDescriptor(adopting: fd)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             guard knownNames.contains(name) else {
                 throw DaemonStartError(
                     description: "socket activation: descriptor \(fd) is named \"\(name)\"; sextantd serves "
                         + knownNames.joined(separator: " and "))
             }
-            guard activation.sockets[name] == nil else {
-                throw DaemonStartError(description: "socket activation: two descriptors are named \(name)")
-            }
             if let problem = listeningUnixStreamProblem(fd) {
                 throw DaemonStartError(description: "socket activation: descriptor \(fd) (\(name)) \(problem)")
             }
-            activation.sockets[name] = descriptor
+            if let first = checked[name] {
+                throw DaemonStartError(description: "socket activation: descriptors \(first) and \(fd) are both named \(name)")
+            }
+            checked[name] = fd
+        }
+        var activation = SocketActivation()
+        for (name, fd) in checked {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            activation.sockets[name] = OwnedDescriptor(adopting: fd)
         }
         return activation
     }
@@ -66,20 +71,44 @@ struct SocketActivation {
     /// Takes the descriptor passed for `name`, if any: the caller owns it from then on.
     mutating func claim(_ name: String) -> OwnedDescriptor? { sockets.removeValue(forKey: name) }
 
-    /// Why `fd` cannot be served as one of the daemon's sockets, or nil when it can.
+    /// Why `fd` cannot be served as one of the daemon's sockets, or nil when it can: it must
+    /// be open, a socket, of the Unix family, a stream, and listening.
     private static func listeningUnixStreamProblem(_ fd: Int32) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "is not open (LISTEN_FDS counts more descriptors than were passed)" }
+        guard info.st_mode & S_IFMT == S_IFSOCK else { return "is not a socket but \(fileKind(info.st_mode))" }
         func option(_ name: Int32) -> Int32? {
             var value: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
         }
         guard let domain = option(SO_DOMAIN), let type = option(SO_TYPE), let listening = option(SO_ACCEPTCONN) else {
-            return "is not a socket: \(String(cString: strerror(errno)))"
+            return "is a socket whose options cannot be read: \(String(cString: strerror(errno)))"
         }
-        guard domain == AF_UNIX else { return "is not a Unix socket (family \(domain))" }
+        guard domain == AF_UNIX else { return "is not a Unix socket but \(familyName(domain)) (ListenStream= takes a path)" }
         guard type == Int32(SOCK_STREAM.rawValue) else { return "is not a stream socket (ListenStream=)" }
         guard listening != 0 else { return "is not listening" }
         return nil
+    }
+
+    private static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a pipe"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a file of mode \(String(mode & S_IFMT, radix: 8))"
+        }
+    }
+
+    private static func familyName(_ domain: Int32) -> String {
+        switch domain {
+        case AF_INET: "an IPv4 socket"
+        case AF_INET6: "an IPv6 socket"
+        case AF_NETLINK: "a netlink socket"
+        default: "a socket of family \(domain)"
+        }
     }
 
     /// The path a Unix socket is bound to, for the log.

@@ -170,15 +170,13 @@ extension Hub {
     /// The same for a client of any face whose uid the face knows (the gpsd face reads it
     /// from /proc).
     func claimAppID(_ app: String, uid: UInt32, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
-        if let owner = stored.owners[app] ?? Self.ownerByName(of: app) {
-            guard owner == uid else {
-                logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
-                throw RPCError(
-                    .wrongUser, "app id \"\(app)\" belongs to uid \(owner); this client is uid \(uid)",
-                    data: ["app": .string(app), "owner": .int(Int64(owner)), "uid": .int(Int64(uid))])
-            }
-            return .result(try open())
+        if let owner = stored.owners[app] ?? Self.ownerByName(of: app), owner != uid {
+            logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
+            throw RPCError(
+                .wrongUser, "app id \"\(app)\" belongs to uid \(owner); this client is uid \(uid)",
+                data: ["app": .string(app), "owner": .int(Int64(owner)), "uid": .int(Int64(uid))])
         }
+        if stored.owners[app] != nil { return .result(try open()) }
         // Taken at once, so that another uid's hello during the write is refused too.
         stored.owners[app] = uid
         logger.info("app id bound to its first uid", metadata: ["app": "\(app)", "uid": "\(uid)"])

@@ -28,6 +28,9 @@ struct HelloMethod: RPCMethod {
         // docs/security.md: the app id must be this uid's; a first claim is stored first (Hub+Store).
         let reply = try hub.claimAppID(app, by: peer) { () throws(RPCError) -> JSONValue in
             guard peer.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
+            // The claim's write may outlast the connection: a session opened for a peer
+            // already gone would never be closed (issue 28.5).
+            guard !peer.isClosed else { throw RPCError.internalError("the connection closed before its hello was answered") }
             let session = hub.openSession(app: app, state: state, interface: interface, peer: peer)
             return HelloResult(
                 session: Int(session.id), profile: hub.configuration.profile, servicesEnabled: hub.authorization.servicesEnabled,
