@@ -39,6 +39,9 @@ struct HubDispatchTests {
         #expect(try await squatter.errorCode(Method.hello, ["app": "gpsd.uid1000"]) == 1009)
         let owner = try await hub.connect(.app, uid: 1000)
         _ = try await owner.call(Method.hello, ["app": "gpsd.uid1000"])
+        let control = try await hub.connect(.control)
+        let owners = try await control.call(Method.permissionsOwners).arrayValue ?? []
+        #expect(owners.contains { $0["app"] == "gpsd.uid1000" && $0["uid"] == 1000 }, "the binding is stored as any other: \(owners)")
         let other = try await hub.connect(.app, uid: 65534)
         _ = try await other.call(Method.hello, ["app": "gpsd.uid65534x"])
     }
