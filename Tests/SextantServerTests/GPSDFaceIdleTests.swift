@@ -5,8 +5,9 @@ import Testing
 @testable import SextantServer
 
 /// Issue 28.9: a gpsd client that holds a slot and asks nothing is closed; a watcher is kept
-/// however quiet it is, as gpsd keeps it (docs/gpsd.md).
-@Suite("gpsd face: idle clients")
+/// however quiet it is, as gpsd keeps it (docs/gpsd.md). Issue 28.6: a client gone before it
+/// is served leaves nothing.
+@Suite("gpsd face: idle and vanished clients", .timeLimit(.minutes(1)))
 struct GPSDFaceIdleTests {
     @Test("issue 28.9: no request for 60 s and no WATCH: gpsd's ERROR and closed; a request restarts the time; a watcher stays")
     func idleClientsAreClosed() async throws {
@@ -32,5 +33,16 @@ struct GPSDFaceIdleTests {
         await hub.advance(by: .seconds(600))
         #expect(watcher.channel.isActive, "a watcher is never idle")
         #expect(try await hub.onLoop { hub in hub.sessions.ordered.count } == 1)
+    }
+
+    @Test("issue 28.6: a client reset while its banner is written leaves no session behind")
+    func resetDuringTheBannerLeavesNoSession() async throws {
+        let hub = try InProcessHub()
+        for _ in 0..<3 { try await hub.connectGPSDResettingAtOnce() }
+        await hub.advance(by: .seconds(1))
+        #expect(try await hub.onLoop { hub in hub.sessions.ordered.map(\.app) } == [])
+        let kept = try await hub.connectGPSD()
+        #expect(kept.channel.isActive)
+        #expect(try await hub.onLoop { hub in hub.sessions.ordered.count } == 1, "a client that stays still gets its session")
     }
 }

@@ -90,6 +90,21 @@ final class InProcessHub {
         return client
     }
 
+    /// A gpsd client whose peer resets the connection as soon as anything is written to it:
+    /// the face's first write fails and the channel closes while the face is still opening
+    /// the connection (issue 28.6). Returns once the channel is closed.
+    func connectGPSDResettingAtOnce() async throws {
+        let channel = NIOAsyncTestingChannel(loop: loop)
+        let faces = try await registeredFaces()
+        try await loop.submit {
+            try channel.pipeline.syncOperations.addHandlers([
+                ResetByPeer(), ByteToMessageHandler(GPSDRequestFramer()), GPSDConnectionHandler(face: faces.value.gpsd),
+            ])
+        }.get()
+        try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test-gpsd")).get()
+        try await channel.closeFuture.get()
+    }
+
     /// Moves the loop's (and so the hub's) clock on, running every timer that falls due.
     func advance(by amount: TimeAmount) async { await loop.advanceTime(by: amount) }
 
@@ -223,4 +238,21 @@ final class GPSDTestClient {
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A peer gone before the first byte reaches it: a write or flush fails with the reset and
+/// closes the channel there and then, as a socket's write does on ECONNRESET.
+private final class ResetByPeer: ChannelOutboundHandler {
+    typealias OutboundIn = NIOAny
+
+    struct ConnectionReset: Error {}
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        promise?.fail(ConnectionReset())
+        context.close(promise: nil)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.close(promise: nil)
+    }
 }
