@@ -205,14 +205,7 @@ struct SextantdCommand: AsyncParsableCommand {
             }
             configuration.hub.controlGroup = gid
         }
-        configuration.hub.profile = profile
-        configuration.hub.gpxSpeed = gpxSpeed
-        configuration.hub.gpxInterval = gpxInterval
-        configuration.hub.gnssProvider = gnssProvider
-        configuration.hub.gnssProfile = gnssProfile.flatMap { try? GNSSProfileSpec.parse($0).get() }
-        configuration.hub.gnssSeed = seed
-        configuration.hub.simulatedFlag = simulatedFlag
-        configuration.hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
+        configuration.hub = hubConfiguration(controlGroup: configuration.hub.controlGroup)
         configuration.replayPath = replay
         configuration.replaySpeed = ReplaySpeed(parsing: speed) ?? .factor(1)
         configuration.replayLoop = loop
@@ -240,6 +233,21 @@ struct SextantdCommand: AsyncParsableCommand {
             logger.critical("stopped: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// The hub's settings the flags give (`--control-group` resolved by the caller).
+    private func hubConfiguration(controlGroup: UInt32?) -> HubConfiguration {
+        var hub = HubConfiguration()
+        hub.controlGroup = controlGroup
+        hub.profile = profile
+        hub.gpxSpeed = gpxSpeed
+        hub.gpxInterval = gpxInterval
+        hub.gnssProvider = gnssProvider
+        hub.gnssProfile = gnssProfile.flatMap { try? GNSSProfileSpec.parse($0).get() }
+        hub.gnssSeed = seed
+        hub.simulatedFlag = simulatedFlag
+        hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
+        return hub
     }
 
     /// `--exit-with-fd`, watched from the start; `--exit-removes` checked.
