@@ -56,8 +56,10 @@ struct GPSDFaceAttackTests {
         let port = try daemon.gpsdFacePort()
         let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 2000, step: 1))
         let before = try daemon.memoryKiB("VmRSS")
+        // The script's text, not its path: uid 65534 need not read the checkout.
+        let script = try String(contentsOfFile: Repository.root + "/Tools/gpsd-churn.py", encoding: .utf8)
         let churner = try ClientProcess(
-            Self.asUser(Self.nobody) + ["/usr/bin/python3", Repository.root + "/Tools/gpsd-churn.py", "\(port)", "8"], directory: daemon.directory, name: "churn")
+            Self.asUser(Self.nobody) + ["/usr/bin/python3", "-c", script, "\(port)", "8"], directory: daemon.directory, name: "churn")
         try churner.waitForLine("churning")
         let started = monotonicSeconds()
         _ = try daemon.control().call(Method.replayStart, ["path": .string(trace), "speed": 1], timeout: 3)
