@@ -41,7 +41,9 @@ struct Run: ParsableCommand {
     var keep = false
     @Option(help: ArgumentHelp("Write the daemon's log to this file (kept).", valueName: "path"), completion: .file())
     var log: String?
-    @Option(name: .customLong("allow-once-timeout"), help: ArgumentHelp("Passed to sextantd.", visibility: .hidden))
+    @Option(
+        name: .customLong("allow-once-timeout"),
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 60): the daemon's option.", valueName: "seconds"))
     var allowOnceTimeout: Double?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run, after --.", valueName: "command"))

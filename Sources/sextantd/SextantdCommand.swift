@@ -129,7 +129,7 @@ struct SextantdCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("allow-once-timeout"),
-        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (RULES L5: 60).", valueName: "seconds", visibility: .hidden))
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (above 0, at most 86400; default 60, RULES L5).", valueName: "seconds"))
     var allowOnceTimeout: Double = 60
 
     @Option(
