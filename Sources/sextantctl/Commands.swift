@@ -84,6 +84,15 @@ struct Permissions: ParsableCommand {
             })
     }
 
+    /// The daemon's warning on a decision (an app id it has never seen), on stderr; the
+    /// answer itself, `--json`'s too, is unchanged.
+    static func warning(of answer: JSONValue) -> JSONValue {
+        if let warning = answer["warning"]?.stringValue {
+            FileHandle.standardError.write(Data("sextantctl: warning: \(warning)\n".utf8))
+        }
+        return answer
+    }
+
     static func entry(_ e: JSONValue) -> String {
         "\(Text.plain(e["app"])): \(Text.plain(e["status"])), \(Text.plain(e["accuracy"])) accuracy"
     }
@@ -102,7 +111,7 @@ struct Permissions: ParsableCommand {
         @Flag(help: "Reduced accuracy (the 2 km grid).") var approximate = false
         func run() throws {
             try reporting {
-                common.output(try common.call(PermissionsSet.grant(app, always: always, approximate: approximate)), human: Permissions.entry)
+                common.output(Permissions.warning(of: try common.call(PermissionsSet.grant(app, always: always, approximate: approximate))), human: Permissions.entry)
             }
         }
     }
@@ -113,7 +122,7 @@ struct Permissions: ParsableCommand {
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
             try reporting {
-                common.output(try common.call(PermissionsSet(app: app, status: .denied)), human: Permissions.entry)
+                common.output(Permissions.warning(of: try common.call(PermissionsSet(app: app, status: .denied))), human: Permissions.entry)
             }
         }
     }
@@ -140,7 +149,8 @@ struct Permissions: ParsableCommand {
                 var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
                 if let accuracy { params["accuracy"] = .string(accuracy) }
                 let connection = try common.control()
-                common.output(try connection.call(try common.request(PermissionsSet.self, .object(params))), human: Permissions.entry)
+                let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
+                common.output(Permissions.warning(of: answer), human: Permissions.entry)
             }
         }
     }
