@@ -330,8 +330,8 @@ struct LocationCommand: ParsableCommand {
         func run() throws {
             try reporting {
                 let location = WireLocation(latitude: lat, longitude: lon, horizontalAccuracy: accuracy, altitude: alt, speed: speed, course: course)
-                common.output(try common.call(DeviceSet(location: location))) { _ in
-                    "Location set: " + Text.coordinate(location.json)
+                common.output(try common.call(DeviceSet(location: location))) { taken in
+                    "Location set: " + Text.coordinate(taken.location ?? location.json)
                 }
             }
         }
