@@ -1,7 +1,7 @@
 /// `device.set`: values set by hand — a fix, a held acceleration or orientation, a hinge
 /// angle. The daemon checks the values as it checks a trace's (``Params`` reads the shape).
 public struct DeviceSet: RPCRequest, Equatable {
-    public typealias Result = EmptyResult
+    public typealias Result = DeviceSetResult
     public static let method = Method.deviceSet
 
     /// The accelerometer held at a reading, or given back to the other sources.
@@ -62,6 +62,25 @@ public struct DeviceSet: RPCRequest, Equatable {
         }
         o.set("orientation", orientation)
         o.set("hingeAngle", hingeAngle)
+        return o.json
+    }
+}
+
+/// `device.set`'s answer: the fix as the daemon took it (the accuracy it gave one set
+/// without, the time it stamped), when a location was set; `{}` otherwise.
+public struct DeviceSetResult: WireValue, Equatable {
+    public var location: JSONValue?
+
+    public init(location: JSONValue? = nil) { self.location = location }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(json)
+        location = try p.object("location") != nil ? json["location"] : nil
+    }
+
+    public var json: JSONValue {
+        var o = WireObject()
+        o["location"] = location
         return o.json
     }
 }

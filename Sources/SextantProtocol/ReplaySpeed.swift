@@ -16,21 +16,25 @@ public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
     /// What the daemon says when a speed is not one it plays.
     public static let expected = "\"max\" or a number from \(slowest) to \(fastest)"
 
+    /// What sextantd and sextantctl say of a `--speed` that ``init(parsing:)`` refuses: the
+    /// same range as the daemon's answer to `replay.start`.
+    public static let optionProblem = "--speed must be \(expected)"
+
     /// A factor within ``supportedFactors``, or nil.
     public init?(factor: Double) {
         guard factor.isFinite, Self.supportedFactors.contains(factor) else { return nil }
         self = .factor(factor)
     }
 
-    /// `max` or a finite positive number, as a command line gives it; nil for anything
-    /// else. The daemon, not the parser, decides which factors it plays (``isSupported``).
+    /// `max` or a factor within ``supportedFactors``, as a command line gives it; nil for
+    /// anything else, so that a command line refuses what the daemon would.
     public init?(parsing text: String) {
         if text == "max" {
             self = .max
             return
         }
-        guard let factor = Double(text), factor.isFinite, factor > 0 else { return nil }
-        self = .factor(factor)
+        guard let factor = Double(text) else { return nil }
+        self.init(factor: factor)
     }
 
     /// `replay.start`'s `speed`: absent or null is real time, `"max"`, or a supported factor.

@@ -14,6 +14,7 @@ struct Status: ParsableCommand {
                     "sextantd \(Text.plain(s["version"])), up \(Text.plain(s["uptime"]))s, profile \(Text.plain(s["profile"]))",
                     "Location Services: \(s["servicesEnabled"]?.boolValue == true ? "on" : "off")",
                     "Prompt policy:     \(Text.plain(s["promptPolicy"]?["mode"]))\(s["promptPolicy"]?["precise"]?.boolValue == false ? " (approximate)" : "")",
+                    "Allow Once lasts:  \(Text.plain(s["allowOnceTimeout"]))s in the background",
                     "Sources:           " + (s["sources"]?.arrayValue ?? []).map { "\(Text.plain($0["name"])) (\(Text.plain($0["state"])))" }.joined(separator: ", "),
                 ]
                 if let replay = s["replay"], replay["state"]?.stringValue != "idle" {
@@ -83,6 +84,15 @@ struct Permissions: ParsableCommand {
             })
     }
 
+    /// The daemon's warning on a decision (an app id it has never seen), on stderr; the
+    /// answer itself, `--json`'s too, is unchanged.
+    static func warning(of answer: JSONValue) -> JSONValue {
+        if let warning = answer["warning"]?.stringValue {
+            FileHandle.standardError.write(Data("sextantctl: warning: \(warning)\n".utf8))
+        }
+        return answer
+    }
+
     static func entry(_ e: JSONValue) -> String {
         "\(Text.plain(e["app"])): \(Text.plain(e["status"])), \(Text.plain(e["accuracy"])) accuracy"
     }
@@ -101,7 +111,7 @@ struct Permissions: ParsableCommand {
         @Flag(help: "Reduced accuracy (the 2 km grid).") var approximate = false
         func run() throws {
             try reporting {
-                common.output(try common.call(PermissionsSet.grant(app, always: always, approximate: approximate)), human: Permissions.entry)
+                common.output(Permissions.warning(of: try common.call(PermissionsSet.grant(app, always: always, approximate: approximate))), human: Permissions.entry)
             }
         }
     }
@@ -112,7 +122,7 @@ struct Permissions: ParsableCommand {
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
             try reporting {
-                common.output(try common.call(PermissionsSet(app: app, status: .denied)), human: Permissions.entry)
+                common.output(Permissions.warning(of: try common.call(PermissionsSet(app: app, status: .denied))), human: Permissions.entry)
             }
         }
     }
@@ -139,7 +149,8 @@ struct Permissions: ParsableCommand {
                 var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
                 if let accuracy { params["accuracy"] = .string(accuracy) }
                 let connection = try common.control()
-                common.output(try connection.call(try common.request(PermissionsSet.self, .object(params))), human: Permissions.entry)
+                let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
+                common.output(Permissions.warning(of: answer), human: Permissions.entry)
             }
         }
     }
@@ -319,8 +330,8 @@ struct LocationCommand: ParsableCommand {
         func run() throws {
             try reporting {
                 let location = WireLocation(latitude: lat, longitude: lon, horizontalAccuracy: accuracy, altitude: alt, speed: speed, course: course)
-                common.output(try common.call(DeviceSet(location: location))) { _ in
-                    "Location set: " + Text.coordinate(location.json)
+                common.output(try common.call(DeviceSet(location: location))) { taken in
+                    "Location set: " + Text.coordinate(taken.location ?? location.json)
                 }
             }
         }

@@ -25,7 +25,9 @@ struct Replay: ParsableCommand {
                 """)
         @OptionGroup var common: CommonOptions
         @Argument(help: "The trace file.", completion: .file()) var path: String
-        @Option(help: ArgumentHelp("A factor of real time, or max (as fast as clients read).", valueName: "N|max"), completion: Completions.speeds) var speed: String = "1"
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("A factor of real time, or max (as fast as clients read).", valueName: "N|max"),
+            completion: Completions.speeds) var speed: String = "1"
         @Flag(help: "Start again at the end.") var loop = false
         @Option(help: ArgumentHelp("Pause when the replay's clock reaches T seconds of the trace.", valueName: "T")) var until: Double?
         @Flag(help: "Return when the replay ends (see below).") var wait = false
@@ -33,7 +35,7 @@ struct Replay: ParsableCommand {
 
         func validate() throws {
             guard ReplaySpeed(parsing: speed) != nil else {
-                throw ValidationError("--speed must be a positive number or max")
+                throw ValidationError(ReplaySpeed.optionProblem)
             }
             if let until { guard until >= 0, until.isFinite else { throw ValidationError("--until must be a number of seconds, 0 or more") } }
             if detach, !wait { throw ValidationError("--detach goes with --wait") }

@@ -21,7 +21,7 @@ struct Run: ParsableCommand {
 
     @Option(help: ArgumentHelp("Replay this trace (Sextant JSONL, NMEA or GPX) once the daemon is ready.", valueName: "path"), completion: .file())
     var trace: String?
-    @Option(help: ArgumentHelp("The replay's speed: a factor of real time, or max.", valueName: "N|max"), completion: Completions.speeds)
+    @Option(parsing: .unconditional, help: ArgumentHelp("The replay's speed: a factor of real time, or max.", valueName: "N|max"), completion: Completions.speeds)
     var speed: String = "1"
     @Flag(help: "Replay the trace over and over.")
     var loop = false
@@ -41,7 +41,9 @@ struct Run: ParsableCommand {
     var keep = false
     @Option(help: ArgumentHelp("Write the daemon's log to this file (kept).", valueName: "path"), completion: .file())
     var log: String?
-    @Option(name: .customLong("allow-once-timeout"), help: ArgumentHelp("Passed to sextantd.", visibility: .hidden))
+    @Option(
+        name: .customLong("allow-once-timeout"),
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 60): the daemon's option.", valueName: "seconds"))
     var allowOnceTimeout: Double?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run, after --.", valueName: "command"))
@@ -50,7 +52,7 @@ struct Run: ParsableCommand {
     func validate() throws {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. sextantctl run -- pytest") }
         guard ReplaySpeed(parsing: speed) != nil else {
-            throw ValidationError("--speed must be a positive number or max")
+            throw ValidationError(ReplaySpeed.optionProblem)
         }
         let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
         if let promptPolicy, !modes.contains(promptPolicy) {

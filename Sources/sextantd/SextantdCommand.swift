@@ -52,7 +52,8 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Replay this trace (Sextant JSONL, NMEA or GPX) once ready.", valueName: "path"))
     var replay: String?
 
-    @Option(help: ArgumentHelp("Replay speed: a factor of real time, or max.", valueName: "N|max"))
+    // Unconditional: `--speed -1` is a value to refuse with the range, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed: a factor of real time, or max.", valueName: "N|max"))
     var speed: String = "1"
 
     @Flag(help: "Replay the trace over and over.")
@@ -129,7 +130,7 @@ struct SextantdCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("allow-once-timeout"),
-        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (RULES L5: 60).", valueName: "seconds", visibility: .hidden))
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (above 0, at most 86400; default 60, RULES L5).", valueName: "seconds"))
     var allowOnceTimeout: Double = 60
 
     @Option(
@@ -145,8 +146,8 @@ struct SextantdCommand: AsyncParsableCommand {
     func validate() throws {
         if exitRemoves != nil, exitWithDescriptor == nil { throw ValidationError("--exit-removes goes with --exit-with-fd") }
         guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
-        guard let parsed = ReplaySpeed(parsing: speed), parsed.isSupported else {
-            throw ValidationError("--speed must be max or a number from \(ReplaySpeed.slowest) to \(ReplaySpeed.fastest)")
+        guard ReplaySpeed(parsing: speed) != nil else {
+            throw ValidationError(ReplaySpeed.optionProblem)
         }
         if let promptPolicy, PromptPolicy(mode: promptPolicy) == nil {
             throw ValidationError("--prompt-policy must be one of: \(PromptPolicy.validModes.joined(separator: ", "))")

@@ -20,6 +20,17 @@ struct ManualSourceTests {
         #expect(try daemon.ctl(["location", "set", "-33.8568"]).status != 0)
     }
 
+    @Test("issue 24.5: location set confirms the fix the daemon took: ±5m by default, the given accuracy otherwise")
+    func confirmsTakenFix() throws {
+        let daemon = try DaemonHarness()
+        let defaulted = try daemon.ctl(["location", "set", "48.8566", "2.3522"])
+        #expect(defaulted.status == 0 && defaulted.stdout.contains("±5m"), "\(defaulted.stdout)\(defaulted.stderr)")
+        let given = try daemon.ctl(["location", "set", "48.8566", "2.3522", "--accuracy", "12"])
+        #expect(given.stdout.contains("±12m"), "\(given.stdout)")
+        let json = try JSONValue.parse(try daemon.ctl(["--json", "location", "set", "48.8566", "2.3522"]).stdout)
+        #expect(json["location"]?["hAcc"]?.doubleValue == 5 && json["location"]?["time"] != nil, "\(json)")
+    }
+
     @Test("sextantctl takes --runtime-dir and --json before the command too, and SEXTANT_RUNTIME_DIR instead of --runtime-dir")
     func commonOptionsAnywhere() throws {
         let daemon = try DaemonHarness()

@@ -59,6 +59,22 @@ struct ReplaySpeedBoundsTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("0.001"), "\(result.stderr)")
     }
+
+    @Test("issue 24.5: --speed -1 and 1e9 get one message, the daemon's range, from sextantd, replay start and run", arguments: ["-1", "1e9"])
+    func oneRangeOneMessage(speed: String) throws {
+        let trace = Repository.root + "/Traces/demo-walk.jsonl"
+        var environment = ProcessInfo.processInfo.environment
+        environment["SEXTANT_RUNTIME_DIR"] = "/nonexistent/sextant-speed-test"
+        for command in [
+            [Binaries.sextantd, "--replay", trace, "--speed", speed, "--no-gpsd", "--no-iio"],
+            [Binaries.sextantctl, "replay", "start", trace, "--speed", speed],
+            [Binaries.sextantctl, "run", "--trace", trace, "--speed", speed, "--", "true"],
+        ] {
+            let result = try run(command, environment: environment)
+            #expect(result.status == 64, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains(ReplaySpeed.optionProblem), "\(command): \(result.stderr)")
+        }
+    }
 }
 
 @Suite("Numbers from the command line")

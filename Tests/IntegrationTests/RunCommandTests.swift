@@ -60,6 +60,20 @@ struct RunCommandTests {
         try expectNothingLeft(in: tmp)
     }
 
+    @Test("issue 24.5: --allow-once-timeout is in sextantd's and run's --help, and run's daemon has it (status says 2 s)")
+    func allowOnceTimeoutShownAndPassed() throws {
+        for command in [[Binaries.sextantd, "--help"], [Binaries.sextantctl, "run", "--help"]] {
+            let help = try run(command)
+            #expect(help.stdout.contains("--allow-once-timeout"), "\(command): \(help.stdout)")
+        }
+        let tmp = scratch()
+        let result = try ctlRun(["--allow-once-timeout", "2", "--", Binaries.sextantctl, "--json", "status"], tmp: tmp)
+        #expect(result.status == 0, "\(result.stderr)")
+        let status = try JSONValue.parse(result.stdout)
+        #expect(status["allowOnceTimeout"]?.doubleValue == 2, "\(result.stdout)")
+        try expectNothingLeft(in: tmp)
+    }
+
     @Test("--grant, --services off, --prompt-policy and --profile are in force when COMMAND starts")
     func optionsInForce() throws {
         let tmp = scratch()

@@ -21,6 +21,28 @@ struct ScriptingCommandTests {
         #expect(again.status == 0 && again.stdout.contains("\"orientation\":\"portrait\""), "already there: at once")
     }
 
+    @Test("issue 24.5: permissions grant for an app id never seen warns on stderr and in --json, and grants all the same")
+    func grantUnseenAppWarns() throws {
+        let daemon = try DaemonHarness()
+        let unseen = try daemon.ctl(["permissions", "grant", "com.example.mpas"])
+        #expect(unseen.status == 0, "\(unseen.stderr)")
+        #expect(unseen.stderr.contains("warning: com.example.mpas has never been seen"), "\(unseen.stderr)")
+        let json = try daemon.ctl(["--json", "permissions", "grant", "com.example.typo", "--always"])
+        let answer = try JSONValue.parse(json.stdout)
+        #expect(answer["warning"]?.stringValue?.contains("com.example.typo") == true, "\(json.stdout)")
+        #expect(answer["status"] == "authorizedAlways")
+        let list = try daemon.control().call(Method.permissionsList).arrayValue ?? []
+        #expect(list.contains { $0["app"] == "com.example.mpas" && $0["status"] == "authorizedWhenInUse" }, "still allowed: \(list)")
+        // Known ids: a stored decision, a live session.
+        let stored = try daemon.ctl(["--json", "permissions", "grant", "com.example.mpas"])
+        let storedAnswer = try JSONValue.parse(stored.stdout)
+        #expect(stored.status == 0 && stored.stderr.isEmpty && storedAnswer["warning"] == nil, "\(stored.stderr)\(stored.stdout)")
+        let (app, _) = try daemon.app("com.example.maps")
+        defer { app.close() }
+        let live = try daemon.ctl(["permissions", "grant", "com.example.maps"])
+        #expect(live.status == 0 && live.stderr.isEmpty, "\(live.stderr)")
+    }
+
     @Test("prompts wait --app prints the prompt; prompts answer --app answers it; the app's request is decided (L5)")
     func promptByApp() throws {
         let daemon = try DaemonHarness(arguments: ["--prompt-policy", "ask"])

@@ -27,6 +27,7 @@ extension Hub {
             "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": authorization.policy.json,
+            "allowOnceTimeout": .double(Double(authorization.allowOnceBackgroundLimit) / 1e9),
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
             "gnss": gnss.state.json,
         ]

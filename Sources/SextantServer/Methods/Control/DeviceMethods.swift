@@ -55,9 +55,11 @@ struct DeviceSetMethod: RPCMethod {
         let hub = call.hub
         let time = hub.clock.wallTime()
         hub.setSourceState(.manual, .active)
+        var taken: JSONValue?
         if var fix = location {
             fix.time = time
             hub.ingest(Sample(time: time, value: .location(fix)), from: .manual)
+            taken = fix.json(accuracy: nil)
         }
         if let hingeAngle { hub.ingest(Sample(time: time, value: .hingeAngle(hingeAngle)), from: .manual) }
         // O4a: an acceleration or orientation set by hand is held, not sent once.
@@ -66,7 +68,7 @@ struct DeviceSetMethod: RPCMethod {
         } else if releasesAcceleration {
             hub.manualAccelerometer.release()
         }
-        return .result([:])
+        return .result(DeviceSetResult(location: taken).json)
     }
 }
 

@@ -39,12 +39,26 @@ struct PermissionsSetMethod: RPCMethod {
         let hub = call.hub
         let (app, status, accuracy, time) = (self.app, self.status, self.accuracy, hub.now)
         hub.logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(accuracy?.rawValue ?? "kept")"])
+        let warning = Self.unseenWarning(app: app, hub: hub)
         // Hub+Store: in effect only once committed.
         return .later(
             try hub.commitDecision { engine in
                 let (entry, effects) = engine.setPermission(app: app, status: status, accuracy: accuracy, at: time)
-                return (entry.json(app: app), effects)
+                guard let warning, case .object(var members) = entry.json(app: app) else { return (entry.json(app: app), effects) }
+                members["warning"] = .string(warning)
+                return (.object(members), effects)
             })
+    }
+
+    /// A decision for an app id the daemon knows nothing of (no session, no stored decision
+    /// or allowOnce grant, no owner) is stored all the same, as iOS lets Settings hold one,
+    /// but a mistyped id would then be granted silently: the answer says so.
+    private static func unseenWarning(app: String, hub: Hub) -> String? {
+        let known =
+            hub.authorization.permissions[app] != nil || hub.authorization.allowOnceGrants[app] != nil
+            || hub.stored.owners[app] != nil || hub.sessions.ordered.contains { $0.app == app }
+        guard !known else { return nil }
+        return "\(app) has never been seen (no session, no stored decision, no owner): the decision is stored all the same; check the app id"
     }
 }
 
