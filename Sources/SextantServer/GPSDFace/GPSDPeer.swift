@@ -38,20 +38,16 @@ struct GPSDPeer: Equatable, Sendable {
     /// Finds the peer: its socket (from the query, else /proc), then, where this process
     /// may look at the processes of the socket's uid, the process holding it. Nil when the
     /// socket is not found (another network namespace, a remote peer, already closed).
-    static func identify(_ query: Query, proc: String = "/proc", scanLimit: Double = GPSDPeer.scanLimit) -> GPSDPeer? {
+    static func identify(_ query: Query, proc: String = "/proc") -> GPSDPeer? {
         guard let entry = query.socket ?? ProcNetTCP.find(peer: query.peer, local: query.local, proc: proc) else { return nil }
         var found = GPSDPeer(uid: entry.uid)
         guard entry.inode != 0, mayLookAtProcesses(of: entry.uid) else { return found }
-        guard let pid = pidHolding(socketInode: entry.inode, uid: entry.uid, proc: proc, deadline: uptime() + scanLimit) else { return found }
+        guard let pid = pidHolding(socketInode: entry.inode, uid: entry.uid, proc: proc) else { return found }
         found.pid = pid
         found.command = ProcFile.read("\(proc)/\(pid)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines)
         found.gid = gid(of: pid, proc: proc)
         return found
     }
-
-    /// How long one search of /proc may take (seconds): a user with very many processes
-    /// or descriptors gets `gpsd.uidN` instead of holding up everyone's lookups.
-    static let scanLimit = 1.0
 
     /// Whether /proc/PID/fd of `uid`'s processes is readable to this one: root's (with its
     /// capabilities) or its own. A daemon that runs as a user of its own (the shipped
@@ -61,9 +57,11 @@ struct GPSDPeer: Equatable, Sendable {
     }
 
     /// The pid of `uid` whose descriptors include `socket:[inode]`: only that uid's
-    /// processes are looked into (a /proc/PID directory belongs to its process's uid),
-    /// and the search stops at `deadline`.
-    static func pidHolding(socketInode inode: UInt64, uid: UInt32, proc: String, deadline: Double) -> Int32? {
+    /// processes are looked into (a /proc/PID directory belongs to its process's uid). The
+    /// search has no time limit: a client's app id, and so its decision, must not depend on
+    /// how loaded the machine is. It is bounded by the lookups' queue instead (one waiting
+    /// per open connection, taken off when it closes: ``GPSDPeerLookups``).
+    static func pidHolding(socketInode inode: UInt64, uid: UInt32, proc: String) -> Int32? {
         let target = "socket:[\(inode)]"
         // Newest first: a client has most often just been started.
         for pid in ProcDirectory.entries(proc).compactMap({ Int32($0) }).sorted(by: >) {
@@ -73,16 +71,8 @@ struct GPSDPeer: Equatable, Sendable {
             for fd in ProcDirectory.entries(fdDirectory) where ProcDirectory.link("\(fdDirectory)/\(fd)") == target {
                 return pid
             }
-            if uptime() > deadline { return nil }
         }
         return nil
-    }
-
-    /// Seconds on the monotonic clock.
-    private static func uptime() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     private static func gid(of pid: Int32, proc: String) -> UInt32? {

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 
-/// The gpsd face's searches of /proc (``GPSDPeer/identify(_:proc:scanLimit:)``), on a queue
+/// The gpsd face's searches of /proc (``GPSDPeer/identify(_:proc:)``), on a queue
 /// of their own: the file thread's control work (`replay.start`'s checks of a trace) never
 /// waits behind them. A connection has at most one lookup waiting, and a connection that
 /// closes takes its lookup off the queue (``cancel(_:)``), so what waits is bounded by the
