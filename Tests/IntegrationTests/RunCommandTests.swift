@@ -132,15 +132,7 @@ struct RunCommandTests {
             echo started
             while :; do sleep 0.05; done
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
-        process.arguments = ["run", "--", "/bin/sh", "-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = tmp
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try launch(process)
+        let (process, output) = try launchRun(script: script, tmp: tmp)
         let line = try readLine(output.fileHandleForReading.fileDescriptor, timeout: 30)
         #expect(line == "started")
         kill(process.processIdentifier, SIGTERM)
@@ -154,15 +146,7 @@ struct RunCommandTests {
         let tmp = scratch()
         // COMMAND prints its pid and its background child's, then becomes the sleep (exec: same pid).
         let script = "sleep 1001 & echo $$ $!; exec sleep 1000"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
-        process.arguments = ["run", "--", "/bin/sh", "-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = tmp
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try launch(process)
+        let (process, output) = try launchRun(script: script, tmp: tmp)
         let pids = try readLine(output.fileHandleForReading.fileDescriptor, timeout: 30).split(separator: " ").compactMap { pid_t($0) }
         try #require(pids.count == 2)
         let daemons = processes(naming: tmp + "/sextant-run-")
@@ -300,5 +284,21 @@ struct EphemeralStoreTests {
     func excludesStateDir() throws {
         let result = try run([Binaries.sextantd, "--ephemeral", "--state-dir", "/tmp/x", "--no-gpsd", "--no-iio"])
         #expect(result.status == 64 && result.stderr.contains("--ephemeral"), "\(result.stderr)")
+    }
+}
+
+extension RunCommandTests {
+    /// `sextantctl run -- /bin/sh -c SCRIPT` with TMPDIR `tmp`, its standard output a pipe.
+    func launchRun(script: String, tmp: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
+        process.arguments = ["run", "--", "/bin/sh", "-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = tmp
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try launch(process)
+        return (process, output)
     }
 }
