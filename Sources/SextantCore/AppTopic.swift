@@ -18,4 +18,6 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     public static let location = AppTopic("location")
     public static let orientation = AppTopic("orientation")
     public static let posture = AppTopic("posture")
+    /// The compass: what the heading engine decides from the magnetometer or a compass.
+    public static let heading = AppTopic("heading")
 }

@@ -3,20 +3,19 @@ import Testing
 
 @Suite("Sensor kinds: the registry and readings")
 struct SensorKindsTests {
-    @Test("The registry's names, IDs and topics are unique, and each ID unpacks to its name")
+    @Test("The registry's names and IDs are unique, and each ID unpacks to its name")
     func uniqueNames() {
         let kinds = SensorKinds.all.kinds
         #expect(Set(kinds.map(\.name)).count == kinds.count)
         #expect(Set(kinds.map(\.id)).count == kinds.count)
-        #expect(Set(kinds.map(\.topic)).count == kinds.count)
         for kind in kinds {
             #expect(kind.id.description == kind.name)
             #expect(SensorKinds.all.kind(named: kind.name) === kind)
             #expect(Set(kind.fields.map(\.name)).count == kind.fields.count, "\(kind.name)'s fields")
             #expect(!["location", "gps"].contains(kind.name), "a trace's other sample keys")
         }
-        #expect(kinds.map(\.name) == ["accel", "hinge"])
-        #expect(kinds.map(\.topic) == ["orientation", "posture"])
+        #expect(kinds.map(\.name) == ["accel", "hinge", "magnet", "compass"])
+        #expect(kinds.map(\.topic) == ["orientation", "posture", "heading", "heading"])
     }
 
     @Test("A reading is checked against its kind's bounds, with the field's message")
@@ -37,6 +36,11 @@ struct SensorKindsTests {
         #expect(read(.hinge, [181]).1 == "hinge.angle must be within 0...180 degrees")
         #expect(read(.hinge, [180]).0?.hingeAngle == 180)
         #expect(SensorKind.accelerometer.rangeProblem(Acceleration(x: .nan, y: 0, z: 0).reading)?.hasPrefix("acceleration x") == true)
+        #expect(read(.magnetometer, [20, -5000.5, 40]).1 == "magnet: y must be a number within ±5000 µT")
+        #expect(read(.compass, [nil, 91.5, nil]).0 == CompassReading(trueHeading: 91.5).reading)
+        #expect(read(.compass, [nil, nil, 5]).1 == "compass needs one of magnetic, true")
+        #expect(SensorKind.compass.problem(SensorReading(kind: SensorKind.compass.id)) == "compass needs one of magnetic, true")
+        #expect(read(.compass, [361, nil, nil]).1 == "compass.magnetic must be within 0...360 degrees")
     }
 
     @Test("Typed views give back what was stored, and nothing for another kind")
@@ -47,6 +51,10 @@ struct SensorKindsTests {
         #expect(SensorReading(hingeAngle: 45).hingeAngle == 45)
         #expect(a.reading.hingeAngle == nil)
         #expect(SampleValue.acceleration(a).acceleration == a && SampleValue.hingeAngle(45).hingeAngle == 45)
+        let field = MagneticField(x: 22, y: 5.5, z: -40)
+        #expect(MagneticField(field.reading) == field && MagneticField(a.reading) == nil)
+        let compass = CompassReading(magnetic: 87.5, accuracy: 10)
+        #expect(CompassReading(compass.reading) == compass && SampleValue.compass(compass).compass?.trueHeading == nil)
         // -0 and 0 are equal readings, as they are equal doubles.
         #expect(Acceleration(x: -0.0, y: 0, z: 0).reading == Acceleration(x: 0, y: 0, z: 0).reading)
     }

@@ -46,8 +46,12 @@ public final class SensorKind: Sendable, CustomStringConvertible {
     private let lowerBounds: InlineArray<4, Double>
     private let upperBounds: InlineArray<4, Double>
     private let requiredFields: UInt8
+    /// Fields of which a reading must carry at least one (none: no such demand), for a kind
+    /// whose every field is optional but which says nothing without one of them (`compass`).
+    private let oneOfFields: UInt8
 
-    public init(name: String, noun: String, topic: AppTopic, fields: [SensorField]) {
+    /// `oneOf` names fields of which every reading must carry at least one.
+    public init(name: String, noun: String, topic: AppTopic, fields: [SensorField], oneOf: [String] = []) {
         precondition(!fields.isEmpty && fields.count <= SensorReading.capacity, "\(name): 1...\(SensorReading.capacity) fields")
         guard let id = SensorKind.pack(name) else { preconditionFailure("a sensor kind's name is 1 to 8 ASCII bytes: \(name)") }
         self.name = name
@@ -70,6 +74,16 @@ public final class SensorKind: Sendable, CustomStringConvertible {
         self.lowerBounds = lower
         self.upperBounds = upper
         self.requiredFields = required
+        self.oneOfFields = fields.indices.reduce(0) { mask, index in oneOf.contains(fields[index].name) ? mask | 1 << index : mask }
+        precondition(oneOf.allSatisfy { name in fields.contains { $0.name == name } }, "\(name): oneOf names unknown fields \(oneOf)")
+    }
+
+    /// `compass needs one of magnetic, true`, when a reading carries none of ``oneOfFields``.
+    private func missingOneOf(_ reading: SensorReading) -> String? {
+        guard oneOfFields != 0 else { return nil }
+        for index in 0..<fieldCount where oneOfFields & (1 << index) != 0 && reading[index] != nil { return nil }
+        let names = fields.indices.filter { oneOfFields & (1 << $0) != 0 }.map { fields[$0].name }
+        return "\(name) needs one of \(names.joined(separator: ", "))"
     }
 
     /// Whether `value` is finite and within field `index`'s bounds.
@@ -101,6 +115,7 @@ public final class SensorKind: Sendable, CustomStringConvertible {
                 throw fail("\(name).\(fields[index].name) is required")
             }
         }
+        if let missing = missingOneOf(reading) { throw fail(missing) }
         for index in 0..<fieldCount {
             if let v = reading[index], !admits(v, field: index) { throw fail(fields[index].problem) }
         }
@@ -109,6 +124,7 @@ public final class SensorKind: Sendable, CustomStringConvertible {
 
     /// The message of the first field whose value is out of its bounds, or nil.
     public func problem(_ reading: SensorReading) -> String? {
+        if let missing = missingOneOf(reading) { return missing }
         for index in 0..<fieldCount {
             if let v = reading[index], !admits(v, field: index) { return fields[index].problem }
         }

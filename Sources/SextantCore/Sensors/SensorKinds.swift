@@ -5,6 +5,8 @@ public enum SensorKinds {
     public static let all = SensorKindTable([
         .accelerometer,
         .hinge,
+        .magnetometer,
+        .compass,
     ])
 }
 
