@@ -24,25 +24,9 @@ import sys
 import tempfile
 import time
 
+from proc_figures import rollup_kb, status_kb
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def status_kb(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise KeyError(field)
-
-
-def rollup_kb(pid):
-    figures = {}
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 3 and parts[2] == "kB":
-                figures[parts[0].rstrip(":")] = int(parts[1])
-    return figures
 
 
 def by_mapping(pid, top=8):

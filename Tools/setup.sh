@@ -18,7 +18,8 @@
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
 #   Installing:   pandoc (the man pages from docs/), man-db and groff-base (Tools/test-man.sh:
 #                 man --warnings, lexgrog), dpkg-dev (dpkg-shlibdeps, for the .deb's Depends),
-#                 debootstrap (Tools/test-deb.sh: a clean bookworm root to install it in)
+#                 debootstrap (Tools/test-deb.sh: a clean bookworm root to install it in),
+#                 umoci (Tools/oci-image.sh: that root as an OCI image)
 set -euo pipefail
 
 packages=(
@@ -31,9 +32,9 @@ packages=(
     time bc
     libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy
     python3-venv python3-pytest python3-setuptools python3-wheel
-    pandoc man-db groff-base dpkg-dev debootstrap
-    # The GeoClue face's tests: GeoClue's demo client where-am-i.
-    geoclue-2-demo
+    pandoc man-db groff-base dpkg-dev debootstrap umoci
+    # The GeoClue face's tests: GeoClue's demo client where-am-i; a web page in Firefox.
+    geoclue-2-demo firefox-esr
 )
 
 missing=()

@@ -4,13 +4,14 @@
 # names, pulled in by the same debootstrap), the .deb installed there with dpkg (which
 # refuses it if Depends names a package that is not there), then, chrooted, with /opt/swift
 # out of reach: no library missing, `sextantd --version`, the man pages and completion in
-# place, and `sextantctl demo` to its end. Needs root (through sudo for a user) and
+# place, and `sextantctl demo` to its end; then that root as an OCI image (Tools/oci-image.sh),
+# read back and run by Tools/check-oci.sh. Needs root (through sudo for a user) and
 # deb.debian.org (or SEXTANT_DEBIAN_MIRROR).
 #   bash Tools/test-deb.sh [PACKAGE.deb]    default: the one Tools/package-deb.sh builds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/sbin:/sbin"  # debootstrap and chroot, for a user's PATH too
-for tool in debootstrap dpkg-deb chroot; do
+for tool in debootstrap dpkg-deb chroot umoci; do
     command -v "$tool" > /dev/null || { echo "test-deb: $tool is missing (bash Tools/setup.sh installs it)" >&2; exit 1; }
 done
 # Compressed with gzip: a quarter of xz's time, and the same files.
@@ -64,3 +65,11 @@ output="$(in_root sh -c 'cd / && sextantctl demo' 2>&1)" || fail "sextantctl dem
 grep -q '^▸ Done' <<< "$output" || fail "sextantctl demo did not reach its end:"$'\n'"$output"
 grep -q "Replaying /usr/share/sextant/demo-walk.jsonl" <<< "$output" || fail "the demo did not replay the installed walk:"$'\n'"$output"
 echo "test-deb: sextantctl demo ran to its end in a clean bookworm root"
+
+# The same root as an OCI image (docs/farm.md), read back and run as its config says.
+for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[i]}"; done
+mounts=()
+rm -f "$root/tmp/sextant.deb"
+image="${SEXTANT_OCI_OUT:-$PWD/.build/oci}/sextant_${version}_$(dpkg-deb --field "$deb" Architecture).oci.tar"
+bash Tools/oci-image.sh "$root" "$version" "$image"
+bash Tools/check-oci.sh "$image" "$version"
