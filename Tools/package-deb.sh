@@ -3,7 +3,7 @@
 # PREFIX=/usr, and prints its path (.build/deb/sextant_VERSION_ARCH.deb, or under SCRATCH).
 #   bash Tools/package-deb.sh            (SCRATCH: swift build's folder, default .build)
 # Depends is what dpkg-shlibdeps finds the three binaries need (libc6, libgps28, libudev1,
-# libsqlite3-0 with their lowest versions, from Debian's symbols files): the Swift runtime
+# libsqlite3-0, libsystemd0, libxml2 with their lowest versions, from Debian's symbols files): the Swift runtime
 # is linked in, so nothing else. Man pages and the changelog are compressed as Debian does.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -14,7 +14,7 @@
 #                 libxml2-utils (xmllint checks that SVG is well-formed XML)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
-#   Python tests: python3-venv, python3-pytest, python3-setuptools, python3-wheel
+#   Python tests: python3-venv, python3-pytest (the client builds with the standard library)
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
 #   Installing:   pandoc (the man pages from docs/), man-db and groff-base (Tools/test-man.sh:
 #                 man --warnings, lexgrog), dpkg-dev (dpkg-shlibdeps, for the .deb's Depends),
@@ -31,7 +31,7 @@ packages=(
     systemd
     time bc
     libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy
-    python3-venv python3-pytest python3-setuptools python3-wheel
+    python3-venv python3-pytest
     pandoc man-db groff-base dpkg-dev debootstrap umoci
     # The GeoClue face's tests: GeoClue's demo client where-am-i; a web page in Firefox.
     geoclue-2-demo firefox-esr

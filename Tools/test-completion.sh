@@ -98,6 +98,12 @@ expect "com.example.stored" sextantctl permissions set --runtime-dir "$run" com.
 expect "com.example.asking com.example.stored" sextantctl apps foreground --runtime-dir="$run" com.
 expect "com.example.asking" sextantctl prompts wait --runtime-dir "$run" --app com.example.a
 expect "$prompt" sextantctl prompts answer --runtime-dir "$run" ""
+# Issue 24.5: `permissions grant <TAB>` and `prompts answer <TAB>` as a user types them, the
+# daemon found where every client finds it (SEXTANT_RUNTIME_DIR), no --runtime-dir given.
+expect "com.example.asking com.example.stored" sextantctl permissions grant --runtime-dir "$run" ""
+SEXTANT_RUNTIME_DIR="$run" expect "com.example.asking com.example.stored" sextantctl permissions grant ""
+SEXTANT_RUNTIME_DIR="$run" expect "com.example.asking" sextantctl permissions grant com.example.a
+SEXTANT_RUNTIME_DIR="$run" expect "$prompt" sextantctl prompts answer ""
 expect "allowWhileUsing" sextantctl prompts answer --runtime-dir "$run" "$prompt" allowW
 
 if [ "$failures" -ne 0 ]; then

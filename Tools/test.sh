@@ -25,7 +25,6 @@ bash Tools/test-completion.sh "$bin"
 python="${SEXTANT_PYTHON:-/usr/bin/python3}"
 venv=.build/python-venv
 "$python" -m venv --system-site-packages --clear "$venv"
-rm -rf clients/python/build  # pip builds in place: no stale copy of a removed file
 "$venv/bin/pip" install --quiet --no-build-isolation --no-index ./clients/python
 
 # pytest exits 5 when it collected nothing: here that means tests went missing, a failure.

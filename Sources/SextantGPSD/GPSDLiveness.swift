@@ -61,7 +61,7 @@ struct GPSDLiveness: Equatable {
         case .talking(let lastHeard, let probed):
             let lostAt = lastHeard + Self.silenceLimit
             if now >= lostAt {
-                return .giveUp(reason: "nothing from gpsd for \(Self.silenceLimit / 1_000_000_000) s, not even an answer to ?VERSION")
+                return .giveUp(reason: "gpsd silent for \(Self.silenceLimit / 1_000_000_000) s, not even an answer to ?VERSION")
             }
             let probeAt = lastHeard + Self.probeAfter
             if now >= probeAt {

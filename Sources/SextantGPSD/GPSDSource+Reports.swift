@@ -45,7 +45,7 @@ extension GPSDSource {
                 link.loggedState = new
             case .devices(let paths):
                 logger.info("gpsd: devices", metadata: ["gpsd": "\(endpoint)", "devices": "\(paths.joined(separator: ", "))"])
-            case .sample: break
+            case .sample, .linkDown: break
             }
         }
         guard !events.isEmpty else { return }

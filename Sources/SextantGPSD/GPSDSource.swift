@@ -206,7 +206,7 @@ public final class GPSDSource: Sendable {
     }
 
     private func becameUnreachable(reason: String) {
-        emit(link.tracker.unreachable(at: clock.wallTime()), detail: ["reason": "\(reason)"])
+        emit(link.tracker.unreachable(at: clock.wallTime()) + [.linkDown(reason: reason)], detail: ["reason": "\(reason)"])
         scheduleReconnect()
     }
 

@@ -31,6 +31,9 @@ public enum GPSDSourceEvent: Sendable, Equatable {
     case sample(Sample)
     /// The devices gpsd says it reads changed (by path; empty when none).
     case devices([String])
+    /// Why the link to gpsd is down, after the loss and at each failed attempt since
+    /// ("connection refused by 127.0.0.1:2947", "gpsd closed the connection"...).
+    case linkDown(reason: String)
 }
 
 /// Turns what happens on the link to gpsd into state changes and samples. No I/O.

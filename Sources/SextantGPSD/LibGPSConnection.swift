@@ -19,9 +19,9 @@ enum LibGPSConnection {
         guard let data = sextant_gps_data_new() else { throw GPSDConnectError("out of memory") }
         if gps_open(endpoint.host, String(endpoint.port), data) != 0 {
             // libgps leaves its own (netlib) error code in errno.
-            let reason = String(cString: gps_errstr(errno))
+            let code = errno
             sextant_gps_data_free(data)
-            throw GPSDConnectError(reason)
+            throw GPSDConnectError(Self.reason(netlibCode: code, endpoint))
         }
         defer {
             gps_close(data)
@@ -35,6 +35,43 @@ enum LibGPSConnection {
             throw GPSDConnectError("cannot take over libgps's socket: \(String(cString: strerror(errno)))")
         }
         return owned
+    }
+}
+
+extension LibGPSConnection {
+    /// What `status` and the log say when gps_open fails: libgps's own words name no host
+    /// and, for a failed connect, not the kernel's reason, which one more connect finds.
+    static func reason(netlibCode code: Int32, _ endpoint: GPSDEndpoint) -> String {
+        switch code {
+        case NL_NOHOST: return "no such host: \(endpoint.host)"
+        case NL_NOSERVICE: return "no such port: \(endpoint.port)"
+        case NL_NOCONNECT: return "\(connectFailure(endpoint)) (\(endpoint))"
+        default: return "\(String(cString: gps_errstr(code))) (\(endpoint))"
+        }
+    }
+
+    /// Why a plain TCP connect to `endpoint` fails, in the kernel's words ("connection
+    /// refused"); at most 3 s of waiting for a host that does not answer.
+    static func connectFailure(_ endpoint: GPSDEndpoint) -> String {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(endpoint.host, String(endpoint.port), &hints, &found) == 0, let address = found else { return "no such host" }
+        defer { freeaddrinfo(found) }
+        let socket = Glibc.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard socket >= 0 else { return "cannot connect" }
+        defer { close(socket) }
+        var code: Int32 = 0
+        if connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
+            code = errno
+            if code == EINPROGRESS {
+                var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+                guard poll(&descriptor, 1, 3000) > 0 else { return "no answer to a connect within 3 s" }
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &length)
+            }
+        }
+        return code == 0 ? "cannot connect" : String(cString: strerror(code)).lowercased()
     }
 }
 

@@ -13,9 +13,9 @@ struct Status: ParsableCommand {
                 var lines = [
                     "sextantd \(Text.plain(s["version"])), up \(Text.plain(s["uptime"]))s, profile \(Text.plain(s["profile"]))",
                     "Location Services: \(s["servicesEnabled"]?.boolValue == true ? "on" : "off")",
-                    "Prompt policy:     \(Text.plain(s["promptPolicy"]?["mode"]))\(s["promptPolicy"]?["precise"]?.boolValue == false ? " (approximate)" : "")",
+                    "Prompt policy:     " + Text.promptPolicy(s["promptPolicy"]),
                     "Allow Once lasts:  \(Text.plain(s["allowOnceTimeout"]))s in the background",
-                    "Sources:           " + (s["sources"]?.arrayValue ?? []).map { "\(Text.plain($0["name"])) (\(Text.plain($0["state"])))" }.joined(separator: ", "),
+                    "Sources:           " + (s["sources"]?.arrayValue ?? []).map(Text.source).joined(separator: ", "),
                 ]
                 if let replay = s["replay"], replay["state"]?.stringValue != "idle" {
                     lines.append(

@@ -76,6 +76,26 @@ enum Text {
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
     }
 
+    /// `status`'s prompt policy: its mode, and for one that answers prompts and is stored,
+    /// that later daemons keep it and how to reset it.
+    static func promptPolicy(_ policy: JSONValue?) -> String {
+        let mode = plain(policy?["mode"])
+        var text = mode + (policy?["precise"]?.boolValue == false ? " (approximate)" : "")
+        if mode != "ask", policy?["stored"]?.boolValue == true {
+            text += ", stored: every later daemon on this state directory answers prompts so (reset: sextantctl prompts policy ask)"
+        }
+        return text
+    }
+
+    /// A source of `status`: its name and state; for a lost gpsd, since when and why.
+    static func source(_ source: JSONValue) -> String {
+        var state = plain(source["state"])
+        if let since = source["lostSince"]?.stringValue {
+            state += " since \(since)" + (source["lostReason"]?.stringValue.map { ": \($0)" } ?? "")
+        }
+        return "\(plain(source["name"])) (\(state))"
+    }
+
     /// A JSON value as a short human string.
     static func plain(_ value: JSONValue?) -> String {
         switch value {

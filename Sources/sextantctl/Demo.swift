@@ -11,34 +11,32 @@ struct Demo: ParsableCommand {
         discussion: "Needs sextant-sample-app beside sextantctl, and sextantd beside it or in ../sbin as installed (swift build builds all three).")
 
     @Option(help: ArgumentHelp("The trace to replay (default: the demo walk, installed in PREFIX/share/sextant or in the checkout's Traces/).", valueName: "path"), completion: .file()) var trace: String?
-    @Option(help: "Replay speed factor.") var speed: Double = 10
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The replay's speed: a factor of real time, or max.", valueName: "N|max"),
+        completion: Completions.speeds) var speed: String = "10"
+
+    func validate() throws {
+        guard ReplaySpeed(parsing: speed) != nil else { throw ValidationError(ReplaySpeed.optionProblem) }
+    }
 
     func run() throws {
         try reporting {
             let tools = try DemoTools.locate()
             let tracePath = try trace ?? DemoTools.defaultTrace()
-            let work = FileManager.default.temporaryDirectory.appendingPathComponent("sextant-demo-\(getpid())").path
-            try? FileManager.default.removeItem(atPath: work)
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: work) }
-            let runtime = work + "/run", logPath = work + "/sextantd.log"
+            let session = try DemoSession()
+            defer { session.end() }
 
-            step("Starting a private sextantd (runtime dir \(runtime))")
-            // Only the demo's own trace and hand-set values: no live gpsd, no live sensors.
-            let daemon = try DemoTools.spawn(
-                tools.sextantd, ["--runtime-dir", runtime, "--state-dir", work + "/state", "--log-level", "notice", "--no-gpsd", "--no-iio"],
-                stderrTo: logPath)
-            defer { DemoTools.stop(daemon) }
-            let control = try DemoTools.waitForControlSocket(runtime: runtime, daemon: daemon, log: logPath)
+            step("Starting a private sextantd (runtime dir \(session.runtime))")
+            try session.startDaemon(tools.sextantd)
+            let control = try DemoTools.waitForControlSocket(session)
             _ = try control.call(WatchRequest(topics: [Event.prompt, Event.authorization, Event.replay, Event.promptClosed, Event.interfaceOrientation]))
 
             let app = "com.example.demo.maps"
             step("Launching the sample app \(app); it asks for location permission")
-            let appProcess = try DemoTools.spawn(tools.sampleApp, ["--runtime-dir", runtime, "--app", app])
-            defer { DemoTools.stop(appProcess) }
+            try session.startApp(tools.sampleApp, ["--runtime-dir", session.runtime, "--app", app])
 
             try answerPrompt(control, app: app)
-            step("Replaying \(tracePath) at \(speed)×")
+            step("Replaying \(tracePath) at \(speed == "max" ? "max speed" : speed + "×")")
             try replay(tracePath, control)
 
             step("Turning the device to landscape: the accelerometer's gravity moves to +x, the judge decides")
@@ -57,9 +55,12 @@ struct Demo: ParsableCommand {
             print(Apps.table(apps).split(separator: "\n").map { "  ctl │ \($0)" }.joined(separator: "\n"))
 
             step("Stopping the daemon (SIGTERM): it closes every session, and the app sees it go")
-            let status = DemoTools.stop(daemon)
-            guard status == 0 else { throw Failure("sextantd exited with status \(status); its log: \(logPath)") }
-            DemoTools.waitForExit(appProcess, timeout: 10)
+            let status = session.stopDaemon()
+            guard status == 0 else {
+                let log = (try? String(contentsOfFile: session.logPath, encoding: .utf8)) ?? ""
+                throw Failure("sextantd exited with status \(status); its log:\n\(log)")
+            }
+            session.waitForApp(timeout: 10)
             step("Done. Try it yourself: sextantd & then sextantctl status, watch, prompts list, replay start …")
         }
     }
@@ -76,7 +77,7 @@ struct Demo: ParsableCommand {
 
     /// Plays the walk, showing its progress about five times, until it finishes.
     private func replay(_ tracePath: String, _ control: SextantConnection) throws {
-        _ = try control.call(ReplayStart(path: tracePath, speed: .factor(speed)))
+        _ = try control.call(ReplayStart(path: tracePath, speed: ReplaySpeed(parsing: speed) ?? .factor(10)))
         var lastShown = -1.0
         while true {
             let event = try control.nextEvent(timeout: 120, description: "the replay to finish") { $0.method == Event.replay }
@@ -94,92 +95,5 @@ struct Demo: ParsableCommand {
     private func step(_ text: String) {
         print("▸ \(text)")
         fflush(nil)
-    }
-}
-
-enum DemoTools {
-    struct Tools {
-        var sextantd: String
-        var sampleApp: String
-    }
-
-    /// The directory sextantctl runs from, links resolved.
-    static func ownDirectory() -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return (me as NSString).deletingLastPathComponent
-    }
-
-    /// The sample app lives beside sextantctl; sextantd too in a build folder, and in the
-    /// sibling sbin once installed (PREFIX/bin/sextantctl, PREFIX/sbin/sextantd).
-    static func locate() throws -> Tools {
-        let directory = ownDirectory()
-        let daemons = [directory + "/sextantd", (directory as NSString).deletingLastPathComponent + "/sbin/sextantd"]
-        let tools = Tools(
-            sextantd: daemons.first(where: FileManager.default.isExecutableFile) ?? daemons[0],
-            sampleApp: directory + "/sextant-sample-app")
-        for path in [tools.sextantd, tools.sampleApp] where !FileManager.default.isExecutableFile(atPath: path) {
-            throw Failure("\(path) is missing: build everything first (swift build)")
-        }
-        return tools
-    }
-
-    /// The demo walk: installed in PREFIX/share/sextant (sextantctl being PREFIX/bin/sextantctl),
-    /// else in a checkout's Traces/, from the current directory or from the build folder up.
-    static func defaultTrace() throws -> String {
-        var directory = ownDirectory()
-        var candidates = [
-            (directory as NSString).deletingLastPathComponent + "/share/sextant/demo-walk.jsonl",
-            FileManager.default.currentDirectoryPath + "/Traces/demo-walk.jsonl",
-        ]
-        for _ in 0..<5 {
-            candidates.append(directory + "/Traces/demo-walk.jsonl")
-            directory = (directory as NSString).deletingLastPathComponent
-        }
-        guard let found = candidates.first(where: FileManager.default.fileExists) else {
-            throw Failure("the demo walk is in none of \(candidates.prefix(2).joined(separator: ", ")), ...: pass --trace")
-        }
-        return URL(fileURLWithPath: found).standardizedFileURL.path
-    }
-
-    static func spawn(_ path: String, _ arguments: [String], stderrTo log: String? = nil) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if let log {
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: log)
-        }
-        try process.run()
-        return process
-    }
-
-    /// Connects as soon as the daemon listens; fails with its log if it exits first.
-    static func waitForControlSocket(runtime: String, daemon: Process, log: String) throws -> SextantConnection {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if let connection = try? SextantConnection.control(runtimeDirectory: runtime) { return connection }
-            if !daemon.isRunning {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                throw Failure("sextantd exited at start:\n\(text)")
-            }
-            usleep(20_000)  // polling a socket that does not exist yet: nothing to wait on
-        }
-        throw Failure("sextantd did not open its control socket within 15 s; its log: \(log)")
-    }
-
-    /// Waits for a process that should end by itself; kills it if it does not in time.
-    static func waitForExit(_ process: Process, timeout: Double) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }  // Process offers no timed wait
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    /// SIGTERM, then the exit status.
-    @discardableResult
-    static func stop(_ process: Process) -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

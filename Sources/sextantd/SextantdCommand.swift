@@ -207,6 +207,7 @@ struct SextantdCommand: AsyncParsableCommand {
             configuration.hub.controlGroup = gid
         }
         configuration.hub = hubConfiguration(controlGroup: configuration.hub.controlGroup)
+        configuration.hub.storeIsEphemeral = ephemeral
         configuration.replayPath = replay
         configuration.replaySpeed = ReplaySpeed(parsing: speed) ?? .factor(1)
         configuration.replayLoop = loop

@@ -50,7 +50,8 @@ struct GPSDFaceTests {
         client.send("?DEVICES;\n")
         let devices = try client.nextReport()
         #expect(devices["class"] == "DEVICES")
-        #expect(devices["devices"]?.arrayValue?.map { $0["path"] } == ["sextant:manual"])
+        #expect(devices["devices"]?.arrayValue?.map { $0["path"] } == ["/dev/sextant0"])
+        #expect(devices["devices"]?.arrayValue?.first?["subtype"] == "sextant manual")
         client.send("?FOO;\n")
         #expect(try client.nextReport()["class"] == "ERROR")
         client.send("?WATCH={\"enable\":tru;\n")
@@ -165,7 +166,7 @@ struct GPSDFaceTests {
         _ = try daemon.control().call(Method.promptsAnswer, ["id": prompts[0]["id"]!, "choice": "allowAlways"])
         try daemon.replayAtMax(trace)
         let after = try client.reports { $0.isPositionTPV }
-        #expect(after.last?["device"] == "sextant:replay")
+        #expect(after.last?["device"] == "/dev/sextant0")
     }
 
     /// Ways the control side takes locations away from an app.

@@ -53,3 +53,41 @@ struct GPSDStatusTests {
         #expect(againAge >= lostAge, "\(againAge) then \(lostAge)")
     }
 }
+
+/// Issue 24.5: a lost gpsd source says why and since when, in `status` and in
+/// `sextantctl status`.
+@Suite("Why the gpsd source is lost", .serialized, .requires(GPSDBinary.requirement))
+struct GPSDLostReasonTests {
+    /// Waits until the gpsd source is lost with a reason containing `words`; its entry.
+    private func lost(_ daemon: DaemonHarness, saying words: String) throws -> JSONValue {
+        var last: JSONValue = .null
+        return try poll(timeout: 30, failure: { "no lostReason with \"\(words)\": \(last.serialized())\n\(daemon.log())" }) {
+            last = try GPSDStatusTests.gpsdEntry(daemon)
+            // JSONValue takes nil as null: the Optional is spelled out.
+            return last["state"] == "lost" && (last["lostReason"]?.stringValue ?? "").contains(words) ? Optional(last) : Optional<JSONValue>.none
+        }
+    }
+
+    @Test("issue 24.5: a real gpsd stopped: lost since when, because the connection is refused; sextantctl status prints both")
+    func stoppedGPSD() throws {
+        let gpsd = try GPSDProcess()
+        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
+        try daemon.waitForGPSDState("no fix")
+        #expect(try GPSDStatusTests.gpsdEntry(daemon)["lostReason"] == .null)
+        gpsd.kill()
+        let entry = try lost(daemon, saying: "connection refused (127.0.0.1:\(gpsd.port))")
+        let since = try #require(entry["lostSince"]?.stringValue, "\(entry.serialized())")
+        #expect(Timestamp(rfc3339: since) != nil, "\(since)")
+        let text = try daemon.ctl(["status"]).stdout
+        #expect(text.contains("gpsd (lost since \(since): connection refused"), "\(text)")
+    }
+
+    @Test("issue 24.5: a port nothing listens on: connection refused; a host that does not exist: no such host")
+    func nothingThere() throws {
+        let port = try freeLoopbackPort()
+        let refused = try DaemonHarness(gpsdPort: port)
+        _ = try lost(refused, saying: "connection refused (127.0.0.1:\(port))")
+        let nowhere = try DaemonHarness(arguments: ["--gpsd", "no-such-host.invalid:2947"])
+        _ = try lost(nowhere, saying: "no such host: no-such-host.invalid")
+    }
+}

@@ -66,7 +66,7 @@ struct HubTimeTests {
         #expect(decided.first?["time"] == "2026-03-01T08:00:00.520Z")
     }
 
-    @Test("Recording a 1680-dated replay, then a fix set by hand now: the far sample is left out, nothing traps")
+    @Test("Recording a 1680-dated replay, then a fix set by hand now: both are recorded on the recording's one clock, nothing traps")
     func recordingAcrossCenturies() async throws {
         let hub = try InProcessHub()
         let old = try Self.write(
@@ -76,8 +76,33 @@ struct HubTimeTests {
         _ = try await control.call(Method.replayStart, ["path": .string(old), "speed": "max"])
         _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.85, "lon": 2.29]])
         let stopped = try await control.call(Method.recordStop)
-        #expect(stopped["events"] == 1 && stopped["skipped"] == 1)
+        #expect(stopped["events"] == 2 && stopped["skipped"] == 0)
         #expect(try await control.call(Method.status)["location"]?["lat"] == 48.85)
+    }
+
+    @Test("issue 24.5: recording a 2000-dated replay and fixes set by hand: one clock, the recording lasts what the session did, its times never go back")
+    func recordingHasOneClock() async throws {
+        let hub = try InProcessHub()
+        let walk = try Self.write(
+            Self.trace(
+                start: "2000-01-01T00:00:00.000Z",
+                [#"{"t":0,"location":{"lat":10,"lon":10}}"#, #"{"t":1,"location":{"lat":10.1,"lon":10}}"#, #"{"t":2,"location":{"lat":10.2,"lon":10}}"#]),
+            in: hub, as: "walk.jsonl")
+        let control = try await hub.connect(.control)
+        let path = hub.directory + "/session.jsonl"
+        _ = try await control.call(Method.recordStart, ["path": .string(path)])
+        _ = try await control.call(Method.replayStart, ["path": .string(walk), "speed": 1])
+        await hub.advance(by: .seconds(1))
+        _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.85, "lon": 2.29]])
+        await hub.advance(by: .milliseconds(1500))
+        _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.86, "lon": 2.29]])
+        let stopped = try await control.call(Method.recordStop)
+        #expect(stopped["events"] == 5 && stopped["skipped"] == 0, "\(stopped.serialized())")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(lines.first?["start"] == "2000-01-01T00:00:00.000Z", "the first sample's own time")
+        let offsets = lines.dropFirst().compactMap { $0["t"]?.doubleValue }
+        // Replayed at 0, 1 and 2 s of the session, set by hand at 1 and 2.5 s.
+        #expect(offsets == [0, 1, 1, 2, 2.5], "\(offsets)")
     }
 
     @Test("A 1680-dated accelerometer trace, then rotate: the judge starts afresh, nothing traps")

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import SextantCore
 import SextantProtocol
 import SextantStore
 import ServiceLifecycle
@@ -34,6 +35,7 @@ final class HubService: Service, Sendable {
         } catch {
             throw DaemonStartError(description: "the store in \(configuration.stateDirectory): \(error)")
         }
+        announceStoredPolicy(snapshot.policy, configuration: configuration, logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let hub: HubHandle
         do {
@@ -50,6 +52,19 @@ final class HubService: Service, Sendable {
             }
         }
         return HubService(hub: hub, storePath: store.path, group: group)
+    }
+
+    /// A policy other than `ask` kept in the store answers every prompt of every later
+    /// daemon on this state directory: said at each start, with how to undo it.
+    private static func announceStoredPolicy(_ policy: PromptPolicy, configuration: DaemonConfiguration, logger: Logger) {
+        guard policy.mode != "ask", !configuration.hub.storeIsEphemeral else { return }
+        let given = configuration.promptPolicy != nil ? "set by --prompt-policy" : "kept from an earlier --prompt-policy or prompts.policy"
+        logger.notice(
+            """
+            prompt policy \(policy.mode)\(policy.precise ? "" : " (approximate)"), \(given), is stored in \(configuration.stateDirectory): \
+            every prompt is answered without asking, by this daemon and every later one on this state directory, \
+            until reset with `sextantctl prompts policy ask` (--ephemeral keeps a policy to one run)
+            """)
     }
 
     func run() async throws {

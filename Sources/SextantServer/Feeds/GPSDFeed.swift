@@ -26,6 +26,8 @@ final class GPSDFeed: LiveSource {
                 hub.ingest(sample, from: .gpsd)
             case .devices(let paths):
                 hub.updateSourceStates { $0.gpsdDevices(paths) }
+            case .linkDown(let reason):
+                hub.updateSourceStates { $0.gpsdLinkDown(reason) }
             }
         }
     }

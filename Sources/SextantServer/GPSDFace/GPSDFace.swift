@@ -20,7 +20,8 @@ final class GPSDFace: Face {
     private(set) var listeners: [String] = []
     private var connections: [UInt64: GPSDConnection] = [:]
     private var nextID: UInt64 = 0
-    private var activated: [SourceName: Timestamp] = [:]
+    /// When the device was first listed: gpsd's `activated`.
+    private var activated: Timestamp?
     /// Asks the kernel for a peer's socket; nil where netlink is refused (then /proc is read).
     private let socketDiag = SocketDiag()
     private let lookups = GPSDPeerLookups()
@@ -219,20 +220,15 @@ final class GPSDFace: Face {
         session.stream = nil
     }
 
-    /// The sources gpsd clients see as devices: those that give locations and are there.
+    /// The device gpsd clients see: one, as a phone has one GNSS receiver and as gpsd
+    /// clients expect (gpsprof refuses several), whichever source gives the fixes; that
+    /// source is its `subtype`.
     func devices() -> [GPSDDevice] {
-        var devices: [GPSDDevice] = []
-        for source in [SourceName.gpsd, .replay, .manual] {
-            guard let state = hub.sourceStates[source], state != .off, state != .idle || source == hub.location.lastFixSource else { continue }
-            if activated[source] == nil { activated[source] = hub.clock.wallTime() }
-            devices.append(GPSDDevice(path: GPSDDevice.path(of: source), activated: activated[source]!))
-        }
-        return devices
+        if activated == nil { activated = hub.clock.wallTime() }
+        let source = hub.location.lastFixSource ?? [.gpsd, .replay].first { hub.sourceStates[$0].map { $0 != .off && $0 != .idle } ?? false } ?? .manual
+        return [GPSDDevice(path: GPSDDevice.path, activated: activated!, source: source)]
     }
 
-    /// The device the latest fix came from; before any, the first one listed.
-    func currentDevice() -> String {
-        if let lastFixSource = hub.location.lastFixSource { return GPSDDevice.path(of: lastFixSource) }
-        return devices().first?.path ?? GPSDDevice.path(of: .manual)
-    }
+    /// The device fixes come from.
+    func currentDevice() -> String { GPSDDevice.path }
 }

@@ -27,6 +27,7 @@ enum GPSDReport {
         var o = ObjectWriter("DEVICE")
         o.string("path", device.path)
         o.string("driver", "Sextant")
+        o.string("subtype", "sextant \(device.source.rawValue)")
         o.string("activated", device.activated.rfc3339)
         return o.body
     }
@@ -110,15 +111,17 @@ enum GPSDReport {
     }
 }
 
-/// A source as gpsd clients see it: a device with a path.
+/// The device gpsd clients see: a path as gpsd gives one (gpsd clients split
+/// `host:port:device` at colons, so a path with one cannot be named), and the source that
+/// gives its fixes.
 struct GPSDDevice: Equatable {
     /// A TPV's `status` for a simulated fix (gps.h STATUS_SIM).
     static let simulatedStatus = 8
-    /// `sextant:replay`, `sextant:gpsd`, `sextant:manual`.
+    static let path = "/dev/sextant0"
     var path: String
     var activated: Timestamp
-
-    static func path(of source: SourceName) -> String { "sextant:" + source.rawValue }
+    /// Where its fixes come from: `subtype` `sextant replay`, `sextant gpsd`, `sextant manual`.
+    var source: SourceName
 }
 
 /// Writes one JSON object member by member, in the order gpsd writes them.

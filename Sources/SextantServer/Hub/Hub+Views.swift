@@ -26,13 +26,21 @@ extension Hub {
             "posture": postureJSON,
             "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
-            "promptPolicy": authorization.policy.json,
+            "promptPolicy": promptPolicyJSON,
             "allowOnceTimeout": .double(Double(authorization.allowOnceBackgroundLimit) / 1e9),
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
             "gnss": gnss.state.json,
         ]
         for face in faces { status.merge(face.statusMembers) { $1 } }
         return .object(status)
+    }
+
+    /// The policy in force, and whether it is stored: kept for every later daemon on the
+    /// state directory (false with `--ephemeral`).
+    private var promptPolicyJSON: JSONValue {
+        var policy = authorization.policy.json.objectValue ?? [:]
+        policy["stored"] = .bool(!configuration.storeIsEphemeral)
+        return .object(policy)
     }
 
     func permissionEntries() -> [JSONValue] {

@@ -33,6 +33,8 @@ public struct HubConfiguration: Sendable {
     /// Per turn of the loop: connections flushed (``FlushBatcher``), sessions a fix is decided for (``LocationFanOut``). Fewer only for tests.
     public var flushesPerTurn = 128
     public var locationsPerTurn = 256
+    /// `--ephemeral`: the store, and with it the prompt policy, goes with the daemon.
+    public var storeIsEphemeral = false
 
     public init() {}
 }

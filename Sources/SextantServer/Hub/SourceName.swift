@@ -84,6 +84,9 @@ struct SourceStates {
     /// The devices gpsd reads.
     mutating func gpsdDevices(_ paths: [String]) { gpsd?.devices = paths }
 
+    /// Why the gpsd source is lost, the latest attempt's reason.
+    mutating func gpsdLinkDown(_ reason: String) { gpsd?.lostReason = reason }
+
     /// By name, as `status` lists them.
     var sorted: [(name: SourceName, state: SourceState)] { states.keys.sorted().map { ($0, states[$0]!) } }
 }
@@ -98,11 +101,14 @@ struct GPSDSourceDetails: Sendable {
     var lastFixAt: Int64?
     /// The wall time the source was last found lost, while it is.
     var lostSince: Timestamp?
+    /// Why it is lost, as the last attempt to reach gpsd ended, while it is.
+    var lostReason: String?
 
     /// The gpsd source's state changed.
     mutating func stateChanged(to state: String, wallNow: Timestamp) {
         if state != "lost" {
             lostSince = nil
+            lostReason = nil
         } else if lostSince == nil {
             lostSince = wallNow
         }
@@ -113,6 +119,7 @@ struct GPSDSourceDetails: Sendable {
         return [
             "server": .string(server), "devices": .array(devices.map { .string($0) }), "lastFixAge": age,
             "lostSince": lostSince.map { .string($0.rfc3339) } ?? .null,
+            "lostReason": lostReason.map { .string($0) } ?? .null,
         ]
     }
 }

@@ -6,16 +6,19 @@ import SextantTraces
 /// Writes every sample the daemon receives, from any source, to a Sextant trace
 /// (`record.start` / `record.stop`).
 ///
-/// The trace starts at the first recorded sample's time. Sources keep their own clocks (a
-/// replay's trace time, gpsd's fix time, the wall for manual samples); a sample stamped
-/// earlier than the one before it is written at the previous offset, because a trace
-/// never goes back in time; one too far from the start to be written is left out and
-/// counted (`record.stop` says how many).
+/// One clock for the whole recording (sextant-trace(5), RECORDING): sources keep clocks of
+/// their own (a replay's trace time, gpsd's fix time, the wall for values set by hand),
+/// which a replay mixed with values set by hand would put years apart. So each sample is
+/// written at the daemon's monotonic time of its arrival, counted from the first sample's
+/// arrival, and the trace starts at that first sample's own time: the recording lasts as
+/// long as the session did, and its times never go back.
 final class TraceRecorder {
     let path: String
     private let handle: FileHandle
     private let profile: DeviceProfile
     private var start: Timestamp?
+    /// The monotonic time the first sample arrived: offset 0.
+    private var startArrival: Int64 = 0
     private var lastOffset: Int64 = 0
     private(set) var count = 0
     /// Samples left out because they fell too far from the recording's start.
@@ -59,15 +62,15 @@ final class TraceRecorder {
         return .failure(RecordFileError(reason))
     }
 
-    func record(_ sample: Sample) {
+    /// Records `sample`, which reached the daemon at monotonic time `arrival` (ns).
+    func record(_ sample: Sample, arrival: Int64) {
         if start == nil {
             start = sample.time
+            startArrival = arrival
             buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
         }
-        // Sources keep their own clocks: a replay of 1680 then a fix set by hand now are
-        // centuries apart, past what a trace's offsets hold. Such a sample is left out and
-        // counted, never allowed to overflow.
-        let (since, overflow) = sample.time.nanoseconds.subtractingReportingOverflow(start!.nanoseconds)
+        // Only a recording kept going for over 31 years leaves samples out (counted).
+        let (since, overflow) = arrival.subtractingReportingOverflow(startArrival)
         guard !overflow, since <= Self.maximumOffset else {
             skipped += 1
             return

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Issue 24.5: what the README and the testing guide tell a new user to type works as written.
+@Suite("The README as written")
+struct ReadmeTests {
+    static let documents = ["README.md", "docs/testing.md"]
+    static let directories = ["Traces", "examples", "docs", "Tools", "clients", "Sources", "Tests"]
+
+    /// The repository paths a document names: a word starting with one of `directories`.
+    static func paths(in text: String) -> Set<String> {
+        let pattern = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_./-])(?:\#(directories.joined(separator: "|")))/[A-Za-z0-9_./@-]*[A-Za-z0-9_/-]"#)
+        let range = NSRange(text.startIndex..., in: text)
+        return Set(pattern.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
+    }
+
+    @Test("issue 24.5: every file the README and docs/testing.md name (Traces/…, examples/…) exists", arguments: documents)
+    func namedFilesExist(document: String) throws {
+        let text = try String(contentsOfFile: Repository.root + "/" + document, encoding: .utf8)
+        let named = Self.paths(in: text)
+        #expect(!named.isEmpty, "the paths are found")
+        let missing = named.filter { !FileManager.default.fileExists(atPath: Repository.root + "/" + $0) }
+        #expect(missing.isEmpty, "\(document) names files that do not exist: \(missing.sorted())")
+    }
+
+    @Test("issue 24.5: the README names no trace that is not in the repository, no install path of one PREFIX, and every runtime library")
+    func noTrapsInTheReadme() throws {
+        let text = try String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)
+        for command in text.split(separator: "\n") where command.contains("replay start") || command.contains("--replay") {
+            for word in command.split(separator: " ") where [".gpx", ".jsonl", ".log", ".nmea"].contains(where: word.hasSuffix) {
+                let path = word.trimmingCharacters(in: CharacterSet(charactersIn: "\"'`"))
+                #expect(path.contains("$") || FileManager.default.fileExists(atPath: Repository.root + "/" + path), "\(command)")
+            }
+        }
+        #expect(!text.contains("/usr/local/share/sextant"), "installed paths depend on PREFIX")
+        #expect(!text.contains("demo (about 15 s)"), "the first run builds for minutes")
+        #expect(text.contains("libsystemd0"), "sextantd links libsystemd (sd-bus)")
+    }
+}
