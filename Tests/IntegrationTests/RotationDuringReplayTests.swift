@@ -64,6 +64,25 @@ struct RotationDuringReplayTests {
         }
     }
 
+    @Test("issue 24.1, P1–P4: sextantctl hinge holds over a replay of a foldable lying flat; hinge release gives it back")
+    func hingeDuringReplay() throws {
+        let daemon = try DaemonHarness(arguments: ["--profile", "foldable"])
+        let (app, _) = try daemon.app("com.example.reader")
+        _ = try app.call(Method.postureStart)
+        let lines = (0..<1200).map { #"{"t":\#(Double($0) / 10),"hinge":{"angle":180}}"# }
+        let trace = try daemon.write("flat.jsonl", ([#"{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}"#] + lines).joined(separator: "\n") + "\n")
+        #expect(try daemon.ctl(["replay", "start", trace]).status == 0)
+        for (command, state) in [([String](), "flat"), (["hinge", "90"], "halfOpened"), (["hinge", "release"], "flat")] {
+            if !command.isEmpty { #expect(try daemon.ctl(command).status == 0) }
+            _ = try app.nextEvent(timeout: 10, description: "posture \(state)") { $0.method == Event.posture && $0.params["state"]?.stringValue == state }
+            if state == "halfOpened" {
+                let mark = try Self.played(daemon)
+                try daemon.waitForStatus("20 more samples played") { ($0["replay"]?["events"]?.intValue ?? 0) >= mark + 20 }
+                #expect(try daemon.control().call(Method.status)["posture"]?["state"] == "halfOpened", "the replay's 180° is not heard")
+            }
+        }
+    }
+
     @Test("issue 24.1 over D-Bus: monitor-sensor shows a turn by hand during a replay, and the replay's orientation after release")
     func monitorSensorDuringReplay() throws {
         let bus = try DBusTestBus()
