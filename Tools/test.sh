@@ -39,6 +39,9 @@ run_pytest() {
 }
 run_pytest clients/python/tests
 run_pytest examples
+# The README's headline as written: the same file's tests on the daemon sextantctl run made.
+SEXTANT_BIN="$bin/sextantd" "$bin/sextantctl" run --trace Traces/demo-walk.jsonl --speed max --grant com.example.maps \
+    -- "$venv/bin/python" -m pytest -p no:cacheprovider examples/test_under_run.py
 
 # Every Tools/bench-* with --smoke against this build: the benchmarks keep working.
 bash Tools/bench-smoke.sh "$bin"

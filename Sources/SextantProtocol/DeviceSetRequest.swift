@@ -15,14 +15,18 @@ public struct DeviceSet: RPCRequest, Equatable {
     public var acceleration: HeldAcceleration?
     public var orientation: DeviceOrientation?
     public var hingeAngle: Double?
+    /// `hingeAngle: null`: the hinge given back to the other sources.
+    public var releasesHinge: Bool
 
     public init(
-        location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil
+        location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil,
+        releasesHinge: Bool = false
     ) {
         self.location = location
         self.acceleration = acceleration
         self.orientation = orientation
         self.hingeAngle = hingeAngle
+        self.releasesHinge = releasesHinge
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -37,6 +41,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         }
         orientation = try p.name("orientation", as: DeviceOrientation.self)
         hingeAngle = try p.number("hingeAngle")
+        releasesHinge = p.members["hingeAngle"] == .null
     }
 
     /// `device.set`'s `location`: lat and lon, then the numbers a fix may have.
@@ -62,6 +67,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         }
         o.set("orientation", orientation)
         o.set("hingeAngle", hingeAngle)
+        if releasesHinge { o["hingeAngle"] = .null }
         return o.json
     }
 }

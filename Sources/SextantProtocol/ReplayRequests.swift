@@ -10,12 +10,15 @@ public struct ReplayStart: RPCRequest, Equatable {
     public var loop: Bool?
     /// Pause when the replay's clock reaches this many seconds of the trace.
     public var until: Double?
+    /// Wait, paused at the start, for the first location request of an app (or `replay.resume`).
+    public var startOnRequest: Bool?
 
-    public init(path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil) {
+    public init(path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil, startOnRequest: Bool? = nil) {
         self.path = path
         self.speed = speed
         self.loop = loop
         self.until = until
+        self.startOnRequest = startOnRequest
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -23,6 +26,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         loop = try p.bool("loop")
         until = try p.seconds("until")
         speed = try ReplaySpeed(json: p.members["speed"])
+        startOnRequest = try p.bool("startOnRequest")
     }
 
     public var params: JSONValue {
@@ -31,6 +35,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         o["speed"] = speed.json
         o.set("loop", loop)
         o.set("until", until)
+        o.set("startOnRequest", startOnRequest)
         return o.json
     }
 }
@@ -51,10 +56,12 @@ public struct ReplayStatus: WireValue, Equatable {
     public var until: Double?
     /// `replay.step`'s answer only: how many samples the step played.
     public var stepped: Int?
+    /// Paused at the start until the first location request of an app (`startOnRequest`).
+    public var waitingForRequest: Bool
 
     public init(
         path: String?, position: Double, duration: Double, events: Int, state: ReplayState, speed: ReplaySpeed, loop: Bool, lap: Int,
-        until: Double?, stepped: Int? = nil
+        until: Double?, stepped: Int? = nil, waitingForRequest: Bool = false
     ) {
         self.path = path
         self.position = position
@@ -66,6 +73,7 @@ public struct ReplayStatus: WireValue, Equatable {
         self.lap = lap
         self.until = until
         self.stepped = stepped
+        self.waitingForRequest = waitingForRequest
     }
 
     public init(json: JSONValue) throws(RPCError) {
@@ -74,7 +82,8 @@ public struct ReplayStatus: WireValue, Equatable {
         self.init(
             path: try p.string("path"), position: try p.requiredNumber("position"), duration: try p.requiredNumber("duration"),
             events: events, state: try p.required("state", as: ReplayState.self), speed: try ReplaySpeed(json: p.members["speed"]),
-            loop: try p.requiredBool("loop"), lap: lap, until: try p.number("until"), stepped: try p.integer("stepped"))
+            loop: try p.requiredBool("loop"), lap: lap, until: try p.number("until"), stepped: try p.integer("stepped"),
+            waitingForRequest: try p.bool("waitingForRequest") ?? false)
     }
 
     public var json: JSONValue {
@@ -83,6 +92,7 @@ public struct ReplayStatus: WireValue, Equatable {
             "state": .string(state.rawValue), "speed": speed.json, "loop": .bool(loop), "lap": .int(Int64(lap)), "until": JSONValue(until),
         ]
         if let stepped { o["stepped"] = .int(Int64(stepped)) }
+        if waitingForRequest { o["waitingForRequest"] = .bool(true) }
         return .object(o)
     }
 }

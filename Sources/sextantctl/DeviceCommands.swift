@@ -12,8 +12,8 @@ struct Rotate: ParsableCommand {
         discussion: """
             ORIENTATION is portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp or \
             faceDown. The device orientation event follows once the judge decides (40 ms of settling \
-            for an upright orientation, 500 ms for faceUp and faceDown). Use `sextantctl accel release` \
-            to give the accelerometer back to the live sensor.
+            for an upright orientation, 500 ms for faceUp and faceDown). The orientation holds over a \
+            replay and a live sensor; `sextantctl accel release` gives the accelerometer back to them.
             """)
     @OptionGroup var common: CommonOptions
     @Argument(help: "The device orientation to hold.") var orientation: DeviceOrientation
@@ -80,12 +80,21 @@ struct Accel: ParsableCommand {
 
 struct Hinge: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set the hinge angle of a foldable, in degrees: 0 closed, 180 flat (RULES P1–P4).")
+        abstract: "Hold the hinge angle of a foldable, in degrees: 0 closed, 180 flat (RULES P1–P4).",
+        discussion: "The angle holds over a replay and a live sensor until `hinge release` gives the hinge back to them (RULES O4a).")
     @OptionGroup var common: CommonOptions
-    @Argument(help: "The hinge angle, 0 to 180.") var degrees: Double
+    @Argument(help: "The hinge angle, 0 to 180, or the word release.") var angle: String
+
+    func validate() throws {
+        guard angle == "release" || Double(angle) != nil else { throw ValidationError("give the hinge angle in degrees, or release") }
+    }
 
     func run() throws {
         try reporting {
+            guard let degrees = Double(angle) else {
+                common.output(try common.call(DeviceSet(releasesHinge: true))) { _ in "Hinge released" }
+                return
+            }
             common.output(try common.call(DeviceSet(hingeAngle: degrees))) { _ in "Hinge at \(Text.plain(.double(degrees)))°" }
         }
     }

@@ -56,6 +56,7 @@ final class PrivateDaemon {
         var environment = ProcessInfo.processInfo.environment
         environment["SEXTANT_RUNTIME_DIR"] = runtimeDirectory
         environment["SEXTANT_DAEMON_LOG"] = logPath
+        environment["SEXTANT_RUN_SCENE"] = options.scene.serialized()
         if let gpsdFace {
             environment["GPSD_HOST"] = gpsdFace.host
             environment["GPSD_PORT"] = gpsdFace.port
@@ -143,7 +144,8 @@ final class PrivateDaemon {
                 step = "--trace \(trace)"
                 let absolute = URL(fileURLWithPath: trace).standardizedFileURL.path
                 let speed = ReplaySpeed(parsing: options.speed) ?? .factor(1)
-                let id = try control.send(ReplayStart(path: absolute, speed: speed, loop: options.loop))
+                // RULES T1: the trace waits for COMMAND's first location request.
+                let id = try control.send(ReplayStart(path: absolute, speed: speed, loop: options.loop, startOnRequest: true))
                 // No fixed limit: a large trace takes its time to load; a dead daemon closes the socket.
                 _ = try control.responseWithoutLimit(to: id)
             }

@@ -12,6 +12,7 @@ struct Replay: ParsableCommand {
         "\(Text.plain(r["state"])): \(Text.plain(r["path"])) "
             + String(format: "%.1f/%.1fs", r["position"]?.doubleValue ?? 0, r["duration"]?.doubleValue ?? 0)
             + ", \(Text.plain(r["events"])) samples, speed \(Text.plain(r["speed"]))\(r["loop"]?.boolValue == true ? ", looping" : "")"
+            + (r["waitingForRequest"]?.boolValue == true ? ", waiting for an app's location request" : "")
     }
 
     struct Start: ParsableCommand {
@@ -30,6 +31,7 @@ struct Replay: ParsableCommand {
             completion: Completions.speeds) var speed: String = "1"
         @Flag(help: "Start again at the end.") var loop = false
         @Option(help: ArgumentHelp("Pause when the replay's clock reaches T seconds of the trace.", valueName: "T")) var until: Double?
+        @Flag(help: "Wait, paused at the start, for the first location request of an app (or replay resume).") var startOnRequest = false
         @Flag(help: "Return when the replay ends (see below).") var wait = false
         @Flag(help: "With --wait: Ctrl-C leaves the replay running.") var detach = false
 
@@ -44,7 +46,8 @@ struct Replay: ParsableCommand {
         func run() throws {
             try reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-                let request = ReplayStart(path: absolute, speed: ReplaySpeed(parsing: speed) ?? .factor(1), loop: loop, until: until)
+                let request = ReplayStart(path: absolute, speed: ReplaySpeed(parsing: speed) ?? .factor(1), loop: loop, until: until,
+                    startOnRequest: startOnRequest ? true : nil)
                 let connection = try common.control()
                 guard wait else {
                     let id = try connection.send(request)

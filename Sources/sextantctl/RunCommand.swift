@@ -80,6 +80,18 @@ struct Run: ParsableCommand {
         return ExitCode(status)
     }
 
+    /// What the options set up, for COMMAND (`SEXTANT_RUN_SCENE`): the pytest plugin sets
+    /// it again before each test (docs/testing.md).
+    var scene: JSONValue {
+        let grantList: [JSONValue] = grants.compactMap { try? GrantSpec($0) }.map {
+            ["app": .string($0.app), "always": .bool($0.always), "approximate": .bool($0.approximate)]
+        }
+        return [
+            "trace": JSONValue(trace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }), "speed": ReplaySpeed(parsing: speed)?.json ?? .null,
+            "loop": .bool(loop), "grants": .array(grantList), "services": .bool(services == .on), "promptPolicy": JSONValue(promptPolicy),
+        ]
+    }
+
     /// The daemon's arguments, after the directories.
     var daemonArguments: [String] {
         var arguments = ["--profile", profile.rawValue]

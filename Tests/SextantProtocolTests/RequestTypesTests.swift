@@ -68,6 +68,8 @@ struct RequestTypesTests {
         try roundTrip(ReplayStart.self, #"{"path":"/t/walk.jsonl","speed":"max","loop":true,"until":12.5}"#,
             ReplayStart(path: "/t/walk.jsonl", speed: .max, loop: true, until: 12.5))
         try roundTrip(ReplayStart.self, #"{"path":"/t/walk.jsonl","speed":2}"#, ReplayStart(path: "/t/walk.jsonl", speed: .factor(2)))
+        try roundTrip(ReplayStart.self, #"{"path":"/t/walk.jsonl","speed":"max","startOnRequest":true}"#,
+            ReplayStart(path: "/t/walk.jsonl", speed: .max, startOnRequest: true))
         try roundTrip(ReplayStop.self, "{}", ReplayStop())
         try roundTrip(ReplayStatusRequest.self, "{}", ReplayStatusRequest())
         try roundTrip(ReplayPause.self, "{}", ReplayPause())
@@ -81,6 +83,7 @@ struct RequestTypesTests {
         try roundTrip(DeviceSet.self, #"{"acceleration":{"x":0,"y":9.81,"z":0},"orientation":"faceUp"}"#,
             DeviceSet(acceleration: .reading(x: 0, y: 9.81, z: 0), orientation: .faceUp))
         try roundTrip(DeviceSet.self, #"{"acceleration":null}"#, DeviceSet(acceleration: .released))
+        try roundTrip(DeviceSet.self, #"{"hingeAngle":null}"#, DeviceSet(releasesHinge: true))
     }
 
     @Test("results read and write their JSON")
@@ -104,6 +107,9 @@ struct RequestTypesTests {
         try roundTripValue(ReplayStatus.self,
             #"{"path":"/t/walk.jsonl","position":1.5,"duration":60,"events":12,"state":"paused","speed":"max","loop":false,"lap":0,"until":null,"stepped":2}"#,
             ReplayStatus(path: "/t/walk.jsonl", position: 1.5, duration: 60, events: 12, state: .paused, speed: .max, loop: false, lap: 0, until: nil, stepped: 2))
+        try roundTripValue(ReplayStatus.self,
+            #"{"path":"/t/walk.jsonl","position":0,"duration":60,"events":0,"state":"paused","speed":"max","loop":false,"lap":0,"until":null,"waitingForRequest":true}"#,
+            ReplayStatus(path: "/t/walk.jsonl", position: 0, duration: 60, events: 0, state: .paused, speed: .max, loop: false, lap: 0, until: nil, waitingForRequest: true))
         try roundTripValue(RecordResult.self, #"{"path":"/t/out.jsonl","events":120,"skipped":1}"#, RecordResult(path: "/t/out.jsonl", events: 120, skipped: 1))
         try roundTripValue([OwnerEntry].self, #"[{"app":"a.b","uid":1}]"#, [OwnerEntry(app: "a.b", uid: 1)])
     }

@@ -211,6 +211,7 @@ final class GPSDFace: Face {
     /// `authorization` event.
     func startWatch(_ session: AppSession) {
         session.stream = LocationStream()
+        hub.replay.locationRequested()
         guard !hub.authorization.isWaitingListFull(session.id) else { return }
         // As on app.sock (Hub+Store): a decision the policy makes at once applies once stored.
         _ = hub.requestAuthorization(session.id, level: .always, token: hub.makeToken())

@@ -102,6 +102,7 @@ extension GeoClueFace {
     /// app's grant says so (RULES L10), from the last fix the rules let it have.
     func activate(_ client: GeoClueClient, _ session: AppSession) {
         session.stream = LocationStream(desiredAccuracy: client.level.streamDesiredAccuracy)
+        hub.replay.locationRequested()
         client.stoppedByRules = false
         client.setActive(true)
         syncInUse()

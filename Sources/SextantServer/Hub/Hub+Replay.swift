@@ -6,8 +6,10 @@ import SextantTraces
 /// Replay, as the control methods drive it (recording: `Hub.startRecording`).
 extension Hub {
     /// Loads the trace at `path`, opened with `access`'s rights (a control client's own:
-    /// `PeerFileAccess`), and plays it.
-    func startReplay(path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, access: PeerFileAccess = .daemons) -> EventLoopFuture<Void> {
+    /// `PeerFileAccess`), and plays it, at once or at the first location request (T1).
+    func startReplay(
+        path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false, access: PeerFileAccess = .daemons
+    ) -> EventLoopFuture<Void> {
         let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval, gnssProvider: configuration.gnssProvider)
         // A JSONL trace is checked whole here, off the loop, and then read as it plays.
         return fileThread.runIfActive(eventLoop: eventLoop) { () -> Result<Result<any ReplayableTrace, TraceLoadError>, PeerFileRefusal> in
@@ -22,7 +24,7 @@ extension Hub {
             }
             switch loaded {
             case .success(let trace):
-                replay.start(trace: trace, path: path, speed: speed, loop: loop, until: until)
+                replay.start(trace: trace, path: path, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest)
             case .failure(.unreadable(let path, let reason)):
                 logger.warning("replay: cannot read the trace", metadata: ["path": "\(path)", "reason": "\(reason)"])
                 throw RPCError(.sourceUnavailable, "cannot read \(path): \(reason)", data: ["path": .string(path)])

@@ -22,14 +22,29 @@ extension Hub {
 
     /// A sensor reading of any kind: heard if its kind's arbiter lets its source through
     /// (hand > replay > live, ``SensorArbiter``), then handed to the engine registered
-    /// for its kind (``SensorHandlers``). A replay that carries readings of the kind held
-    /// by hand ends the hold, as a new instruction (O4a).
+    /// for its kind (``SensorHandlers``). A replay started after a value was held by hand
+    /// ends the hold at its first reading of the kind, as the later instruction; a value
+    /// held while a replay plays wins until it is released (O4a).
     func sensorReading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
-        if source == .replay, manualAccelerometer.heldKind == reading.kind { manualAccelerometer.release() }
+        if source == .replay, manualSensors.yieldsToReplay(reading.kind) { releaseByHand(reading.kind) }
         guard let handle = SensorHandlers.all[reading.kind],
             motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
         else { return }
         handle(self, reading, time)
+    }
+
+    /// Holds `reading` by hand (O4a): the manual source repeats it, and its kind's arbiter
+    /// hears no other source until `releaseByHand`.
+    func holdByHand(_ reading: SensorReading) {
+        motion.hold(reading.kind)
+        manualSensors.hold(reading)
+    }
+
+    /// Lets go of the value of `kind` held by hand: the replay's or the hardware's next
+    /// reading is heard at once.
+    func releaseByHand(_ kind: SensorKind.ID) {
+        manualSensors.release(kind)
+        motion.release(kind)
     }
 
     /// A new fix: each streaming session gets what its authorization and stream allow

@@ -100,8 +100,9 @@ public final class Hub {
     private(set) var replay: ReplayPlayer!
     /// Written by `startRecording`/`stopRecording` below.
     private(set) var recorder: TraceRecorder?
-    /// The manual source's accelerometer: readings set by hand, held at 50 Hz (O4a).
-    private(set) lazy var manualAccelerometer = ManualAccelerometer(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
+    /// The manual source's sensors: readings set by hand, held at 50 Hz (O4a); held and
+    /// released through `holdByHand` and `releaseByHand` (Hub+Samples), which tell the arbiters.
+    private(set) lazy var manualSensors = ManualSensors(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
         ingest(sample, from: .manual)
     }
 
@@ -130,7 +131,7 @@ public final class Hub {
     /// Stops timers and the faces after the sockets are closed (`HubHandle.shutdown`).
     func stopOnLoop() {
         replay.stop()
-        manualAccelerometer.release()
+        manualSensors.releaseAll()
         _ = try? stopRecording()
         for face in faces { face.close() }
         loopYield.close()

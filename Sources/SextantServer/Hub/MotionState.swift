@@ -18,6 +18,12 @@ final class MotionState {
         arbiters.admits(kind, rank, at: now)
     }
 
+    /// A value of `kind` is held by hand: only the manual source is heard until `release`.
+    func hold(_ kind: SensorKind.ID) { arbiters.hold(kind) }
+
+    /// The hand lets go of `kind`: the replay or the hardware is heard again at once.
+    func release(_ kind: SensorKind.ID) { arbiters.release(kind) }
+
     /// The device orientation's change this reading decides, if any (O1–O5).
     func judgeAcceleration(_ reading: Acceleration, at time: Timestamp) -> DeviceOrientationChange? {
         judge.judge(reading, at: time)

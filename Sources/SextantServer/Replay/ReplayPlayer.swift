@@ -27,6 +27,8 @@ final class ReplayPlayer {
     /// (which cannot be cancelled) does nothing when it comes.
     private var turnTicket = 0
     private var waitingForRoom = false
+    /// Paused at the start until the first location request an app makes (RULES T1).
+    private var waitingForRequest = false
     private var lastProgressReport: Int64 = 0
 
     /// The most samples one turn of the loop emits, and the longest it spends emitting.
@@ -48,25 +50,46 @@ final class ReplayPlayer {
 
     init(hub: Hub) { self.hub = hub }
 
-    func start(trace: any ReplayableTrace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil) {
+    /// Plays `trace` from its start; with `startOnRequest`, paused at its start until the
+    /// first location request of an app or `resume` (RULES T1).
+    func start(trace: any ReplayableTrace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false) {
         cancelTimers()
         generation += 1
         self.path = path
-        schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: hub.clock.monotonicNanoseconds())
+        let now = hub.clock.monotonicNanoseconds()
+        var schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: now)
+        if startOnRequest { schedule.pause(now: now) }
+        self.schedule = schedule
         hub.gnss.sourceRestarted(.replay)
-        state = .running
-        hub.setSourceState(.replay, .running)
+        hub.manualSensors.replayStarted()
+        waitingForRequest = startOnRequest
+        state = startOnRequest ? .paused : .running
+        hub.setSourceState(.replay, startOnRequest ? .paused : .running)
         hub.logger.info(
-            "replay started",
+            startOnRequest ? "replay loaded, waiting for the first location request" : "replay started",
             metadata: ["path": "\(path)", "samples": "\(trace.sampleCount)", "duration": "\(Double(trace.durationNanoseconds) / 1e9)", "speed": "\(speed.json)", "loop": "\(loop)"])
         report()
         turn()
+    }
+
+    /// An app asked for locations: a replay waiting for that starts on the loop's next
+    /// turn, after the request's answer (RULES T1).
+    func locationRequested() {
+        guard waitingForRequest else { return }
+        waitingForRequest = false
+        let generation = generation
+        hub.eventLoop.assumeIsolated().execute { [self] in
+            guard generation == self.generation, state == .paused else { return }
+            hub.logger.info("replay starts: an app asked for locations", metadata: ["path": "\(path ?? "")"])
+            try? resume()
+        }
     }
 
     func stop() {
         guard state == .running || state == .paused else { return }
         cancelTimers()
         generation += 1
+        waitingForRequest = false
         state = .stopped
         hub.setSourceState(.replay, .stopped)
         hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
@@ -84,6 +107,7 @@ final class ReplayPlayer {
 
     func resume() throws(RPCError) {
         guard state == .paused, var schedule else { throw RPCError(.invalidParams, "no replay is paused (state \(state.rawValue))") }
+        waitingForRequest = false
         schedule.resume(now: hub.clock.monotonicNanoseconds())
         self.schedule = schedule
         state = .running
@@ -127,7 +151,7 @@ final class ReplayPlayer {
         ReplayStatus(
             path: path, position: Double(schedule?.position ?? 0) / 1e9, duration: Double(schedule?.trace.durationNanoseconds ?? 0) / 1e9,
             events: Int(schedule?.emitted ?? 0), state: state, speed: schedule?.speed ?? .factor(1), loop: schedule?.loop ?? false,
-            lap: Int(schedule?.lap ?? 0), until: schedule?.until.map { Double($0) / 1e9 })
+            lap: Int(schedule?.lap ?? 0), until: schedule?.until.map { Double($0) / 1e9 }, waitingForRequest: waitingForRequest)
     }
 
     var statusJSON: JSONValue { status.json }

@@ -24,6 +24,7 @@ struct LocationStartMethod: RPCMethod {
         // A stream that starts while the GPS source is lost hears of the loss at once,
         // once (a restart of the same stream has heard it already).
         if let loss = hub.location.loss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
+        hub.replay.locationRequested()
         return .result([:])
     }
 }
@@ -66,6 +67,7 @@ struct LocationOnceMethod: RPCMethod {
             waiter.peer.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
         session.onceWaiters.add(key: key, id: id, peer: call.peer, timeout: scheduled)
+        hub.replay.locationRequested()
         return .deferred
     }
 }

@@ -1,14 +1,15 @@
 import SextantCore
 import SextantProtocol
 
-/// `device.set`: values set by hand — a fix, a held acceleration or orientation (O4a), a
-/// hinge angle — as samples of the manual source, stamped with the wall clock.
+/// `device.set`: values set by hand — a fix, a held acceleration or orientation, a held
+/// hinge angle (O4a) — as samples of the manual source, stamped with the wall clock.
 struct DeviceSetMethod: RPCMethod {
     static let name = Method.deviceSet
     let location: LocationFix?
     let acceleration: Acceleration?
     let releasesAcceleration: Bool
     let hingeAngle: Double?
+    let releasesHinge: Bool
 
     init(_ p: Params) throws(RPCError) {
         location = try p.object("location").map { (o) throws(RPCError) in try Self.fix(o) }
@@ -33,8 +34,9 @@ struct DeviceSetMethod: RPCMethod {
         }
         acceleration = held
         hingeAngle = try p.number("hingeAngle")
+        releasesHinge = p.members["hingeAngle"] == .null
         if let hingeAngle { guard (0...180).contains(hingeAngle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") } }
-        guard location != nil || acceleration != nil || releasesAcceleration || hingeAngle != nil else {
+        guard location != nil || acceleration != nil || releasesAcceleration || hingeAngle != nil || releasesHinge else {
             throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle")
         }
     }
@@ -61,12 +63,16 @@ struct DeviceSetMethod: RPCMethod {
             hub.ingest(Sample(time: time, value: .location(fix)), from: .manual)
             taken = fix.json(accuracy: nil)
         }
-        if let hingeAngle { hub.ingest(Sample(time: time, value: .hingeAngle(hingeAngle)), from: .manual) }
-        // O4a: an acceleration or orientation set by hand is held, not sent once.
+        // O4a: a reading set by hand is held, not sent once, until it is released.
+        if let hingeAngle {
+            hub.holdByHand(SensorReading(hingeAngle: hingeAngle))
+        } else if releasesHinge {
+            hub.releaseByHand(SensorKind.hinge.id)
+        }
         if let acceleration {
-            hub.manualAccelerometer.hold(acceleration)
+            hub.holdByHand(acceleration.reading)
         } else if releasesAcceleration {
-            hub.manualAccelerometer.release()
+            hub.releaseByHand(SensorKind.accelerometer.id)
         }
         return .result(DeviceSetResult(location: taken).json)
     }

@@ -8,16 +8,19 @@ struct ReplayStartMethod: RPCMethod {
     let loop: Bool
     /// Pause when the virtual clock reaches this many nanoseconds since the start.
     let until: Int64?
+    /// Paused at the start until the first location request (RULES T1).
+    let startOnRequest: Bool
 
     init(_ p: Params) throws(RPCError) {
         let request = try ReplayStart(p)
         (path, speed, loop) = (request.path, request.speed, request.loop ?? false)
         until = request.until.map(Self.nanoseconds)
+        startOnRequest = request.startOnRequest ?? false
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let access = PeerFileAccess(peer: call.peer.credentials)
-        return .later(call.hub.startReplay(path: path, speed: speed, loop: loop, until: until, access: access).map { [:] })
+        return .later(call.hub.startReplay(path: path, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest, access: access).map { [:] })
     }
 }
 

@@ -4,7 +4,8 @@
   posture, events).
 - :class:`Control`: every control method (permissions, prompts, services, apps, the
   device, rotation lock, replay, recording, status).
-- :class:`Daemon`: a private sextantd for one test, started like ``sextantctl run``.
+- :class:`Daemon`: a private sextantd for one test, started like ``sextantctl run``;
+  :class:`RunDaemon`: the one ``sextantctl run`` started, when a test runs under it.
 - A pytest plugin (``sextant.pytest_plugin``, registered through the ``pytest11`` entry
   point): the fixtures ``sextant_daemon``, ``sextant_control`` and ``sextant_app`` and the
   ``sextant`` marker.
@@ -15,7 +16,7 @@ and uses only the standard library."""
 from .app import App, Authorization, PendingAuthorization
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
-from .daemon import Daemon, find_sextantd
+from .daemon import Daemon, RunDaemon, find_sextantd
 from .errors import (
     ERROR_NAMES,
     ConnectionClosed,
@@ -31,7 +32,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "App", "Authorization", "PendingAuthorization", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
-    "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "find_sextantd",
+    "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "RunDaemon", "find_sextantd",
     "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
     "DaemonStartError", "UntrustedDaemon",
 ]

@@ -43,7 +43,9 @@ class Prompt:
 
 @dataclass(frozen=True)
 class ReplayStatus:
-    """A replay's progress: ``state`` is ``idle``, ``running``, ``finished`` or ``stopped``."""
+    """A replay's progress: ``state`` is ``idle``, ``running``, ``paused``, ``finished`` or
+    ``stopped``; ``raw["waitingForRequest"]`` while a replay started with ``start_on_request``
+    waits for the first location request."""
 
     state: str
     path: Optional[str] = None
@@ -231,8 +233,12 @@ class Control:
         self.call(wire.METHOD_DEVICE_SET, {"acceleration": None})
 
     def set_hinge(self, degrees: float) -> None:
-        """A foldable's hinge angle: 0 closed, 180 flat."""
+        """Hold a foldable's hinge angle: 0 closed, 180 flat."""
         self.call(wire.METHOD_DEVICE_SET, {"hingeAngle": degrees})
+
+    def release_hinge(self) -> None:
+        """Give the hinge back to a replay or the live sensor."""
+        self.call(wire.METHOD_DEVICE_SET, {"hingeAngle": None})
 
     def rotate(self, orientation: str, wait: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         """Hold the device in ``orientation``; with ``wait``, return once the daemon's judge
@@ -252,13 +258,17 @@ class Control:
 
     def replay_start(
         self, path: str, speed: Union[float, str] = 1, loop: bool = False, until: Optional[float] = None,
-        timeout: Optional[float] = None,
+        timeout: Optional[float] = None, start_on_request: bool = False,
     ) -> None:
         """Replay a trace; ``speed`` a factor or ``"max"``. Loading a large trace takes its
-        time: no limit unless ``timeout``. ``until`` (seconds of trace) pauses there."""
+        time: no limit unless ``timeout``. ``until`` (seconds of trace) pauses there.
+        ``start_on_request``: wait, paused at t = 0, until an app first asks for locations
+        (or :meth:`replay_resume`)."""
         params: Dict[str, Any] = {"path": os.path.abspath(path), "speed": speed, "loop": loop}
         if until is not None:
             params["until"] = until
+        if start_on_request:
+            params["startOnRequest"] = True
         self.call(wire.METHOD_REPLAY_START, params, timeout=timeout)
 
     def replay_stop(self) -> ReplayStatus:

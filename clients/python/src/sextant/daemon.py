@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shutil
@@ -14,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .app import App
 from .control import Control
-from .errors import DaemonStartError
+from .errors import DaemonStartError, SextantError
 
 
 def find_sextantd(explicit: Optional[str] = None) -> str:
@@ -35,10 +36,14 @@ class Daemon:
     once the daemon has said ``READY=1`` on a ``NOTIFY_SOCKET`` this object owns, or raises
     :class:`~sextant.DaemonStartError` with the daemon's log.
 
-    Options mirror ``sextantd``'s: ``trace`` (replayed from the start) with ``speed``
-    (a factor or ``"max"``) and ``loop``; ``profile`` (``phone``, ``tablet``, ``foldable``);
+    Options mirror ``sextantd``'s: ``trace`` with ``speed`` (a factor or ``"max"``) and
+    ``loop``, replayed as under ``sextantctl run``: paused at its start until the first
+    location request of an app (or ``control().replay_resume()``), so that a test's app
+    gets it from its first fix; ``profile`` (``phone``, ``tablet``, ``foldable``);
     ``prompt_policy`` with ``approximate``; ``allow_once_timeout`` (seconds an Allow Once
-    grant survives in the background, 60 on a phone); ``args`` for anything else."""
+    grant survives in the background, 60 on a phone); ``grants``, each
+    ``APP[:always][:approximate]`` as ``sextantctl run --grant`` takes it; ``args`` for
+    anything else."""
 
     def __init__(
         self,
@@ -51,18 +56,17 @@ class Daemon:
         approximate: bool = False,
         allow_once_timeout: Optional[float] = None,
         iio: bool = False,
+        grants: Sequence[str] = (),
         env: Optional[Dict[str, str]] = None,
         args: Sequence[str] = (),
         ready_timeout: float = 60.0,
     ):
         self.sextantd = find_sextantd(sextantd)
         self.arguments: List[str] = []
-        if trace is not None:
-            self.arguments += ["--replay", os.path.abspath(trace)]
-            if speed is not None:
-                self.arguments += ["--speed", str(speed)]
-            if loop:
-                self.arguments.append("--loop")
+        self.trace = os.path.abspath(trace) if trace is not None else None
+        self.speed: Union[float, str] = speed if speed is not None else 1
+        self.loop = loop
+        self.grants = [parse_grant(spec) for spec in grants]
         if profile is not None:
             self.arguments += ["--profile", profile]
         if prompt_policy is not None:
@@ -109,6 +113,7 @@ class Daemon:
             with open(self.log_path, "ab") as log:
                 self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env)
             self._wait_ready(notify)
+            self._set_scene()
         except BaseException:
             self.stop()
             raise
@@ -127,6 +132,16 @@ class Daemon:
             if self.process.poll() is not None:
                 raise DaemonStartError("sextantd exited at start with status %d" % self.process.returncode, self.log())
         raise DaemonStartError("sextantd did not say READY=1 within %ss" % self.ready_timeout, self.log())
+
+    def _set_scene(self) -> None:
+        """The grants, then the trace, as ``sextantctl run`` sets them once the daemon is ready."""
+        if self.trace is None and not self.grants:
+            return
+        try:
+            with self.control() as control:
+                set_scene(control, self.grants, self.trace, self.speed, self.loop)
+        except SextantError as error:
+            raise DaemonStartError("sextantd refused the grants or the trace %s: %s" % (self.trace, error), self.log())
 
     def stop(self) -> Optional[int]:
         """SIGTERM, up to 10 s for a clean stop, then SIGKILL; removes the directory.
@@ -178,4 +193,99 @@ class Daemon:
 
     def app(self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
         """A new app session (hello said)."""
+        return App(app_id, self.runtime_dir, orientations=orientations, state=state)
+
+
+SCENE_VARIABLE = "SEXTANT_RUN_SCENE"
+
+
+def parse_grant(spec: str) -> Dict[str, Any]:
+    """``APP[:always][:approximate]``, as ``sextantctl run --grant`` takes it."""
+    app, *words = spec.split(":")
+    unknown = [word for word in words if word not in ("always", "approximate")]
+    if not app or unknown:
+        raise ValueError("grant %r: APP[:always][:approximate]" % spec)
+    return {"app": app, "always": "always" in words, "approximate": "approximate" in words}
+
+
+def set_scene(control: Control, grants: Sequence[Dict[str, Any]], trace: Optional[str], speed: Any, loop: bool) -> None:
+    """The grants, then the trace waiting for the first location request (sextant-rules(7)
+    T1): what ``sextantctl run`` sets up before its command starts."""
+    for grant in grants:
+        control.grant(grant["app"], always=bool(grant.get("always")), approximate=bool(grant.get("approximate")))
+    if trace:
+        control.replay_start(trace, speed=speed, loop=loop, start_on_request=True)
+
+
+class RunDaemon:
+    """The daemon ``sextantctl run`` started for this test run, found through
+    ``SEXTANT_RUNTIME_DIR``: the same methods as :class:`Daemon`, but it is run's to start
+    and stop. ``scene`` is what run set up (``SEXTANT_RUN_SCENE``: its trace with speed and
+    loop, its grants, Location Services, the prompt policy), or None for a daemon started
+    some other way."""
+
+    def __init__(self, runtime_dir: str, log_path: Optional[str] = None, scene: Optional[Dict[str, Any]] = None):
+        self.runtime_dir = runtime_dir
+        self.log_path = log_path
+        self.scene = scene
+
+    @classmethod
+    def from_environment(cls) -> Optional["RunDaemon"]:
+        """The daemon ``sextantctl run`` made, if this process runs under it."""
+        runtime_dir = os.environ.get("SEXTANT_RUNTIME_DIR")
+        if not runtime_dir:
+            return None
+        scene_text = os.environ.get(SCENE_VARIABLE)
+        try:
+            scene = json.loads(scene_text) if scene_text else None
+        except ValueError as error:
+            raise DaemonStartError("%s is not JSON (%s): %r" % (SCENE_VARIABLE, error, scene_text))
+        return cls(runtime_dir, os.environ.get("SEXTANT_DAEMON_LOG") or None, scene)
+
+    def start(self) -> "RunDaemon":
+        return self
+
+    def stop(self) -> Optional[int]:
+        return None
+
+    @property
+    def running(self) -> bool:
+        return os.path.exists(os.path.join(self.runtime_dir, "control.sock"))
+
+    def restore_scene(self) -> None:
+        """Sets the daemon back to what run set up, for a test of its own: permissions,
+        Location Services and the prompt policy as run left them, nothing held by hand, no
+        rotation lock, and run's trace from its start, waiting for the test's first
+        location request. Without a scene, nothing is changed."""
+        if self.scene is None:
+            return
+        with self.control() as control:
+            control.reset_permissions()
+            control.set_services(bool(self.scene.get("services", True)))
+            control.set_prompt_policy(self.scene.get("promptPolicy") or "ask")
+            control.release_acceleration()
+            control.release_hinge()
+            control.set_rotation_lock(False)
+            if not self.scene.get("trace"):
+                control.replay_stop()
+            scene = self.scene
+            set_scene(control, scene.get("grants") or [], scene.get("trace"), scene.get("speed", 1), bool(scene.get("loop")))
+
+    def log(self) -> str:
+        """The daemon's log so far (``SEXTANT_DAEMON_LOG``), or empty when unknown."""
+        if not self.log_path:
+            return ""
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as log:
+                return log.read()
+        except FileNotFoundError:
+            return ""
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log().splitlines()[-lines:])
+
+    def control(self) -> Control:
+        return Control(self.runtime_dir)
+
+    def app(self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
         return App(app_id, self.runtime_dir, orientations=orientations, state=state)

@@ -8,18 +8,25 @@
 - ``sextant_app``: a factory, ``sextant_app("com.example.maps", orientations=[...])``,
   returning connected :class:`~sextant.App` s, closed after the test.
 
+Under ``sextantctl run`` (``SEXTANT_RUNTIME_DIR`` set), a test whose marker gives no
+option uses the daemon run started (:class:`~sextant.RunDaemon`) instead of one of its own,
+set back before each test to what run set up (``SEXTANT_RUN_SCENE``: grants, Location
+Services, prompt policy, nothing held by hand, and run's trace from its start, waiting for
+the test's first location request); a test whose marker gives options still gets a daemon
+of its own beside it.
+
 When a test fails, its report gains the daemon's log tail and the events each app saw.
 ``SEXTANT_BIN`` names the sextantd to run when it is not on ``PATH``."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, List, Optional, Sequence
+from typing import Any, Callable, Generator, List, Optional, Sequence, Union
 
 import pytest
 
 from .app import App
 from .control import Control
-from .daemon import Daemon
+from .daemon import Daemon, RunDaemon
 
 _APPS_KEY = "_sextant_apps"
 
@@ -33,10 +40,17 @@ def pytest_configure(config: Any) -> None:
 
 
 @pytest.fixture
-def sextant_daemon(request: Any) -> Generator[Daemon, None, None]:
-    """A private sextantd for this test, configured by the ``sextant`` marker."""
+def sextant_daemon(request: Any) -> Generator[Union[Daemon, RunDaemon], None, None]:
+    """A private sextantd for this test, configured by the ``sextant`` marker; under
+    ``sextantctl run`` without marker options, run's daemon as run set it up."""
     marker = request.node.get_closest_marker("sextant")
     options = dict(marker.kwargs) if marker else {}
+    shared = None if options else RunDaemon.from_environment()
+    if shared is not None:
+        shared.restore_scene()
+        request.node._sextant_daemon = shared
+        yield shared
+        return
     daemon = Daemon(**options)
     daemon.start()
     request.node._sextant_daemon = daemon
@@ -47,7 +61,7 @@ def sextant_daemon(request: Any) -> Generator[Daemon, None, None]:
 
 
 @pytest.fixture
-def sextant_control(sextant_daemon: Daemon) -> Generator[Control, None, None]:
+def sextant_control(sextant_daemon: Union[Daemon, RunDaemon]) -> Generator[Control, None, None]:
     """A control connection to the test's daemon."""
     control = sextant_daemon.control()
     try:
@@ -57,7 +71,7 @@ def sextant_control(sextant_daemon: Daemon) -> Generator[Control, None, None]:
 
 
 @pytest.fixture
-def sextant_app(request: Any, sextant_daemon: Daemon) -> Generator[Callable[..., App], None, None]:
+def sextant_app(request: Any, sextant_daemon: Union[Daemon, RunDaemon]) -> Generator[Callable[..., App], None, None]:
     """A factory of apps connected to the test's daemon: ``sextant_app(app_id, orientations=None, state=None)``."""
     apps: List[App] = []
     setattr(request.node, _APPS_KEY, apps)
@@ -80,7 +94,7 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Generator[None, Any, None
     report = outcome.get_result()
     if not report.failed:
         return
-    daemon: Optional[Daemon] = getattr(item, "_sextant_daemon", None)
+    daemon: Optional[Union[Daemon, RunDaemon]] = getattr(item, "_sextant_daemon", None)
     if daemon is not None:
         report.sections.append(("sextantd log (tail)", daemon.log_tail(40) or "(empty)"))
     for app in getattr(item, _APPS_KEY, []):
