@@ -27,6 +27,9 @@ extension TraceCommand {
                 guard lower.hasSuffix(".svg") || lower.hasSuffix(".html") || lower.hasSuffix(".htm") else {
                     throw Failure("\(output): unknown picture extension: expected .svg or .html")
                 }
+                if tiles != nil, lower.hasSuffix(".svg") {
+                    throw Failure("\(output): --tiles draws a basemap on the .html page only; an SVG is drawn offline")
+                }
                 let (trace, _) = try options.load(path)
                 var overlay = PlotEvents()
                 if let events {

@@ -11,7 +11,7 @@ body{font-family:"DejaVu Sans",Helvetica,Arial,sans-serif;margin:1em;color:#222}
 #tip{position:absolute;background:#111827;color:#fff;padding:4px 8px;border-radius:4px;font-size:12px;white-space:pre;pointer-events:none}
 table{border-collapse:collapse;margin:.5em 0}
 th,td{text-align:left;padding:2px 12px 2px 0;vertical-align:top}
-#events td:nth-child(-n+3){white-space:nowrap}
+#events td:nth-child(-n+3),#events th{white-space:nowrap}
 #events tbody tr{cursor:pointer}
 #events tbody tr:hover,#events tbody tr.chosen{background:#fef3c7}
 .tools button{font-size:14px;margin-right:4px}

@@ -56,7 +56,7 @@ enum NiceNumber {
 
     /// The smallest step whose labels, `pixelsPerSecond` apart, leave `gap` pixels between
     /// neighbours at font size `size`; past four weeks, a whole number of weeks.
-    static func timeStep(duration: Double, pixelsPerSecond: Double, size: Double, gap: Double = 12) -> Double {
+    static func timeStep(duration: Double, pixelsPerSecond: Double, size: Double, gap: Double = 28) -> Double {
         for step in timeSteps where duration / step <= 200 {
             let widest = stride(from: 0, through: duration, by: step).map { PlotText.width(clock($0, step: step), size: size) }.max() ?? 0
             if step * pixelsPerSecond >= widest + gap { return step }

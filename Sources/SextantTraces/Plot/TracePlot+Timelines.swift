@@ -54,7 +54,8 @@ extension TracePlot {
             canvas.text(emptyNote, x: laneX + 8, y: y + Self.laneHeight * 0.68, size: 10, fill: "#6b7280")
         }
         for segment in segments {
-            let x1 = timeX(segment.from), x2 = max(timeX(segment.to), x1 + 1)
+            // A trace of one instant: its state spans the lane.
+            let x1 = timeX(segment.from), x2 = trace.duration > 0 ? max(timeX(segment.to), x1 + 1) : laneX + laneWidth
             let title = "\(segment.label) from +\(NiceNumber.clock(segment.from, step: 0.1)) to +\(NiceNumber.clock(segment.to, step: 0.1))"
             canvas.rect(x: x1, y: y, width: x2 - x1, height: Self.laneHeight, fill: Self.stateColours[segment.label] ?? "#9ca3af", stroke: "#ffffff", title: title)
             // A label only where it fits.
