@@ -108,10 +108,10 @@ def evaluate(browser, session, expression):
     return result["result"].get("value")
 
 
-def centre_of(browser, session, selector):
-    """The viewport centre of the first element matching `selector`, or None."""
-    return evaluate(browser, session, """(() => { const e = document.querySelector(%s); if (!e) return null;
-        const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % json.dumps(selector))
+def centre_of(browser, session, selector, index=0):
+    """The viewport centre of the element `index` of those matching `selector`, or None."""
+    return evaluate(browser, session, """(() => { const e = document.querySelectorAll(%s)[%d]; if (!e) return null;
+        const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % (json.dumps(selector), index))
 
 
 def hover(browser, session, point):
@@ -163,7 +163,7 @@ def main():
         if args.screenshot:
             # The picture for the docs: the whole map, a fix hovered with its tooltip.
             evaluate(browser, session, "document.getElementById('zoom-reset').click()")
-            tick = centre_of(browser, session, "#map-pins g.time-tick:nth-of-type(3) circle") or centre_of(browser, session, "#map-pins g.end circle")
+            tick = centre_of(browser, session, "#map-pins g.time-tick circle", 2) or centre_of(browser, session, "#map-pins g.end circle")
             hover(browser, session, tick)
             shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": False}, session)
             with open(args.screenshot, "wb") as f:

@@ -85,7 +85,7 @@ th,td{text-align:left;padding:2px 12px 2px 0;vertical-align:top}
     var best = -1, bestD = radius * radius;
     for (var i = 0; i < points.length; i++) {
       var s = screen(points[i]), dx = s[0] - p.x, dy = s[1] - p.y, d = dx * dx + dy * dy;
-      if (d <= bestD) { best = i; bestD = d; }
+      if (d < bestD) { best = i; bestD = d; }
     }
     return best;
   }
