@@ -95,6 +95,7 @@ final class TraceToolCommandTests {
     @Test("bad input: a clear error, exit 1, and nothing written", arguments: [
         (["trace", "plot", "@gps-only", "-o", "@out/p.svg"], "no location to plot"),
         (["trace", "plot", "@demo", "-o", "@out/p.png"], "expected .svg or .html"),
+        (["trace", "plot", "@demo", "-o", "@out/p.svg", "--tiles", "https://t.example.org/{z}/{x}/{y}.png"], "on the .html page only"),
         (["trace", "convert", "@demo", "@out/x.json"], "unknown output extension .json"),
         (["trace", "convert", "@demo", "@out/x.gpx", "--to", "shapefile"], "unknown output format"),
         (["trace", "route", "1,2", "-o", "@out/r.gpx"], "at least two points"),

@@ -48,21 +48,32 @@ enum NiceNumber {
         return power
     }
 
-    /// Tick steps in seconds a person reads easily.
-    static let timeSteps: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+    /// Tick steps in seconds a person reads easily, up to four weeks.
+    static let timeSteps: [Double] = [
+        0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+        172_800, 345_600, 604_800, 1_209_600, 2_419_200,
+    ]
 
-    /// The smallest step that makes at most `count` ticks over `duration` seconds.
-    static func timeStep(duration: Double, count: Int) -> Double {
-        timeSteps.first { duration / $0 <= Double(count) } ?? (duration / Double(count)).rounded(.up)
+    /// The smallest step whose labels, `pixelsPerSecond` apart, leave `gap` pixels between
+    /// neighbours at font size `size`; past four weeks, a whole number of weeks.
+    static func timeStep(duration: Double, pixelsPerSecond: Double, size: Double, gap: Double = 28) -> Double {
+        for step in timeSteps where duration / step <= 200 {
+            let widest = stride(from: 0, through: duration, by: step).map { PlotText.width(clock($0, step: step), size: size) }.max() ?? 0
+            if step * pixelsPerSecond >= widest + gap { return step }
+        }
+        let week = 604_800.0
+        return max(1, (duration / 5 / week).rounded(.up)) * week
     }
 
-    /// `12 s`, `3:05`, `1:02:03`: seconds from the start.
-    static func clock(_ seconds: Double) -> String {
-        if seconds < 60 && seconds != seconds.rounded() { return String(format: "%.1f s", seconds) }
+    /// `12 s`, `2.5 s` (a step under a second), `3:05`, `1:02:03`, `2 d 04:00`: time from the start.
+    static func clock(_ seconds: Double, step: Double = 1) -> String {
+        if step < 1 && seconds < 60 { return String(format: "%.1f s", seconds) }
         let whole = Int(seconds.rounded())
         if whole < 60 { return "\(whole) s" }
         if whole < 3600 { return String(format: "%d:%02d", whole / 60, whole % 60) }
-        return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+        if whole < 86400 { return String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60) }
+        let days = whole / 86400, rest = whole % 86400
+        return rest == 0 ? "\(days) d" : String(format: "%d d %02d:%02d", days, rest / 3600, rest / 60 % 60)
     }
 
     /// `50 m`, `2 km`.

@@ -21,12 +21,17 @@ public struct TracePlot {
     let timelines: TraceTimelines
     let projection: PlotProjection
     let timeStep: Double
+    /// Where the lanes begin: right of the widest name (an app id), within bounds.
+    let laneX: Double
+    var laneWidth: Double { Self.laneRight - laneX }
+    /// A basemap's tile URL template for the HTML page (`{z}`, `{x}`, `{y}`), or none.
+    let tiles: TileTemplate?
 
     static let mapFrame = (x: 20.0, y: 40.0, width: 920.0, height: 420.0)
-    static let laneX = 150.0, laneWidth = 790.0, firstLaneY = 482.0, laneHeight = 24.0, laneGap = 8.0
+    static let laneRight = 940.0, firstLaneY = 482.0, laneHeight = 24.0, laneGap = 8.0
 
     /// Fails with a message when the trace has no location to draw.
-    public init(trace: Trace, title: String, events: PlotEvents = PlotEvents()) throws(TraceExportError) {
+    public init(trace: Trace, title: String, events: PlotEvents = PlotEvents(), tiles: TileTemplate? = nil) throws(TraceExportError) {
         locations = trace.locations
         guard !locations.isEmpty else { throw TraceExportError("\(title): the trace has no location to plot") }
         self.trace = trace
@@ -34,7 +39,10 @@ public struct TracePlot {
         self.events = events
         timelines = TraceTimelines(trace)
         projection = PlotProjection(fitting: locations.map { GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude) }, into: Self.mapFrame)
-        timeStep = NiceNumber.timeStep(duration: max(trace.duration, 1), count: 10)
+        let widestApp = events.apps.prefix(Self.maximumAppLanes).map { PlotText.width($0, size: 11, bold: true) }.max() ?? 0
+        laneX = min(max(150, 20 + widestApp + 10), 280)
+        timeStep = NiceNumber.timeStep(duration: max(trace.duration, 1), pixelsPerSecond: (Self.laneRight - laneX) / max(trace.duration, 1), size: 10)
+        self.tiles = tiles
     }
 
     /// The picture as an SVG document.
@@ -47,42 +55,20 @@ public struct TracePlot {
         return canvas.document(title: "Sextant trace \(title)")
     }
 
-    /// A single self-contained HTML page: the SVG inline and the trace's figures.
-    public func html() -> String {
-        let summary = TraceSummary(trace)
-        var rows = [
-            ("Start", trace.start.rfc3339), ("Duration", String(format: "%.3f s", trace.duration)),
-            ("Samples", summary.samples.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
-            ("Distance", String(format: "%.1f m", summary.motion.distance)),
-        ]
-        if let speed = summary.motion.speed {
-            rows.append(("Speed", String(format: "min %.2f, median %.2f, max %.2f m/s", speed.minimum, speed.median, speed.maximum)))
-        }
-        let table = rows.map { "<tr><th>\(SVGCanvas.escape($0.0))</th><td>\(SVGCanvas.escape($0.1))</td></tr>" }.joined(separator: "\n")
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(SVGCanvas.escape(title))</title>
-            <style>body{font-family:sans-serif;margin:1em;color:#222}th{text-align:left;padding-right:1em}svg{max-width:100%;height:auto}</style>
-            </head><body><h1>\(SVGCanvas.escape(title))</h1>
-            \(svg())
-            <table>
-            \(table)
-            </table></body></html>
-
-            """
-    }
-
     private func drawHeader(_ canvas: inout SVGCanvas) {
         let summary = TraceSummary(trace)
-        canvas.text(title, x: 20, y: 24, size: 15, bold: true)
         let metres = summary.motion.distance
         let distance = metres >= 10_000 ? String(format: "%.1f km", metres / 1000) : String(format: "%.0f m", metres)
         let figures = String(format: "%@ · %.1f s · %d fixes · %@", trace.start.rfc3339, trace.duration, locations.count, distance)
         canvas.text(figures, x: 940, y: 24, size: 11, anchor: .end, fill: "#555")
+        // A long file name keeps its start and end, clear of the figures.
+        let room = 920 - PlotText.width(figures, size: 11) - 16
+        let fitting = max(8, Int(room / PlotText.width("x", size: 15, bold: true)))
+        canvas.text(title.count <= fitting ? title : title.prefix(fitting / 2 - 1) + "…" + title.suffix(fitting - fitting / 2), x: 20, y: 24, size: 15, bold: true)
     }
 
     func pixel(_ fix: LocationFix) -> (x: Double, y: Double) { projection.pixel(GeoPoint(latitude: fix.latitude, longitude: fix.longitude)) }
 
     /// x of a time (seconds from the start) on the timelines.
-    func timeX(_ t: Double) -> Double { Self.laneX + Self.laneWidth * (trace.duration > 0 ? min(max(t / trace.duration, 0), 1) : 0) }
+    func timeX(_ t: Double) -> Double { laneX + laneWidth * (trace.duration > 0 ? min(max(t / trace.duration, 0), 1) : 0) }
 }

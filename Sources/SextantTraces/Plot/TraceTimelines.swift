@@ -12,7 +12,8 @@ struct TimelineSegment: Equatable {
 /// The states a trace's sensors lead to over time, as the daemon would decide them: the
 /// device orientation from the real `OrientationJudge` (RULES O1–O5) over the
 /// accelerometer samples, the posture from the real `PostureEngine` (P1–P4) over the
-/// hinge samples, and the GPS state as the `gps` samples say it.
+/// hinge samples, and the GPS state as the `gps` samples and the fixes say it (`ok` from
+/// each fix on, until a `gps` sample says otherwise).
 struct TraceTimelines {
     var orientation: [TimelineSegment] = []
     var posture: [TimelineSegment] = []
@@ -46,7 +47,9 @@ struct TraceTimelines {
                 hasGPSState = true
                 gpsLane.change(to: signal.rawValue, at: t)
             case .location:
-                break
+                // A fix means the GPS delivers: what the daemon's `status` then says
+                // (any loss is over at the next fix).
+                gpsLane.change(to: GPSSignal.ok.rawValue, at: t)
             }
         }
         orientation = orientationLane.finish(at: trace.duration)
@@ -61,6 +64,15 @@ struct LaneBuilder {
     private var current: (label: String, since: Double)?
 
     mutating func change(to label: String, at t: Double) {
+        if let current, current.since == t {
+            // Two states at one instant: the later one holds, and a segment of no length is not drawn.
+            if let last = segments.last, last.label == label, last.to == t {
+                self.current = (label, segments.removeLast().from)
+            } else {
+                self.current = (label, t)
+            }
+            return
+        }
         if let current {
             guard current.label != label else { return }
             segments.append(TimelineSegment(from: current.since, to: t, label: current.label))
