@@ -105,6 +105,33 @@ struct HubTimeTests {
         #expect(offsets == [0, 1, 1, 2, 2.5], "\(offsets)")
     }
 
+    @Test("issue 24.5: a recording keeps a replay's own times at speed 2, and a second replay dated 26 years later follows on without a gap")
+    func recordingKeepsReplayTimes() async throws {
+        let hub = try InProcessHub()
+        let old = try Self.write(
+            Self.trace(start: "2000-01-01T00:00:00.000Z", [#"{"t":0,"location":{"lat":10,"lon":10}}"#, #"{"t":0.25,"location":{"lat":10.1,"lon":10}}"#, #"{"t":4,"location":{"lat":10.2,"lon":10}}"#]),
+            in: hub, as: "old.jsonl")
+        let new = try Self.write(
+            Self.trace(start: "2026-01-01T00:00:00.000Z", [#"{"t":0,"location":{"lat":20,"lon":10}}"#, #"{"t":0.5,"location":{"lat":20.1,"lon":10}}"#]),
+            in: hub, as: "new.jsonl")
+        let control = try await hub.connect(.control)
+        let path = hub.directory + "/session.jsonl"
+        _ = try await control.call(Method.recordStart, ["path": .string(path)])
+        _ = try await control.call(Method.replayStart, ["path": .string(old), "speed": 2])
+        await hub.advance(by: .seconds(2))
+        #expect(try await control.call(Method.replayStatus)["state"] == "finished")
+        await hub.advance(by: .seconds(2))
+        _ = try await control.call(Method.replayStart, ["path": .string(new), "speed": 2])
+        await hub.advance(by: .milliseconds(250))
+        #expect(try await control.call(Method.replayStatus)["state"] == "finished")
+        _ = try await control.call(Method.recordStop)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+        #expect(lines.first?["start"] == "2000-01-01T00:00:00.000Z")
+        // The first replay at its own times (played in half of them); the second 2 s of the
+        // daemon's clock after the first's last sample, then at its own times.
+        #expect(lines.dropFirst().compactMap { $0["t"]?.doubleValue } == [0, 0.25, 4, 6, 6.5], "\(lines)")
+    }
+
     @Test("A 1680-dated accelerometer trace, then rotate: the judge starts afresh, nothing traps")
     func accelerometerAcrossCenturies() async throws {
         let hub = try InProcessHub()

@@ -5,7 +5,7 @@ import SextantProtocol
 extension Hub {
     func ingest(_ sample: Sample, from source: SourceName) {
         eventLoop.preconditionInEventLoop()
-        recorder?.record(sample, arrival: clock.monotonicNanoseconds())
+        recorder?.record(sample, arrival: clock.monotonicNanoseconds(), replayRun: source == .replay ? replay.run : nil)
         switch sample.value {
         case .location(let truth):
             location.fixComing(from: source)

@@ -22,6 +22,9 @@ final class ReplayPlayer {
     private var schedule: ReplaySchedule?
     /// Bumped at every start and stop: a timer of an older run does nothing.
     private var generation = 0
+    /// Counts `start`s: which replay a sample came from, for the recorder (a new replay's
+    /// trace time says nothing of time passing).
+    private(set) var run = 0
     private var timer: Scheduled<Void>?
     /// Bumped whenever the timers are cancelled: a turn asked of `LoopYield` before then
     /// (which cannot be cancelled) does nothing when it comes.
@@ -55,6 +58,7 @@ final class ReplayPlayer {
     func start(trace: any ReplayableTrace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false) {
         cancelTimers()
         generation += 1
+        run += 1
         self.path = path
         let now = hub.clock.monotonicNanoseconds()
         var schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: now)

@@ -9,17 +9,20 @@ import SextantTraces
 /// One clock for the whole recording (sextant-trace(5), RECORDING): sources keep clocks of
 /// their own (a replay's trace time, gpsd's fix time, the wall for values set by hand),
 /// which a replay mixed with values set by hand would put years apart. So each sample is
-/// written at the daemon's monotonic time of its arrival, counted from the first sample's
-/// arrival, and the trace starts at that first sample's own time: the recording lasts as
-/// long as the session did, and its times never go back.
+/// written at the previous sample's offset plus the time between the two: on the replay's
+/// clock from one sample of a replay to the next of the same run (a recorded replay keeps
+/// its times at any speed), else on the daemon's monotonic clock of their arrival. The
+/// trace starts at the first sample's own time; its times never go back.
 final class TraceRecorder {
     let path: String
     private let handle: FileHandle
     private let profile: DeviceProfile
     private var start: Timestamp?
-    /// The monotonic time the first sample arrived: offset 0.
-    private var startArrival: Int64 = 0
+    /// The previous sample's offset and monotonic arrival.
     private var lastOffset: Int64 = 0
+    private var lastArrival: Int64 = 0
+    /// The previous replayed sample: its replay run, trace time and offset.
+    private var lastReplayed: (run: Int, time: Timestamp, offset: Int64)?
     private(set) var count = 0
     /// Samples left out because they fell too far from the recording's start.
     private(set) var skipped = 0
@@ -62,24 +65,37 @@ final class TraceRecorder {
         return .failure(RecordFileError(reason))
     }
 
-    /// Records `sample`, which reached the daemon at monotonic time `arrival` (ns).
-    func record(_ sample: Sample, arrival: Int64) {
+    /// Records `sample`, which reached the daemon at monotonic time `arrival` (ns); a
+    /// replayed sample names its replay's run (`replayRun`), so that a new replay's trace
+    /// time, however far from the last one's, is not read as time passing.
+    func record(_ sample: Sample, arrival: Int64, replayRun: Int? = nil) {
+        let offset: Int64
         if start == nil {
             start = sample.time
-            startArrival = arrival
             buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
+            offset = 0
+        } else if let run = replayRun, let last = lastReplayed, last.run == run, let delta = sample.time.nanoseconds(since: last.time), delta >= 0 {
+            offset = max(lastOffset, Self.adding(last.offset, delta))
+        } else {
+            offset = max(lastOffset, Self.adding(lastOffset, arrival - lastArrival))
         }
         // Only a recording kept going for over 31 years leaves samples out (counted).
-        let (since, overflow) = arrival.subtractingReportingOverflow(startArrival)
-        guard !overflow, since <= Self.maximumOffset else {
+        guard offset <= Self.maximumOffset else {
             skipped += 1
             return
         }
-        let offset = max(lastOffset, since)
         lastOffset = offset
+        lastArrival = arrival
+        if let run = replayRun { lastReplayed = (run, sample.time, offset) }
         buffer += SextantTraceFormat.line(offset: offset, value: sample.value) + "\n"
         count += 1
         if buffer.utf8.count >= 16_384 { flush() }
+    }
+
+    /// `offset + delta`, or past ``maximumOffset`` where the sum would overflow.
+    private static func adding(_ offset: Int64, _ delta: Int64) -> Int64 {
+        let (sum, overflow) = offset.addingReportingOverflow(delta)
+        return overflow ? maximumOffset + 1 : sum
     }
 
     /// Writes what is buffered; at stop, a recording with no sample still gets its header.
