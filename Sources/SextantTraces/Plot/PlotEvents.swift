@@ -68,7 +68,7 @@ public struct PlotEvents: Sendable, Equatable {
     public var prompts: [PromptMark] = []
 
     /// The apps, in the order they first appear (received fixes first, then authorization
-    /// changes): one pass with a set, as an events file may name tens of thousands.
+    /// changes, then prompts): one pass with a set, as an events file may name tens of thousands.
     public var apps: [String] {
         var seen = Set<String>(), ordered: [String] = []
         for app in received.lazy.map(\.app) where seen.insert(app).inserted { ordered.append(app) }

@@ -48,8 +48,8 @@ extension TracePlot {
         }
     }
 
-    private func drawLane(_ canvas: inout SVGCanvas, segments: [TimelineSegment], emptyNote: String, y: Double) {
-        canvas.rect(x: laneX, y: y, width: laneWidth, height: Self.laneHeight, fill: "#f3f4f6")
+    private func drawLane(_ canvas: inout SVGCanvas, segments: [TimelineSegment], emptyNote: String, y: Double, title: String? = nil) {
+        canvas.rect(x: laneX, y: y, width: laneWidth, height: Self.laneHeight, fill: "#f3f4f6", title: title)
         if segments.isEmpty, !emptyNote.isEmpty {
             canvas.text(emptyNote, x: laneX + 8, y: y + Self.laneHeight * 0.68, size: 10, fill: "#6b7280")
         }
@@ -78,7 +78,7 @@ extension TracePlot {
             authorization.change(to: change.laneLabel, at: seconds(change.time))
         }
         drawLaneName(&canvas, AppNameLayout(app, width: laneX - 26), y: y)
-        drawLane(&canvas, segments: authorization.finish(at: trace.duration), emptyNote: "", y: y)
+        drawLane(&canvas, segments: authorization.finish(at: trace.duration), emptyNote: "", y: y, title: app)
         let received = events.received.filter { $0.app == app }
         let times = Set(received.map { $0.time.nanoseconds / 1_000_000 })
         // One tick a pixel column at most, whatever the number of fixes.
