@@ -18,4 +18,7 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     public static let location = AppTopic("location")
     public static let orientation = AppTopic("orientation")
     public static let posture = AppTopic("posture")
+    /// `significantChanges.start` (RULES S1–S3) and `visits.start` (V1–V5).
+    public static let significantChanges = AppTopic("significantChanges")
+    public static let visits = AppTopic("visits")
 }
