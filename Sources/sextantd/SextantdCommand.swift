@@ -124,20 +124,20 @@ struct SextantdCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("significant-distance"),
-        help: ArgumentHelp("Metres moved between two significant changes (1-1000000; default 500, RULES S2).", valueName: "m"))
+        help: ArgumentHelp("Metres moved between two significant changes (1-1000000, RULES S2).", valueName: "m"))
     var significantDistance: Double = SignificantChangeSettings().distance
 
     @Option(
         name: .customLong("significant-interval"),
-        help: ArgumentHelp("Least seconds between two significant changes, in sample time (0-86400; default 300, RULES S2).", valueName: "s"))
+        help: ArgumentHelp("Least seconds between two significant changes, in sample time (0-86400, RULES S2).", valueName: "s"))
     var significantInterval: Double = SignificantChangeSettings().interval
 
-    @Option(name: .customLong("visit-radius"), help: ArgumentHelp("Metres a visit's stay keeps within (10-10000; default 100, RULES V1).", valueName: "m"))
+    @Option(name: .customLong("visit-radius"), help: ArgumentHelp("Metres a visit's stay keeps within (10-10000, RULES V1).", valueName: "m"))
     var visitRadius: Double = VisitSettings().radius
 
     @Option(
         name: .customLong("visit-duration"),
-        help: ArgumentHelp("Seconds of stay that make a visit, in sample time (1-86400; default 300, RULES V2).", valueName: "s"))
+        help: ArgumentHelp("Seconds of stay that make a visit, in sample time (1-86400, RULES V2).", valueName: "s"))
     var visitDuration: Double = VisitSettings().minimumStay
 
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
