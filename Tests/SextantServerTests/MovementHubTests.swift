@@ -118,12 +118,12 @@ struct MovementHubTests {
 
     /// The app's grid once it is on disk, waited for with a deadline.
     static func committedGrid(of app: String, in hub: InProcessHub) async throws -> LocationFudger {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if let fudger = try await hub.onLoop({ $0.stored.fudgers[app] }) { return fudger }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw TestFailure("the grid of \(app) was not written within 10 s")
+        throw TestFailure("the grid of \(app) was not written within 60 s")
     }
 
     @Test("L1, L7: with Location Services off, significantChanges.start and visits.start fail with 1002; switched off mid-way, nothing more")
