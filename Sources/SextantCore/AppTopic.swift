@@ -20,4 +20,7 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     public static let posture = AppTopic("posture")
     /// The compass: what the heading engine decides from the magnetometer or a compass.
     public static let heading = AppTopic("heading")
+    /// `significantChanges.start` (RULES S1–S3) and `visits.start` (V1–V5).
+    public static let significantChanges = AppTopic("significantChanges")
+    public static let visits = AppTopic("visits")
 }

@@ -203,6 +203,32 @@ public struct PostureStop: ParameterlessRequest, Equatable {
     public init() {}
 }
 
+/// `significantChanges.start` / `.stop`: `significantChange` events (RULES S1–S3).
+public struct SignificantChangesStart: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.significantChangesStart
+    public init() {}
+}
+
+public struct SignificantChangesStop: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.significantChangesStop
+    public init() {}
+}
+
+/// `visits.start` / `.stop`: `visit` events (RULES V1–V5).
+public struct VisitsStart: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.visitsStart
+    public init() {}
+}
+
+public struct VisitsStop: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.visitsStop
+    public init() {}
+}
+
 /// `app.update`: the app's state, supported orientations, interface lock.
 public struct AppUpdate: RPCRequest, Equatable {
     /// The app's entry, as `apps.list` gives it.

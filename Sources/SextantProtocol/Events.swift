@@ -9,6 +9,9 @@ public enum SextantEvent: Sendable, Equatable {
     case interfaceOrientation(InterfaceOrientationEvent)
     case posture(PostureEvent)
     case locationUnavailable(reason: String)
+    /// A significant change (RULES S1–S3): a location, reduced where the app's accuracy is.
+    case significantChange(WireLocation)
+    case visit(WireVisit)
     /// A prompt opened; its members as `prompts.list` gives them.
     case prompt(JSONValue)
     /// A prompt closed: the prompt's members with `choice` and `precise`, or `cancelled`.
@@ -25,6 +28,8 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.interfaceOrientation: self = .interfaceOrientation(try InterfaceOrientationEvent(json: params))
         case Event.posture: self = .posture(try PostureEvent(json: params))
         case Event.locationUnavailable: self = .locationUnavailable(reason: try Params(result: params).requiredString("reason"))
+        case Event.significantChange: self = .significantChange(try WireLocation(json: params))
+        case Event.visit: self = .visit(try WireVisit(json: params))
         case Event.prompt: self = .prompt(params)
         case Event.promptClosed: self = .promptClosed(params)
         case Event.replay: self = .replay(try ReplayStatus(json: params))
@@ -42,6 +47,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .interfaceOrientation: return Event.interfaceOrientation
         case .posture: return Event.posture
         case .locationUnavailable: return Event.locationUnavailable
+        case .significantChange: return Event.significantChange
+        case .visit: return Event.visit
         case .prompt: return Event.prompt
         case .promptClosed: return Event.promptClosed
         case .replay: return Event.replay
@@ -58,6 +65,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .interfaceOrientation(let event): return event.json
         case .posture(let event): return event.json
         case .locationUnavailable(let reason): return ["reason": .string(reason)]
+        case .significantChange(let location): return location.json
+        case .visit(let visit): return visit.json
         case .prompt(let members), .promptClosed(let members): return members
         case .replay(let status): return status.json
         }
@@ -136,6 +145,44 @@ public struct PostureEvent: WireValue, Equatable {
         [
             "state": .string(state.rawValue), "previous": JSONValue(previous?.rawValue), "hingeAngle": .double(hingeAngle),
             "fold": .string(fold.rawValue), "time": .string(time.rfc3339),
+        ]
+    }
+}
+
+/// The `visit` event's params (RULES V1–V5): where the device stayed, reduced where the
+/// app's accuracy is, and when. `departure` is null while the device is still there (an
+/// arrival: `CLVisit`'s `distantFuture`).
+public struct WireVisit: WireValue, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    public var horizontalAccuracy: Double
+    public var arrival: Timestamp
+    public var departure: Timestamp?
+    public var accuracy: LocationAccuracy
+
+    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double, arrival: Timestamp, departure: Timestamp?, accuracy: LocationAccuracy) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.horizontalAccuracy = horizontalAccuracy
+        self.arrival = arrival
+        self.departure = departure
+        self.accuracy = accuracy
+    }
+
+    public init(json: JSONValue) throws(RPCError) {
+        let p = try Params(result: json)
+        guard let arrival = try p.timestamp("arrival") else { throw .invalidParams("\"arrival\" is required") }
+        self.init(
+            latitude: try p.requiredNumber(LocationKey.latitude), longitude: try p.requiredNumber(LocationKey.longitude),
+            horizontalAccuracy: try p.requiredNumber(LocationKey.horizontalAccuracy), arrival: arrival, departure: try p.timestamp("departure"),
+            accuracy: try p.required(LocationKey.accuracy, as: LocationAccuracy.self))
+    }
+
+    public var json: JSONValue {
+        [
+            LocationKey.latitude: .double(latitude), LocationKey.longitude: .double(longitude),
+            LocationKey.horizontalAccuracy: .double(horizontalAccuracy), "arrival": .string(arrival.rfc3339),
+            "departure": departure.map { .string($0.rfc3339) } ?? .null, LocationKey.accuracy: .string(accuracy.rawValue),
         ]
     }
 }

@@ -80,6 +80,10 @@ public enum Method {
     public static let postureStart = "posture.start"
     public static let postureStop = "posture.stop"
     public static let appUpdate = "app.update"
+    public static let significantChangesStart = "significantChanges.start"
+    public static let significantChangesStop = "significantChanges.stop"
+    public static let visitsStart = "visits.start"
+    public static let visitsStop = "visits.stop"
     // Control socket.
     public static let status = "status"
     public static let servicesSet = "services.set"
@@ -111,6 +115,7 @@ public enum Method {
     public static let all: [String] = [
         hello, authorizationGet, authorizationRequest, locationStart, locationStop, locationOnce, orientationStart,
         orientationStop, postureStart, postureStop, appUpdate,
+        significantChangesStart, significantChangesStop, visitsStart, visitsStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -127,6 +132,8 @@ public enum Event {
     public static let interfaceOrientation = "interfaceOrientation"
     public static let posture = "posture"
     public static let locationUnavailable = "locationUnavailable"
+    public static let significantChange = "significantChange"
+    public static let visit = "visit"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -135,6 +142,7 @@ public enum Event {
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
         location, authorization, servicesEnabled, deviceOrientation, interfaceOrientation, posture, locationUnavailable,
+        significantChange, visit,
         prompt, promptClosed, replay,
     ]
 

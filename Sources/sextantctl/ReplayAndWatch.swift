@@ -179,6 +179,10 @@ enum EventText {
         case Event.deviceOrientation, Event.interfaceOrientation: return "\(Text.plain(p["previous"])) → \(Text.plain(p["orientation"]))"
         case Event.posture: return "\(Text.plain(p["previous"])) → \(Text.plain(p["state"])) (hinge \(Text.plain(p["hingeAngle"]))°, \(Text.plain(p["fold"])))"
         case Event.locationUnavailable: return Text.plain(p["reason"])
+        case Event.significantChange: return Text.coordinate(p) + "  @ \(Text.plain(p["time"]))"
+        case Event.visit:
+            let departure = p["departure"]?.stringValue.map { "departure \($0)" } ?? "arrival"
+            return "\(departure)  \(Text.coordinate(p))  arrived \(Text.plain(p["arrival"]))"
         default: return p.serialized()
         }
     }

@@ -122,6 +122,24 @@ struct SextantdCommand: AsyncParsableCommand {
         help: ArgumentHelp("What a fix's simulated flag says: auto (replay and hand-set yes, gpsd no), always or never.", valueName: "auto|always|never"))
     var simulatedFlag: SimulatedFlag = .auto
 
+    @Option(
+        name: .customLong("significant-distance"),
+        help: ArgumentHelp("Metres moved between two significant changes (1-1000000, RULES S2).", valueName: "m"))
+    var significantDistance: Double = SignificantChangeSettings().distance
+
+    @Option(
+        name: .customLong("significant-interval"),
+        help: ArgumentHelp("Least seconds between two significant changes, in sample time (0-86400, RULES S2).", valueName: "s"))
+    var significantInterval: Double = SignificantChangeSettings().interval
+
+    @Option(name: .customLong("visit-radius"), help: ArgumentHelp("Metres a visit's stay keeps within (10-10000, RULES V1).", valueName: "m"))
+    var visitRadius: Double = VisitSettings().radius
+
+    @Option(
+        name: .customLong("visit-duration"),
+        help: ArgumentHelp("Seconds of stay that make a visit, in sample time (1-86400, RULES V2).", valueName: "s"))
+    var visitDuration: Double = VisitSettings().minimumStay
+
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
     var noIIO = false
 
@@ -157,6 +175,7 @@ struct SextantdCommand: AsyncParsableCommand {
         guard allowOnceTimeout > 0, allowOnceTimeout <= 86_400 else {
             throw ValidationError("--allow-once-timeout must be a number of seconds above 0 and at most 86400")
         }
+        try validateMovement()
         guard gpxSpeed > 0, gpxSpeed <= LocationFix.maximumSpeed else {
             throw ValidationError("--gpx-speed must be a number of m/s above 0 and at most \(Int(LocationFix.maximumSpeed))")
         }
@@ -237,6 +256,18 @@ struct SextantdCommand: AsyncParsableCommand {
         }
     }
 
+    /// RULES S2, V1 and V2's numbers, each within its range.
+    private func validateMovement() throws {
+        let checks: [(String, Double, ClosedRange<Double>)] = [
+            ("--significant-distance", significantDistance, SignificantChangeSettings.distanceRange),
+            ("--significant-interval", significantInterval, SignificantChangeSettings.intervalRange),
+            ("--visit-radius", visitRadius, VisitSettings.radiusRange), ("--visit-duration", visitDuration, VisitSettings.minimumStayRange),
+        ]
+        for (flag, value, range) in checks where !range.contains(value) {
+            throw ValidationError("\(flag) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+        }
+    }
+
     /// The hub's settings the flags give (`--control-group` resolved by the caller).
     private func hubConfiguration(controlGroup: UInt32?) -> HubConfiguration {
         var hub = HubConfiguration()
@@ -248,6 +279,8 @@ struct SextantdCommand: AsyncParsableCommand {
         hub.gnssProfile = gnssProfile.flatMap { try? GNSSProfileSpec.parse($0).get() }
         hub.gnssSeed = seed
         hub.simulatedFlag = simulatedFlag
+        hub.significantChanges = SignificantChangeSettings(distance: significantDistance, interval: significantInterval)
+        hub.visits = VisitSettings(radius: visitRadius, minimumStay: visitDuration)
         hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         return hub
     }

@@ -84,6 +84,7 @@ struct DaemonFlagBoundsTests {
         arguments: [
             ["--allow-once-timeout", "1e300"], ["--allow-once-timeout", "0"], ["--gpx-speed", "1e300"], ["--gpx-speed", "inf"],
             ["--gpx-speed", "nan"], ["--iio-rate", "1e300"], ["--speed", "1e-12"],
+            ["--significant-distance", "0"], ["--significant-interval", "nan"], ["--visit-radius", "5"], ["--visit-duration", "1e300"],
         ])
     func outOfRange(flag: [String]) throws {
         let result = try run([Binaries.sextantd, "--no-gpsd", "--no-iio", "--replay", "/nonexistent.jsonl"] + flag)

@@ -35,6 +35,8 @@ struct RequestTypesTests {
         try roundTrip(OrientationStart.self, "{}", OrientationStart())
         try roundTrip(OrientationStop.self, "{}", OrientationStop())
         try roundTrip(PostureStart.self, "{}", PostureStart())
+        try roundTrip(SignificantChangesStart.self, "{}", SignificantChangesStart())
+        try roundTrip(VisitsStop.self, "{}", VisitsStop())
         try roundTrip(PostureStop.self, "{}", PostureStop())
         try roundTrip(AppUpdate.self, #"{"state":"foreground","orientations":["portrait"],"interfaceLocked":true}"#,
             AppUpdate(state: .foreground, orientations: [.portrait], interfaceLocked: true))
@@ -128,6 +130,10 @@ struct RequestTypesTests {
             (Event.posture, #"{"state":"halfOpened","previous":"closed","hingeAngle":90,"fold":"vertical","time":"2026-03-01T10:00:00.250Z"}"#,
              .posture(PostureEvent(state: .halfOpened, previous: .closed, hingeAngle: 90, fold: .vertical, time: time))),
             (Event.locationUnavailable, #"{"reason":"gpsd lost"}"#, .locationUnavailable(reason: "gpsd lost")),
+            (Event.significantChange, #"{"lat":48.85,"lon":2.29,"hAcc":2000,"time":"2026-03-01T10:00:00.250Z","accuracy":"reduced"}"#,
+             .significantChange(WireLocation(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 2000, time: time, accuracy: .reduced))),
+            (Event.visit, #"{"lat":48.85,"lon":2.29,"hAcc":40,"arrival":"2026-03-01T10:00:00.250Z","departure":null,"accuracy":"full"}"#,
+             .visit(WireVisit(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 40, arrival: time, departure: nil, accuracy: .full))),
             (Event.prompt, #"{"id":"p1","app":"a.b","session":1,"kind":"authorization","level":"whenInUse","created":"2026-03-01T10:00:00.250Z"}"#,
              .prompt(try JSONValue.parse(#"{"id":"p1","app":"a.b","session":1,"kind":"authorization","level":"whenInUse","created":"2026-03-01T10:00:00.250Z"}"#))),
             (Event.promptClosed, #"{"id":"p1","choice":null,"cancelled":true}"#, .promptClosed(try JSONValue.parse(#"{"id":"p1","choice":null,"cancelled":true}"#))),

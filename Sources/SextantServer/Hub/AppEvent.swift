@@ -109,6 +109,29 @@ struct LocationUnavailableEvent: AppEventKind {
     var params: JSONValue { ["reason": .string(reason)] }
 }
 
+/// A significant change (RULES S1–S3): a fix, already reduced when the app's accuracy is.
+struct SignificantChangeEvent: AppEventKind {
+    let fix: LocationFix
+    let accuracy: LocationAccuracy
+    static var topic: AppTopic { .significantChanges }
+    static var isLocationDerived: Bool { true }
+    var outboundKind: OutboundKind { .location }
+    var method: String { Event.significantChange }
+    var params: JSONValue { fix.json(accuracy: accuracy) }
+}
+
+/// An arrival or a departure (RULES V1–V5), its coordinate already reduced when the app's
+/// accuracy is. Queued as a location: discarded with them when the app loses the right (L9).
+struct VisitEvent: AppEventKind {
+    let visit: Visit
+    let accuracy: LocationAccuracy
+    static var topic: AppTopic { .visits }
+    static var isLocationDerived: Bool { true }
+    var outboundKind: OutboundKind { .location }
+    var method: String { Event.visit }
+    var params: JSONValue { visit.wire(accuracy).json }
+}
+
 /// An event on its way to any number of sessions: its JSON-RPC line is encoded once, on
 /// first use, and the same bytes go to every app.sock session that may have it.
 final class SharedEvent {

@@ -35,6 +35,10 @@ public struct HubConfiguration: Sendable {
     public var locationsPerTurn = 256
     /// `--ephemeral`: the store, and with it the prompt policy, goes with the daemon.
     public var storeIsEphemeral = false
+    /// `--significant-distance` and `--significant-interval` (RULES S2).
+    public var significantChanges = SignificantChangeSettings()
+    /// `--visit-radius` and `--visit-duration` (RULES V1, V2).
+    public var visits = VisitSettings()
 
     public init() {}
 }
@@ -95,6 +99,8 @@ public final class Hub {
     let motion = MotionState()
     /// The GNSS profile and the simulated flag every fix passes through before the rules.
     let gnss: GNSSProfiles
+    /// The device's visits and the sessions that listen for them or for significant changes.
+    private(set) lazy var movement = MovementState(visits: VisitDetector(settings: configuration.visits))
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!

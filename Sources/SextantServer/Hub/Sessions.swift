@@ -17,6 +17,8 @@ final class AppSession {
     /// a sensor kind's among them.
     var topics: Set<AppTopic> = []
     var stream: LocationStream?
+    /// Its significant-change service, from `significantChanges.start` (RULES S1–S3).
+    var significantChanges: SignificantChangeMonitor?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
     /// The authorization engine's answer for this session's locations (nil: none may
@@ -38,6 +40,7 @@ final class AppSession {
         switch topic {
         case .session: return true
         case .location: return stream != nil || !onceWaiters.isEmpty
+        case .significantChanges: return significantChanges != nil
         default: return topics.contains(topic)
         }
     }

@@ -12,6 +12,8 @@ extension MethodTable {
                 SubscriptionMethod<OrientationStart>.self, SubscriptionMethod<OrientationStop>.self,
                 SubscriptionMethod<PostureStart>.self, SubscriptionMethod<PostureStop>.self,
                 AppUpdateMethod.self,
+                MovementServiceMethod<SignificantChangesStart>.self, MovementServiceMethod<SignificantChangesStop>.self,
+                MovementServiceMethod<VisitsStart>.self, MovementServiceMethod<VisitsStop>.self,
             ])
     }
 

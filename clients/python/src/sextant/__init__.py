@@ -1,7 +1,7 @@
 """A client of the Sextant daemon (sextantd), for tests and scripts.
 
-- :class:`App`: an app on the app socket (hello, authorization, locations, orientation,
-  posture, events).
+- :class:`App`: an app on the app socket (hello, authorization, locations, significant
+  changes, visits (:class:`Visit`), orientation, posture, events).
 - :class:`Control`: every control method (permissions, prompts, services, apps, the
   device, rotation lock, replay, recording, status).
 - :class:`Daemon`: a private sextantd for one test, started like ``sextantctl run``;
@@ -13,7 +13,7 @@
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
-from .app import App, Authorization, PendingAuthorization
+from .app import App, Authorization, PendingAuthorization, Visit
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
@@ -31,7 +31,7 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "App", "Authorization", "PendingAuthorization", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
+    "App", "Authorization", "PendingAuthorization", "Visit", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
     "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "RunDaemon", "find_sextantd",
     "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
     "DaemonStartError", "UntrustedDaemon",

@@ -27,6 +27,34 @@ class Authorization:
         return cls(value.get("status", ""), value.get("accuracy", ""))
 
 
+@dataclass(frozen=True)
+class Visit:
+    """A ``visit`` event (sextant-rules(7) V1–V5), as ``CLVisit``: where the device stayed
+    (``latitude``, ``longitude``, ``horizontal_accuracy`` in metres; reduced when
+    ``accuracy`` is ``reduced``), ``arrival`` and ``departure`` (RFC 3339 times;
+    ``departure`` is None while the device is still there)."""
+
+    latitude: float
+    longitude: float
+    horizontal_accuracy: float
+    arrival: str
+    departure: Optional[str]
+    accuracy: str
+
+    @property
+    def is_arrival(self) -> bool:
+        """Whether this is an arrival (no departure yet)."""
+        return self.departure is None
+
+    @classmethod
+    def from_event(cls, event: Event) -> "Visit":
+        """The visit a ``visit`` event carries; ValueError for any other event."""
+        if event.method != wire.EVENT_VISIT:
+            raise ValueError("not a visit event: %s" % event)
+        p = event.params
+        return cls(p["lat"], p["lon"], p["hAcc"], p["arrival"], p.get("departure"), p.get("accuracy", ""))
+
+
 class PendingAuthorization:
     """An ``authorization.request`` sent and not yet decided (a prompt may be waiting)."""
 
@@ -145,6 +173,33 @@ class App:
     def stop_posture(self) -> None:
         """``posture.stop``."""
         self.connection.call(wire.METHOD_POSTURE_STOP)
+
+    def start_significant_changes(self) -> None:
+        """``significantChanges.start``: a ``significantChange`` event (a location) from the
+        next fix on, then each time the device has moved 500 m and 5 minutes have passed
+        (sextant-rules(7) S1–S3)."""
+        self.connection.call(wire.METHOD_SIGNIFICANT_CHANGES_START)
+
+    def stop_significant_changes(self) -> None:
+        """``significantChanges.stop``."""
+        self.connection.call(wire.METHOD_SIGNIFICANT_CHANGES_STOP)
+
+    def start_visits(self) -> None:
+        """``visits.start``: ``visit`` events, an arrival after a stay of 5 minutes within
+        100 m and a departure when the device leaves (V1–V5). :meth:`wait_for_visit` waits
+        for one, typed."""
+        self.connection.call(wire.METHOD_VISITS_START)
+
+    def stop_visits(self) -> None:
+        """``visits.stop``."""
+        self.connection.call(wire.METHOD_VISITS_STOP)
+
+    def wait_for_visit(self, arrival: Optional[bool] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Visit:
+        """The next ``visit`` event as a :class:`Visit`: an arrival (``arrival=True``), a
+        departure (``False``) or either (None)."""
+        event = self.wait_for(
+            wire.EVENT_VISIT, lambda e: arrival is None or (e.params.get("departure") is None) == arrival, timeout)
+        return Visit.from_event(event)
 
     def update(
         self,

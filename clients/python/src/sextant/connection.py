@@ -73,9 +73,9 @@ class Event:
 
     @property
     def simulated(self) -> Optional[bool]:
-        """For a ``location`` event, whether software made the fix (sextant-rules(7) N7:
+        """For a ``location`` or ``significantChange`` event, whether software made the fix (sextant-rules(7) N7:
         iOS ``isSimulatedBySoftware``, Android ``isMock``); None for any other event."""
-        return self.params.get("simulated") if self.method == "location" else None
+        return self.params.get("simulated") if self.method in ("location", "significantChange") else None
 
     def __str__(self) -> str:
         return "%s %s" % (self.method, json.dumps(self.params, sort_keys=True))
