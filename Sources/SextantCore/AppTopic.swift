@@ -18,4 +18,7 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     public static let location = AppTopic("location")
     public static let orientation = AppTopic("orientation")
     public static let posture = AppTopic("posture")
+    /// Every session of an app with regions hears them: regions belong to the app, not to
+    /// a session (`region.monitor`).
+    public static let region = AppTopic("region")
 }

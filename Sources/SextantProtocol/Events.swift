@@ -9,6 +9,9 @@ public enum SextantEvent: Sendable, Equatable {
     case interfaceOrientation(InterfaceOrientationEvent)
     case posture(PostureEvent)
     case locationUnavailable(reason: String)
+    case region(RegionEvent)
+    /// Region monitoring stopped being available to the app (reduced accuracy).
+    case regionUnavailable(reason: String)
     /// A prompt opened; its members as `prompts.list` gives them.
     case prompt(JSONValue)
     /// A prompt closed: the prompt's members with `choice` and `precise`, or `cancelled`.
@@ -25,6 +28,8 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.interfaceOrientation: self = .interfaceOrientation(try InterfaceOrientationEvent(json: params))
         case Event.posture: self = .posture(try PostureEvent(json: params))
         case Event.locationUnavailable: self = .locationUnavailable(reason: try Params(result: params).requiredString("reason"))
+        case Event.region: self = .region(try RegionEvent(json: params))
+        case Event.regionUnavailable: self = .regionUnavailable(reason: try Params(result: params).requiredString("reason"))
         case Event.prompt: self = .prompt(params)
         case Event.promptClosed: self = .promptClosed(params)
         case Event.replay: self = .replay(try ReplayStatus(json: params))
@@ -42,6 +47,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .interfaceOrientation: return Event.interfaceOrientation
         case .posture: return Event.posture
         case .locationUnavailable: return Event.locationUnavailable
+        case .region: return Event.region
+        case .regionUnavailable: return Event.regionUnavailable
         case .prompt: return Event.prompt
         case .promptClosed: return Event.promptClosed
         case .replay: return Event.replay
@@ -57,7 +64,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .deviceOrientation(let event): return event.json
         case .interfaceOrientation(let event): return event.json
         case .posture(let event): return event.json
-        case .locationUnavailable(let reason): return ["reason": .string(reason)]
+        case .locationUnavailable(let reason), .regionUnavailable(let reason): return ["reason": .string(reason)]
+        case .region(let event): return event.json
         case .prompt(let members), .promptClosed(let members): return members
         case .replay(let status): return status.json
         }

@@ -80,6 +80,10 @@ public enum Method {
     public static let postureStart = "posture.start"
     public static let postureStop = "posture.stop"
     public static let appUpdate = "app.update"
+    public static let regionMonitor = "region.monitor"
+    public static let regionStop = "region.stop"
+    public static let regionList = "region.list"
+    public static let regionState = "region.state"
     // Control socket.
     public static let status = "status"
     public static let servicesSet = "services.set"
@@ -105,16 +109,21 @@ public enum Method {
     public static let recordStart = "record.start"
     public static let recordStop = "record.stop"
     public static let gnssProfile = "gnss.profile"
+    public static let regionsList = "regions.list"
+    public static let regionsAdd = "regions.add"
+    public static let regionsRemove = "regions.remove"
     public static let watch = "watch"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
         hello, authorizationGet, authorizationRequest, locationStart, locationStop, locationOnce, orientationStart,
         orientationStop, postureStart, postureStop, appUpdate,
+        regionMonitor, regionStop, regionList, regionState,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
         watch,
+        regionsList, regionsAdd, regionsRemove,
     ]
 }
 
@@ -127,6 +136,8 @@ public enum Event {
     public static let interfaceOrientation = "interfaceOrientation"
     public static let posture = "posture"
     public static let locationUnavailable = "locationUnavailable"
+    public static let region = "region"
+    public static let regionUnavailable = "regionUnavailable"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -135,6 +146,7 @@ public enum Event {
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
         location, authorization, servicesEnabled, deviceOrientation, interfaceOrientation, posture, locationUnavailable,
+        region, regionUnavailable,
         prompt, promptClosed, replay,
     ]
 

@@ -43,6 +43,7 @@ extension Hub {
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
         fanOutLocation(fix, SharedEvent(LocationEvent(fix, .full)))
+        evaluateRegions(fix)
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is

@@ -12,6 +12,7 @@ extension MethodTable {
                 SubscriptionMethod<OrientationStart>.self, SubscriptionMethod<OrientationStop>.self,
                 SubscriptionMethod<PostureStart>.self, SubscriptionMethod<PostureStop>.self,
                 AppUpdateMethod.self,
+                RegionMonitorMethod.self, RegionStopMethod.self, RegionListMethod.self, RegionStateMethod.self,
             ])
     }
 
@@ -28,6 +29,7 @@ extension MethodTable {
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,
                 ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
                 RecordStartMethod.self, RecordStopMethod.self, GNSSProfileMethod.self,
+                RegionsListMethod.self, RegionsAddMethod.self, RegionsRemoveMethod.self,
             ])
     }
 }
