@@ -176,6 +176,8 @@ enum EventText {
         case Event.deviceOrientation, Event.interfaceOrientation: return "\(Text.plain(p["previous"])) → \(Text.plain(p["orientation"]))"
         case Event.posture: return "\(Text.plain(p["previous"])) → \(Text.plain(p["state"])) (hinge \(Text.plain(p["hingeAngle"]))°, \(Text.plain(p["fold"])))"
         case Event.locationUnavailable: return Text.plain(p["reason"])
+        case Event.region: return "\(Text.plain(p["identifier"])) \(Text.plain(p["transition"])) (\(Text.plain(p["state"]))) @ \(Text.plain(p["time"]))"
+        case Event.regionUnavailable: return Text.plain(p["reason"])
         default: return p.serialized()
         }
     }
