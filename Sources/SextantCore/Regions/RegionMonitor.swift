@@ -75,6 +75,9 @@ public struct RegionMonitor: Sendable {
         return apps[slot].watches.map(\.region)
     }
 
+    /// Whether the app monitors any region.
+    public func hasRegions(_ app: String) -> Bool { index[app] != nil }
+
     /// The apps with regions, in the order they first monitored one.
     public var appsMonitoring: [String] { apps.map(\.app) }
 

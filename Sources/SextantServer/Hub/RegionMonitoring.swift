@@ -32,7 +32,7 @@ final class RegionMonitoring {
     /// The transitions a decided fix makes, app by app.
     func evaluate(_ fix: LocationFix) -> [RegionTransition] { monitor.evaluate(fix) }
 
-    func hasRegions(_ app: String) -> Bool { !monitor.regions(of: app).isEmpty }
+    func hasRegions(_ app: String) -> Bool { monitor.hasRegions(app) }
 }
 
 extension CircularRegion {
