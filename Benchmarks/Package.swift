@@ -49,6 +49,16 @@ let package = Package(
             ]
         ),
 
+        // The regions' cost per fix, 20,000 and 100,000 regions:
+        // `swift run -c release region-figures`.
+        .executableTarget(
+            name: "region-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
+
         // NMEA decode throughput: Tools/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).
         .executableTarget(
             name: "NMEAThroughput",

@@ -5,6 +5,7 @@ Each test gets its own daemon (the `sextant_daemon` fixture, options from the `s
 marker); nothing is shared between tests. Rule ids are sextant-rules(7)'s."""
 
 import math
+import os
 from datetime import datetime
 
 import pytest
@@ -130,3 +131,35 @@ def test_folding_a_foldable(sextant_control, sextant_app):
         ("flat", "halfOpened", "vertical"),
         ("halfOpened", "closed", "vertical"),
     ]
+
+
+SHOP_APP = "com.example.shop"
+SHOP_WALK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Traces", "shop-walk.jsonl")
+
+
+def test_a_walk_past_a_shop_enters_dwells_and_leaves_its_region_then_a_revoke_silences_it(sextant_control, sextant_app):
+    # A loyalty app watches the shop's door (R1-R7): a 50 m circle, a dwell after 30 s.
+    sextant_control.grant(SHOP_APP, always=True)
+    app = sextant_app(SHOP_APP)
+    app.monitor_region("shop", 48.8566, 2.3522, 50, loitering_delay=30)
+
+    # The walk plays at max speed up to 200 s of trace: in, a stay, and out past the shop.
+    sextant_control.replay_start(SHOP_WALK, speed="max", until=200)
+    seen = [app.wait_for("region") for _ in range(3)]
+    assert [(e["transition"], e["time"]) for e in seen] == [
+        ("enter", "2026-03-01T08:01:51.000Z"),
+        ("dwell", "2026-03-01T08:02:21.000Z"),
+        ("exit", "2026-03-01T08:03:17.000Z"),
+    ]
+    assert all("lat" not in e.params for e in seen), "region events carry no coordinates"
+    assert app.region_state("shop") == "outside"
+
+    # The user revokes the app mid-walk: the jumps back into the shop tell it nothing (L9).
+    assert sextant_control.replay_wait(timeout=30).state == "paused"
+    sextant_control.revoke(SHOP_APP)
+    sextant_control.replay_resume()
+    assert sextant_control.replay_wait(timeout=30).state == "finished"
+    assert app.region_state("shop") == "unknown"
+    assert [e.method for e in app.pending_events() if e.method == "region"] == []
+    # The region is kept for when the user allows the app again.
+    assert [r["identifier"] for r in sextant_control.regions(SHOP_APP)] == ["shop"]

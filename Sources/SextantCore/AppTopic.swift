@@ -23,4 +23,7 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     /// `significantChanges.start` (RULES S1–S3) and `visits.start` (V1–V5).
     public static let significantChanges = AppTopic("significantChanges")
     public static let visits = AppTopic("visits")
+    /// Every session of an app with regions hears them: regions belong to the app, not to
+    /// a session (`region.monitor`).
+    public static let region = AppTopic("region")
 }

@@ -12,6 +12,9 @@ public enum SextantEvent: Sendable, Equatable {
     /// A significant change (RULES S1–S3): a location, reduced where the app's accuracy is.
     case significantChange(WireLocation)
     case visit(WireVisit)
+    case region(RegionEvent)
+    /// Region monitoring stopped being available to the app (reduced accuracy).
+    case regionUnavailable(reason: String)
     /// A prompt opened; its members as `prompts.list` gives them.
     case prompt(JSONValue)
     /// A prompt closed: the prompt's members with `choice` and `precise`, or `cancelled`.
@@ -30,6 +33,8 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.locationUnavailable: self = .locationUnavailable(reason: try Params(result: params).requiredString("reason"))
         case Event.significantChange: self = .significantChange(try WireLocation(json: params))
         case Event.visit: self = .visit(try WireVisit(json: params))
+        case Event.region: self = .region(try RegionEvent(json: params))
+        case Event.regionUnavailable: self = .regionUnavailable(reason: try Params(result: params).requiredString("reason"))
         case Event.prompt: self = .prompt(params)
         case Event.promptClosed: self = .promptClosed(params)
         case Event.replay: self = .replay(try ReplayStatus(json: params))
@@ -49,6 +54,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .locationUnavailable: return Event.locationUnavailable
         case .significantChange: return Event.significantChange
         case .visit: return Event.visit
+        case .region: return Event.region
+        case .regionUnavailable: return Event.regionUnavailable
         case .prompt: return Event.prompt
         case .promptClosed: return Event.promptClosed
         case .replay: return Event.replay
@@ -64,9 +71,10 @@ public enum SextantEvent: Sendable, Equatable {
         case .deviceOrientation(let event): return event.json
         case .interfaceOrientation(let event): return event.json
         case .posture(let event): return event.json
-        case .locationUnavailable(let reason): return ["reason": .string(reason)]
+        case .locationUnavailable(let reason), .regionUnavailable(let reason): return ["reason": .string(reason)]
         case .significantChange(let location): return location.json
         case .visit(let visit): return visit.json
+        case .region(let event): return event.json
         case .prompt(let members), .promptClosed(let members): return members
         case .replay(let status): return status.json
         }

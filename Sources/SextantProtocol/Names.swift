@@ -84,6 +84,10 @@ public enum Method {
     public static let significantChangesStop = "significantChanges.stop"
     public static let visitsStart = "visits.start"
     public static let visitsStop = "visits.stop"
+    public static let regionMonitor = "region.monitor"
+    public static let regionStop = "region.stop"
+    public static let regionList = "region.list"
+    public static let regionState = "region.state"
     // Control socket.
     public static let status = "status"
     public static let servicesSet = "services.set"
@@ -109,6 +113,9 @@ public enum Method {
     public static let recordStart = "record.start"
     public static let recordStop = "record.stop"
     public static let gnssProfile = "gnss.profile"
+    public static let regionsList = "regions.list"
+    public static let regionsAdd = "regions.add"
+    public static let regionsRemove = "regions.remove"
     public static let watch = "watch"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
@@ -116,10 +123,12 @@ public enum Method {
         hello, authorizationGet, authorizationRequest, locationStart, locationStop, locationOnce, orientationStart,
         orientationStop, postureStart, postureStop, appUpdate,
         significantChangesStart, significantChangesStop, visitsStart, visitsStop,
+        regionMonitor, regionStop, regionList, regionState,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
         watch,
+        regionsList, regionsAdd, regionsRemove,
     ]
 }
 
@@ -134,6 +143,8 @@ public enum Event {
     public static let locationUnavailable = "locationUnavailable"
     public static let significantChange = "significantChange"
     public static let visit = "visit"
+    public static let region = "region"
+    public static let regionUnavailable = "regionUnavailable"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -143,6 +154,7 @@ public enum Event {
     public static let ordered: [String] = [
         location, authorization, servicesEnabled, deviceOrientation, interfaceOrientation, posture, locationUnavailable,
         significantChange, visit,
+        region, regionUnavailable,
         prompt, promptClosed, replay,
     ]
 

@@ -22,6 +22,10 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     /// A session has as many requests waiting (authorization.request, location.once) as it
     /// may: the daemon holds a bounded number per session.
     case tooManyRequests = 1010
+    /// `region.monitor` past the app's limit of regions (RULES R8).
+    case tooManyRegions = 1011
+    /// `region.monitor` while region monitoring is unavailable to the app: reduced accuracy (RULES R10).
+    case regionMonitoringUnavailable = 1012
 
     public var name: String {
         switch self {
@@ -41,6 +45,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .invalidTrace: return "invalidTrace"
         case .wrongUser: return "wrongUser"
         case .tooManyRequests: return "tooManyRequests"
+        case .tooManyRegions: return "tooManyRegions"
+        case .regionMonitoringUnavailable: return "regionMonitoringUnavailable"
         }
     }
 
@@ -63,6 +69,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .invalidTrace: return "a trace has a bad line"
         case .wrongUser: return "hello with an app id bound to another uid"
         case .tooManyRequests: return "a session has as many requests waiting as it may"
+        case .tooManyRegions: return "region.monitor past the app's limit of regions (20 unless sextantd --max-regions)"
+        case .regionMonitoringUnavailable: return "region.monitor with reduced accuracy: region monitoring needs full accuracy"
         }
     }
 }

@@ -109,6 +109,24 @@ public final class SextantStore: Sendable {
         migrator.registerMigration("v2: app owners") { db in
             try db.execute(sql: "CREATE TABLE app_owner (app TEXT PRIMARY KEY NOT NULL, uid INTEGER NOT NULL)")
         }
+        migrator.registerMigration("v3: regions") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE region (
+                        app TEXT NOT NULL,
+                        identifier TEXT NOT NULL,
+                        lat REAL NOT NULL,
+                        lon REAL NOT NULL,
+                        radius REAL NOT NULL,
+                        notify_entry INTEGER NOT NULL,
+                        notify_exit INTEGER NOT NULL,
+                        loitering_delay REAL,
+                        notify_initial_state INTEGER NOT NULL,
+                        hysteresis REAL,
+                        PRIMARY KEY (app, identifier)
+                    )
+                    """)
+        }
         return migrator
     }
 
@@ -175,8 +193,29 @@ public final class SextantStore: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO app_owner (app, uid) VALUES (?, ?)", arguments: [app, Int64(uid)])
             case .owner(let app, nil):
                 try db.execute(sql: "DELETE FROM app_owner WHERE app = ?", arguments: [app])
+            case .region(let app, let region):
+                try saveRegion(db, app, region)
+            case .regionRemoved(let app, let identifier):
+                try db.execute(sql: "DELETE FROM region WHERE app = ? AND identifier = ?", arguments: [app, identifier])
             }
         }
+    }
+
+    /// An upsert: a replaced region keeps its row, so its place in the app's order.
+    private static func saveRegion(_ db: Database, _ app: String, _ region: CircularRegion) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO region (app, identifier, lat, lon, radius, notify_entry, notify_exit, loitering_delay,
+                    notify_initial_state, hysteresis) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(app, identifier) DO UPDATE SET lat = excluded.lat, lon = excluded.lon, radius = excluded.radius,
+                    notify_entry = excluded.notify_entry, notify_exit = excluded.notify_exit,
+                    loitering_delay = excluded.loitering_delay, notify_initial_state = excluded.notify_initial_state,
+                    hysteresis = excluded.hysteresis
+                """,
+            arguments: [
+                app, region.identifier, region.latitude, region.longitude, region.radius, region.notifyOnEntry, region.notifyOnExit,
+                region.loiteringDelay, region.notifyInitialState, region.hysteresis,
+            ])
     }
 
     private static func setting(_ db: Database, _ key: String, _ value: String) throws {

@@ -13,6 +13,21 @@ public enum StoreChange: Sendable, Equatable {
     case gridOffset(app: String, LocationFudger)
     /// The uid an app id belongs to (docs/security.md); nil unbinds it.
     case owner(app: String, uid: UInt32?)
+    /// A region an app monitors (RULES R12), replacing one of the same identifier.
+    case region(app: String, CircularRegion)
+    /// A region the app no longer monitors.
+    case regionRemoved(app: String, identifier: String)
+}
+
+/// A region as stored: whose it is, and the region.
+public struct StoredRegion: Sendable, Equatable {
+    public var app: String
+    public var region: CircularRegion
+
+    public init(app: String, region: CircularRegion) {
+        self.app = app
+        self.region = region
+    }
 }
 
 /// Everything the store holds, as read at start-up.
@@ -23,6 +38,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var fudgers: [String: LocationFudger]
     /// App id → the uid it is bound to.
     public var owners: [String: UInt32]
+    /// Every app's regions, in the order they were first monitored.
+    public var regions: [StoredRegion] = []
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

@@ -33,7 +33,31 @@ struct StoreReader {
         }
         return StoreSnapshot(
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
-            policy: try Self.policy(settings), fudgers: fudgers, owners: owners)
+            policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions())
+    }
+
+    /// Every region, checked against the bounds `region.monitor` checks (RULES R8).
+    private func regions() throws -> [StoredRegion] {
+        var regions: [StoredRegion] = []
+        let columns = [
+            "app", "identifier", "lat", "lon", "radius", "notify_entry", "notify_exit", "loitering_delay", "notify_initial_state", "hysteresis",
+        ]
+        try forEachRow("region", columns: columns) { row in
+            let region = CircularRegion(
+                identifier: try row.text("identifier"), latitude: try row.number("lat"), longitude: try row.number("lon"),
+                radius: try row.number("radius"), notifyOnEntry: try row.flag("notify_entry"), notifyOnExit: try row.flag("notify_exit"),
+                loiteringDelay: try row.optionalNumber("loitering_delay"), notifyInitialState: try row.flag("notify_initial_state"),
+                hysteresis: try row.optionalNumber("hysteresis"))
+            if let problem = region.problem { throw row.bad(Self.regionColumn(of: problem), problem) }
+            regions.append(StoredRegion(app: try row.appID("app"), region: region))
+        }
+        return regions
+    }
+
+    /// The column a region's problem names (its message starts with the member's name).
+    private static func regionColumn(of problem: String) -> String {
+        let columns = ["\"lat": "lat", "\"lon": "lon", "\"radius": "radius", "\"hysteresis": "hysteresis", "\"loiteringDelay": "loitering_delay"]
+        return columns.first { problem.hasPrefix($0.key) }?.value ?? "identifier"
     }
 
     private static func boolean(_ setting: (value: String, row: CheckedRow)?, default value: Bool) throws -> Bool {
@@ -98,6 +122,33 @@ struct CheckedRow {
     func integer(_ column: String) throws -> Int64 {
         guard case .int64(let number) = value(column) else { throw bad(column, "\(describe(value(column))) where an integer belongs") }
         return number
+    }
+
+    /// A finite number (an integer is one too).
+    func number(_ column: String) throws -> Double {
+        guard let number = try optionalNumber(column) else { throw bad(column, "NULL where a number belongs") }
+        return number
+    }
+
+    func optionalNumber(_ column: String) throws -> Double? {
+        let number: Double
+        switch value(column) {
+        case .null: return nil
+        case .double(let d): number = d
+        case .int64(let n): number = Double(n)
+        case let other: throw bad(column, "\(describe(other)) where a number belongs")
+        }
+        guard number.isFinite else { throw bad(column, "\(number) is not a finite number") }
+        return number
+    }
+
+    /// A boolean stored as 0 or 1.
+    func flag(_ column: String) throws -> Bool {
+        switch value(column) {
+        case .int64(0): return false
+        case .int64(1): return true
+        case let other: throw bad(column, "\(describe(other)) where 0 or 1 belongs")
+        }
     }
 
     func appID(_ column: String) throws -> String {

@@ -37,6 +37,9 @@ struct Status: ParsableCommand {
                 }
                 lines.append("Location:          " + (s["location"].flatMap { $0.isNull ? nil : Text.coordinate($0) } ?? "none yet"))
                 lines.append("Sessions:          \(Text.plain(s["sessions"]))")
+                if let regions = s["regions"] {
+                    lines.append("Regions:           \(Text.plain(regions["count"])) (\(Text.plain(regions["apps"])) apps)")
+                }
                 return lines.joined(separator: "\n")
             }
         }

@@ -183,6 +183,8 @@ enum EventText {
         case Event.visit:
             let departure = p["departure"]?.stringValue.map { "departure \($0)" } ?? "arrival"
             return "\(departure)  \(Text.coordinate(p))  arrived \(Text.plain(p["arrival"]))"
+        case Event.region: return "\(Text.plain(p["identifier"])) \(Text.plain(p["transition"])) (\(Text.plain(p["state"]))) @ \(Text.plain(p["time"]))"
+        case Event.regionUnavailable: return Text.plain(p["reason"])
         default: return p.serialized()
         }
     }

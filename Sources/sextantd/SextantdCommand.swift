@@ -40,6 +40,11 @@ struct SextantdCommand: AsyncParsableCommand {
             valueName: "n"))
     var maxClients: Int = DescriptorBudget.defaultMaxAppClients
 
+    @Option(
+        name: .customLong("max-regions"),
+        help: ArgumentHelp("Regions (geofences) one app may monitor (default 20, as iOS; 100 as Android).", valueName: "n"))
+    var maxRegions: Int = RegionMonitor.defaultMaxRegionsPerApp
+
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
     var stateDirectory: String?
 
@@ -164,6 +169,7 @@ struct SextantdCommand: AsyncParsableCommand {
     func validate() throws {
         if exitRemoves != nil, exitWithDescriptor == nil { throw ValidationError("--exit-removes goes with --exit-with-fd") }
         guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
+        guard maxRegions >= 1, maxRegions <= 100_000 else { throw ValidationError("--max-regions must be between 1 and 100000") }
         guard ReplaySpeed(parsing: speed) != nil else {
             throw ValidationError(ReplaySpeed.optionProblem)
         }
@@ -282,6 +288,7 @@ struct SextantdCommand: AsyncParsableCommand {
         hub.significantChanges = SignificantChangeSettings(distance: significantDistance, interval: significantInterval)
         hub.visits = VisitSettings(radius: visitRadius, minimumStay: visitDuration)
         hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
+        hub.maxRegionsPerApp = maxRegions
         return hub
     }
 

@@ -17,6 +17,7 @@ struct DamagedStoreTests {
         _ = try app.call(Method.locationStart)
         #expect(try daemon.ctl(["location", "set", "48.8566", "2.3522"]).status == 0)
         _ = try app.nextEvent(timeout: 10, description: "the first reduced fix") { $0.method == Event.location }
+        #expect(try daemon.ctl(["regions", "add", "shop", "--app", "com.example.coarse", "--lat", "48.8566", "--lon", "2.3522", "--radius", "100"]).status == 0)
         #expect(try daemon.ctl(["services", "off"]).status == 0)
         #expect(daemon.terminate() == 0)
         return daemon
@@ -39,6 +40,8 @@ struct DamagedStoreTests {
             ("UPDATE fudge_offset SET east = 1e308", "table fudge_offset, row 1 (app \"com.example.coarse\"), column east"),
             ("UPDATE fudge_offset SET north = 'far'", "table fudge_offset, row 1 (app \"com.example.coarse\"), column north"),
             ("UPDATE setting SET value = 'maybe' WHERE key = 'servicesEnabled'", "table setting, row 1 (key \"servicesEnabled\"), column value"),
+            ("UPDATE region SET radius = 0.5", "table region, row 1 (app \"com.example.coarse\"), column radius: \"radius\" must be within 1...100000 m"),
+            ("UPDATE region SET notify_entry = 'yes'", "table region, row 1 (app \"com.example.coarse\"), column notify_entry"),
         ])
     func damagedValueStopsTheDaemon(sql: String, place: String) throws {
         let daemon = try storeFromDaemon()

@@ -75,6 +75,21 @@ struct EveryFaceTests {
         #expect(!reports.isEmpty && reports.allSatisfy { $0["class"] == "TPV" && $0["mode"] == 1 }, "only no-fix TPVs: \(reports)")
     }
 
+    @Test("R11: a region crossing reaches app.sock as a region event; the gpsd face, which has no report for it, writes only its TPVs")
+    func regionEventEveryFace() async throws {
+        let hub = try InProcessHub()
+        let (control, app, gpsd) = try await streamingOnBothFaces(hub)
+        for id in ["com.example.both", GPSDPeer.unknownApp] {
+            _ = try await control.call(Method.regionsAdd, ["app": .string(id), "identifier": "home", "lat": 48.0, "lon": 2.29, "radius": 100])
+        }
+        try await FanOutTests.ingestFix(hub, latitude: 48.01)
+        try await FanOutTests.ingestFix(hub, latitude: 48.0)
+        let regionEvents = try await app.drainEvents().filter { $0.method == Event.region }
+        #expect(regionEvents.map { $0.params["transition"] } == ["enter"])
+        let reports = try await gpsd.drainReports()
+        #expect(reports.count == 2 && reports.allSatisfy { $0["class"] == "TPV" }, "\(reports)")
+    }
+
     @Test("A session hears orientation events only while subscribed to their topic")
     func topicSubscription() async throws {
         let hub = try InProcessHub()

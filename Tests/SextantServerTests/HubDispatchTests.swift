@@ -53,11 +53,13 @@ struct HubDispatchTests {
                 "app.update", "authorization.get", "authorization.request", "hello", "location.once", "location.start",
                 "location.stop", "orientation.start", "orientation.stop", "posture.start", "posture.stop",
                 "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",
+                "region.list", "region.monitor", "region.state", "region.stop",
             ])
         #expect(
             MethodTable.controlSocket().names == [
                 "apps.list", "apps.update", "device.rotationLock", "device.set", "gnss.profile", "permissions.list", "permissions.owners",
                 "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
+                "regions.add", "regions.list", "regions.remove",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
                 "services.set", "status", "watch",
             ])

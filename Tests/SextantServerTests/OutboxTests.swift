@@ -39,4 +39,20 @@ struct OutboxTests {
         while let entry = outbox.popFirst() { order.append(String(buffer: entry.bytes)) }
         #expect(order == ["o1", "a1"])
     }
+
+    @Test("R11, L9: a queued region event is never dropped for a slow client, and is discarded with the locations when delivery stops")
+    func regionEventsKeptThenDiscarded() {
+        var outbox = Outbox(sensorLimit: 2, totalLimit: 10)
+        _ = outbox.push(bytes("r1"), kind: .locationDecision)
+        for i in 1...3 { _ = outbox.push(bytes("l\(i)"), kind: .location) }
+        #expect(outbox.sensorCount == 2 && outbox.dropped == 1)
+        #expect(outbox.discardLocations() == 3)
+        #expect(outbox.sensorCount == 0 && outbox.isEmpty)
+        _ = outbox.push(bytes("r2"), kind: .locationDecision)
+        _ = outbox.push(bytes("a1"), kind: .essential)
+        var order: [String] = []
+        while let entry = outbox.popFirst() { order.append(String(buffer: entry.bytes)) }
+        #expect(order == ["r2", "a1"])
+        #expect(outbox.sensorCount == 0)
+    }
 }

@@ -13,6 +13,9 @@ protocol AppEventKind {
     /// Whether it says anything about where the device is: after a revoke none of these
     /// reaches the app, whatever its kind (L9, ``Hub/mayLeave(_:for:)``).
     static var isLocationDerived: Bool { get }
+    /// Whether it leaves only for a session authorized for full accuracy (a `region`
+    /// event: RULES R10); only a location-derived kind may say so.
+    static var needsFullAccuracy: Bool { get }
     /// How a slow client's queue treats it (PROTOCOL "Transport").
     var outboundKind: OutboundKind { get }
     /// The event's name on the wire (PROTOCOL "Events to apps").
@@ -25,7 +28,9 @@ protocol AppEventKind {
 
 extension AppEventKind {
     static var isLocationDerived: Bool { false }
+    static var needsFullAccuracy: Bool { false }
     var isLocationDerived: Bool { Self.isLocationDerived }
+    var needsFullAccuracy: Bool { Self.needsFullAccuracy }
     var topic: AppTopic { Self.topic }
 
     /// Through the general encoder; the `location` event writes its own bytes.
@@ -130,6 +135,28 @@ struct VisitEvent: AppEventKind {
     var outboundKind: OutboundKind { .location }
     var method: String { Event.visit }
     var params: JSONValue { visit.wire(accuracy).json }
+}
+
+/// One of the app's regions was entered, left or dwelt in, or its first state decided
+/// (RULES R1–R7): location-derived, and for full accuracy only (R10). No coordinates.
+struct RegionTransitionEvent: AppEventKind {
+    let transition: RegionTransition
+    static var topic: AppTopic { .region }
+    static var isLocationDerived: Bool { true }
+    static var needsFullAccuracy: Bool { true }
+    var outboundKind: OutboundKind { .locationDecision }
+    var method: String { Event.region }
+    var params: JSONValue { transition.wire.json }
+}
+
+/// Region monitoring stopped being available to the app (its accuracy became reduced,
+/// R10): says nothing of where the device is.
+struct RegionUnavailableEvent: AppEventKind {
+    let reason: String
+    static var topic: AppTopic { .region }
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.regionUnavailable }
+    var params: JSONValue { ["reason": .string(reason)] }
 }
 
 /// An event on its way to any number of sessions: its JSON-RPC line is encoded once, on

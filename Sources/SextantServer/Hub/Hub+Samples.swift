@@ -59,6 +59,7 @@ extension Hub {
         // a bounded number of sessions per turn of the loop.
         fanOutLocation(fix, SharedEvent(LocationEvent(fix, .full)))
         publishMovement(fix)
+        evaluateRegions(fix)
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is

@@ -122,7 +122,7 @@ extension Hub {
             case .permission(let app, _): live = .permission(app: app, authorization.permissions[app])
             case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
             case .policy: live = .policy(authorization.policy)
-            case .gridOffset, .owner: continue
+            case .gridOffset, .owner, .region, .regionRemoved: continue
             }
             if !written.contains(live), !corrections.contains(live) { corrections.append(live) }
         }

@@ -30,6 +30,7 @@ extension Hub {
             "allowOnceTimeout": .double(Double(authorization.allowOnceBackgroundLimit) / 1e9),
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
             "gnss": gnss.state.json,
+            "regions": ["count": .int(Int64(regions.monitor.count)), "apps": .int(Int64(regions.monitor.appsMonitoring.count))],
         ]
         for face in faces { status.merge(face.statusMembers) { $1 } }
         return .object(status)

@@ -39,6 +39,8 @@ public struct HubConfiguration: Sendable {
     public var significantChanges = SignificantChangeSettings()
     /// `--visit-radius` and `--visit-duration` (RULES V1, V2).
     public var visits = VisitSettings()
+    /// `--max-regions`: how many regions one app may monitor (RULES R8).
+    public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
 
     public init() {}
 }
@@ -101,6 +103,8 @@ public final class Hub {
     let gnss: GNSSProfiles
     /// The device's visits and the sessions that listen for them or for significant changes.
     private(set) lazy var movement = MovementState(visits: VisitDetector(settings: configuration.visits))
+    /// Every app's regions and what the fixes decided of them (RULES R1–R9).
+    let regions: RegionMonitoring
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!
@@ -130,6 +134,7 @@ public final class Hub {
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.stored = StoreBackedState(snapshot: snapshot)
+        self.regions = RegionMonitoring(maxRegionsPerApp: configuration.maxRegionsPerApp, stored: snapshot.regions)
         self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
     }
@@ -272,12 +277,17 @@ public final class Hub {
             case .authorizationChanged(let id, let snapshot):
                 guard let session = sessions[id] else { continue }
                 settleOwedLocation(session)  // decided under the new authorization
-                if !authorization.mayReceiveLocations(id) {
+                let accuracy = authorization.locationAccuracy(for: id)
+                if accuracy == nil {
                     // L9: not one more location-derived event after the change.
                     session.output.discardQueuedLocations()
                     session.failOnceWaiters(authorizationError(for: id))
+                } else if accuracy == .reduced {
+                    // L10, R10: nothing queued at full accuracy leaves after a reduction.
+                    session.output.discardQueuedLocations()
                 }
                 publish(to: session, AuthorizationEvent(snapshot: snapshot))
+                regionsAuthorizationChanged(session, snapshot)
             case .reply(let token, let snapshot):
                 answerAuthorization(token, .success(snapshot))
             case .promptOpened(let prompt):
@@ -339,7 +349,9 @@ public final class Hub {
     /// session have locations (L9: the decision a fix's delivery reads, `decidedAccuracy(of:)`).
     func mayLeave(_ event: any AppEventKind, for session: AppSession) -> Bool {
         guard session.hears(event.topic) else { return false }
-        return !event.isLocationDerived || decidedAccuracy(of: session) != nil
+        guard event.isLocationDerived else { return true }
+        guard let accuracy = decidedAccuracy(of: session) else { return false }
+        return accuracy == .full || !event.needsFullAccuracy
     }
 
     /// Sends an event to an app session, if it may have it, and a copy to the watchers.
@@ -374,7 +386,7 @@ public final class Hub {
         if let session { members["session"] = .int(Int64(session)) }
         let watched = JSONValue.object(members)
         for (peer, filter) in watchers.values where filter.admits(method, deliveredTo: delivered ? app : nil) {
-            peer.notify(method, watched, kind: kind == .location ? .sensor : kind)
+            peer.notify(method, watched, kind: kind == .location ? .sensor : kind == .locationDecision ? .essential : kind)
         }
     }
 

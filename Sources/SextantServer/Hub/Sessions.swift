@@ -25,6 +25,8 @@ final class AppSession {
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
     var decidedAccuracy: LocationAccuracy?
     var decidedAt: UInt64 = 0
+    /// Told that region monitoring stopped being available (R10), until full accuracy returns.
+    var toldRegionsUnavailable = false
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
     fileprivate(set) var isOpen = true
 
@@ -38,7 +40,7 @@ final class AppSession {
     /// Whether it hears events of `topic` now.
     func hears(_ topic: AppTopic) -> Bool {
         switch topic {
-        case .session: return true
+        case .session, .region: return true
         case .location: return stream != nil || !onceWaiters.isEmpty
         case .significantChanges: return significantChanges != nil
         default: return topics.contains(topic)

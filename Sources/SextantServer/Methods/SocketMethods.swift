@@ -14,6 +14,7 @@ extension MethodTable {
                 AppUpdateMethod.self,
                 MovementServiceMethod<SignificantChangesStart>.self, MovementServiceMethod<SignificantChangesStop>.self,
                 MovementServiceMethod<VisitsStart>.self, MovementServiceMethod<VisitsStop>.self,
+                RegionMonitorMethod.self, RegionStopMethod.self, RegionListMethod.self, RegionStateMethod.self,
             ])
     }
 
@@ -30,6 +31,7 @@ extension MethodTable {
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,
                 ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
                 RecordStartMethod.self, RecordStopMethod.self, GNSSProfileMethod.self,
+                RegionsListMethod.self, RegionsAddMethod.self, RegionsRemoveMethod.self,
             ])
     }
 }

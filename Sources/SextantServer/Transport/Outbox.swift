@@ -9,6 +9,14 @@ enum OutboundKind: Equatable {
     case sensor
     /// A location: a sensor event that is also discarded when delivery stops being allowed.
     case location
+    /// A decision drawn from where the device is (a `region` event): never dropped for a
+    /// slow client, as an essential event, but discarded when delivery stops being allowed.
+    case locationDecision
+
+    /// Sensor events and locations: the oldest go first when a client does not read.
+    var isDroppable: Bool { self == .sensor || self == .location }
+    /// Discarded when delivery of locations stops being allowed (L9).
+    var isLocationDerived: Bool { self == .location || self == .locationDecision }
 }
 
 /// A client's bounded queue of lines not yet handed to the socket.
@@ -45,8 +53,8 @@ struct Outbox {
 
     mutating func push(_ bytes: ByteBuffer, kind: OutboundKind) -> PushResult {
         var result = PushResult.queued
-        if kind != .essential {
-            if sensorCount >= sensorLimit, let oldest = entries.firstIndex(where: { $0.kind != .essential }) {
+        if kind.isDroppable {
+            if sensorCount >= sensorLimit, let oldest = entries.firstIndex(where: { $0.kind.isDroppable }) {
                 entries.remove(at: oldest)
                 sensorCount -= 1
                 dropped += 1
@@ -60,7 +68,7 @@ struct Outbox {
 
     mutating func popFirst() -> Entry? {
         guard let entry = entries.popFirst() else { return nil }
-        if entry.kind != .essential { sensorCount -= 1 }
+        if entry.kind.isDroppable { sensorCount -= 1 }
         return entry
     }
 
@@ -69,10 +77,16 @@ struct Outbox {
     mutating func discardLocations() -> Int {
         let before = entries.count
         var kept = CircularBuffer<Entry>(initialCapacity: entries.count)
-        for entry in entries where entry.kind != .location { kept.append(entry) }
+        var droppable = 0
+        for entry in entries {
+            if !entry.kind.isLocationDerived {
+                kept.append(entry)
+            } else if entry.kind.isDroppable {
+                droppable += 1
+            }
+        }
         entries = kept
-        let removed = before - entries.count
-        sensorCount -= removed
-        return removed
+        sensorCount -= droppable
+        return before - entries.count
     }
 }

@@ -223,3 +223,32 @@ def test_no_runtime_dir_to_guess(monkeypatch):
     else:
         with pytest.raises(sextant.SextantError, match="no runtime directory"):
             sextant.default_runtime_dir()
+
+
+def test_regions_monitor_wait_for_stop_and_the_control_side(sextant_daemon, sextant_control):
+    sextant_control.grant("com.example.shop", always=True)
+    app = sextant_daemon.app("com.example.shop")
+    app.monitor_region("shop", 48.0, 2.0, 100, notify_initial_state=True)
+    sextant_control.set_location(48.01, 2.0)
+    first = app.wait_for("region")
+    assert (first["identifier"], first["transition"], first["state"]) == ("shop", "state", "outside")
+    sextant_control.set_location(48.0, 2.0)
+    assert app.wait_for("region", lambda e: e["transition"] == "enter")["state"] == "inside"
+    assert app.region_state("shop") == "inside"
+    assert [(r["identifier"], r["state"]) for r in app.regions()] == [("shop", "inside")]
+    sextant_control.add_region("com.example.shop", "home", 48.1, 2.0, 50, loitering_delay=60)
+    assert [(r["app"], r["identifier"], r.get("loiteringDelay")) for r in sextant_control.regions()] == [
+        ("com.example.shop", "shop", None),
+        ("com.example.shop", "home", 60),
+    ]
+    assert app.stop_monitoring_region("shop") is True
+    assert sextant_control.remove_region("com.example.shop", "home") is True
+    assert app.regions() == []
+    with pytest.raises(sextant.ProtocolError) as refused:
+        app.monitor_region("tiny", 48.0, 2.0, 0.5)
+    assert refused.value.code == -32602 and "radius" in str(refused.value)
+    sextant_control.set_permission("com.example.shop", "authorizedAlways", accuracy="reduced")
+    with pytest.raises(sextant.ProtocolError) as unavailable:
+        app.monitor_region("shop", 48.0, 2.0, 100)
+    assert (unavailable.value.code, unavailable.value.name) == (1012, "regionMonitoringUnavailable")
+    app.close()

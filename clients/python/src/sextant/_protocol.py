@@ -25,6 +25,8 @@ ERRORS = (
     (1008, "invalidTrace", "a trace has a bad line"),
     (1009, "wrongUser", "hello with an app id bound to another uid"),
     (1010, "tooManyRequests", "a session has as many requests waiting as it may"),
+    (1011, "tooManyRegions", "region.monitor past the app's limit of regions (20 unless sextantd --max-regions)"),
+    (1012, "regionMonitoringUnavailable", "region.monitor with reduced accuracy: region monitoring needs full accuracy"),
 )
 
 #: The protocol's error codes and their names.
@@ -46,6 +48,10 @@ METHOD_SIGNIFICANT_CHANGES_START = "significantChanges.start"
 METHOD_SIGNIFICANT_CHANGES_STOP = "significantChanges.stop"
 METHOD_VISITS_START = "visits.start"
 METHOD_VISITS_STOP = "visits.stop"
+METHOD_REGION_MONITOR = "region.monitor"
+METHOD_REGION_STOP = "region.stop"
+METHOD_REGION_LIST = "region.list"
+METHOD_REGION_STATE = "region.state"
 METHOD_STATUS = "status"
 METHOD_SERVICES_SET = "services.set"
 METHOD_PERMISSIONS_LIST = "permissions.list"
@@ -71,6 +77,9 @@ METHOD_RECORD_START = "record.start"
 METHOD_RECORD_STOP = "record.stop"
 METHOD_GNSS_PROFILE = "gnss.profile"
 METHOD_WATCH = "watch"
+METHOD_REGIONS_LIST = "regions.list"
+METHOD_REGIONS_ADD = "regions.add"
+METHOD_REGIONS_REMOVE = "regions.remove"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -82,6 +91,8 @@ EVENT_POSTURE = "posture"
 EVENT_LOCATION_UNAVAILABLE = "locationUnavailable"
 EVENT_SIGNIFICANT_CHANGE = "significantChange"
 EVENT_VISIT = "visit"
+EVENT_REGION = "region"
+EVENT_REGION_UNAVAILABLE = "regionUnavailable"
 EVENT_PROMPT = "prompt"
 EVENT_PROMPT_CLOSED = "promptClosed"
 EVENT_REPLAY = "replay"

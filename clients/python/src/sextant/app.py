@@ -201,6 +201,38 @@ class App:
             wire.EVENT_VISIT, lambda e: arrival is None or (e.params.get("departure") is None) == arrival, timeout)
         return Visit.from_event(event)
 
+    def monitor_region(
+        self,
+        identifier: str,
+        lat: float,
+        lon: float,
+        radius: float,
+        notify_on_entry: bool = True,
+        notify_on_exit: bool = True,
+        loitering_delay: Optional[float] = None,
+        notify_initial_state: bool = False,
+        hysteresis: Optional[float] = None,
+    ) -> None:
+        """``region.monitor``: ``region`` events (``enter``, ``exit``, ``dwell``, ``state``) for a
+        circle of ``radius`` metres; the same ``identifier`` replaces the region. Answered once
+        stored; needs full accuracy (a ``ProtocolError`` with code 1012 otherwise)."""
+        params: Dict[str, Any] = region_params(
+            identifier, lat, lon, radius, notify_on_entry, notify_on_exit, loitering_delay, notify_initial_state, hysteresis
+        )
+        self.connection.call(wire.METHOD_REGION_MONITOR, params)
+
+    def stop_monitoring_region(self, identifier: str) -> bool:
+        """``region.stop``: whether the app monitored such a region."""
+        return bool(self.connection.call(wire.METHOD_REGION_STOP, {"identifier": identifier})["removed"])
+
+    def regions(self) -> List[Dict[str, Any]]:
+        """``region.list``: the app's regions, each with its ``state``."""
+        return list(self.connection.call(wire.METHOD_REGION_LIST)["regions"])
+
+    def region_state(self, identifier: str) -> str:
+        """``region.state``: ``inside``, ``outside`` or ``unknown``."""
+        return str(self.connection.call(wire.METHOD_REGION_STATE, {"identifier": identifier})["state"])
+
     def update(
         self,
         state: Optional[str] = None,
@@ -246,3 +278,31 @@ class App:
     def pending_events(self) -> List[Event]:
         """Events that have arrived and were not read yet, without waiting."""
         return self.connection.pending_events()
+
+
+def region_params(
+    identifier: str,
+    lat: float,
+    lon: float,
+    radius: float,
+    notify_on_entry: bool = True,
+    notify_on_exit: bool = True,
+    loitering_delay: Optional[float] = None,
+    notify_initial_state: bool = False,
+    hysteresis: Optional[float] = None,
+) -> Dict[str, Any]:
+    """A region's params as ``region.monitor`` and ``regions.add`` take them."""
+    params: Dict[str, Any] = {
+        "identifier": identifier,
+        "lat": lat,
+        "lon": lon,
+        "radius": radius,
+        "notifyOnEntry": notify_on_entry,
+        "notifyOnExit": notify_on_exit,
+        "notifyInitialState": notify_initial_state,
+    }
+    if loitering_delay is not None:
+        params["loiteringDelay"] = loitering_delay
+    if hysteresis is not None:
+        params["hysteresis"] = hysteresis
+    return params

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _protocol as wire
+from .app import region_params
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 
 
@@ -217,6 +218,23 @@ class Control:
         target: Dict[str, Any] = {"session": app} if isinstance(app, int) else {"app": app}
         target["state"] = state
         return list(self.call(wire.METHOD_APPS_UPDATE, target))
+
+    # Regions
+
+    def regions(self, app: Optional[str] = None) -> List[Dict[str, Any]]:
+        """``regions.list``: every app's regions (or one app's), each with ``app`` and ``state``."""
+        return list(self.call(wire.METHOD_REGIONS_LIST, {"app": app} if app else {}))
+
+    def add_region(self, app: str, identifier: str, lat: float, lon: float, radius: float, **options: Any) -> None:
+        """``regions.add``: monitor a region for ``app`` whatever its authorization; ``options``
+        as :meth:`App.monitor_region` takes them (``loitering_delay``, ``hysteresis``...)."""
+        params = region_params(identifier, lat, lon, radius, **options)
+        params["app"] = app
+        self.call(wire.METHOD_REGIONS_ADD, params)
+
+    def remove_region(self, app: str, identifier: str) -> bool:
+        """``regions.remove``: whether the app monitored such a region."""
+        return bool(self.call(wire.METHOD_REGIONS_REMOVE, {"app": app, "identifier": identifier})["removed"])
 
     # The device
 

@@ -1,0 +1,59 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+
+/// Regions (RULES R1–R11): each decided fix is judged against every app's regions, and
+/// what it decides goes to the app's sessions under the authorization rules.
+extension Hub {
+    /// After the fix's own delivery was begun: a session owed the fix gets it before any
+    /// `region` event (``publish(to:_:)`` settles it first).
+    func evaluateRegions(_ fix: LocationFix) {
+        let transitions = regions.evaluate(fix)
+        guard !transitions.isEmpty else { return }
+        var sessionsByApp: [String: [AppSession]] = [:]
+        for session in sessions.ordered where regions.hasRegions(session.app) { sessionsByApp[session.app, default: []].append(session) }
+        for transition in transitions {
+            let event = RegionTransitionEvent(transition: transition)
+            let reached = sessionsByApp[transition.app] ?? []
+            for session in reached { publish(to: session, event) }
+            // Watchers see it even while none of the app's sessions is open.
+            if reached.isEmpty { broadcastToWatchers(event.method, event.params, app: transition.app, kind: .essential) }
+        }
+    }
+
+    /// Whether the session may monitor regions now: Location Services on (1002, L7), the
+    /// app authorized (1001), at full accuracy (1012, R10).
+    func checkRegionMonitoring(_ session: AppSession) throws(RPCError) {
+        try checkLocationAccess(session)
+        guard authorization.authorization(of: session.id).accuracy == .full else {
+            throw RPCError(.regionMonitoringUnavailable, "region monitoring needs full accuracy; this app is authorized for reduced accuracy")
+        }
+    }
+
+    /// An app's authorization changed (R10): when its accuracy became reduced while it has
+    /// regions, its sessions are told once that monitoring stopped.
+    func regionsAuthorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {
+        let unavailable = snapshot.status.isAuthorized && snapshot.accuracy == .reduced && regions.hasRegions(session.app)
+        defer { session.toldRegionsUnavailable = unavailable }
+        guard unavailable, !session.toldRegionsUnavailable else { return }
+        publish(to: session, RegionUnavailableEvent(reason: "reduced accuracy: region monitoring needs full accuracy"))
+    }
+
+    /// Monitors a region for an app (R8) and stores it (R12): the future completes once it is
+    /// on disk. A failed write puts back what was there and fails with -32603.
+    func monitorRegion(_ region: CircularRegion, for app: String) throws(RPCError) -> EventLoopFuture<Void> {
+        let replaced: CircularRegion?
+        do throws(RegionRefusal) { replaced = try regions.monitor(region, for: app) } catch { throw error.rpcError }
+        return write([.region(app: app, region)]).assumeIsolated().flatMapErrorThrowing { [self] error in
+            regions.undoMonitor(region, replacing: replaced, for: app)
+            throw error
+        }.nonisolated()
+    }
+
+    /// Stops monitoring an app's region and forgets it on disk: true once removed, false
+    /// when there was none.
+    func stopRegion(_ identifier: String, for app: String) -> EventLoopFuture<Bool> {
+        guard regions.stop(identifier, for: app) else { return eventLoop.makeSucceededFuture(false) }
+        return write([.regionRemoved(app: app, identifier: identifier)]).map { true }
+    }
+}
