@@ -10,12 +10,15 @@ public struct ReplayStart: RPCRequest, Equatable {
     public var loop: Bool?
     /// Pause when the replay's clock reaches this many seconds of the trace.
     public var until: Double?
+    /// A scenario file (an absolute path): control actions played at times of the trace.
+    public var scenario: String?
 
-    public init(path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil) {
+    public init(path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil, scenario: String? = nil) {
         self.path = path
         self.speed = speed
         self.loop = loop
         self.until = until
+        self.scenario = scenario
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -23,6 +26,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         loop = try p.bool("loop")
         until = try p.seconds("until")
         speed = try ReplaySpeed(json: p.members["speed"])
+        scenario = try p.string("scenario")
     }
 
     public var params: JSONValue {
@@ -31,6 +35,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         o["speed"] = speed.json
         o.set("loop", loop)
         o.set("until", until)
+        o.set("scenario", scenario)
         return o.json
     }
 }
@@ -51,10 +56,13 @@ public struct ReplayStatus: WireValue, Equatable {
     public var until: Double?
     /// `replay.step`'s answer only: how many samples the step played.
     public var stepped: Int?
+    /// Why a replay stopped before its end: a control action that failed (its file, line,
+    /// method and error), or a trace that changed while it played.
+    public var error: String?
 
     public init(
         path: String?, position: Double, duration: Double, events: Int, state: ReplayState, speed: ReplaySpeed, loop: Bool, lap: Int,
-        until: Double?, stepped: Int? = nil
+        until: Double?, stepped: Int? = nil, error: String? = nil
     ) {
         self.path = path
         self.position = position
@@ -66,6 +74,7 @@ public struct ReplayStatus: WireValue, Equatable {
         self.lap = lap
         self.until = until
         self.stepped = stepped
+        self.error = error
     }
 
     public init(json: JSONValue) throws(RPCError) {
@@ -74,7 +83,8 @@ public struct ReplayStatus: WireValue, Equatable {
         self.init(
             path: try p.string("path"), position: try p.requiredNumber("position"), duration: try p.requiredNumber("duration"),
             events: events, state: try p.required("state", as: ReplayState.self), speed: try ReplaySpeed(json: p.members["speed"]),
-            loop: try p.requiredBool("loop"), lap: lap, until: try p.number("until"), stepped: try p.integer("stepped"))
+            loop: try p.requiredBool("loop"), lap: lap, until: try p.number("until"), stepped: try p.integer("stepped"),
+            error: try p.string("error"))
     }
 
     public var json: JSONValue {
@@ -83,6 +93,7 @@ public struct ReplayStatus: WireValue, Equatable {
             "state": .string(state.rawValue), "speed": speed.json, "loop": .bool(loop), "lap": .int(Int64(lap)), "until": JSONValue(until),
         ]
         if let stepped { o["stepped"] = .int(Int64(stepped)) }
+        if let error { o["error"] = .string(error) }
         return .object(o)
     }
 }
@@ -106,10 +117,22 @@ public struct ReplayPause: ParameterlessRequest, Equatable {
     public init() {}
 }
 
-public struct ReplayResume: ParameterlessRequest, Equatable {
+/// `replay.resume`: the replay's clock runs again; with `until`, it pauses again when it
+/// reaches `until` seconds of the current lap (as `position` counts them).
+public struct ReplayResume: RPCRequest, Equatable {
     public typealias Result = ReplayStatus
     public static let method = Method.replayResume
-    public init() {}
+    public var until: Double?
+
+    public init(until: Double? = nil) { self.until = until }
+
+    public init(_ p: Params) throws(RPCError) { until = try p.seconds("until") }
+
+    public var params: JSONValue {
+        var o = WireObject()
+        o.set("until", until)
+        return o.json
+    }
 }
 
 /// `replay.seek`: the replay's clock jumps to `position` seconds into the current lap.

@@ -11,6 +11,10 @@ import SextantTraces
 /// earlier than the one before it is written at the previous offset, because a trace
 /// never goes back in time; one too far from the start to be written is left out and
 /// counted (`record.stop` says how many).
+///
+/// The control actions that change state (`ControlActions.recorded`) are written too, as
+/// control lines, each after the samples that came before it and at the last one's time, so
+/// that a replay plays them between the same two samples.
 final class TraceRecorder {
     let path: String
     private let handle: FileHandle
@@ -21,6 +25,8 @@ final class TraceRecorder {
     /// Samples left out because they fell too far from the recording's start.
     private(set) var skipped = 0
     private var buffer = ""
+    /// Control lines seen before the first sample: they open the trace, at t = 0.
+    private var controlsBeforeStart: [(method: String, params: JSONValue)] = []
 
     /// The latest a sample may come after the recording's start (the trace format's bound
     /// on `t`), in nanoseconds.
@@ -60,10 +66,7 @@ final class TraceRecorder {
     }
 
     func record(_ sample: Sample) {
-        if start == nil {
-            start = sample.time
-            buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
-        }
+        if start == nil { begin(at: sample.time) }
         // Sources keep their own clocks: a replay of 1680 then a fix set by hand now are
         // centuries apart, past what a trace's offsets hold. Such a sample is left out and
         // counted, never allowed to overflow.
@@ -79,9 +82,24 @@ final class TraceRecorder {
         if buffer.utf8.count >= 16_384 { flush() }
     }
 
+    /// A control action that changed state, written after the samples recorded so far.
+    func recordControl(method: String, params: JSONValue) {
+        guard start != nil else { return controlsBeforeStart.append((method, params)) }
+        buffer += SextantTraceFormat.controlLine(offset: lastOffset, method: method, params: params) + "\n"
+        if buffer.utf8.count >= 16_384 { flush() }
+    }
+
+    /// The header, then the control actions that came before any sample.
+    private func begin(at time: Timestamp) {
+        start = time
+        buffer += SextantTraceFormat.header(start: time, profile: profile) + "\n"
+        for (method, params) in controlsBeforeStart { buffer += SextantTraceFormat.controlLine(offset: 0, method: method, params: params) + "\n" }
+        controlsBeforeStart = []
+    }
+
     /// Writes what is buffered; at stop, a recording with no sample still gets its header.
     func finish() {
-        if start == nil { buffer += SextantTraceFormat.header(start: SextantClock.system.wallTime(), profile: profile) + "\n" }
+        if start == nil { begin(at: SextantClock.system.wallTime()) }
         flush()
         try? handle.synchronize()
         try? handle.close()
