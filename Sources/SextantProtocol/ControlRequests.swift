@@ -141,7 +141,12 @@ public struct PromptsList: ParameterlessRequest, Equatable {
 public struct PromptsAnswer: RPCRequest, Equatable {
     public typealias Result = PromptAnswerResult
     public static let method = Method.promptsAnswer
-    public var id: String
+    /// The prompt's id; or, with `app`, nil.
+    public var id: String?
+    /// Instead of `id`: the oldest open prompt of this app (of `kind`, when given), as a
+    /// scenario or a recording names it (ids hold only in one daemon's run).
+    public var app: String?
+    public var kind: PromptKind?
     public var choice: PromptChoice
     /// Precise location (true) or approximate; true when nil.
     public var precise: Bool?
@@ -152,8 +157,19 @@ public struct PromptsAnswer: RPCRequest, Equatable {
         self.precise = precise
     }
 
+    public init(app: String, kind: PromptKind? = nil, choice: PromptChoice, precise: Bool? = nil) {
+        self.app = app
+        self.kind = kind
+        self.choice = choice
+        self.precise = precise
+    }
+
     public init(_ p: Params) throws(RPCError) {
-        id = try p.requiredString("id")
+        id = try p.string("id")
+        app = try p.string("app")
+        kind = try p.name("kind", as: PromptKind.self)
+        guard (id == nil) != (app == nil) else { throw .invalidParams("give \"id\", or \"app\" (its oldest open prompt), not both") }
+        if kind != nil, app == nil { throw .invalidParams("\"kind\" goes with \"app\"") }
         choice = try p.required("choice", as: PromptChoice.self)
         precise = try p.bool("precise")
     }
@@ -161,6 +177,8 @@ public struct PromptsAnswer: RPCRequest, Equatable {
     public var params: JSONValue {
         var o = WireObject()
         o.set("id", id)
+        o.set("app", app)
+        o.set("kind", kind)
         o.set("choice", choice)
         o.set("precise", precise)
         return o.json

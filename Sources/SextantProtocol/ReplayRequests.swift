@@ -12,13 +12,18 @@ public struct ReplayStart: RPCRequest, Equatable {
     public var until: Double?
     /// Wait, paused at the start, for the first location request of an app (or `replay.resume`).
     public var startOnRequest: Bool?
+    /// A scenario file (an absolute path): control actions played at times of the trace.
+    public var scenario: String?
 
-    public init(path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil, startOnRequest: Bool? = nil) {
+    public init(
+        path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil, startOnRequest: Bool? = nil, scenario: String? = nil
+    ) {
         self.path = path
         self.speed = speed
         self.loop = loop
         self.until = until
         self.startOnRequest = startOnRequest
+        self.scenario = scenario
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -27,6 +32,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         until = try p.seconds("until")
         speed = try ReplaySpeed(json: p.members["speed"])
         startOnRequest = try p.bool("startOnRequest")
+        scenario = try p.string("scenario")
     }
 
     public var params: JSONValue {
@@ -36,6 +42,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         o.set("loop", loop)
         o.set("until", until)
         o.set("startOnRequest", startOnRequest)
+        o.set("scenario", scenario)
         return o.json
     }
 }
@@ -58,10 +65,13 @@ public struct ReplayStatus: WireValue, Equatable {
     public var stepped: Int?
     /// Paused at the start until the first location request of an app (`startOnRequest`).
     public var waitingForRequest: Bool
+    /// Why a replay stopped before its end: a control action that failed (its file, line,
+    /// method and error), or a trace that changed while it played.
+    public var error: String?
 
     public init(
         path: String?, position: Double, duration: Double, events: Int, state: ReplayState, speed: ReplaySpeed, loop: Bool, lap: Int,
-        until: Double?, stepped: Int? = nil, waitingForRequest: Bool = false
+        until: Double?, stepped: Int? = nil, waitingForRequest: Bool = false, error: String? = nil
     ) {
         self.path = path
         self.position = position
@@ -74,6 +84,7 @@ public struct ReplayStatus: WireValue, Equatable {
         self.until = until
         self.stepped = stepped
         self.waitingForRequest = waitingForRequest
+        self.error = error
     }
 
     public init(json: JSONValue) throws(RPCError) {
@@ -83,7 +94,8 @@ public struct ReplayStatus: WireValue, Equatable {
             path: try p.string("path"), position: try p.requiredNumber("position"), duration: try p.requiredNumber("duration"),
             events: events, state: try p.required("state", as: ReplayState.self), speed: try ReplaySpeed(json: p.members["speed"]),
             loop: try p.requiredBool("loop"), lap: lap, until: try p.number("until"), stepped: try p.integer("stepped"),
-            waitingForRequest: try p.bool("waitingForRequest") ?? false)
+            waitingForRequest: try p.bool("waitingForRequest") ?? false,
+            error: try p.string("error"))
     }
 
     public var json: JSONValue {
@@ -93,6 +105,7 @@ public struct ReplayStatus: WireValue, Equatable {
         ]
         if let stepped { o["stepped"] = .int(Int64(stepped)) }
         if waitingForRequest { o["waitingForRequest"] = .bool(true) }
+        if let error { o["error"] = .string(error) }
         return .object(o)
     }
 }
@@ -116,10 +129,22 @@ public struct ReplayPause: ParameterlessRequest, Equatable {
     public init() {}
 }
 
-public struct ReplayResume: ParameterlessRequest, Equatable {
+/// `replay.resume`: the replay's clock runs again; with `until`, it pauses again when it
+/// reaches `until` seconds of the current lap (as `position` counts them).
+public struct ReplayResume: RPCRequest, Equatable {
     public typealias Result = ReplayStatus
     public static let method = Method.replayResume
-    public init() {}
+    public var until: Double?
+
+    public init(until: Double? = nil) { self.until = until }
+
+    public init(_ p: Params) throws(RPCError) { until = try p.seconds("until") }
+
+    public var params: JSONValue {
+        var o = WireObject()
+        o.set("until", until)
+        return o.json
+    }
 }
 
 /// `replay.seek`: the replay's clock jumps to `position` seconds into the current lap.

@@ -34,6 +34,7 @@ public enum SextantTraceFormat: Sendable {
         }
         var trace = try reader.finish(lines: lines)
         trace.samples = samples
+        trace.controls = reader.controls
         return trace
     }
 
@@ -189,7 +190,18 @@ public enum SextantTraceFormat: Sendable {
     /// A whole trace as text.
     public static func write(_ trace: Trace, sensors: SensorKindTable = SensorKinds.all) -> String {
         var out = header(start: trace.start, profile: trace.profile) + "\n"
-        for sample in trace.samples { out += line(offset: sample.offset, value: sample.value, sensors: sensors) + "\n" }
+        var controls = trace.controls[...]
+        func writeControls(before index: Int) {
+            while let control = controls.first, control.beforeSample <= index {
+                out += controlLine(offset: control.offset, method: control.method, params: control.params) + "\n"
+                controls.removeFirst()
+            }
+        }
+        for (index, sample) in trace.samples.enumerated() {
+            writeControls(before: index)
+            out += line(offset: sample.offset, value: sample.value, sensors: sensors) + "\n"
+        }
+        writeControls(before: trace.samples.count)
         return out
     }
 }

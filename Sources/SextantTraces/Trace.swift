@@ -13,12 +13,17 @@ public struct Trace: Sendable, Equatable {
     /// Lines a lenient reader skipped (an NMEA sentence with a bad checksum, say), counted
     /// by reason so that `trace info` can show them.
     public var skipped: [String: Int]
+    /// Control actions at times of the trace (a JSONL trace's control lines), in order.
+    public var controls: [TraceControl]
 
-    public init(start: Timestamp, profile: DeviceProfile? = nil, samples: [TraceSample] = [], skipped: [String: Int] = [:]) {
+    public init(
+        start: Timestamp, profile: DeviceProfile? = nil, samples: [TraceSample] = [], skipped: [String: Int] = [:], controls: [TraceControl] = []
+    ) {
         self.start = start
         self.profile = profile
         self.samples = samples
         self.skipped = skipped
+        self.controls = controls
     }
 
     /// The latest a sample may come after the start: 10⁹ s (31.7 years), in nanoseconds.

@@ -32,6 +32,9 @@ struct Replay: ParsableCommand {
         @Flag(help: "Start again at the end.") var loop = false
         @Option(help: ArgumentHelp("Pause when the replay's clock reaches T seconds of the trace.", valueName: "T")) var until: Double?
         @Flag(help: "Wait, paused at the start, for the first location request of an app (or replay resume).") var startOnRequest = false
+        @Option(
+            help: ArgumentHelp("Control actions to play at times of the trace (sextant-trace(5), CONTROL LINES).", valueName: "FILE"),
+            completion: .file()) var scenario: String?
         @Flag(help: "Return when the replay ends (see below).") var wait = false
         @Flag(help: "With --wait: Ctrl-C leaves the replay running.") var detach = false
 
@@ -46,8 +49,10 @@ struct Replay: ParsableCommand {
         func run() throws {
             try reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-                let request = ReplayStart(path: absolute, speed: ReplaySpeed(parsing: speed) ?? .factor(1), loop: loop, until: until,
-                    startOnRequest: startOnRequest ? true : nil)
+                let scenarioPath = scenario.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+                let request = ReplayStart(
+                    path: absolute, speed: ReplaySpeed(parsing: speed) ?? .factor(1), loop: loop, until: until,
+                    startOnRequest: startOnRequest ? true : nil, scenario: scenarioPath)
                 let connection = try common.control()
                 guard wait else {
                     let id = try connection.send(request)
@@ -68,9 +73,34 @@ struct Replay: ParsableCommand {
     }
 
     struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Resume a paused replay where it stopped.")
+        static let configuration = CommandConfiguration(
+            abstract: "Resume a paused replay where it stopped.",
+            discussion: """
+                With --until T the replay pauses again when its clock reaches T seconds of the trace (of the current \
+                lap), the samples at exactly T played, at any speed. With --wait, sextantctl returns once the replay \
+                pauses or finishes (exit 0), or fails if it is stopped.
+                """)
         @OptionGroup var common: CommonOptions
-        func run() throws { try reporting { common.output(try common.call(ReplayResume())) { Replay.describe($0.json) } } }
+        @Option(help: ArgumentHelp("Pause again when the replay's clock reaches T seconds of the trace.", valueName: "T")) var until: Double?
+        @Flag(help: "Return when the replay pauses or ends.") var wait = false
+
+        func validate() throws {
+            if let until { guard until >= 0, until <= 1e9, until.isFinite else { throw ValidationError("--until must be a number of seconds from 0 to 1e9") } }
+        }
+
+        func run() throws {
+            try reporting {
+                guard wait else { return common.output(try common.call(ReplayResume(until: until))) { Replay.describe($0.json) } }
+                let connection = try common.control()
+                _ = try connection.call(WatchRequest(topics: [Event.replay]))
+                var status = try connection.call(ReplayResume(until: until)).json
+                while status["state"] == "running" {
+                    status = try connection.nextEvent(timeout: 86_400, description: "the replay's progress") { $0.method == Event.replay }.params
+                }
+                if status["state"] == "stopped" { throw StatusFailure(ExitStatus.failed, "the replay was stopped before it paused") }
+                common.output(status, human: Replay.describe)
+            }
+        }
     }
 
     struct Seek: ParsableCommand {

@@ -37,6 +37,23 @@ struct ReplayControlCommandTests {
         #expect(final["state"] == "paused" && final["position"]?.doubleValue == 30, "\(final)")
     }
 
+    @Test("issue 24.3: replay start --scenario plays its actions on the replay's clock; resume --until T --wait returns paused at T; a bad line exits 1 with file and line")
+    func scenarioAndResumeUntil() throws {
+        let daemon = try DaemonHarness()
+        let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 100, step: 1))
+        let scenario = try daemon.write(
+            "scenario.jsonl", #"{"t":20,"control":{"method":"services.set","params":{"enabled":false}}}"# + "\n")
+        let paused = try json(daemon.ctl(["--json", "replay", "start", trace, "--scenario", scenario, "--speed", "max", "--until", "10", "--wait"]))
+        #expect(paused["position"]?.doubleValue == 10)
+        #expect(try daemon.control().call(Method.status)["servicesEnabled"] == true, "the action at 20 s has not played at 10 s")
+        let again = try json(daemon.ctl(["--json", "replay", "resume", "--until", "25", "--wait"]))
+        #expect(again["state"] == "paused" && again["position"]?.doubleValue == 25, "\(again)")
+        #expect(try daemon.control().call(Method.status)["servicesEnabled"] == false)
+        let bad = try daemon.write("bad.jsonl", #"{"t":1,"control":{"method":"replay.stop"}}"# + "\n")
+        let refused = try daemon.ctl(["replay", "start", trace, "--scenario", bad])
+        #expect(refused.status == 1 && refused.stderr.contains("\(bad):1: control.method \"replay.stop\" cannot be played"), "\(refused.stderr)")
+    }
+
     @Test("watch --app shows only what that app received; an unknown --topic is an error")
     func watchByApp() throws {
         let daemon = try DaemonHarness()

@@ -64,6 +64,27 @@ struct ReplayControlTests {
         #expect(try await control.call(Method.replayStatus)["state"] == "finished")
     }
 
+    @Test("resume --until (issue 24.3): the replay pauses again exactly at T, at every speed", arguments: [JSONValue.int(1), .int(4), .string("max")])
+    func resumeUntilPausesAtT(speed: JSONValue) async throws {
+        let (hub, control, app) = try await Self.setUp(["until": 2, "speed": speed])
+        await hub.advance(by: .seconds(3))
+        #expect(try await Self.times(app).count == 3, "t = 0…2")
+        #expect(try await control.errorCode(Method.replayResume, ["until": 1.5]) == -32602, "T behind the position")
+        _ = try await control.call(Method.replayResume, ["until": 6])
+        await hub.advance(by: .seconds(10))
+        #expect(try await Self.times(app) == (3...6).map { "2026-03-01T08:00:0\($0).000Z" })
+        let status = try await control.call(Method.replayStatus)
+        #expect(status["state"] == "paused" && status["position"] == 6)
+        _ = try await control.call(Method.replayResume, ["until": 7.5])
+        await hub.advance(by: .seconds(10))
+        #expect(try await Self.times(app) == ["2026-03-01T08:00:07.000Z"])
+        #expect(try await control.call(Method.replayStatus)["position"] == 7.5, "the clock stops at T between two samples")
+        _ = try await control.call(Method.replayResume)
+        await hub.advance(by: .seconds(10))
+        #expect(try await Self.times(app).count == 2)
+        #expect(try await control.call(Method.replayStatus)["state"] == "finished")
+    }
+
     @Test("step plays the next samples at once while paused; seek skips to a position")
     func stepAndSeek() async throws {
         let (hub, control, app) = try await Self.setUp()

@@ -25,9 +25,66 @@ struct ReplayScheduleTests {
 
     /// Takes every sample due at `now`.
     static func drain(_ schedule: inout ReplaySchedule, at now: Int64) -> [Sample] {
-        var out: [Sample] = []
-        while let sample = schedule.takeIfDue(now: now) { out.append(sample) }
+        drainItems(&schedule, at: now).compactMap { if case .sample(let sample) = $0 { sample } else { nil } }
+    }
+
+    static func drainItems(_ schedule: inout ReplaySchedule, at now: Int64) -> [ReplaySchedule.Item] {
+        var out: [ReplaySchedule.Item] = []
+        while let item = schedule.takeIfDue(now: now) { out.append(item) }
         return out
+    }
+
+    /// What came out, as `s<offset s>` and `c<method>@<offset s>`.
+    static func names(_ items: [ReplaySchedule.Item], start: Timestamp = start) -> [String] {
+        items.map { item in
+            switch item {
+            case .sample(let sample): "s\((sample.time.nanoseconds - start.nanoseconds) / second)"
+            case .control(let control, let time): "c\(control.method)@\((time.nanoseconds - start.nanoseconds) / second)"
+            }
+        }
+    }
+
+    /// An action before sample 1 (at 0.5 s, read as 0 in names), one after the last sample at 4 s.
+    static let controls = [
+        TraceControl(offset: second / 2, beforeSample: 1, method: "a", params: [:], path: "x", line: 3),
+        TraceControl(offset: 4 * second, beforeSample: 3, method: "b", params: [:], path: "x", line: 6),
+    ]
+
+    @Test("issue 24.3: control actions come in their place among the samples at every speed; one after the last sample extends the lap")
+    func controlsInTheirPlace() {
+        for speed in [ReplaySpeed.factor(1), .factor(7), .max] {
+            var schedule = ReplaySchedule(trace: Self.walk(), controls: Self.controls, speed: speed, loop: true, startedAt: 0)
+            #expect(schedule.duration == 4 * Self.second && schedule.lapPeriod == 5 * Self.second)
+            var items: [ReplaySchedule.Item] = []
+            if speed == .max {
+                for _ in 0..<6 { items += schedule.takeIfDue(now: 0).map { [$0] } ?? [] }
+            } else {
+                items = Self.drainItems(&schedule, at: Self.scaled(Self.second / 2, speed))
+                #expect(Self.names(items) == ["s0", "ca@0"], "\(speed)")
+                items += Self.drainItems(&schedule, at: Self.scaled(4 * Self.second, speed) - 1)
+                #expect(Self.names(items).last == "s2", "b is due at 4 s, not before")
+                items += Self.drainItems(&schedule, at: Self.scaled(5 * Self.second, speed))
+            }
+            #expect(Self.names(items) == ["s0", "ca@0", "s1", "s2", "cb@4", "s5"], "\(speed): lap 1 starts 1 s after b")
+        }
+    }
+
+    @Test("issue 24.3: seek skips the actions in between; step plays the actions before the sample it steps; until pauses after the actions at its time")
+    func controlsWithSeekStepAndUntil() {
+        var schedule = ReplaySchedule(trace: Self.walk(), controls: Self.controls, speed: .factor(1), loop: false, until: Self.second / 2, startedAt: 0)
+        #expect(Self.names(Self.drainItems(&schedule, at: Self.second)) == ["s0", "ca@0"])
+        #expect(schedule.isPaused && schedule.position == Self.second / 2)
+        #expect(Self.names([schedule.stepOne(), schedule.stepOne()].compactMap { $0 }) == ["s1", "s2"])
+        schedule.seek(to: Self.second / 4, now: 0)
+        #expect(Self.names([schedule.stepOne()].compactMap { $0 }) == ["ca@0"], "at 0.25 s, a (0.5 s) is ahead")
+        schedule.seek(to: 3 * Self.second, now: 0)
+        #expect(Self.names([schedule.stepOne(), schedule.stepOne()].compactMap { $0 }) == ["cb@4"])
+        #expect(schedule.isFinished)
+    }
+
+    static func scaled(_ nanoseconds: Int64, _ speed: ReplaySpeed) -> Int64 {
+        guard case .factor(let factor) = speed else { return 0 }
+        return ReplaySchedule.scaled(nanoseconds, by: factor)
     }
 
     @Test("At speed 2, sample i is due t_i / 2 after the start, and carries its trace time")

@@ -5,26 +5,23 @@ import SextantTraces
 
 /// Replay, as the control methods drive it (recording: `Hub.startRecording`).
 extension Hub {
-    /// Loads the trace at `path`, opened with `access`'s rights (a control client's own:
-    /// `PeerFileAccess`), and plays it, at once or at the first location request (T1).
+    /// Loads the trace at `path`, and the scenario at `scenario` if given, opened with
+    /// `access`'s rights (a control client's own: `PeerFileAccess`), checks every control
+    /// action against the control method table, and plays them, at once or at the first
+    /// location request (T1).
     func startReplay(
-        path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false, access: PeerFileAccess = .daemons
+        path: String, scenario: String? = nil, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false,
+        access: PeerFileAccess = .daemons
     ) -> EventLoopFuture<Void> {
         let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval, gnssProvider: configuration.gnssProvider)
         // A JSONL trace is checked whole here, off the loop, and then read as it plays.
-        return fileThread.runIfActive(eventLoop: eventLoop) { () -> Result<Result<any ReplayableTrace, TraceLoadError>, PeerFileRefusal> in
-            access.perform(on: path, writing: false) { (opened: String) -> Result<any ReplayableTrace, TraceLoadError> in
-                do throws(TraceLoadError) { return .success(try TraceLoader.openForReplay(path: opened, options: options)) } catch { return .failure(error) }
-            }
-        }.flatMapThrowing { [self] opened in
-            let loaded: Result<any ReplayableTrace, TraceLoadError>
-            switch opened {
-            case .success(let result): loaded = result
-            case .failure(let refusal): loaded = .failure(.unreadable(path: path, reason: refusal.description))
-            }
+        return fileThread.runIfActive(eventLoop: eventLoop) { () -> Result<LoadedReplay, TraceLoadError> in
+            Self.load(path: path, scenario: scenario, options: options, access: access)
+        }.flatMapThrowing { [self] loaded in
             switch loaded {
-            case .success(let trace):
-                replay.start(trace: trace, path: path, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest)
+            case .success(let replay):
+                for control in replay.controls { try ControlActions.check(control, against: controlMethods) }
+                self.replay.start(trace: replay.trace, controls: replay.controls, path: path, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest)
             case .failure(.unreadable(let path, let reason)):
                 logger.warning("replay: cannot read the trace", metadata: ["path": "\(path)", "reason": "\(reason)"])
                 throw RPCError(.sourceUnavailable, "cannot read \(path): \(reason)", data: ["path": .string(path)])
@@ -37,4 +34,49 @@ extension Hub {
         }
     }
 
+    /// A trace and its control actions (its own and a scenario's), merged.
+    struct LoadedReplay: Sendable {
+        let trace: any ReplayableTrace
+        let controls: [TraceControl]
+    }
+
+    /// Runs on the file thread: opens both files with `access`'s rights.
+    private static func load(path: String, scenario: String?, options: TraceLoadOptions, access: PeerFileAccess) -> Result<LoadedReplay, TraceLoadError> {
+        let opened = access.perform(on: path, writing: false) { (opened: String) -> Result<any ReplayableTrace, TraceLoadError> in
+            do throws(TraceLoadError) { return .success(try TraceLoader.openForReplay(path: opened, options: options)) } catch { return .failure(error) }
+        }
+        let trace: any ReplayableTrace
+        switch opened {
+        case .failure(let refusal): return .failure(.unreadable(path: path, reason: refusal.description))
+        case .success(.failure(let error)): return .failure(error)
+        case .success(.success(let loaded)): trace = loaded
+        }
+        guard let scenario else { return .success(LoadedReplay(trace: trace, controls: trace.controls)) }
+        let start = trace.start
+        let read = access.perform(on: scenario, writing: false) { (opened: String) -> Result<[TraceControl], TraceLoadError> in
+            do throws(TraceLoadError) { return .success(try ScenarioFile.read(path: opened, start: start)) } catch { return .failure(error) }
+        }
+        switch read {
+        case .failure(let refusal): return .failure(.unreadable(path: scenario, reason: refusal.description))
+        case .success(.failure(let error)): return .failure(Self.naming(scenario, in: error))
+        case .success(.success(var actions)):
+            for index in actions.indices { actions[index].path = scenario }
+            do throws(TraceError) {
+                return .success(LoadedReplay(trace: trace, controls: try TraceControl.merged(trace.controls, scenario: actions, in: trace)))
+            } catch {
+                return .failure(.invalid(error))
+            }
+        }
+    }
+
+    /// The scenario's errors name it as the client gave it (the real path of a file every
+    /// user may read may differ).
+    private static func naming(_ path: String, in error: TraceLoadError) -> TraceLoadError {
+        switch error {
+        case .unreadable(_, let reason): return .unreadable(path: path, reason: reason)
+        case .invalid(var error):
+            error.path = path
+            return .invalid(error)
+        }
+    }
 }

@@ -20,6 +20,9 @@ struct MethodCall {
     let id: JSONValue?
     /// The caller's app session, for methods that need one (checked before params are read).
     let session: AppSession!
+    /// The time a value set by hand is stamped with: the wall clock's for a client, the
+    /// replay's for a control action a replay plays (nil: the wall clock's).
+    var sampleTime: Timestamp? = nil
 }
 
 /// One method of one socket. A handler decodes its own params in `init` (throwing -32602)
@@ -58,7 +61,14 @@ struct MethodTable {
 
     var names: [String] { methods.keys.sorted() }
 
-    func dispatch(_ method: String, params: JSONValue?, id: JSONValue?, on peer: any RPCPeer, hub: Hub) -> Reply {
+    /// Whether `method` is on this socket and takes `params`, as `dispatch` would read them,
+    /// without acting.
+    func check(_ method: String, params: JSONValue?) throws(RPCError) {
+        guard let handler = methods[method] else { throw RPCError(.methodNotFound, "no method \"\(method)\" on the \(socket.rawValue) socket") }
+        _ = try handler.init(Params(params))
+    }
+
+    func dispatch(_ method: String, params: JSONValue?, id: JSONValue?, on peer: any RPCPeer, hub: Hub, sampleTime: Timestamp? = nil) -> Reply {
         do throws(RPCError) {
             guard let handler = methods[method] else {
                 throw RPCError(.methodNotFound, "no method \"\(method)\" on the \(socket.rawValue) socket")
@@ -69,7 +79,7 @@ struct MethodTable {
                 session = open
             }
             let decoded = try handler.init(Params(params))
-            return try decoded.run(MethodCall(hub: hub, peer: peer, id: id, session: session))
+            return try decoded.run(MethodCall(hub: hub, peer: peer, id: id, session: session, sampleTime: sampleTime))
         } catch {
             return .error(error)
         }

@@ -33,6 +33,11 @@ final class ReplayPlayer {
     /// Paused at the start until the first location request an app makes (RULES T1).
     private var waitingForRequest = false
     private var lastProgressReport: Int64 = 0
+    /// A control action of the replay is being applied (its store write): nothing more
+    /// plays until it is, so that it lands between the same two samples at every speed.
+    private var actionInFlight = false
+    /// Why the replay stopped before its end: a control action failed, or the file changed.
+    private var error: String?
 
     /// The most samples one turn of the loop emits, and the longest it spends emitting.
     static let batchSize = 256
@@ -53,15 +58,19 @@ final class ReplayPlayer {
 
     init(hub: Hub) { self.hub = hub }
 
-    /// Plays `trace` from its start; with `startOnRequest`, paused at its start until the
-    /// first location request of an app or `resume` (RULES T1).
-    func start(trace: any ReplayableTrace, path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false) {
+    /// Plays `trace` and its control actions from its start; with `startOnRequest`, paused
+    /// at its start until the first location request of an app or `resume` (RULES T1).
+    func start(
+        trace: any ReplayableTrace, controls: [TraceControl] = [], path: String, speed: ReplaySpeed, loop: Bool, until: Int64? = nil,
+        startOnRequest: Bool = false
+    ) {
         cancelTimers()
         generation += 1
         run += 1
+        (actionInFlight, error) = (false, nil)
         self.path = path
         let now = hub.clock.monotonicNanoseconds()
-        var schedule = ReplaySchedule(trace: trace, speed: speed, loop: loop, until: until, startedAt: now)
+        var schedule = ReplaySchedule(trace: trace, controls: controls, speed: speed, loop: loop, until: until, startedAt: now)
         if startOnRequest { schedule.pause(now: now) }
         self.schedule = schedule
         hub.gnss.sourceRestarted(.replay)
@@ -94,6 +103,7 @@ final class ReplayPlayer {
         cancelTimers()
         generation += 1
         waitingForRequest = false
+        actionInFlight = false
         state = .stopped
         hub.setSourceState(.replay, .stopped)
         hub.logger.info("replay stopped", metadata: ["path": "\(path ?? "")", "events": "\(schedule?.emitted ?? 0)"])
@@ -109,10 +119,15 @@ final class ReplayPlayer {
         paused()
     }
 
-    func resume() throws(RPCError) {
+    /// Starts the virtual clock again; with `until` (nanoseconds into the current lap), it
+    /// pauses again when it gets there.
+    func resume(until: Int64? = nil) throws(RPCError) {
         guard state == .paused, var schedule else { throw RPCError(.invalidParams, "no replay is paused (state \(state.rawValue))") }
         waitingForRequest = false
-        schedule.resume(now: hub.clock.monotonicNanoseconds())
+        if let until, until < schedule.position {
+            throw RPCError(.invalidParams, "\"until\" (\(Double(until) / 1e9) s) is before the replay's position (\(Double(schedule.position) / 1e9) s)")
+        }
+        schedule.resume(now: hub.clock.monotonicNanoseconds(), until: until)
         self.schedule = schedule
         state = .running
         hub.setSourceState(.replay, .running)
@@ -120,14 +135,34 @@ final class ReplayPlayer {
         turn()
     }
 
-    /// While paused: plays the next `count` samples now. Answers how many it played.
-    func step(_ count: Int) throws(RPCError) -> Int {
-        guard state == .paused, var schedule else { throw RPCError(.invalidParams, "pause the replay first (state \(state.rawValue))") }
-        let samples = schedule.step(count)
-        self.schedule = schedule
-        for sample in samples { hub.ingest(sample, from: .replay) }
-        if schedule.isFinished { finish() } else { report() }
-        return samples.count
+    /// While paused: plays the next `count` samples now, and the control actions before
+    /// and between them. Answers how many samples it played, once the actions are applied.
+    func step(_ count: Int) throws(RPCError) -> EventLoopFuture<Int> {
+        guard state == .paused, schedule != nil else { throw RPCError(.invalidParams, "pause the replay first (state \(state.rawValue))") }
+        guard !actionInFlight else { throw RPCError(.invalidParams, "a control action of the replay is still being applied: step again once it is") }
+        let promise = hub.eventLoop.makePromise(of: Int.self)
+        step(count, played: 0, promise)
+        return promise.futureResult
+    }
+
+    private func step(_ count: Int, played: Int, _ promise: EventLoopPromise<Int>) {
+        var played = played
+        while played < count, state == .paused, var schedule, let item = schedule.stepOne() {
+            self.schedule = schedule
+            switch item {
+            case .sample(let sample):
+                hub.ingest(sample, from: .replay)
+                played += 1
+            case .control(let control, let time):
+                let stepped = played
+                let goesOn = play(control, at: time) { [self] goOn in
+                    if goOn { step(count, played: stepped, promise) } else { promise.succeed(stepped) }
+                }
+                guard goesOn else { return }
+            }
+        }
+        if state == .paused, schedule?.isFinished == true { finish() } else { report() }
+        promise.succeed(played)
     }
 
     /// Moves to `offset` nanoseconds into the current lap, running or paused.
@@ -153,9 +188,9 @@ final class ReplayPlayer {
     /// The replay's progress as `replay.status` answers it.
     var status: ReplayStatus {
         ReplayStatus(
-            path: path, position: Double(schedule?.position ?? 0) / 1e9, duration: Double(schedule?.trace.durationNanoseconds ?? 0) / 1e9,
+            path: path, position: Double(schedule?.position ?? 0) / 1e9, duration: Double(schedule?.duration ?? 0) / 1e9,
             events: Int(schedule?.emitted ?? 0), state: state, speed: schedule?.speed ?? .factor(1), loop: schedule?.loop ?? false,
-            lap: Int(schedule?.lap ?? 0), until: schedule?.until.map { Double($0) / 1e9 }, waitingForRequest: waitingForRequest)
+            lap: Int(schedule?.lap ?? 0), until: schedule?.until.map { Double($0) / 1e9 }, waitingForRequest: waitingForRequest, error: error)
     }
 
     var statusJSON: JSONValue { status.json }
@@ -164,7 +199,7 @@ final class ReplayPlayer {
 
     /// Emits what is due now, within the batch's bounds, then arranges the next turn.
     private func turn() {
-        guard state == .running, var schedule else { return }
+        guard state == .running, !actionInFlight, var schedule else { return }
         let clock = hub.clock
         let started = clock.monotonicNanoseconds()
         var now = started
@@ -174,11 +209,15 @@ final class ReplayPlayer {
                 self.schedule = schedule
                 return waitForRoom()
             }
-            guard let sample = schedule.takeIfDue(now: now) else { break }
+            guard let item = schedule.takeIfDue(now: now) else { break }
             // The schedule is stored before the hub hears the sample: the hub may ask for
             // `replay.status` while it handles it.
             self.schedule = schedule
-            hub.ingest(sample, from: .replay)
+            switch item {
+            case .sample(let sample): hub.ingest(sample, from: .replay)
+            case .control(let control, let time):
+                guard play(control, at: time, then: { [self] goOn in if goOn { turn() } }) else { return }
+            }
             emitted += 1
             now = clock.monotonicNanoseconds()
         }
@@ -225,6 +264,49 @@ final class ReplayPlayer {
         }
     }
 
+    /// Plays a control action (`Hub.playControl`). Answers whether the replay goes on at
+    /// once; if not, `next` is called once, with whether it may go on: when the action is
+    /// applied, or at once when it failed (the replay then stops, saying why).
+    private func play(_ control: TraceControl, at time: Timestamp, then next: @escaping (Bool) -> Void) -> Bool {
+        switch hub.playControl(control, at: time) {
+        case .success(nil):
+            return true
+        case .failure(let failure):
+            failed(control, failure)
+            next(false)
+            return false
+        case .success(let applied?):
+            actionInFlight = true
+            let current = generation
+            applied.assumeIsolated().whenComplete { [self] result in
+                guard generation == current else { return next(false) }
+                actionInFlight = false
+                switch result {
+                case .success: next(true)
+                case .failure(let failure):
+                    failed(control, (failure as? RPCError) ?? RPCError.internalError("\(failure)"))
+                    next(false)
+                }
+            }
+            return false
+        }
+    }
+
+    /// A control action failed: the replay stops there, the action's file, line and
+    /// error in the log and in its status (what played stays played).
+    private func failed(_ control: TraceControl, _ failure: RPCError) {
+        cancelTimers()
+        generation += 1
+        actionInFlight = false
+        error = "\(control.place): \(control.method): \(failure.message)"
+        hub.logger.error(
+            "replay stopped: a control action failed",
+            metadata: ["path": "\(control.path)", "line": "\(control.line)", "method": "\(control.method)", "error": "\(failure.message)"])
+        state = .stopped
+        hub.setSourceState(.replay, .stopped)
+        report()
+    }
+
     /// The schedule paused (by hand, or at `until`).
     private func paused() {
         state = .paused
@@ -238,6 +320,7 @@ final class ReplayPlayer {
             // The file changed under a streamed replay: what played stays played, and the
             // replay stops where the file stopped reading as it was checked.
             hub.logger.error("replay stopped: the trace changed while it played", metadata: ["path": "\(failure.path)", "line": "\(failure.line)", "reason": "\(failure.reason)"])
+            error = failure.description
             state = .stopped
             hub.setSourceState(.replay, .stopped)
             return report()

@@ -15,8 +15,13 @@ import SextantTraces
 /// A schedule can pause (by hand, or on its own when the virtual clock reaches `until`),
 /// step through samples while paused, seek, and resume where the virtual clock stood:
 /// the samples and their times are those of an uninterrupted replay (RULES O5).
+///
+/// Control actions (a trace's control lines, a scenario's) come in their place among the
+/// samples, each at its time, as items of their own: the driver plays them.
 struct ReplaySchedule {
     let trace: any ReplayableTrace
+    /// The control actions, in the order they play (`TraceControl.merged`).
+    let controls: [TraceControl]
     let speed: ReplaySpeed
     let loop: Bool
     /// Pause once the virtual clock (nanoseconds since the replay's start, laps included)
@@ -24,6 +29,8 @@ struct ReplaySchedule {
     private(set) var until: Int64?
 
     private(set) var index = 0
+    /// The next control action to play, in `controls`.
+    private(set) var controlIndex = 0
     private(set) var lap: Int64 = 0
     /// Samples handed out so far, over every lap.
     private(set) var emitted = 0
@@ -43,30 +50,52 @@ struct ReplaySchedule {
     /// The next lap of a looping replay starts this long after the last sample.
     static let lapGap: Int64 = 1_000_000_000
 
-    init(trace: any ReplayableTrace, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startedAt monotonic: Int64) {
+    init(
+        trace: any ReplayableTrace, controls: [TraceControl] = [], speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startedAt monotonic: Int64
+    ) {
         self.trace = trace
+        self.controls = controls
         self.speed = speed
         self.loop = loop
         self.until = until
         self.lapStart = monotonic
-        isFinished = trace.sampleCount == 0
+        isFinished = trace.sampleCount == 0 && controls.isEmpty
         readUpcoming()
+    }
+
+    /// What the schedule hands out: a sample, or a control action with its time.
+    enum Item {
+        case sample(Sample)
+        case control(TraceControl, time: Timestamp)
     }
 
     var isPaused: Bool { pausedAt != nil }
 
+    /// Nanoseconds from the start to the last sample or action, the later.
+    var duration: Int64 { max(trace.durationNanoseconds, controls.last?.offset ?? 0) }
+
     /// Nanoseconds from one lap's start to the next's.
-    var lapPeriod: Int64 { trace.durationNanoseconds.addingClamped(Self.lapGap) }
+    var lapPeriod: Int64 { duration.addingClamped(Self.lapGap) }
 
     /// The offset from the trace's start of the current position, within its lap.
-    var position: Int64 { max(0, pausedAt ?? (index > 0 ? lastOffset : 0)) }
+    var position: Int64 { max(0, pausedAt ?? (index > 0 || controlIndex > 0 ? lastOffset : 0)) }
+
+    /// The control action that comes next, before the next sample, if any.
+    private var nextControl: TraceControl? {
+        guard controlIndex < controls.count, controls[controlIndex].beforeSample <= index else { return nil }
+        return controls[controlIndex]
+    }
+
+    /// The offset of what comes next, action or sample; nil at the end of a lap.
+    private var upcomingOffset: Int64? { nextControl?.offset ?? upcoming?.offset }
+
+    private var atLapEnd: Bool { index == trace.sampleCount && controlIndex == controls.count }
 
     /// When the next sample is due on the monotonic clock: nil when finished or paused,
     /// and at `max` always "now" (the driver paces by its clients instead).
     func nextDue(now: Int64) -> Int64? {
         guard !isFinished, !isPaused else { return nil }
-        guard case .factor(let factor) = speed, let upcoming else { return now }
-        var offset = upcoming.offset
+        guard case .factor(let factor) = speed, var offset = upcomingOffset else { return now }
         // With `until` before the next sample, the pause itself is what falls due.
         if let until, nextVirtualTime > until { offset = until.subtractingClamped(lap.multipliedClamped(by: lapPeriod)) }
         return lapStart.addingClamped(Self.scaled(offset, by: factor))
@@ -76,7 +105,7 @@ struct ReplaySchedule {
     /// moves past it. At the end of a lap a looping schedule starts the next lap, unless
     /// its times would leave what a `Timestamp` can hold (then it finishes). A sample past
     /// `until` pauses the schedule instead.
-    mutating func takeIfDue(now: Int64) -> Sample? {
+    mutating func takeIfDue(now: Int64) -> Item? {
         guard let due = nextDue(now: now), due <= now else { return nil }
         if let until, nextVirtualTime > until {
             pausedAt = until.subtractingClamped(lap.multipliedClamped(by: lapPeriod))
@@ -97,52 +126,62 @@ struct ReplaySchedule {
             let elapsed = Double(now.subtractingClamped(lapStart)) * factor
             let clock = elapsed < Double(Int64.max / 4) ? Int64(elapsed.rounded()) : Int64.max / 4
             // Never before the last sample played, never past the next one due.
-            let next = upcoming?.offset ?? trace.durationNanoseconds
+            let next = upcomingOffset ?? duration
             pausedAt = min(max(clock, position), next)
         }
     }
 
-    /// Starts the virtual clock again from where it stood.
-    mutating func resume(now: Int64) {
+    /// Starts the virtual clock again from where it stood; with `until` (nanoseconds into
+    /// the current lap, not before `position`), it pauses again there, as at a start's `until`.
+    mutating func resume(now: Int64, until: Int64? = nil) {
         guard let at = pausedAt else { return }
         if case .factor(let factor) = speed { lapStart = now.subtractingClamped(Self.scaled(at, by: factor)) }
         pausedAt = nil
+        if let until { self.until = lap.multipliedClamped(by: lapPeriod).addingClamped(until) }
     }
 
-    /// While paused: the next `count` samples at once, whenever they are due; the virtual
-    /// clock moves to the last one.
-    mutating func step(_ count: Int) -> [Sample] {
-        guard isPaused else { return [] }
-        var samples: [Sample] = []
-        while samples.count < count, !isFinished, let sample = take() {
-            samples.append(sample)
-            pausedAt = index > 0 ? lastOffset : 0
-        }
-        return samples
+    /// While paused: the next sample or action at once, whenever it is due; the virtual
+    /// clock moves to it.
+    mutating func stepOne() -> Item? {
+        guard isPaused, !isFinished, let item = take() else { return nil }
+        pausedAt = index > 0 || controlIndex > 0 ? lastOffset : 0
+        return item
     }
 
     /// Moves the virtual clock to `offset` within the current lap: the next sample is the
-    /// first at or after it; those in between are not played.
+    /// first at or after it; the samples and actions in between are not played.
     mutating func seek(to offset: Int64, now: Int64) {
         guard !isFinished else { return }
-        let target = min(max(offset, 0), trace.durationNanoseconds)
+        let target = min(max(offset, 0), duration)
         do {
             index = try trace.firstIndex(atOrAfter: target)
         } catch {
             return fail(error)
         }
+        let sample = index
+        controlIndex = controls.partitioningIndex { $0.beforeSample > sample || ($0.beforeSample == sample && $0.offset >= target) }
         readUpcoming()
         if isPaused {
             pausedAt = target
         } else if case .factor(let factor) = speed {
             lapStart = now.subtractingClamped(Self.scaled(target, by: factor))
         }
-        if index == trace.sampleCount { endLap() }
+        if atLapEnd { endLap() }
     }
 
     // MARK: - Taking samples
 
-    private mutating func take() -> Sample? {
+    private mutating func take() -> Item? {
+        if let control = nextControl {
+            guard let time = timeOfCurrentLap(control.offset) else {
+                isFinished = true
+                return nil
+            }
+            controlIndex += 1
+            lastOffset = control.offset
+            if atLapEnd { endLap() }
+            return .control(control, time: time)
+        }
         guard let sample = upcoming, let time = timeOfCurrentLap(sample.offset) else {
             isFinished = true
             return nil
@@ -151,18 +190,18 @@ struct ReplaySchedule {
         emitted += 1
         lastOffset = sample.offset
         readUpcoming()
-        if index == trace.sampleCount { endLap() }
+        if atLapEnd { endLap() }
         var value = sample.value
         if case .location(var fix) = value {
             fix.time = time
             value = .location(fix)
         }
-        return Sample(time: time, value: value)
+        return .sample(Sample(time: time, value: value))
     }
 
     /// Nanoseconds of virtual time from the replay's start to the next sample.
     private var nextVirtualTime: Int64 {
-        lap.multipliedClamped(by: lapPeriod).addingClamped(upcoming?.offset ?? trace.durationNanoseconds)
+        lap.multipliedClamped(by: lapPeriod).addingClamped(upcomingOffset ?? duration)
     }
 
     /// Reads the sample at `index` into `upcoming`; a streamed file that no longer reads
@@ -203,8 +242,9 @@ struct ReplaySchedule {
         // Each lap is paced from its own start, so that offsets stay those of the trace
         // however many laps have gone.
         if case .factor(let factor) = speed { lapStart = lapStart.addingClamped(Self.scaled(lapPeriod, by: factor)) }
-        if let at = pausedAt { pausedAt = at - trace.durationNanoseconds.addingClamped(Self.lapGap) }
+        if let at = pausedAt { pausedAt = at - lapPeriod }
         index = 0
+        controlIndex = 0
         lap += 1
         readUpcoming()
     }
@@ -238,5 +278,18 @@ extension Int64 {
         let (product, overflow) = multipliedReportingOverflow(by: other)
         guard overflow else { return product }
         return (self < 0) == (other < 0) ? .max : .min
+    }
+}
+
+extension Array {
+    /// The index of the first element that satisfies `belongsAfter`, which must hold for
+    /// every element after it (a binary search).
+    func partitioningIndex(where belongsAfter: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongsAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

@@ -13,6 +13,10 @@ import SextantTraces
 /// clock from one sample of a replay to the next of the same run (a recorded replay keeps
 /// its times at any speed), else on the daemon's monotonic clock of their arrival. The
 /// trace starts at the first sample's own time; its times never go back.
+///
+/// The control actions that change state (`ControlActions.recorded`) are written too, as
+/// control lines, each after the samples that came before it and at the last one's time, so
+/// that a replay plays them between the same two samples.
 final class TraceRecorder {
     let path: String
     private let handle: FileHandle
@@ -27,6 +31,8 @@ final class TraceRecorder {
     /// Samples left out because they fell too far from the recording's start.
     private(set) var skipped = 0
     private var buffer = ""
+    /// Control lines seen before the first sample: they open the trace, at t = 0.
+    private var controlsBeforeStart: [(method: String, params: JSONValue)] = []
 
     /// The latest a sample may come after the recording's start (the trace format's bound
     /// on `t`), in nanoseconds.
@@ -71,8 +77,7 @@ final class TraceRecorder {
     func record(_ sample: Sample, arrival: Int64, replayRun: Int? = nil) {
         let offset: Int64
         if start == nil {
-            start = sample.time
-            buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
+            begin(at: sample.time)
             offset = 0
         } else if let run = replayRun, let last = lastReplayed, last.run == run, let delta = sample.time.nanoseconds(since: last.time), delta >= 0 {
             offset = max(lastOffset, Self.adding(last.offset, delta))
@@ -98,9 +103,24 @@ final class TraceRecorder {
         return overflow ? maximumOffset + 1 : sum
     }
 
+    /// A control action that changed state, written after the samples recorded so far.
+    func recordControl(method: String, params: JSONValue) {
+        guard start != nil else { return controlsBeforeStart.append((method, params)) }
+        buffer += SextantTraceFormat.controlLine(offset: lastOffset, method: method, params: params) + "\n"
+        if buffer.utf8.count >= 16_384 { flush() }
+    }
+
+    /// The header, then the control actions that came before any sample.
+    private func begin(at time: Timestamp) {
+        start = time
+        buffer += SextantTraceFormat.header(start: time, profile: profile) + "\n"
+        for (method, params) in controlsBeforeStart { buffer += SextantTraceFormat.controlLine(offset: 0, method: method, params: params) + "\n" }
+        controlsBeforeStart = []
+    }
+
     /// Writes what is buffered; at stop, a recording with no sample still gets its header.
     func finish() {
-        if start == nil { buffer += SextantTraceFormat.header(start: SextantClock.system.wallTime(), profile: profile) + "\n" }
+        if start == nil { begin(at: SextantClock.system.wallTime()) }
         flush()
         try? handle.synchronize()
         try? handle.close()

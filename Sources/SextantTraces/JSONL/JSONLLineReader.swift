@@ -20,6 +20,10 @@ struct JSONLLineReader {
     /// The header's start and profile, once its line has been read.
     private(set) var header: Trace?
     private var lastOffset: Int64 = 0
+    /// Samples read so far.
+    private var samplesRead = 0
+    /// The control lines read so far (`TraceControl`), in order.
+    private(set) var controls: [TraceControl] = []
 
     init(path: String, header: Trace? = nil, sensors: SensorKindTable = SensorKinds.all) {
         self.path = path
@@ -46,19 +50,32 @@ struct JSONLLineReader {
             header = try SextantTraceFormat.readHeader(o, fail: fail)
             return nil
         }
+        if o["control"] != nil {
+            let (offset, method, params) = try SextantTraceFormat.readControl(o, start: start, sensors: sensors, fail: fail)
+            try advance(to: offset, line: number)
+            guard controls.count < TraceControl.maximumCount else { throw fail("more than \(TraceControl.maximumCount) control lines") }
+            controls.append(TraceControl(offset: offset, beforeSample: samplesRead, method: method, params: params, path: path, line: number))
+            return nil
+        }
         let (offset, sampleValue) = try SextantTraceFormat.readSample(o, start: start, sensors: sensors, fail: fail)
         return try accept(TraceSample(offset: offset, value: sampleValue), line: number)
     }
 
     /// The sample, if its time does not go back.
     private mutating func accept(_ sample: TraceSample, line: Int) throws(TraceError) -> TraceSample {
-        guard sample.offset >= lastOffset else {
+        try advance(to: sample.offset, line: line)
+        samplesRead += 1
+        return sample
+    }
+
+    /// A line's time, if it does not go back.
+    private mutating func advance(to offset: Int64, line: Int) throws(TraceError) {
+        guard offset >= lastOffset else {
             throw TraceError(
                 path: path, line: line,
-                reason: "\"t\" goes back in time (\(Double(sample.offset) / 1e9) after \(Double(lastOffset) / 1e9))")
+                reason: "\"t\" goes back in time (\(Double(offset) / 1e9) after \(Double(lastOffset) / 1e9))")
         }
-        lastOffset = sample.offset
-        return sample
+        lastOffset = offset
     }
 
     /// The header, after the last of `lines` lines: a trace without one is refused.

@@ -22,10 +22,13 @@ public protocol ReplayableTrace: Sendable {
     func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int
     /// Lines a lenient reader skipped (NMEA), by reason, as `Trace.skipped`.
     var skipped: [String: Int] { get }
+    /// Its control actions (a JSONL trace's control lines), in order, held in memory.
+    var controls: [TraceControl] { get }
 }
 
 extension ReplayableTrace {
     public var skipped: [String: Int] { [:] }
+    public var controls: [TraceControl] { [] }
 }
 
 extension Trace: ReplayableTrace {
@@ -80,6 +83,7 @@ public final class StreamedJSONLTrace: ReplayableTrace {
     public var profile: DeviceProfile? { index.header.profile }
     public var sampleCount: Int { index.sampleCount }
     public var durationNanoseconds: Int64 { index.lastOffset }
+    public var controls: [TraceControl] { index.controls }
 
     public func traceSample(at position: Int) throws(TraceError) -> TraceSample {
         let wanted = position / JSONLTraceIndex.blockSize
@@ -139,6 +143,8 @@ public struct JSONLTraceIndex: Sendable {
     public private(set) var sampleCount = 0
     public private(set) var lastOffset: Int64 = 0
     public private(set) var blocks: [BlockStart] = []
+    /// The control lines, kept whole.
+    public private(set) var controls: [TraceControl] = []
 
     /// Reads every line of the open file; nothing is kept of the samples but the blocks'
     /// starts. `each`, if given, sees every sample in order (`trace info` sums them up).
@@ -156,6 +162,7 @@ public struct JSONLTraceIndex: Sendable {
             return true
         }
         header = try reader.finish(lines: lines)
+        controls = reader.controls
         sampleCount = count
         lastOffset = last
         self.blocks = blocks

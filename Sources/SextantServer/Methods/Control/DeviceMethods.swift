@@ -55,7 +55,7 @@ struct DeviceSetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
-        let time = hub.clock.wallTime()
+        let time = call.sampleTime ?? hub.clock.wallTime()
         hub.setSourceState(.manual, .active)
         var taken: JSONValue?
         if var fix = location {

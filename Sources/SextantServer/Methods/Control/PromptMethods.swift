@@ -12,22 +12,28 @@ struct PromptsListMethod: RPCMethod {
 /// `prompts.answer`: the user's choice on a prompt (L5) or an alert (L7).
 struct PromptsAnswerMethod: RPCMethod {
     static let name = Method.promptsAnswer
-    let id: String
-    let choice: PromptChoice
-    let precise: Bool
+    let request: PromptsAnswer
 
-    init(_ p: Params) throws(RPCError) {
-        let request = try PromptsAnswer(p)
-        (id, choice, precise) = (request.id, request.choice, request.precise ?? true)
-    }
+    init(_ p: Params) throws(RPCError) { request = try PromptsAnswer(p) }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let (id, choice, precise, time) = (self.id, self.choice, self.precise, call.hub.now)
+        let (request, time) = (self.request, call.hub.now)
         // Hub+Store: in effect (and the app told) only once committed.
         return .later(
             try call.hub.commitDecision { (engine: inout AuthorizationEngine) throws(RPCError) in
-                try Self.answer(&engine, id: id, choice: choice, precise: precise, at: time)
+                let id = try Self.promptID(request, in: engine)
+                return try Self.answer(&engine, id: id, choice: request.choice, precise: request.precise ?? true, at: time)
             })
+    }
+
+    /// The prompt asked for: by its id, or the oldest open prompt of an app (and kind).
+    private static func promptID(_ request: PromptsAnswer, in engine: AuthorizationEngine) throws(RPCError) -> String {
+        if let id = request.id { return id }
+        let app = request.app ?? ""
+        guard let prompt = engine.prompts.first(where: { $0.app == app && (request.kind == nil || $0.kind == request.kind) }) else {
+            throw RPCError(.noSuchPrompt, "no pending prompt of app \"\(app)\"\(request.kind.map { " of kind \($0.rawValue)" } ?? "")")
+        }
+        return prompt.id
     }
 
     /// The answer on an engine: the hub's, or a copy being staged (Hub+Store).

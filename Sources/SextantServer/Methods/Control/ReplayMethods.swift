@@ -10,17 +10,18 @@ struct ReplayStartMethod: RPCMethod {
     let until: Int64?
     /// Paused at the start until the first location request (RULES T1).
     let startOnRequest: Bool
+    let scenario: String?
 
     init(_ p: Params) throws(RPCError) {
         let request = try ReplayStart(p)
-        (path, speed, loop) = (request.path, request.speed, request.loop ?? false)
+        (path, speed, loop, scenario) = (request.path, request.speed, request.loop ?? false, request.scenario)
         until = request.until.map(Self.nanoseconds)
         startOnRequest = request.startOnRequest ?? false
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let access = PeerFileAccess(peer: call.peer.credentials)
-        return .later(call.hub.startReplay(path: path, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest, access: access).map { [:] })
+        return .later(call.hub.startReplay(path: path, scenario: scenario, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest, access: access).map { [:] })
     }
 }
 
@@ -54,12 +55,15 @@ struct ReplayPauseMethod: RPCMethod {
     }
 }
 
+/// `replay.resume`, with `until`: the clock pauses again at that many seconds of the lap.
 struct ReplayResumeMethod: RPCMethod {
     static let name = Method.replayResume
-    init(_ p: Params) throws(RPCError) {}
+    let until: Int64?
+
+    init(_ p: Params) throws(RPCError) { until = try ReplayResume(p).until.map(ReplayStartMethod.nanoseconds) }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        try call.hub.replay.resume()
+        try call.hub.replay.resume(until: until)
         return .result(call.hub.replay.statusJSON)
     }
 }
@@ -74,10 +78,13 @@ struct ReplayStepMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let played = try call.hub.replay.step(count)
-        var status = call.hub.replay.status
-        status.stepped = played
-        return .result(status.json)
+        let replay: ReplayPlayer = call.hub.replay
+        return .later(
+            try replay.step(count).assumeIsolated().map { played in
+                var status = replay.status
+                status.stepped = played
+                return status.json
+            }.nonisolated())
     }
 }
 

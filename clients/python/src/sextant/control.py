@@ -276,17 +276,20 @@ class Control:
 
     def replay_start(
         self, path: str, speed: Union[float, str] = 1, loop: bool = False, until: Optional[float] = None,
-        timeout: Optional[float] = None, start_on_request: bool = False,
+        timeout: Optional[float] = None, start_on_request: bool = False, scenario: Optional[str] = None,
     ) -> None:
         """Replay a trace; ``speed`` a factor or ``"max"``. Loading a large trace takes its
         time: no limit unless ``timeout``. ``until`` (seconds of trace) pauses there.
         ``start_on_request``: wait, paused at t = 0, until an app first asks for locations
-        (or :meth:`replay_resume`)."""
+        (or :meth:`replay_resume`). ``scenario``: a file of control actions played at times
+        of the trace (sextant-trace(5), CONTROL LINES)."""
         params: Dict[str, Any] = {"path": os.path.abspath(path), "speed": speed, "loop": loop}
         if until is not None:
             params["until"] = until
         if start_on_request:
             params["startOnRequest"] = True
+        if scenario is not None:
+            params["scenario"] = os.path.abspath(scenario)
         self.call(wire.METHOD_REPLAY_START, params, timeout=timeout)
 
     def replay_stop(self) -> ReplayStatus:
@@ -298,8 +301,10 @@ class Control:
     def replay_pause(self) -> ReplayStatus:
         return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_PAUSE))
 
-    def replay_resume(self) -> ReplayStatus:
-        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_RESUME))
+    def replay_resume(self, until: Optional[float] = None) -> ReplayStatus:
+        """Resume a paused replay; with ``until`` (seconds of the trace) it pauses again there."""
+        params: Dict[str, Any] = {} if until is None else {"until": until}
+        return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_RESUME, params))
 
     def replay_seek(self, position: float) -> ReplayStatus:
         return ReplayStatus.from_json(self.call(wire.METHOD_REPLAY_SEEK, {"position": position}))
