@@ -52,8 +52,8 @@ struct HubDispatchTests {
             MethodTable.appSocket().names == [
                 "app.update", "authorization.get", "authorization.request", "hello", "location.once", "location.start",
                 "location.stop", "orientation.start", "orientation.stop", "posture.start", "posture.stop",
-                "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
+                "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",
             ])
         #expect(
             MethodTable.controlSocket().names == [
