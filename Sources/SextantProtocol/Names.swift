@@ -79,6 +79,8 @@ public enum Method {
     public static let orientationStop = "orientation.stop"
     public static let postureStart = "posture.start"
     public static let postureStop = "posture.stop"
+    public static let headingStart = "heading.start"
+    public static let headingStop = "heading.stop"
     public static let appUpdate = "app.update"
     // Control socket.
     public static let status = "status"
@@ -111,6 +113,7 @@ public enum Method {
     public static let all: [String] = [
         hello, authorizationGet, authorizationRequest, locationStart, locationStop, locationOnce, orientationStart,
         orientationStop, postureStart, postureStop, appUpdate,
+        headingStart, headingStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -127,6 +130,8 @@ public enum Event {
     public static let interfaceOrientation = "interfaceOrientation"
     public static let posture = "posture"
     public static let locationUnavailable = "locationUnavailable"
+    public static let heading = "heading"
+    public static let headingCalibration = "headingCalibration"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -136,6 +141,7 @@ public enum Event {
     public static let ordered: [String] = [
         location, authorization, servicesEnabled, deviceOrientation, interfaceOrientation, posture, locationUnavailable,
         prompt, promptClosed, replay,
+        heading, headingCalibration,
     ]
 
     /// Every event a `watch` may name in `topics`.

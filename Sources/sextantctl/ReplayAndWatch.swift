@@ -176,6 +176,8 @@ enum EventText {
         case Event.deviceOrientation, Event.interfaceOrientation: return "\(Text.plain(p["previous"])) → \(Text.plain(p["orientation"]))"
         case Event.posture: return "\(Text.plain(p["previous"])) → \(Text.plain(p["state"])) (hinge \(Text.plain(p["hingeAngle"]))°, \(Text.plain(p["fold"])))"
         case Event.locationUnavailable: return Text.plain(p["reason"])
+        case Event.heading: return Text.heading(p)
+        case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
         default: return p.serialized()
         }
     }

@@ -17,6 +17,8 @@ final class AppSession {
     /// a sensor kind's among them.
     var topics: Set<AppTopic> = []
     var stream: LocationStream?
+    /// Its `heading.start`: the filter and the model at its served place (Hub+Heading).
+    var heading: HeadingSubscription?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
     /// The authorization engine's answer for this session's locations (nil: none may

@@ -12,6 +12,7 @@ extension MethodTable {
                 SubscriptionMethod<OrientationStart>.self, SubscriptionMethod<OrientationStop>.self,
                 SubscriptionMethod<PostureStart>.self, SubscriptionMethod<PostureStop>.self,
                 AppUpdateMethod.self,
+                HeadingStartMethod.self, HeadingStopMethod.self,
             ])
     }
 

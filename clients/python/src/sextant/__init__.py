@@ -12,7 +12,7 @@
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
-from .app import App, Authorization, PendingAuthorization
+from .app import App, Authorization, Heading, PendingAuthorization
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, find_sextantd
@@ -30,7 +30,7 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "App", "Authorization", "PendingAuthorization", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
+    "App", "Authorization", "Heading", "PendingAuthorization", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
     "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "find_sextantd",
     "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
     "DaemonStartError", "UntrustedDaemon",

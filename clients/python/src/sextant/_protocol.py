@@ -42,6 +42,8 @@ METHOD_ORIENTATION_STOP = "orientation.stop"
 METHOD_POSTURE_START = "posture.start"
 METHOD_POSTURE_STOP = "posture.stop"
 METHOD_APP_UPDATE = "app.update"
+METHOD_HEADING_START = "heading.start"
+METHOD_HEADING_STOP = "heading.stop"
 METHOD_STATUS = "status"
 METHOD_SERVICES_SET = "services.set"
 METHOD_PERMISSIONS_LIST = "permissions.list"
@@ -79,6 +81,8 @@ EVENT_LOCATION_UNAVAILABLE = "locationUnavailable"
 EVENT_PROMPT = "prompt"
 EVENT_PROMPT_CLOSED = "promptClosed"
 EVENT_REPLAY = "replay"
+EVENT_HEADING = "heading"
+EVENT_HEADING_CALIBRATION = "headingCalibration"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
