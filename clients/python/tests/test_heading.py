@@ -38,7 +38,7 @@ def test_start_heading_gives_typed_headings_and_true_only_while_authorized(sexta
     sextant_control.grant("com.example.compass")
     sextant_control.replay_start(compass_walk(tmp_path / "again.jsonl", [90]), speed="max")
     granted = app.next_heading()
-    assert granted.true is not None and granted.true == pytest.approx(90 + 1.4, abs=1.5)
+    assert granted.true is not None and granted.true == pytest.approx(90 + 1.98, abs=0.02)
     app.stop_heading()
 
 
