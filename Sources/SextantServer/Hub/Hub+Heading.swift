@@ -7,19 +7,17 @@ import SextantProtocol
 /// the app may know, and applies the rules of who may have what.
 extension Hub {
     /// H1: the accelerometer's latest reading is the attitude the next field is judged in.
-    func headingGravity(_ reading: Acceleration) { heading.engine.gravity(reading) }
+    func headingGravity(_ reading: Acceleration) { heading.gravity(reading) }
 
     /// One magnetometer reading its arbiter let through.
     func magnetometerSample(_ field: MagneticField, at time: Timestamp) {
-        heading.expect(at: location.lastFix, time: time)
-        guard let decision = heading.engine.judge(field, at: time) else { return }
+        guard let decision = heading.judge(field, at: time, lastFix: location.lastFix) else { return }
         publishHeading(decision)
     }
 
     /// One compass reading its arbiter let through: taken as it is (H1).
     func compassSample(_ compass: CompassReading, at time: Timestamp) {
-        heading.expect(at: location.lastFix, time: time)
-        guard let decision = heading.engine.judge(compass, at: time) else { return }
+        guard let decision = heading.judge(compass, at: time, lastFix: location.lastFix) else { return }
         publishHeading(decision)
     }
 
@@ -75,9 +73,10 @@ extension Hub {
     }
 }
 
-/// The heading engine and the model's field at the latest fix (H6), owned by the hub.
+/// The heading engine and the model's field at the latest fix (H6), owned by the hub and
+/// changed only through the operations below.
 final class HeadingState {
-    var engine = HeadingEngine()
+    private(set) var engine = HeadingEngine()
     private var model = MagneticModelCache()
     /// The source of the latest magnetometer or compass reading heard, for `status`.
     private(set) var source: SourceName?
@@ -96,8 +95,22 @@ final class HeadingState {
         return .object(members)
     }
 
-    /// H3, H4: the engine compares the field with the model's at the latest fix.
-    func expect(at fix: LocationFix?, time: Timestamp) {
+    /// H1: the attitude the next field is judged in.
+    func gravity(_ reading: Acceleration) { engine.gravity(reading) }
+
+    /// A magnetometer reading judged against the model's field at the latest fix (H3, H4).
+    func judge(_ field: MagneticField, at time: Timestamp, lastFix: LocationFix?) -> HeadingDecision? {
+        expect(at: lastFix, time: time)
+        return engine.judge(field, at: time)
+    }
+
+    /// A compass reading, taken as it is (H1).
+    func judge(_ compass: CompassReading, at time: Timestamp, lastFix: LocationFix?) -> HeadingDecision? {
+        expect(at: lastFix, time: time)
+        return engine.judge(compass, at: time)
+    }
+
+    private func expect(at fix: LocationFix?, time: Timestamp) {
         engine.expected = fix.map { fullAccuracyModel(at: $0, time: time) }
     }
 
@@ -146,24 +159,17 @@ struct HeadingCalibrationEvent: AppEventKind {
     static var topic: AppTopic { .heading }
     var outboundKind: OutboundKind { .essential }
     var method: String { Event.headingCalibration }
-    var params: JSONValue { ["needed": .bool(needed), "time": .string(time.rfc3339)] }
+    var params: JSONValue { SextantProtocol.HeadingCalibrationEvent(needed: needed, time: time).json }
 }
 
 extension Heading {
-    /// The `heading` event's params: degrees rounded to 0.01, the field to 0.01 µT.
+    /// The `heading` event's params (``WireHeading``): degrees and µT to 0.01.
     func json(magnetic: Double, trueHeading: Double?) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "magnetic": .double(Self.hundredths(magnetic)), "time": .string(time.rfc3339),
-            "accuracy": accuracy.map { .double($0) } ?? .null,
-        ]
-        if let trueHeading { members["true"] = .double(Self.hundredths(trueHeading)) }
-        if let field {
-            members["field"] = [
-                "x": .double(Self.hundredths(field.x)), "y": .double(Self.hundredths(field.y)),
-                "z": .double(Self.hundredths(field.z)),
-            ]
-        }
-        return .object(members)
+        WireHeading(
+            magnetic: Self.hundredths(magnetic), trueHeading: trueHeading.map(Self.hundredths), accuracy: accuracy,
+            field: field.map { .init(x: Self.hundredths($0.x), y: Self.hundredths($0.y), z: Self.hundredths($0.z)) },
+            time: time
+        ).json
     }
 
     static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
