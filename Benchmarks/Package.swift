@@ -59,6 +59,17 @@ let package = Package(
             ]
         ),
 
+        // The heading engine's cost per sample beside the orientation judge's:
+        // `swift run -c release heading-figures`.
+        .executableTarget(
+            name: "heading-figures",
+            dependencies: [
+                "OrientationWorkload",
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
+
         // NMEA decode throughput: Tools/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).
         .executableTarget(
             name: "NMEAThroughput",

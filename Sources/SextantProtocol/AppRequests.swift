@@ -229,6 +229,36 @@ public struct VisitsStop: ParameterlessRequest, Equatable {
     public init() {}
 }
 
+/// `heading.start`: `heading` and `headingCalibration` events (RULES H1–H8).
+public struct HeadingStart: RPCRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.headingStart
+    /// Degrees a heading must turn from the last one sent (iOS `headingFilter`); 0 sends
+    /// every sample; 1 when absent, as on iOS.
+    public var filter: Double?
+
+    public init(filter: Double? = nil) { self.filter = filter }
+
+    public init(_ p: Params) throws(RPCError) {
+        filter = try p.number("filter")
+        if let filter, !(0...180).contains(filter) {
+            throw .invalidParams("\"filter\" must be within 0...180 degrees, got \(filter)")
+        }
+    }
+
+    public var params: JSONValue {
+        var o = WireObject()
+        o.set("filter", filter)
+        return o.json
+    }
+}
+
+public struct HeadingStop: ParameterlessRequest, Equatable {
+    public typealias Result = EmptyResult
+    public static let method = Method.headingStop
+    public init() {}
+}
+
 /// `app.update`: the app's state, supported orientations, interface lock.
 public struct AppUpdate: RPCRequest, Equatable {
     /// The app's entry, as `apps.list` gives it.

@@ -20,6 +20,8 @@ public enum SextantEvent: Sendable, Equatable {
     /// A prompt closed: the prompt's members with `choice` and `precise`, or `cancelled`.
     case promptClosed(JSONValue)
     case replay(ReplayStatus)
+    case heading(WireHeading)
+    case headingCalibration(HeadingCalibrationEvent)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -38,6 +40,8 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.prompt: self = .prompt(params)
         case Event.promptClosed: self = .promptClosed(params)
         case Event.replay: self = .replay(try ReplayStatus(json: params))
+        case Event.heading: self = .heading(try WireHeading(json: params))
+        case Event.headingCalibration: self = .headingCalibration(try HeadingCalibrationEvent(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -59,6 +63,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .prompt: return Event.prompt
         case .promptClosed: return Event.promptClosed
         case .replay: return Event.replay
+        case .heading: return Event.heading
+        case .headingCalibration: return Event.headingCalibration
         }
     }
 
@@ -77,6 +83,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .region(let event): return event.json
         case .prompt(let members), .promptClosed(let members): return members
         case .replay(let status): return status.json
+        case .heading(let heading): return heading.json
+        case .headingCalibration(let event): return event.json
         }
     }
 }

@@ -79,6 +79,8 @@ public enum Method {
     public static let orientationStop = "orientation.stop"
     public static let postureStart = "posture.start"
     public static let postureStop = "posture.stop"
+    public static let headingStart = "heading.start"
+    public static let headingStop = "heading.stop"
     public static let appUpdate = "app.update"
     public static let significantChangesStart = "significantChanges.start"
     public static let significantChangesStop = "significantChanges.stop"
@@ -124,6 +126,7 @@ public enum Method {
         orientationStop, postureStart, postureStop, appUpdate,
         significantChangesStart, significantChangesStop, visitsStart, visitsStop,
         regionMonitor, regionStop, regionList, regionState,
+        headingStart, headingStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -145,6 +148,8 @@ public enum Event {
     public static let visit = "visit"
     public static let region = "region"
     public static let regionUnavailable = "regionUnavailable"
+    public static let heading = "heading"
+    public static let headingCalibration = "headingCalibration"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -156,6 +161,7 @@ public enum Event {
         significantChange, visit,
         region, regionUnavailable,
         prompt, promptClosed, replay,
+        heading, headingCalibration,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -35,6 +35,9 @@ struct Status: ParsableCommand {
                 if let posture = s["posture"], !posture.isNull {
                     lines.append("Posture:           \(Text.plain(posture["state"])) (hinge \(Text.plain(posture["hingeAngle"]))°)")
                 }
+                if let heading = s["heading"], !heading.isNull {
+                    lines.append("Heading:           " + Text.heading(heading))
+                }
                 lines.append("Location:          " + (s["location"].flatMap { $0.isNull ? nil : Text.coordinate($0) } ?? "none yet"))
                 lines.append("Sessions:          \(Text.plain(s["sessions"]))")
                 if let regions = s["regions"] {

@@ -116,6 +116,17 @@ enum Text {
         return s
     }
 
+    /// A heading (`status`'s or a `heading` event's): magnetic and true degrees, accuracy,
+    /// and in `status` its source and the calibration state.
+    static func heading(_ h: JSONValue) -> String {
+        var s = String(format: "%.1f° magnetic", h["magnetic"]?.doubleValue ?? 0)
+        if let trueHeading = h["true"]?.doubleValue { s += String(format: ", %.1f° true", trueHeading) }
+        if let accuracy = h["accuracy"]?.doubleValue { s += String(format: "  ±%g°", accuracy) }
+        if let source = h["source"]?.stringValue { s += "  from \(source)" }
+        if h["calibrationNeeded"]?.boolValue == true { s += "  (calibration needed)" }
+        return s
+    }
+
     /// An age like "12s" from an RFC 3339 time.
     static func age(_ value: JSONValue?) -> String {
         guard let text = value?.stringValue, let then = Timestamp(rfc3339: text) else { return "-" }

@@ -215,6 +215,8 @@ enum EventText {
             return "\(departure)  \(Text.coordinate(p))  arrived \(Text.plain(p["arrival"]))"
         case Event.region: return "\(Text.plain(p["identifier"])) \(Text.plain(p["transition"])) (\(Text.plain(p["state"]))) @ \(Text.plain(p["time"]))"
         case Event.regionUnavailable: return Text.plain(p["reason"])
+        case Event.heading: return Text.heading(p)
+        case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
         default: return p.serialized()
         }
     }

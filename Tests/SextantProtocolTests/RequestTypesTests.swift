@@ -142,6 +142,10 @@ struct RequestTypesTests {
             (Event.promptClosed, #"{"id":"p1","choice":null,"cancelled":true}"#, .promptClosed(try JSONValue.parse(#"{"id":"p1","choice":null,"cancelled":true}"#))),
             (Event.replay, #"{"path":null,"position":0,"duration":0,"events":0,"state":"idle","speed":1,"loop":false,"lap":0,"until":null}"#,
              .replay(ReplayStatus(path: nil, position: 0, duration: 0, events: 0, state: .idle, speed: .factor(1), loop: false, lap: 0, until: nil))),
+            (Event.heading, #"{"magnetic":87.5,"true":89.48,"accuracy":5,"field":{"x":-19.96,"y":0.87,"z":-40},"time":"2026-03-01T10:00:00.250Z"}"#,
+             .heading(WireHeading(magnetic: 87.5, trueHeading: 89.48, accuracy: 5, field: .init(x: -19.96, y: 0.87, z: -40), time: time))),
+            (Event.headingCalibration, #"{"needed":true,"time":"2026-03-01T10:00:00.250Z"}"#,
+             .headingCalibration(HeadingCalibrationEvent(needed: true, time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

@@ -50,7 +50,9 @@ struct HubDispatchTests {
     func tablesMatchTheProtocol() {
         #expect(
             MethodTable.appSocket().names == [
-                "app.update", "authorization.get", "authorization.request", "hello", "location.once", "location.start",
+                "app.update", "authorization.get", "authorization.request",
+                "heading.start", "heading.stop",
+                "hello", "location.once", "location.start",
                 "location.stop", "orientation.start", "orientation.stop", "posture.start", "posture.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
                 "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",

@@ -71,8 +71,13 @@ extension Hub {
 /// an engine of the hub judges. A kind without a line here is recorded, not judged.
 enum SensorHandlers {
     static let all: [SensorKind.ID: @Sendable (Hub, SensorReading, Timestamp) -> Void] = [
-        SensorKind.accelerometer.id: { hub, reading, time in hub.accelerometerSample(Acceleration(reading)!, at: time) },
+        SensorKind.accelerometer.id: { hub, reading, time in
+            hub.headingGravity(Acceleration(reading)!)
+            hub.accelerometerSample(Acceleration(reading)!, at: time)
+        },
         SensorKind.hinge.id: { hub, reading, time in hub.hingeSample(reading.hingeAngle!, at: time) },
+        SensorKind.magnetometer.id: { hub, reading, time in hub.magnetometerSample(MagneticField(reading)!, at: time) },
+        SensorKind.compass.id: { hub, reading, time in hub.compassSample(CompassReading(reading)!, at: time) },
     ]
 }
 

@@ -30,6 +30,7 @@ extension Hub {
         guard let handle = SensorHandlers.all[reading.kind],
             motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
         else { return }
+        heading.heard(reading.kind, from: source)
         handle(self, reading, time)
     }
 

@@ -24,6 +24,7 @@ extension Hub {
             "rotationLock": .bool(motion.rotationLock),
             "deviceOrientation": .string(motion.judge.orientation.rawValue),
             "posture": postureJSON,
+            "heading": heading.statusJSON,
             "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": promptPolicyJSON,

@@ -99,6 +99,8 @@ public final class Hub {
     let locationFanOut = LocationFanOut.State()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
+    /// The heading engine and the model's field at the latest fix (Hub+Heading).
+    let heading = HeadingState()
     /// The GNSS profile and the simulated flag every fix passes through before the rules.
     let gnss: GNSSProfiles
     /// The device's visits and the sessions that listen for them or for significant changes.

@@ -19,6 +19,8 @@ final class AppSession {
     var stream: LocationStream?
     /// Its significant-change service, from `significantChanges.start` (RULES S1–S3).
     var significantChanges: SignificantChangeMonitor?
+    /// Its `heading.start`: the filter and the model at its served place (Hub+Heading).
+    var heading: HeadingSubscription?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
     /// The authorization engine's answer for this session's locations (nil: none may

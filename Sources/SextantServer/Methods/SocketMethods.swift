@@ -15,6 +15,7 @@ extension MethodTable {
                 MovementServiceMethod<SignificantChangesStart>.self, MovementServiceMethod<SignificantChangesStop>.self,
                 MovementServiceMethod<VisitsStart>.self, MovementServiceMethod<VisitsStop>.self,
                 RegionMonitorMethod.self, RegionStopMethod.self, RegionListMethod.self, RegionStateMethod.self,
+                HeadingStartMethod.self, HeadingStopMethod.self,
             ])
     }
 

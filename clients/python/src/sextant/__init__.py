@@ -13,7 +13,7 @@
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
-from .app import App, Authorization, PendingAuthorization, Visit
+from .app import App, Authorization, Heading, PendingAuthorization, Visit
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
@@ -31,7 +31,7 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "App", "Authorization", "PendingAuthorization", "Visit", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
+    "App", "Authorization", "Heading", "PendingAuthorization", "Visit", "Connection", "Event", "DEFAULT_TIMEOUT", "default_runtime_dir",
     "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "RunDaemon", "find_sextantd",
     "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
     "DaemonStartError", "UntrustedDaemon",

@@ -52,6 +52,8 @@ METHOD_REGION_MONITOR = "region.monitor"
 METHOD_REGION_STOP = "region.stop"
 METHOD_REGION_LIST = "region.list"
 METHOD_REGION_STATE = "region.state"
+METHOD_HEADING_START = "heading.start"
+METHOD_HEADING_STOP = "heading.stop"
 METHOD_STATUS = "status"
 METHOD_SERVICES_SET = "services.set"
 METHOD_PERMISSIONS_LIST = "permissions.list"
@@ -96,6 +98,8 @@ EVENT_REGION_UNAVAILABLE = "regionUnavailable"
 EVENT_PROMPT = "prompt"
 EVENT_PROMPT_CLOSED = "promptClosed"
 EVENT_REPLAY = "replay"
+EVENT_HEADING = "heading"
+EVENT_HEADING_CALIBRATION = "headingCalibration"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)

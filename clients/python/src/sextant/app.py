@@ -55,6 +55,27 @@ class Visit:
         return cls(p["lat"], p["lon"], p["hAcc"], p["arrival"], p.get("departure"), p.get("accuracy", ""))
 
 
+@dataclass(frozen=True)
+class Heading:
+    """A ``heading`` event (sextant-rules(7) H1–H8), as Core Location's ``CLHeading``:
+    degrees clockwise from north of the top of the app's interface."""
+
+    magnetic: float
+    true: Optional[float]
+    """Absent (None) while the app may not have locations (H8)."""
+    accuracy: Optional[float]
+    field: Optional[Dict[str, float]]
+    """µT in the device frame, when the heading came from a magnetometer."""
+    time: str
+
+    @classmethod
+    def from_event(cls, event: Event) -> "Heading":
+        if event.method != wire.EVENT_HEADING:
+            raise ValueError("not a heading event: %s" % event)
+        p = event.params
+        return cls(p["magnetic"], p.get("true"), p.get("accuracy"), p.get("field"), p["time"])
+
+
 class PendingAuthorization:
     """An ``authorization.request`` sent and not yet decided (a prompt may be waiting)."""
 
@@ -232,6 +253,24 @@ class App:
     def region_state(self, identifier: str) -> str:
         """``region.state``: ``inside``, ``outside`` or ``unknown``."""
         return str(self.connection.call(wire.METHOD_REGION_STATE, {"identifier": identifier})["state"])
+
+    def start_heading(self, filter: Optional[float] = None) -> None:
+        """``heading.start``: ``heading`` and ``headingCalibration`` events; ``filter`` in
+        degrees (iOS ``headingFilter``: 1 when None, 0 for every reading)."""
+        self.connection.call(wire.METHOD_HEADING_START, {} if filter is None else {"filter": filter})
+
+    def stop_heading(self) -> None:
+        """``heading.stop``."""
+        self.connection.call(wire.METHOD_HEADING_STOP)
+
+    def next_heading(
+        self, predicate: Optional[Callable[[Heading], bool]] = None, timeout: Optional[float] = DEFAULT_TIMEOUT
+    ) -> Heading:
+        """The next ``heading`` event (for which ``predicate`` holds), typed."""
+        event = self.wait_for(
+            wire.EVENT_HEADING, None if predicate is None else (lambda e: predicate(Heading.from_event(e))), timeout
+        )
+        return Heading.from_event(event)
 
     def update(
         self,

@@ -1,0 +1,176 @@
+import SextantCore
+import SextantProtocol
+
+/// Magnetometer and compass readings in (``SensorHandlers``), with the accelerometer's
+/// gravity; `heading` and `headingCalibration` events out (RULES H1–H8). The engine decides
+/// the heading; the hub turns it to each app's interface, adds the declination at the place
+/// the app may know, and applies the rules of who may have what.
+extension Hub {
+    /// H1: the accelerometer's latest reading is the attitude the next field is judged in.
+    func headingGravity(_ reading: Acceleration) { heading.gravity(reading) }
+
+    /// One magnetometer reading its arbiter let through.
+    func magnetometerSample(_ field: MagneticField, at time: Timestamp) {
+        guard let decision = heading.judge(field, at: time, lastFix: location.lastFix) else { return }
+        publishHeading(decision)
+    }
+
+    /// One compass reading its arbiter let through: taken as it is (H1).
+    func compassSample(_ compass: CompassReading, at time: Timestamp) {
+        guard let decision = heading.judge(compass, at: time, lastFix: location.lastFix) else { return }
+        publishHeading(decision)
+    }
+
+    private func publishHeading(_ decision: HeadingDecision) {
+        let decided = decision.heading
+        var heard = false
+        for session in sessions.ordered where session.hears(.heading) {
+            heard = true
+            // H8: the magnetic heading follows L8 (foreground, or background with Always).
+            guard mayHaveHeading(session) else { continue }
+            if let needed = decision.calibrationChanged {
+                publish(to: session, HeadingCalibrationEvent(needed: needed, time: decided.time))
+            }
+            let interface = session.interface.orientation ?? .portrait
+            let magnetic = HeadingMath.turned(decided.magnetic, to: interface)
+            guard session.heading?.stream.admits(magnetic) == true else { continue }
+            if let trueHeading = trueHeading(of: decided, for: session) {
+                publish(to: session, TrueHeadingEvent(heading: decided, magnetic: magnetic,
+                    trueHeading: HeadingMath.turned(trueHeading, to: interface)))
+            } else {
+                publish(to: session, HeadingEvent(heading: decided, magnetic: magnetic))
+            }
+        }
+        guard !heard else { return }
+        if let needed = decision.calibrationChanged {
+            broadcastToWatchers(Event.headingCalibration, HeadingCalibrationEvent(needed: needed, time: decided.time).params)
+        }
+        broadcastToWatchers(Event.heading, HeadingEvent(heading: decided, magnetic: decided.magnetic).params, kind: .sensor)
+    }
+
+    /// H8 (L8): an app in the background hears the compass only with Always.
+    func mayHaveHeading(_ session: AppSession) -> Bool {
+        appState(of: session) == .foreground || authorization.authorization(of: session.id).status == .authorizedAlways
+    }
+
+    /// H6, H8: the true heading in the device's natural orientation that this session may
+    /// have: none without location authorization now (L1, L8, L9); at full accuracy the
+    /// compass's own or magnetic + the declination at the latest fix; at reduced accuracy
+    /// magnetic + the declination at the fix the app is served (its grid cell, L10).
+    func trueHeading(of decided: Heading, for session: AppSession) -> Double? {
+        guard let granted = decidedAccuracy(of: session) else { return nil }
+        guard let fix = location.lastFix else { return granted == .full ? decided.reportedTrue : nil }
+        if granted == .full {
+            if let reported = decided.reportedTrue { return reported }
+            let declination = heading.fullAccuracyModel(at: fix, time: decided.time).declination
+            return HeadingMath.normalized(decided.magnetic + declination)
+        }
+        guard let fudger = committedFudger(for: session.app) else { return nil }
+        let served = fudger.coarsen(fix).fix
+        let elements = session.heading?.model.elements(
+            latitude: served.latitude, longitude: served.longitude, height: served.altitude ?? 0, at: decided.time)
+        return elements.map { HeadingMath.normalized(decided.magnetic + $0.declination) }
+    }
+}
+
+/// The heading engine and the model's field at the latest fix (H6), owned by the hub and
+/// changed only through the operations below.
+final class HeadingState {
+    private(set) var engine = HeadingEngine()
+    private var model = MagneticModelCache()
+    /// The source of the latest magnetometer or compass reading heard, for `status`.
+    private(set) var source: SourceName?
+
+    func heard(_ kind: SensorKind.ID, from source: SourceName) {
+        if kind == SensorKind.magnetometer.id || kind == SensorKind.compass.id { self.source = source }
+    }
+
+    /// `heading` in `status`: the latest heading in the device's natural orientation, its
+    /// source and the calibration state; null before the first.
+    var statusJSON: JSONValue {
+        guard let latest = engine.latest else { return .null }
+        var members = latest.json(magnetic: latest.magnetic, trueHeading: nil).objectValue ?? [:]
+        members["source"] = source.map { .string($0.rawValue) } ?? .null
+        members["calibrationNeeded"] = .bool(engine.needsCalibration)
+        return .object(members)
+    }
+
+    /// H1: the attitude the next field is judged in.
+    func gravity(_ reading: Acceleration) { engine.gravity(reading) }
+
+    /// A magnetometer reading judged against the model's field at the latest fix (H3, H4).
+    func judge(_ field: MagneticField, at time: Timestamp, lastFix: LocationFix?) -> HeadingDecision? {
+        expect(at: lastFix, time: time)
+        return engine.judge(field, at: time)
+    }
+
+    /// A compass reading, taken as it is (H1).
+    func judge(_ compass: CompassReading, at time: Timestamp, lastFix: LocationFix?) -> HeadingDecision? {
+        expect(at: lastFix, time: time)
+        return engine.judge(compass, at: time)
+    }
+
+    private func expect(at fix: LocationFix?, time: Timestamp) {
+        engine.expected = fix.map { fullAccuracyModel(at: $0, time: time) }
+    }
+
+    func fullAccuracyModel(at fix: LocationFix, time: Timestamp) -> GeomagneticElements {
+        model.elements(latitude: fix.latitude, longitude: fix.longitude, height: fix.altitude ?? 0, at: time)
+    }
+}
+
+/// A session's `heading.start`: its filter (H7) and the model at the place it is served,
+/// when that is not the latest fix itself (reduced accuracy).
+struct HeadingSubscription {
+    var stream: HeadingStream
+    var model = MagneticModelCache()
+
+    init(filter: Double) { stream = HeadingStream(filter: filter) }
+}
+
+/// A heading without `true`: the app may not know where it is now, or nobody does (H8).
+struct HeadingEvent: AppEventKind {
+    let heading: Heading
+    /// Turned to the app's interface (H2).
+    let magnetic: Double
+    static var topic: AppTopic { .heading }
+    var outboundKind: OutboundKind { .sensor }
+    var method: String { Event.heading }
+    var params: JSONValue { heading.json(magnetic: magnetic, trueHeading: nil) }
+}
+
+/// A heading with `true`: it says something of where the device is, so it leaves only while
+/// the app may have locations, and a revoke drops it from the queue (L9).
+struct TrueHeadingEvent: AppEventKind {
+    let heading: Heading
+    let magnetic: Double
+    let trueHeading: Double
+    static var topic: AppTopic { .heading }
+    static var isLocationDerived: Bool { true }
+    var outboundKind: OutboundKind { .sensor }
+    var method: String { Event.heading }
+    var params: JSONValue { heading.json(magnetic: magnetic, trueHeading: trueHeading) }
+}
+
+/// H5: iOS `shouldDisplayHeadingCalibration`, on each change.
+struct HeadingCalibrationEvent: AppEventKind {
+    let needed: Bool
+    let time: Timestamp
+    static var topic: AppTopic { .heading }
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.headingCalibration }
+    var params: JSONValue { SextantProtocol.HeadingCalibrationEvent(needed: needed, time: time).json }
+}
+
+extension Heading {
+    /// The `heading` event's params (``WireHeading``): degrees and µT to 0.01.
+    func json(magnetic: Double, trueHeading: Double?) -> JSONValue {
+        WireHeading(
+            magnetic: Self.hundredths(magnetic), trueHeading: trueHeading.map(Self.hundredths), accuracy: accuracy,
+            field: field.map { .init(x: Self.hundredths($0.x), y: Self.hundredths($0.y), z: Self.hundredths($0.z)) },
+            time: time
+        ).json
+    }
+
+    static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}

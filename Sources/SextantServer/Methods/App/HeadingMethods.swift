@@ -1,0 +1,35 @@
+import SextantCore
+import SextantProtocol
+
+/// `heading.start`: `heading` and `headingCalibration` events from the next reading on
+/// (RULES H1–H8). It needs no location authorization (H8); starting again sets the filter
+/// afresh.
+struct HeadingStartMethod: RPCMethod {
+    static let name = Method.headingStart
+    static let requiresSession = true
+    let filter: Double
+
+    init(_ p: Params) throws(RPCError) {
+        filter = try HeadingStart(p).filter ?? HeadingStream.defaultFilter
+    }
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        call.session.topics.insert(.heading)
+        call.session.heading = HeadingSubscription(filter: filter)
+        return .result([:])
+    }
+}
+
+/// `heading.stop`.
+struct HeadingStopMethod: RPCMethod {
+    static let name = Method.headingStop
+    static let requiresSession = true
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        call.session.topics.remove(.heading)
+        call.session.heading = nil
+        return .result([:])
+    }
+}

@@ -1,0 +1,50 @@
+"""heading.start through the client: typed heading events from a replayed magnetometer
+(sextant-rules(7) H1–H8)."""
+
+import math
+
+import pytest
+
+import sextant
+
+
+def compass_walk(path, headings):
+    """A device lying flat whose top turns to each heading, one magnetometer reading a second."""
+    lines = [
+        '{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}',
+        '{"t":0,"location":{"lat":48.85,"lon":2.29}}',
+        '{"t":0,"accel":{"x":0,"y":0,"z":9.81}}',
+    ]
+    for i, heading in enumerate(headings):
+        a = math.radians(heading)
+        lines.append('{"t":%d,"magnet":{"x":%r,"y":%r,"z":-40}}' % (i + 1, -20 * math.sin(a), 20 * math.cos(a)))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_start_heading_gives_typed_headings_and_true_only_while_authorized(sextant_control, sextant_app, tmp_path):
+    app = sextant_app("com.example.compass")
+    app.start_heading(filter=0)
+    sextant_control.replay_start(compass_walk(tmp_path / "walk.jsonl", [30, 60]), speed="max")
+    first = app.next_heading()
+    assert isinstance(first, sextant.Heading)
+    assert first.magnetic == pytest.approx(30, abs=0.01)
+    assert first.true is None, "no location authorization: no true heading (H8)"
+    assert first.accuracy == 5
+    assert first.field["z"] == -40
+    assert first.time == "2026-03-01T08:00:01.000Z"
+    assert app.next_heading().magnetic == pytest.approx(60, abs=0.01)
+
+    sextant_control.grant("com.example.compass")
+    sextant_control.replay_start(compass_walk(tmp_path / "again.jsonl", [90]), speed="max")
+    granted = app.next_heading()
+    assert granted.true is not None and granted.true == pytest.approx(90 + 1.98, abs=0.02)
+    app.stop_heading()
+
+
+def test_heading_filter_out_of_range_is_refused(sextant_app):
+    app = sextant_app("com.example.compass")
+    with pytest.raises(sextant.ProtocolError) as refused:
+        app.start_heading(filter=200)
+    assert refused.value.code == -32602
+    assert "filter" in str(refused.value)
