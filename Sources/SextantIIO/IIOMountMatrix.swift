@@ -45,6 +45,25 @@ public struct IIOMountMatrix: Sendable, Equatable, CustomStringConvertible {
         return (row(0), row(1), row(2))
     }
 
+    /// The first usable matrix of: the udev `property` (hwdb quirks), then each sysfs
+    /// attribute in order; else the identity. Answers where it came from (the property's or
+    /// attribute's name, or `identity`). One that does not parse is logged through `warn`
+    /// and skipped, as iio-sensor-proxy does.
+    static func find(
+        _ device: IIODeviceInfo, property: String?, attributes: [String], warn: (String) -> Void
+    ) throws(SysfsReadError) -> (IIOMountMatrix, String) {
+        var candidates: [(String, String)] = []
+        if let property, let text = device.properties[property] { candidates.append((property, text)) }
+        for attribute in attributes {
+            if let text = try SysfsAttribute.optionalText(at: device.path(attribute)) { candidates.append((attribute, text)) }
+        }
+        for (origin, text) in candidates {
+            if let matrix = IIOMountMatrix(parsing: text) { return (matrix, origin) }
+            warn("\(device.sysname): ignoring \(origin) \"\(text)\": not a mount matrix")
+        }
+        return (.identity, "identity")
+    }
+
     public var description: String {
         rows.map { $0.map { "\($0)" }.joined(separator: ", ") }.joined(separator: "; ")
     }

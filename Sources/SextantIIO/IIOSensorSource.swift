@@ -119,12 +119,12 @@ final class IIOWatcher {
     private var reportedSummary: String?
     private let clock: SextantClock
     private var stamps: MonotonicWallClock
-    /// Out-of-range readings, warned about once per sensor every 10 s.
+    /// Out-of-range readings, warned about once per sensor (``IIOSensor/key``) every 10 s.
     private var outOfRange = RateLimitedWarnings(interval: 10_000_000_000)
     /// Monotonic time of the next reading.
     private var nextReading: Int64 = 0
-    /// Devices whose last read failed for a reason other than being gone, so that a
-    /// failing sensor is logged once per run of failures, not at every reading.
+    /// Sensors (``IIOSensor/key``) whose last read failed for a reason other than being
+    /// gone, so that a failing sensor is logged once per run of failures, not at every reading.
     private var failing: Set<String> = []
 
     init(
@@ -199,48 +199,67 @@ final class IIOWatcher {
         logger.debug("iio: uevent", metadata: ["action": "\(action)", "device": "\(sysname)"])
         switch action {
         case "remove", "unbind":
-            if let gone = sensors.remove(sysname) {
-                logger.info("iio: \(gone.kind) \(sysname) removed")
-            }
-            outOfRange.forget(sysname)
+            let gone = forget(sysname)
+            if !gone.isEmpty { logger.info("iio: \(gone.kinds) \(sysname) removed") }
         default:
             // add, change, bind, move: look again, with the database's current properties
             // (a `change` can bring a new ACCEL_MOUNT_MATRIX).
             if let device = udev.device(syspath: event.syspath) {
                 consider(device.iioInfo)
-            } else if let gone = sensors.remove(sysname) {
-                logger.info("iio: \(gone.kind) \(sysname) is gone")
+            } else {
+                let gone = forget(sysname)
+                if !gone.isEmpty { logger.info("iio: \(gone.kinds) \(sysname) is gone") }
             }
         }
         sensorsChanged()
     }
 
-    /// Probes a device and adds, updates or forgets it.
+    /// Probes a device and adds, updates or forgets the sensors it is.
     private func consider(_ device: IIODeviceInfo) {
-        let sensor: IIOSensor?
+        let found: [IIOSensor]
         do {
-            sensor = try IIOProbe.probe(device) { logger.warning("iio: \($0)") }
+            found = try IIOProbe.probeAll(device) { logger.warning("iio: \($0)") }
         } catch {
             if error.deviceIsGone {
-                if let gone = sensors.remove(device.sysname) { logger.info("iio: \(gone.kind) \(device.sysname) is gone") }
+                let gone = forget(device.sysname)
+                if !gone.isEmpty { logger.info("iio: \(gone.kinds) \(device.sysname) is gone") }
             } else {
                 logger.warning("iio: cannot read \(device.sysname): \(error)")
             }
             return
         }
-        guard let sensor else {
-            if let former = sensors.remove(device.sysname) {
-                logger.info("iio: \(device.sysname) is no longer a sensor Sextant uses (was \(former.kind))")
+        guard !found.isEmpty else {
+            let former = forget(device.sysname)
+            if !former.isEmpty {
+                logger.info("iio: \(device.sysname) is no longer a sensor Sextant uses (was \(former.kinds))")
             } else {
                 logger.debug("iio: \(device.sysname) is not a sensor Sextant uses")
             }
             return
         }
-        let known = sensors.sensors[device.sysname] != nil
-        guard sensors.insert(sensor) else { return }
-        failing.remove(device.sysname)
-        outOfRange.forget(device.sysname)
-        logger.info("iio: \(sensor.kind) \(device.sysname) \(known ? "updated" : "found")", metadata: sensor.logMetadata)
+        let former = sensors.devices[device.sysname] ?? []
+        let known = Set(former.map(\.kind))
+        guard sensors.set(device.sysname, to: found) else { return }
+        forgetWarnings(former)
+        for sensor in found {
+            logger.info("iio: \(sensor.kind) \(device.sysname) \(known.contains(sensor.kind) ? "updated" : "found")", metadata: sensor.logMetadata)
+        }
+    }
+
+    /// Forgets a device's sensors and what was warned about them; answers them.
+    @discardableResult
+    private func forget(_ sysname: String) -> [IIOSensor] {
+        let gone = sensors.remove(sysname)
+        forgetWarnings(gone)
+        return gone
+    }
+
+    /// A sensor found again is warned about afresh.
+    private func forgetWarnings(_ former: [IIOSensor]) {
+        for sensor in former {
+            failing.remove(sensor.key)
+            outOfRange.forget(sensor.key)
+        }
     }
 
     /// Tells the owner which sensors are in use, when that changed.
@@ -264,7 +283,7 @@ final class IIOWatcher {
             let sysname = sensor.device.sysname
             do {
                 let value = try sensor.read()
-                failing.remove(sysname)
+                failing.remove(sensor.key)
                 if let problem = IIOReadingCheck.problem(value) {
                     warnOutOfRange(sensor, problem)
                     continue
@@ -274,10 +293,9 @@ final class IIOWatcher {
                 if error.deviceIsGone {
                     // Vanished before its remove event: dropped now, so no reading of it is stale.
                     logger.warning("iio: \(sensor.kind) \(sysname) vanished: \(error); dropped")
-                    sensors.remove(sysname)
-                    failing.remove(sysname)
+                    forget(sysname)
                     dropped = true
-                } else if failing.insert(sysname).inserted {
+                } else if failing.insert(sensor.key).inserted {
                     logger.warning("iio: cannot read \(sensor.kind) \(sysname): \(error); skipping its readings until it reads again")
                 }
             }
@@ -287,10 +305,9 @@ final class IIOWatcher {
 
     /// A reading out of range is dropped; the log says so once, then once every 10 s.
     private func warnOutOfRange(_ sensor: IIOSensor, _ problem: String) {
-        let sysname = sensor.device.sysname
-        guard let heldBack = outOfRange.note(sysname, at: clock.monotonicNanoseconds()) else { return }
+        guard let heldBack = outOfRange.note(sensor.key, at: clock.monotonicNanoseconds()) else { return }
         let since = heldBack > 0 ? " (and \(heldBack) more since the last warning)" : ""
-        logger.warning("iio: \(sensor.kind) \(sysname) reading out of range, dropped: \(problem)\(since)")
+        logger.warning("iio: \(sensor.key) reading out of range, dropped: \(problem)\(since)")
     }
 
     private func waitForStop() {

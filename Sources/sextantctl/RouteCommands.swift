@@ -16,6 +16,8 @@ struct RouteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Metres of path between fixes, instead of --interval.", valueName: "m")) var distance: Double?
     @Option(help: ArgumentHelp("Horizontal accuracy of every fix, metres.", valueName: "m")) var accuracy: Double = LocationFix.defaultHorizontalAccuracy
     @Option(help: ArgumentHelp("Time of the first fix, RFC 3339 (default: now).", valueName: "time")) var start: String?
+    @Option(help: ArgumentHelp("Add a compass: course (its true heading follows the way, the phone held pointing along it).", valueName: "course"))
+    var heading: RouteHeadingChoice?
 
     func validate() throws {
         guard interval == nil || distance == nil else { throw ValidationError("give --interval or --distance, not both") }
@@ -37,12 +39,33 @@ struct RouteOptions: ParsableArguments {
     func trace(now: Timestamp) throws -> Trace {
         let spacing: RouteSpacing = distance.map { .distance(metres: $0) } ?? .interval(seconds: interval ?? 1)
         let startTime = start.flatMap { Timestamp(rfc3339: $0) } ?? now
-        let planner = RoutePlanner(waypoints: try waypoints(), speed: speed, spacing: spacing, start: startTime, horizontalAccuracy: accuracy)
+        let planner = RoutePlanner(
+            waypoints: try waypoints(), speed: speed, spacing: spacing, start: startTime, horizontalAccuracy: accuracy, heading: heading?.heading)
         do {
             return try planner.trace()
         } catch {
             throw Failure("\(error)")
         }
+    }
+}
+
+/// `--heading`'s values.
+struct RouteHeadingChoice: ExpressibleByArgument {
+    let heading: RouteHeading
+
+    init?(argument: String) {
+        guard let heading = RouteHeading(rawValue: argument) else { return nil }
+        self.heading = heading
+    }
+
+    static var allValueStrings: [String] { RouteHeading.allCases.map(\.rawValue) }
+}
+
+extension Trace {
+    /// `12 fixes` or `12 fixes and 12 headings`, for a command's report.
+    var routeCounts: (fixes: Int, headings: Int, text: String) {
+        let fixes = locations.count, headings = samples.count - fixes
+        return (fixes, headings, headings > 0 ? "\(fixes) fixes and \(headings) headings" : "\(fixes) fixes")
     }
 }
 
@@ -72,11 +95,14 @@ extension TraceCommand {
                 let trace = try route.trace(now: wholeSecondNow())
                 do { try TraceExporter.write(trace, as: format, to: output) } catch { throw Failure("\(error)") }
                 let motion = TraceMotion(trace)
+                let counts = trace.routeCounts
                 let result: JSONValue = [
                     "output": .string(output), "format": .string(format.rawValue), "samples": .int(Int64(trace.samples.count)),
+                    "fixes": .int(Int64(counts.fixes)), "headings": .int(Int64(counts.headings)),
                     "duration": .double(trace.duration), "distance": .double(motion.distance),
                 ]
-                print(json ? result.serialized() : String(format: "%@: %d fixes over %.1f m, %.3f s (%@)", output, trace.samples.count, motion.distance, trace.duration, format.rawValue))
+                let text = String(format: "%@: %@ over %.1f m, %.3f s (%@)", output, counts.text, motion.distance, trace.duration, format.rawValue)
+                print(json ? result.serialized() : text)
             }
         }
     }
@@ -106,7 +132,7 @@ extension LocationCommand {
                 let result = try common.call(ReplayStart(path: path, speed: .factor(1), loop: loop))
                 let motion = TraceMotion(trace)
                 common.output(result) { _ in
-                    String(format: "Playing a route of %d fixes over %.1f m, %.1f s%@", trace.samples.count, motion.distance, trace.duration, loop ? ", looping" : "")
+                    String(format: "Playing a route of %@ over %.1f m, %.1f s%@", trace.routeCounts.text, motion.distance, trace.duration, loop ? ", looping" : "")
                 }
             }
         }

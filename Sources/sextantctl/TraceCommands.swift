@@ -102,7 +102,7 @@ struct TraceCommand: ParsableCommand {
                 ]
                 options.output(result) { r in
                     var text = "\(output): \(Text.plain(r["samples"])) samples over \(Text.plain(r["duration"])) s from \(format.rawValue) \(input) as \(outputFormat.rawValue)"
-                    if leftOut > 0 { text += "\n\(leftOut) samples that are not locations left out (\(outputFormat.rawValue) holds locations only)" }
+                    if leftOut > 0 { text += "\n\(leftOut) samples left out (\(outputFormat.rawValue) holds \(outputFormat == .nmea ? "locations and compass headings" : "locations") only)" }
                     if !conversion.skipped.isEmpty { text += "\nskipped: " + TraceInfoJSON.line(conversion.skipped) }
                     return text
                 }

@@ -29,7 +29,7 @@ struct GnssLoggerReplayTests {
         #expect(first?["alt"]?.doubleValue == 23.67296474531974 && first?["hAcc"]?.doubleValue == 4.2366138 && first?["vAcc"]?.doubleValue == 3.0)
         #expect(first?["time"] == "2023-11-07T23:43:02.000Z")
         let status = try daemon.control().call(Method.replayStatus)
-        // 1699401141908 − 1699400582000 ms: the first GPS fix to the last UncalAccel row.
-        #expect(status["duration"]?.doubleValue == 559.908, "\(status)")
+        // 1699401141957 − 1699400582000 ms: the first GPS fix to the last UncalMag row (issue 21.1).
+        #expect(status["duration"]?.doubleValue == 559.957, "\(status)")
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// A directory standing for one IIO device's sysfs directory.
-private final class FakeIIODevice {
+final class FakeIIODevice {
     private let scratch: TemporaryDirectory
     let syspath: String
 

@@ -48,6 +48,17 @@ struct GnssLoggerBadRowTests {
         #expect(try errors(Self.header + "Accel,1699400582000,1,0.1,nan,9.8\n").first == "F:7: its y value is not a number: \"nan\"")
     }
 
+    @Test("issue 21.1: a Mag row past ±5000 µT and an OrientationDeg row whose yaw is not a heading: file, line and reason")
+    func headingRows() throws {
+        let header = "# Header Description:\n# Mag,utcTimeMillis,elapsedRealtimeNanos,MagXMicroT,MagYMicroT,MagZMicroT\n# OrientationDeg,utcTimeMillis,elapsedRealtimeNanos,yawDeg,rollDeg,pitchDeg\n"
+        #expect(try errors(header + "Mag,1699400582000,1,20.5,6000,-40\n").first == "F:4: Mag row: magnet: y must be a number within ±5000 µT")
+        #expect(try errors(header + "OrientationDeg,1699400582000,1,361.0,0.0,0.0\n").first == "F:4: OrientationDeg row: yawDeg must be within 0...360 degrees, not 361.0")
+        #expect(try errors(header + "OrientationDeg,1699400582000,1,,0.0,0.0\n").first == "F:4: OrientationDeg row without yawDeg")
+        #expect(try errors("# Fix,Provider,LatitudeDegrees\nOrientationDeg,1699400582000,1,90.0,0.0,0.0\n").first?.hasPrefix("F:2: an OrientationDeg row, but no header") == true)
+        let trace = try read(header + "OrientationDeg,1699400582000,1,360.0,0.0,0.0\nMag,1699400582000,1,20.5,6.0,-40\n")
+        #expect(trace.samples.map(\.value) == [.compass(CompassReading(magnetic: 0)), .magneticField(MagneticField(x: 20.5, y: 6, z: -40))])
+    }
+
     @Test("A header-less file: its first Fix row is refused, saying the header names no columns")
     func headerless() throws {
         let text = "Fix,GPS,37.42,-122.08,10,0,4,,1699400582000,3,0\n"

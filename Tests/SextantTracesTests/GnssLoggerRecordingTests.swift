@@ -51,13 +51,14 @@ struct GnssLoggerRecordingTests {
         #expect(trace.skipped == ["Raw (not replayed yet)": 5041])
     }
 
-    @Test("Pixel 7 2023, v3.0.6.4: the 94 GPS fixes (of 243: 95 FLP, 54 NLP) and 10 UncalAccel less their bias, in time order")
+    @Test("Pixel 7 2023, v3.0.6.4: the 94 GPS fixes (of 243: 95 FLP, 54 NLP), 10 UncalAccel and 10 UncalMag less their bias, 10 OrientationDeg, in time order")
     func pixel7() throws {
         let trace = try read("pixel7-2023-stanford.txt")
         let fixes = trace.locations
-        // grep -c '^Fix,GPS,' → 94; grep -c '^UncalAccel' → 10 (and no Accel row).
+        // grep -c '^Fix,GPS,' → 94; grep -c '^UncalAccel' → 10 (and no Accel row);
+        // grep -c '^UncalMag' → 10 (and no Mag row); grep -c '^OrientationDeg' → 10.
         #expect(fixes.count == 94)
-        #expect(trace.samples.count == 104)
+        #expect(trace.samples.count == 124)
         // grep '^Fix,GPS,' | sort -t, -k9 -n | sed -n '1p;$p'.
         let first = try #require(fixes.first?.fix), last = try #require(fixes.last?.fix)
         #expect(first.latitude == 37.4265079783 && first.longitude == -122.1737079613 && first.altitude == 23.67296474531974)
@@ -66,16 +67,38 @@ struct GnssLoggerRecordingTests {
         #expect(last.latitude == 37.4264821760 && last.longitude == -122.1737348618 && last.altitude == 15.699315401278927)
         #expect(last.speed == 0.15529393 && last.course == 20.880743 && last.horizontalAccuracy == 3.6410787 && last.verticalAccuracy == 3.0460837)
         #expect(last.time == Self.time(1_699_401_140_000))
-        // The last sample is the last UncalAccel row (grep '^UncalAccel' | sort -t, -k2 -n | tail -1),
-        // 1699401141908 − 1699400582000 ms after the first fix, less its bias columns.
-        #expect(trace.durationNanoseconds == 559_908_000_000)
-        let lastAccel = try #require(trace.samples.last?.value.acceleration)
+        // The last UncalAccel row (grep '^UncalAccel' | sort -t, -k2 -n | tail -1), less its bias columns.
+        let lastAccel = try #require(trace.samples.last { $0.value.acceleration != nil }?.value.acceleration)
         #expect(abs(lastAccel.x - (0.28115666 - 0.065623306)) < 1e-12 && abs(lastAccel.z - (9.650852 + 0.031848617)) < 1e-12)
         #expect(trace.samples.map(\.offset) == trace.samples.map(\.offset).sorted(), "rows out of order in the file play in time order")
         // grep -c '^Fix,FLP,' + grep -c '^Fix,NLP,' → 149; the other kinds, counted by kind.
         #expect(trace.skipped["Fix rows of another provider"] == 149)
-        #expect(trace.skipped["Raw (not replayed yet)"] == 930 && trace.skipped["UncalMag (not replayed yet)"] == 10)
-        #expect(trace.skipped["Agc (not replayed yet)"] == 80 && trace.skipped["OrientationDeg (not replayed yet)"] == 10)
+        #expect(trace.skipped["Raw (not replayed yet)"] == 930 && trace.skipped["Agc (not replayed yet)"] == 80)
+        #expect(trace.skipped["UncalMag (not replayed yet)"] == nil && trace.skipped["OrientationDeg (not replayed yet)"] == nil)
+    }
+
+    @Test("issue 21.1: Pixel 7 2023: UncalMag rows play as magnet less their bias, OrientationDeg's yaw as the compass's magnetic heading")
+    func pixel7Heading() throws {
+        let trace = try read("pixel7-2023-stanford.txt")
+        let fields = trace.samples.compactMap { $0.value.magneticField }
+        let headings = trace.samples.compactMap { $0.value.compass }
+        #expect(fields.count == 10 && headings.count == 10)
+        // grep '^UncalMag' | sort -t, -k2 -n | sed -n '1p;$p': uncalibrated minus bias.
+        let first = try #require(fields.first), last = try #require(fields.last)
+        #expect(abs(first.x - (-68.1492 + 79.950134)) < 1e-9 && abs(first.y - (-103.2242 + 76.57953)) < 1e-9)
+        #expect(abs(first.z - (-155.2694 + 113.967804)) < 1e-9)
+        #expect(abs(last.x - (-73.5904 + 79.950134)) < 1e-9 && abs(last.y - (-58.2184 + 76.57953)) < 1e-9)
+        #expect(abs(last.z - (-150.426 + 113.967804)) < 1e-9)
+        // grep '^OrientationDeg' | sort -t, -k2 -n | sed -n '1p;$p': yawDeg 229.0, then 343.0.
+        #expect(headings.first == CompassReading(magnetic: 229) && headings.last == CompassReading(magnetic: 343))
+        let firstHeading = try #require(trace.samples.first { $0.value.compass != nil })
+        #expect(trace.start.adding(nanoseconds: firstHeading.offset) == Self.time(1_699_400_633_245))
+        // The last sample is the last UncalMag row, 1699401141957 − 1699400582000 ms after the first fix.
+        #expect(trace.samples.last?.value.magneticField == last)
+        #expect(trace.durationNanoseconds == 559_957_000_000)
+        // trace info counts them by kind.
+        let (summary, _) = try TraceLoader.summarize(path: Self.path("pixel7-2023-stanford.txt"), options: TraceLoadOptions())
+        #expect(summary.samples["magnet"] == 10 && summary.samples["compass"] == 10 && summary.samples["accel"] == 10, "\(summary.samples)")
     }
 
     @Test("Pixel 7: --gnss-provider flp plays the 95 FLP fixes, any all 243, nlp the 54 NLP")
@@ -97,16 +120,22 @@ struct GnssLoggerRecordingTests {
         }
     }
 
-    @Test("Pixel 7, every sensor: Accel plays (UncalAccel, Accel's raw form, does not); Mag, Gyro, orientation are counted")
+    @Test("issue 21.1: Pixel 7, every sensor: Accel and Mag play (not their Uncal forms), OrientationDeg as the compass; Gyro is counted")
     func allSensors() throws {
         let trace = try read("pixel7-all-sensors.txt")
-        // The one Accel row: 1699400576750, 0.17288144,0.44925246,9.886545.
-        #expect(trace.samples == [TraceSample(offset: 0, value: .acceleration(Acceleration(x: 0.17288144, y: 0.44925246, z: 9.886545)))])
-        #expect(trace.start == Self.time(1_699_400_576_750))
+        // Mag at 1699400576748: -54.1436,-88.937996,-147.3638; 2 ms later the Accel row
+        // (0.17288144,0.44925246,9.886545) and the OrientationDeg row (yaw 245.0), in file order.
+        #expect(
+            trace.samples == [
+                TraceSample(offset: 0, value: .magneticField(MagneticField(x: -54.1436, y: -88.937996, z: -147.3638))),
+                TraceSample(offset: 2_000_000, value: .acceleration(Acceleration(x: 0.17288144, y: 0.44925246, z: 9.886545))),
+                TraceSample(offset: 2_000_000, value: .compass(CompassReading(magnetic: 245))),
+            ])
+        #expect(trace.start == Self.time(1_699_400_576_748))
         #expect(
             trace.skipped == [
-                "UncalAccel (Accel played instead)": 1, "Mag (not replayed yet)": 1, "UncalMag (not replayed yet)": 1, "Gyro (not replayed yet)": 1,
-                "UncalGyro (not replayed yet)": 1, "OrientationDeg (not replayed yet)": 1,
+                "UncalAccel (Accel played instead)": 1, "UncalMag (Mag played instead)": 1, "Gyro (not replayed yet)": 1,
+                "UncalGyro (not replayed yet)": 1,
             ])
     }
 }

@@ -61,6 +61,28 @@ struct RoutePlannerTests {
         #expect(abs(got[4].fix.latitude - (150 - d) / Self.radius * 180 / .pi) < 1e-12)
     }
 
+    @Test("issue 21.1: --heading course: every fix is followed, at its time, by a compass whose true heading is its course, turning at the corner")
+    func headingFollowsCourse() throws {
+        let waypoints = [RouteWaypoint(latitude: 0, longitude: 0), RouteWaypoint(latitude: 0, longitude: 0.001), RouteWaypoint(latitude: 0.001, longitude: 0.001)]
+        let plain = try RoutePlanner(waypoints: waypoints, speed: 2, spacing: .distance(metres: 50), start: Self.start).trace()
+        #expect(plain.samples.allSatisfy { $0.value.compass == nil })
+        let trace = try RoutePlanner(waypoints: waypoints, speed: 2, spacing: .distance(metres: 50), start: Self.start, heading: .course).trace()
+        // The corner test's 7 fixes, each with its heading.
+        #expect(trace.samples.count == 2 * plain.samples.count && plain.samples.count == 7)
+        for k in stride(from: 0, to: trace.samples.count, by: 2) {
+            guard case .location(let fix) = trace.samples[k].value, let heading = trace.samples[k + 1].value.compass else {
+                Issue.record("sample \(k) is not a fix followed by a heading")
+                continue
+            }
+            #expect(trace.samples[k + 1].offset == trace.samples[k].offset)
+            #expect(heading == CompassReading(trueHeading: try #require(fix.course)) && heading.magnetic == nil && heading.accuracy == nil)
+        }
+        // East along the equator, then north from the corner.
+        #expect(abs((trace.samples[1].value.compass?.trueHeading ?? 0) - 90) < 1e-9)
+        let last = try #require(trace.samples.last?.value.compass?.trueHeading)
+        #expect(last < 1e-6 || last > 360 - 1e-6)
+    }
+
     @Test("bad routes are refused with a reason", arguments: [
         (["0,0"], 1.0, 1.0, "at least two points"),
         (["0,0", "0,1"], 1.0, 0.0, "interval must be a positive"),

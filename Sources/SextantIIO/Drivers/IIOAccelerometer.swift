@@ -50,19 +50,9 @@ public struct IIOAccelerometer: IIODriver {
     }
 
     /// The first usable matrix of: udev `ACCEL_MOUNT_MATRIX` (hwdb quirks), sysfs
-    /// `mount_matrix`, sysfs `in_accel_mount_matrix`; else the identity. One that does not
-    /// parse is logged and skipped, as iio-sensor-proxy does.
+    /// `mount_matrix`, sysfs `in_accel_mount_matrix`; else the identity.
     static func mountMatrix(_ device: IIODeviceInfo, warn: (String) -> Void) throws(SysfsReadError) -> (IIOMountMatrix, String) {
-        var candidates: [(String, String)] = []
-        if let text = device.properties["ACCEL_MOUNT_MATRIX"] { candidates.append(("ACCEL_MOUNT_MATRIX", text)) }
-        for attribute in ["mount_matrix", "in_accel_mount_matrix"] {
-            if let text = try SysfsAttribute.optionalText(at: device.path(attribute)) { candidates.append((attribute, text)) }
-        }
-        for (origin, text) in candidates {
-            if let matrix = IIOMountMatrix(parsing: text) { return (matrix, origin) }
-            warn("\(device.sysname): ignoring \(origin) \"\(text)\": not a mount matrix")
-        }
-        return (.identity, "identity")
+        try IIOMountMatrix.find(device, property: "ACCEL_MOUNT_MATRIX", attributes: ["mount_matrix", "in_accel_mount_matrix"], warn: warn)
     }
 
     /// RULES "Device orientation": the reading as iio-sensor-proxy takes it is

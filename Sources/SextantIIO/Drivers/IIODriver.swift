@@ -37,6 +37,8 @@ public enum IIODrivers {
     public static let all: [any IIODriver.Type] = [
         IIOAccelerometer.self,
         IIOHinge.self,
+        IIOMagnetometer.self,
+        IIOCompass.self,
     ]
 }
 
@@ -53,6 +55,9 @@ public struct IIOSensor: Sendable, Equatable {
 
     /// `accel` or `hinge`, as `status` shows it: the kind's name.
     public var kind: String { sensorKind.name }
+
+    /// `magnet iio:device2`: the sensor among those of its device, for its warnings.
+    var key: String { "\(kind) \(device.sysname)" }
 
     public func read() throws(SysfsReadError) -> SampleValue { .reading(try driver.reading()) }
 

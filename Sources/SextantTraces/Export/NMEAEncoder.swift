@@ -95,6 +95,23 @@ public struct NMEAEncoder: Sendable {
             + (vdop.map { ExportNumber.fixed($0, 2) } ?? "")
     }
 
+    /// A compass reading's `HDT` (true heading) and `HDG` (magnetic heading; the
+    /// variation, true − magnetic within ±180°, when both are known), to 0.01°.
+    public static func headings(_ heading: CompassReading) -> String {
+        var text = ""
+        if let trueHeading = heading.trueHeading { text += sentence("GPHDT," + ExportNumber.fixed(trueHeading, 2) + ",T") }
+        if let magnetic = heading.magnetic {
+            var variation = ","
+            if let trueHeading = heading.trueHeading {
+                var v = (trueHeading - magnetic).truncatingRemainder(dividingBy: 360)
+                if v > 180 { v -= 360 } else if v < -180 { v += 360 }
+                variation = ExportNumber.fixed(abs(v), 2) + (v < 0 ? ",W" : ",E")
+            }
+            text += sentence("GPHDG," + ExportNumber.fixed(magnetic, 2) + ",,," + variation)
+        }
+        return text
+    }
+
     static func dop(_ accuracy: Double) -> String { ExportNumber.fixed(accuracy / TraceConventions.userEquivalentRangeError, 2) }
 
     /// `ddmm.mmmmmm,N`.

@@ -10,7 +10,8 @@ protocol TraceWriterFormat: Sendable {
     /// samples are left out).
     static var holdsOnlyLocations: Bool { get }
     /// Writes the trace as it reads it, in one pass.
-    /// - Returns: how many locations the trace holds.
+    /// - Returns: how many samples it wrote: the locations, and the compass headings a
+    ///   format that holds them wrote (NMEA).
     static func write(_ trace: some ReplayableTrace, to output: ExportOutput) throws(TraceExportError) -> Int
 }
 

@@ -5,11 +5,9 @@ import SextantProtocol
 /// format and the rules).
 struct GnssLoggerPass {
     /// The row kinds GnssLogger writes that Sextant recognises but does not play yet
-    /// (satellites, raw measurements, the magnetometer, gyroscope and orientation):
-    /// counted by kind, where any other kind is counted as unknown.
-    static let notReplayed: Set<String> = [
-        "Raw", "Agc", "Status", "Nav", "Mag", "UncalMag", "Gyro", "UncalGyro", "OrientationDeg", "GameRotationVector", "RotationVector",
-    ]
+    /// (satellites, raw measurements, the gyroscope, rotation vectors): counted by kind,
+    /// where any other kind is counted as unknown.
+    static let notReplayed: Set<String> = ["Raw", "Agc", "Status", "Nav", "Gyro", "UncalGyro", "GameRotationVector", "RotationVector"]
     static let unknownKind = "rows of an unknown kind"
 
     let path: String
@@ -18,22 +16,27 @@ struct GnssLoggerPass {
     /// Only the header and the providers of `Fix` rows are read (the pass that chooses
     /// the provider).
     let providersOnly: Bool
-    /// Whether `UncalAccel` rows play: only in a file without `Accel` rows, which are
-    /// Android's own calibration of the same readings.
-    let playsUncalibrated: Bool
+    /// The uncalibrated kinds that play (`UncalAccel`, `UncalMag`): each only in a file
+    /// without rows of its calibrated kind (`Accel`, `Mag`), Android's own calibration of
+    /// the same readings.
+    let playsUncalibrated: Set<String>
     private var fixColumns: GnssLoggerFixColumns?
-    private var accelColumns: GnssLoggerAccelColumns?
-    private var uncalAccelColumns: GnssLoggerAccelColumns?
+    /// The header's columns of each three-axis kind (`Accel`, `UncalAccel`, `Mag`, `UncalMag`).
+    private var axesColumns: [String: GnssLoggerAxesColumns] = [:]
+    private var orientationColumns: GnssLoggerOrientationColumns?
     private var ordering = GnssLoggerOrdering()
     private(set) var skipped: [String: Int] = [:]
     /// The providers of the file's `Fix` rows, lower case (`other` for any but GPS, FLP, NLP).
     private(set) var providers: Set<String> = []
     private(set) var samples = 0
 
-    /// Whether the file has an `Accel` row (among those read).
-    private(set) var hasAccel = false
+    /// The calibrated kinds (`Accel`, `Mag`) the file has rows of (among those read).
+    private(set) var calibratedKinds: Set<String> = []
 
-    init(path: String, provider: String?, providersOnly: Bool = false, playsUncalibrated: Bool = true) {
+    /// Each uncalibrated kind, by the calibrated kind that plays instead when the file has it.
+    static let uncalibrated = ["Accel": "UncalAccel", "Mag": "UncalMag"]
+
+    init(path: String, provider: String?, providersOnly: Bool = false, playsUncalibrated: Set<String> = ["UncalAccel", "UncalMag"]) {
         self.path = path
         self.provider = provider
         self.providersOnly = providersOnly
@@ -71,17 +74,23 @@ struct GnssLoggerPass {
             }
             let fix = try checked(number) { () throws(GnssLoggerFieldProblem) in try fixColumns.fix(row) }
             try add(.location(fix), time: fix.time, number: number, sink)
-        case "Accel", "UncalAccel":
-            if kind == "Accel" { hasAccel = true }
+        case "Accel", "UncalAccel", "Mag", "UncalMag":
+            if Self.uncalibrated[kind] != nil { calibratedKinds.insert(kind) }
             guard !providersOnly else { return }
-            guard kind == "Accel" || playsUncalibrated else {
-                skipped["UncalAccel (Accel played instead)", default: 0] += 1
+            guard Self.uncalibrated[kind] != nil || playsUncalibrated.contains(kind) else {
+                skipped["\(kind) (\(kind.dropFirst("Uncal".count)) played instead)", default: 0] += 1
                 return
             }
             let row = GnssLoggerFields(bytes)
-            guard let columns = kind == "Accel" ? accelColumns : uncalAccelColumns else { throw TraceError(path: path, line: number, reason: Self.noHeader(kind)) }
-            let (time, acceleration) = try checked(number) { () throws(GnssLoggerFieldProblem) in try columns.reading(row) }
-            try add(.acceleration(acceleration), time: time, number: number, sink)
+            guard let columns = axesColumns[kind] else { throw TraceError(path: path, line: number, reason: Self.noHeader(kind)) }
+            let (time, reading) = try checked(number) { () throws(GnssLoggerFieldProblem) in try columns.reading(row) }
+            try add(.reading(reading), time: time, number: number, sink)
+        case "OrientationDeg":
+            guard !providersOnly else { return }
+            let row = GnssLoggerFields(bytes)
+            guard let orientationColumns else { throw TraceError(path: path, line: number, reason: Self.noHeader(kind)) }
+            let (time, heading) = try checked(number) { () throws(GnssLoggerFieldProblem) in try orientationColumns.reading(row) }
+            try add(.compass(heading), time: time, number: number, sink)
         default:
             guard !providersOnly else { return }
             skipped[Self.notReplayed.contains(kind) ? "\(kind) (not replayed yet)" : Self.unknownKind, default: 0] += 1
@@ -94,7 +103,7 @@ struct GnssLoggerPass {
     }
 
     private static func noHeader(_ kind: String) -> String {
-        "a \(kind) row, but no header line names \(kind)'s columns above it (a GnssLogger file starts with comment lines such as \"# Fix,Provider,LatitudeDegrees,…\")"
+        "\("AEIOU".contains(kind.prefix(1)) ? "an" : "a") \(kind) row, but no header line names \(kind)'s columns above it (a GnssLogger file starts with comment lines such as \"# Fix,Provider,LatitudeDegrees,…\")"
     }
 
     /// A comment line: `# Kind,Column,Column,…` names a row kind's columns; any other
@@ -107,8 +116,9 @@ struct GnssLoggerPass {
         let columns = GnssLoggerColumns(fields)
         switch kind {
         case "Fix": fixColumns = GnssLoggerFixColumns(columns)
-        case "Accel": accelColumns = GnssLoggerAccelColumns(columns, uncalibrated: false)
-        case "UncalAccel": uncalAccelColumns = GnssLoggerAccelColumns(columns, uncalibrated: true)
+        case "Accel", "UncalAccel": axesColumns[kind] = .accel(columns, uncalibrated: kind == "UncalAccel")
+        case "Mag", "UncalMag": axesColumns[kind] = .mag(columns, uncalibrated: kind == "UncalMag")
+        case "OrientationDeg": orientationColumns = GnssLoggerOrientationColumns(columns)
         default: break
         }
     }
@@ -121,7 +131,7 @@ struct GnssLoggerPass {
         guard let start = ordering.start else {
             let reason =
                 providers.isEmpty
-                ? "no Fix, Accel or UncalAccel row: not a GnssLogger recording Sextant can play"
+                ? "no Fix, Accel, UncalAccel, Mag, UncalMag or OrientationDeg row: not a GnssLogger recording Sextant can play"
                 : "no Fix row of the \(provider?.uppercased() ?? "") provider (the file's fixes are from \(providers.sorted().map { $0.uppercased() }.joined(separator: ", ")); choose with --gnss-provider)"
             throw TraceError(path: path, line: 1, reason: reason)
         }

@@ -14,12 +14,14 @@ import SextantProtocol
 /// **What plays.** `Fix` rows of one provider (`GnssProvider`: GPS, else FLP, else NLP,
 /// unless `TraceLoadOptions.gnssProvider` says) as fixes, with altitude, speed, bearing,
 /// accuracy and vertical accuracy when the row has them; `Accel` rows as the
-/// accelerometer, or, in a file without them, `UncalAccel` rows less their bias. Each at the UTC instant of its row
+/// accelerometer, or, in a file without them, `UncalAccel` rows less their bias; `Mag`
+/// rows as the magnetometer (`magnet`, µT), or, in a file without them, `UncalMag` rows
+/// less their bias; `OrientationDeg` rows' `yawDeg` as a compass's magnetic heading
+/// (`compass`). Each at the UTC instant of its row
 /// (`UnixTimeMillis`, `utcTimeMillis` or `(UTC)TimeInMs`), in time order
-/// (`GnssLoggerOrdering`). The other kinds GnssLogger writes (`Raw`, `Status`, `Mag`,
-/// `UncalMag`, `Gyro`, `OrientationDeg`, …) are counted by kind in `skipped` ("not replayed
-/// yet"), rows of a kind it does not write as "rows of an unknown kind": neither is an
-/// error. `MockLocation` and the provider have no place in a fix and are not kept.
+/// (`GnssLoggerOrdering`). The other kinds GnssLogger writes (`Raw`, `Status`, `Gyro`, …)
+/// are counted by kind in `skipped` ("not replayed yet"), rows of a kind it does not write
+/// as "rows of an unknown kind": neither is an error. `MockLocation` and the provider have no place in a fix and are not kept.
 ///
 /// **Errors.** A row that cannot be read (a `Fix` row whose latitude is not a number, a
 /// row with no usable time, a `Fix` or `Accel` row before the header names its columns)
@@ -41,13 +43,13 @@ public enum GnssLoggerReader {
     }
 
     /// Reads the lines `lines` hands out twice: once for the providers the file has fixes
-    /// of and whether it has `Accel` rows, once for its samples.
+    /// of and whether it has `Accel` and `Mag` rows, once for its samples.
     private static func pass(
         _ source: Source, path: String, choice: GnssProvider, _ sink: (TraceSample) throws(TraceError) -> Void
     ) throws(TraceError) -> (start: Timestamp, skipped: [String: Int]) {
         var scan = GnssLoggerPass(path: path, provider: nil, providersOnly: true)
         try source.forEachLine(path: path) { line, number throws(TraceError) in try scan.line(line, number: number) { _ in } }
-        var reading = GnssLoggerPass(path: path, provider: choice.chosen(among: scan.providers), playsUncalibrated: !scan.hasAccel)
+        var reading = GnssLoggerPass(path: path, provider: choice.chosen(among: scan.providers), playsUncalibrated: Set(GnssLoggerPass.uncalibrated.filter { !scan.calibratedKinds.contains($0.key) }.values))
         try source.forEachLine(path: path) { line, number throws(TraceError) in try reading.line(line, number: number, sink) }
         let start = try reading.finish(sink)
         return (start, reading.skipped)

@@ -42,32 +42,66 @@ struct GnssLoggerFixColumns: Sendable {
     }
 }
 
-/// Where an `Accel` or `UncalAccel` row's values are: m/s² in Android's sensor frame
-/// (x right, y up the screen, z out of it: Sextant's device frame). An uncalibrated
-/// reading has its bias estimate taken off, as Android's calibrated reading has.
-struct GnssLoggerAccelColumns: Sendable {
+/// Where the values of a three-axis sensor row are (`Accel`, `UncalAccel`: m/s²; `Mag`,
+/// `UncalMag`: µT), in Android's sensor frame (x right, y up the screen, z out of it:
+/// Sextant's device frame). An uncalibrated reading has its bias estimate taken off, as
+/// Android's calibrated reading has.
+struct GnssLoggerAxesColumns: Sendable {
     let kind: String
+    let sensor: SensorKind
     let time: Int?
     let axes: [Int?]
     let bias: [Int?]
 
-    init(_ c: GnssLoggerColumns, uncalibrated: Bool) {
-        kind = uncalibrated ? "UncalAccel" : "Accel"
+    /// `unit` is the suffix of the header's names (`mps2`, `microt`); the axes are
+    /// `<kind>Xunit` (`AccelXMps2`, `UncalMagXMicroT`), the biases `BiasXunit`.
+    init(_ c: GnssLoggerColumns, kind: String, sensor: SensorKind, unit: String, uncalibrated: Bool) {
+        self.kind = kind
+        self.sensor = sensor
         time = c.position("utctimemillis", "unixtimemillis")
-        let prefix = uncalibrated ? "uncalaccel" : "accel"
-        axes = ["x", "y", "z"].map { c.position("\(prefix)\($0)mps2") }
-        bias = uncalibrated ? ["x", "y", "z"].map { c.position("bias\($0)mps2") } : [nil, nil, nil]
+        axes = ["x", "y", "z"].map { c.position("\(kind.lowercased())\($0)\(unit)") }
+        bias = uncalibrated ? ["x", "y", "z"].map { c.position("bias\($0)\(unit)") } : [nil, nil, nil]
     }
 
-    func reading(_ row: GnssLoggerFields) throws(GnssLoggerFieldProblem) -> (Timestamp, Acceleration) {
-        var values: [Double] = []
+    static func accel(_ c: GnssLoggerColumns, uncalibrated: Bool) -> GnssLoggerAxesColumns {
+        GnssLoggerAxesColumns(c, kind: uncalibrated ? "UncalAccel" : "Accel", sensor: .accelerometer, unit: "mps2", uncalibrated: uncalibrated)
+    }
+
+    static func mag(_ c: GnssLoggerColumns, uncalibrated: Bool) -> GnssLoggerAxesColumns {
+        GnssLoggerAxesColumns(c, kind: uncalibrated ? "UncalMag" : "Mag", sensor: .magnetometer, unit: "microt", uncalibrated: uncalibrated)
+    }
+
+    /// The row's reading of ``sensor``, refused with the kind's message when out of its bounds.
+    func reading(_ row: GnssLoggerFields) throws(GnssLoggerFieldProblem) -> (Timestamp, SensorReading) {
+        var reading = SensorReading(kind: sensor.id)
         for (axis, name) in ["x", "y", "z"].enumerated() {
             let raw = try row.required(at: axes[axis], column: "its \(name) value", kind: kind)
-            values.append(raw - (try row.number(at: bias[axis], column: "bias \(name)") ?? 0))
+            reading.set(axis, raw - (try row.number(at: bias[axis], column: "bias \(name)") ?? 0))
         }
-        if let problem = Acceleration.problem(x: values[0], y: values[1], z: values[2]) {
-            throw GnssLoggerFieldProblem(reason: "\(kind) row: \(problem)")
+        if let problem = sensor.problem(reading) { throw GnssLoggerFieldProblem(reason: "\(kind) row: \(problem)") }
+        return (try row.time(at: time, kind: kind), reading)
+    }
+}
+
+/// Where an `OrientationDeg` row's values are. Its `yawDeg` is Android's azimuth
+/// (`SensorManager.getOrientation`): the angle between the device's y axis and magnetic
+/// north, played as a compass's magnetic heading (LOGGING_FORMAT.md; with the screen in
+/// landscape, GnssLogger adds the screen's rotation, which the file does not say). Roll
+/// and pitch describe the attitude, which a compass reading does not hold.
+struct GnssLoggerOrientationColumns: Sendable {
+    let time: Int?
+    let yaw: Int?
+
+    init(_ c: GnssLoggerColumns) {
+        time = c.position("utctimemillis", "unixtimemillis")
+        yaw = c.position("yawdeg")
+    }
+
+    func reading(_ row: GnssLoggerFields) throws(GnssLoggerFieldProblem) -> (Timestamp, CompassReading) {
+        let yaw = try row.required(at: yaw, column: "yawDeg", kind: "OrientationDeg")
+        guard yaw >= 0, yaw <= 360 else {
+            throw GnssLoggerFieldProblem(reason: "OrientationDeg row: yawDeg must be within 0...360 degrees, not \(yaw)")
         }
-        return (try row.time(at: time, kind: kind), Acceleration(x: values[0], y: values[1], z: values[2]))
+        return (try row.time(at: time, kind: "OrientationDeg"), CompassReading(magnetic: yaw == 360 ? 0 : yaw))
     }
 }

@@ -3,9 +3,10 @@
 ///
 /// A receiver sends its solution for one instant as several sentences (GGA, GSA, GSV,
 /// RMC, VTG…). The sentences that carry a time of day (RMC, GGA, GLL, GNS) and carry the
-/// same one belong to one epoch; the sentences without a time (GSA, VTG) belong to the
-/// epoch they arrive in. ZDA and GST carry a time but no position: they never open an
-/// epoch (an Ashtech sends its ZDA two seconds ahead of the cycle it ends).
+/// same one belong to one epoch; the sentences without a time (GSA, VTG, and the
+/// headings HDT, HDM, HDG) belong to the epoch they arrive in. ZDA and GST carry a time
+/// but no position: they never open an epoch (an Ashtech sends its ZDA two seconds ahead
+/// of the cycle it ends).
 struct NMEAEpoch: Equatable {
     /// The cycle's time of day; nil for no-fix reports that carry no time
     /// (`$GPGGA,,,,,,0,,,,M,,M,,*66`).
@@ -25,6 +26,9 @@ struct NMEAEpoch: Equatable {
     var latitudeError: Double?
     var longitudeError: Double?
     var altitudeError: Double?
+    /// The cycle's last headings (HDT, HDM, HDG), each kind of north on its own.
+    var magneticHeading: Double?
+    var trueHeading: Double?
 
     var isFix: Bool { position != nil }
 
@@ -94,6 +98,9 @@ struct NMEAEpochAssembler {
             if let e = gst.latitudeError { current?.latitudeError = e }
             if let e = gst.longitudeError { current?.longitudeError = e }
             if let e = gst.altitudeError { current?.altitudeError = e }
+        case .heading(let heading):
+            if let magnetic = heading.magnetic { current?.magneticHeading = magnetic }
+            if let trueHeading = heading.trueHeading { current?.trueHeading = trueHeading }
         case .zda(let zda):
             if let date = zda.date, let time = zda.time { events.append(.date(date, time: time)) }
         case .other:

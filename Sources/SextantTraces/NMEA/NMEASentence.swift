@@ -25,6 +25,8 @@ public struct NMEASentence: Sendable, Equatable {
         case vtg(VTG)
         case zda(ZDA)
         case gst(GST)
+        /// HDT, HDM or HDG.
+        case heading(NMEAHeading)
         /// A well-formed sentence Sextant has no use for (GSV, TXT, DBT, `$PGRME`, …),
         /// by its type (`GSV`, `PGRME`).
         case other(String)
@@ -227,5 +229,34 @@ public struct GST: Sendable, Equatable {
         self.latitudeError = latitudeError
         self.longitudeError = longitudeError
         self.altitudeError = altitudeError
+    }
+}
+
+/// A heading from a gyro or magnetic compass: HDT (true), HDM (magnetic), or HDG (the
+/// magnetic sensor's heading, its deviation and the magnetic variation). Degrees
+/// clockwise, within 0 ..< 360; nil for a field the sentence leaves empty (a Hemisphere
+/// without a heading sends `$GPHDT,,T`).
+public struct NMEAHeading: Sendable, Equatable {
+    /// From magnetic north: HDM's, or HDG's sensor heading with its deviation applied.
+    public var magnetic: Double?
+    /// From true north: HDT's, or HDG's magnetic heading with its variation applied.
+    public var trueHeading: Double?
+
+    public init(magnetic: Double?, trueHeading: Double?) {
+        self.magnetic = magnetic
+        self.trueHeading = trueHeading
+    }
+
+    /// HDG's values, as NMEA 0183 defines them: magnetic = sensor + deviation, true =
+    /// magnetic + variation, easterly ones added and westerly ones subtracted.
+    public init(sensor: Double?, deviation: Double?, variation: Double?) {
+        let magnetic = sensor.map { Self.wrapped($0 + (deviation ?? 0)) }
+        self.init(magnetic: magnetic, trueHeading: variation.flatMap { v in magnetic.map { Self.wrapped($0 + v) } })
+    }
+
+    /// Degrees within 0 ..< 360.
+    static func wrapped(_ degrees: Double) -> Double {
+        let r = degrees.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
     }
 }

@@ -206,6 +206,9 @@ struct NMEAFields {
         case Self.code("VTG"): body = vtg().map { .vtg($0) }
         case Self.code("ZDA"): body = zda().map { .zda($0) }
         case Self.code("GST"): body = gst().map { .gst($0) }
+        case Self.code("HDT"): body = heading(0...360).map { .heading(NMEAHeading(magnetic: nil, trueHeading: $0)) }
+        case Self.code("HDM"): body = heading(0...360).map { .heading(NMEAHeading(magnetic: $0, trueHeading: nil)) }
+        case Self.code("HDG"): body = hdg().map { .heading($0) }
         default: body = .other(name(type))
         }
         guard let body else { return nil }
@@ -314,6 +317,34 @@ struct NMEAFields {
             date = NMEADate(year: year, month: month, day: day)
         }
         return ZDA(time: time, date: date)
+    }
+
+    /// Field 1 as a heading (`HDT,x.x,T`, `HDM,x.x,M`): `.some(nil)` when empty, nil
+    /// when not a number within `range`. 360 is north.
+    private func heading(_ range: ClosedRange<Double>) -> Double?? {
+        guard dataCount >= 1, let value = optionalNumber(1) else { return nil }
+        guard let value else { return .some(nil) }
+        guard range.contains(value) else { return nil }
+        return .some(NMEAHeading.wrapped(value))
+    }
+
+    /// Fields `n` and `n + 1` as a signed angle of at most 180° (`d.d,E`: east is
+    /// positive): `.some(nil)` when empty, nil when unreadable or without its direction.
+    private func signedAngle(_ n: Int) -> Double?? {
+        guard let value = optionalNumber(n) else { return nil }
+        guard let value else { return .some(nil) }
+        guard (0...180).contains(value) else { return nil }
+        switch letter(n + 1) {
+        case UInt8(ascii: "E"): return .some(value)
+        case UInt8(ascii: "W"): return .some(-value)
+        default: return nil
+        }
+    }
+
+    /// `HDG,x.x,d.d,a,v.v,a`: magnetic sensor heading, deviation, variation.
+    private func hdg() -> NMEAHeading? {
+        guard dataCount >= 5, let sensor = heading(0...360), let deviation = signedAngle(2), let variation = signedAngle(4) else { return nil }
+        return NMEAHeading(sensor: sensor, deviation: deviation, variation: variation)
     }
 
     /// `GST,hhmmss.ss,rms,major,minor,orientation,σlat,σlon,σalt`

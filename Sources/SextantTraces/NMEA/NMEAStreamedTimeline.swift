@@ -183,6 +183,7 @@ struct NMEAStreamedTimeline {
             lastFix = (instant, offset)
             lastWasLocation = true
             sink(TraceSample(offset: offset, value: .location(NMEATimeline.fix(epoch, time: Timestamp(nanoseconds: start + offset)))))
+            if let heading = NMEATimeline.heading(epoch) { sink(TraceSample(offset: offset, value: .compass(heading))) }
         }
 
         /// Never a fix: the trace only says so.

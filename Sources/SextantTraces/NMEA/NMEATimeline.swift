@@ -22,6 +22,9 @@ import SextantProtocol
 /// no-fix report is never moved back in time; it is held at the last sample's offset
 /// instead.
 ///
+/// **Headings.** HDT, HDM and HDG give the cycle a heading (`NMEAHeading`), played as a
+/// `compass` sample at its fix's offset, after the fix.
+///
 /// **Fixes.** Speed comes in knots (× 1852/3600 for m/s). The horizontal accuracy (a
 /// 68 % radius, as `hAcc` means everywhere in Sextant) is √(σlat² + σlon²) from GST
 /// when the receiver sends it, else HDOP × 5 m, else Sextant's default 5 m; the
@@ -60,6 +63,7 @@ struct NMEATimeline {
         if firstFix > 0 { samples.append(TraceSample(offset: 0, value: .gps(.noFix))) }
         var lastOffset: Int64 = 0
         var lastFix: (instant: Int64, offset: Int64)?
+        var lastWasLocation = false
         for (epoch, instant) in epochs[firstFix...] {
             if epoch.isFix, let instant {
                 var offset: Int64 = 0
@@ -70,8 +74,11 @@ struct NMEATimeline {
                 }
                 lastOffset = offset
                 lastFix = (instant, offset)
+                lastWasLocation = true
                 samples.append(TraceSample(offset: offset, value: .location(fix(epoch, time: Timestamp(nanoseconds: start + offset)))))
-            } else if !epoch.isFix, let fix = lastFix, case .location = samples.last?.value {
+                if let heading = heading(epoch) { samples.append(TraceSample(offset: offset, value: .compass(heading))) }
+            } else if !epoch.isFix, let fix = lastFix, lastWasLocation {
+                lastWasLocation = false
                 // Where the loss falls after the last fix, if it is in step with it.
                 let step = instant.map { $0 - fix.instant } ?? 0
                 let offset = (0...maximumGap).contains(step) && step <= limit - fix.offset ? fix.offset + step : lastOffset
@@ -126,6 +133,13 @@ struct NMEATimeline {
     static func nearest(_ time: NMEATimeOfDay, to reference: Int64) -> Int64 {
         let midnight = floorDivide(reference, day) * day
         return [midnight - day + time, midnight + time, midnight + day + time].min { abs($0 - reference) < abs($1 - reference) }!
+    }
+
+    /// The cycle's heading, played as a `compass` sample right after its fix; a heading in
+    /// a cycle without a fix has no time on the trace's line and is not played.
+    static func heading(_ epoch: NMEAEpoch) -> CompassReading? {
+        guard epoch.magneticHeading != nil || epoch.trueHeading != nil else { return nil }
+        return CompassReading(magnetic: epoch.magneticHeading, trueHeading: epoch.trueHeading)
     }
 
     static func fix(_ epoch: NMEAEpoch, time: Timestamp) -> LocationFix {

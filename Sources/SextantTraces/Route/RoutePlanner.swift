@@ -22,6 +22,14 @@ public enum RouteSpacing: Sendable, Equatable {
     case distance(metres: Double)
 }
 
+/// What a route's compass says, when it has one.
+public enum RouteHeading: String, Sendable, Equatable, CaseIterable {
+    /// The phone held pointing along the way: a `compass` sample with every fix whose
+    /// `true` heading is the fix's course (no magnetic heading: a route carries no
+    /// declination of its own).
+    case course
+}
+
 /// A route that cannot be planned, and why, in words a command can print.
 public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
@@ -32,7 +40,8 @@ public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
 /// constant speed, as `simctl location start` does: a fix every spacing of the path, plus
 /// one at every waypoint (so that a corner is passed, not cut) and at the end. Each fix
 /// carries the speed and its course along the leg (`GreatCircleLeg`); its time is the
-/// distance walked / speed after `start`.
+/// distance walked / speed after `start`. With a ``RouteHeading``, each fix is followed by
+/// a compass sample at the same time.
 public struct RoutePlanner: Sendable {
     public var waypoints: [RouteWaypoint]
     /// Metres per second.
@@ -40,6 +49,8 @@ public struct RoutePlanner: Sendable {
     public var spacing: RouteSpacing
     public var start: Timestamp
     public var horizontalAccuracy: Double
+    /// The compass that goes with the fixes; nil for none.
+    public var heading: RouteHeading?
 
     /// At most this many fixes: a trace is held in memory and replayed from it.
     public static let maximumFixes = 1_000_000
@@ -48,8 +59,9 @@ public struct RoutePlanner: Sendable {
 
     public init(
         waypoints: [RouteWaypoint], speed: Double, spacing: RouteSpacing, start: Timestamp,
-        horizontalAccuracy: Double = LocationFix.defaultHorizontalAccuracy
+        horizontalAccuracy: Double = LocationFix.defaultHorizontalAccuracy, heading: RouteHeading? = nil
     ) {
+        self.heading = heading
         self.waypoints = waypoints
         self.speed = speed
         self.spacing = spacing
@@ -81,14 +93,22 @@ public struct RoutePlanner: Sendable {
             // Fixes at multiples of the step within this leg, the leg's start first.
             var along = 0.0
             while along < leg.length - 1e-9 {
-                samples.append(sample(on: leg, at: along, from: a, to: b, walked: walked + along))
+                append(sample(on: leg, at: along, from: a, to: b, walked: walked + along), to: &samples)
                 // The next multiple of the step past this fix (a micrometre on, against rounding).
                 along = (((walked + along + 1e-6) / step).rounded(.down) + 1) * step - walked
             }
             walked += leg.length
-            if index == legs.count - 1 { samples.append(sample(on: leg, at: leg.length, from: a, to: b, walked: walked)) }
+            if index == legs.count - 1 { append(sample(on: leg, at: leg.length, from: a, to: b, walked: walked), to: &samples) }
         }
         return Trace(start: start, samples: samples)
+    }
+
+    /// A fix, and its heading when the route has one.
+    private func append(_ fix: TraceSample, to samples: inout [TraceSample]) {
+        samples.append(fix)
+        if heading == .course, case .location(let location) = fix.value, let course = location.course {
+            samples.append(TraceSample(offset: fix.offset, value: .compass(CompassReading(trueHeading: course))))
+        }
     }
 
     private func validate() throws(RouteError) {

@@ -122,11 +122,13 @@ func accelerometerAttributes(raw: (Int, Int, Int), scale: String = "0.01", extra
     ].merging(extra) { $1 }
 }
 
-/// One accelerometer or hinge sample of a recorded trace.
+/// One accelerometer, hinge, magnetometer or compass sample of a recorded trace.
 struct RecordedSample {
     enum Value {
         case accel(x: Double, y: Double, z: Double)
         case hinge(Double)
+        case magnet(x: Double, y: Double, z: Double)
+        case compass(magnetic: Double?, trueHeading: Double?)
     }
     /// Seconds since the trace's start.
     var t: Double
@@ -139,6 +141,16 @@ struct RecordedSample {
 
     var hingeAngle: Double? {
         if case .hinge(let angle) = value { return angle }
+        return nil
+    }
+
+    var magneticField: (x: Double, y: Double, z: Double)? {
+        if case .magnet(let x, let y, let z) = value { return (x, y, z) }
+        return nil
+    }
+
+    var compass: (magnetic: Double?, trueHeading: Double?)? {
+        if case .compass(let magnetic, let trueHeading) = value { return (magnetic, trueHeading) }
         return nil
     }
 }
@@ -158,12 +170,18 @@ struct RecordedTrace {
                 samples.append(RecordedSample(t: t, value: .accel(x: x, y: y, z: z)))
             } else if let angle = value["hinge"]?["angle"]?.doubleValue {
                 samples.append(RecordedSample(t: t, value: .hinge(angle)))
+            } else if let m = value["magnet"], let x = m["x"]?.doubleValue, let y = m["y"]?.doubleValue, let z = m["z"]?.doubleValue {
+                samples.append(RecordedSample(t: t, value: .magnet(x: x, y: y, z: z)))
+            } else if let c = value["compass"] {
+                samples.append(RecordedSample(t: t, value: .compass(magnetic: c["magnetic"]?.doubleValue, trueHeading: c["true"]?.doubleValue)))
             }
         }
     }
 
     var accelerations: [(x: Double, y: Double, z: Double)] { samples.compactMap(\.acceleration) }
     var hingeAngles: [Double] { samples.compactMap(\.hingeAngle) }
+    var magneticFields: [(x: Double, y: Double, z: Double)] { samples.compactMap(\.magneticField) }
+    var compassHeadings: [(magnetic: Double?, trueHeading: Double?)] { samples.compactMap(\.compass) }
 }
 
 extension DaemonHarness {
