@@ -3,9 +3,19 @@ import SextantProtocol
 
 /// Samples from every source (replay, manual, gpsd, IIO) come in here, one at a time, in order.
 extension Hub {
+    /// Whose clock stamped a sample of `source`, for the recorder: none for values set by
+    /// hand (the wall clock, which may be set), one per run for a replay.
+    func recordingClock(of source: SourceName) -> SampleClock? {
+        switch source {
+        case .manual: nil
+        case .replay: SampleClock(source: source, run: replay.run)
+        case .gpsd, .iio: SampleClock(source: source, run: 0)
+        }
+    }
+
     func ingest(_ sample: Sample, from source: SourceName) {
         eventLoop.preconditionInEventLoop()
-        recorder?.record(sample, arrival: clock.monotonicNanoseconds(), replayRun: source == .replay ? replay.run : nil)
+        recorder?.record(sample, arrival: clock.monotonicNanoseconds(), clock: recordingClock(of: source))
         switch sample.value {
         case .location(let truth):
             location.fixComing(from: source)

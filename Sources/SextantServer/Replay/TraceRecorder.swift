@@ -9,10 +9,12 @@ import SextantTraces
 /// One clock for the whole recording (sextant-trace(5), RECORDING): sources keep clocks of
 /// their own (a replay's trace time, gpsd's fix time, the wall for values set by hand),
 /// which a replay mixed with values set by hand would put years apart. So each sample is
-/// written at the previous sample's offset plus the time between the two: on the replay's
-/// clock from one sample of a replay to the next of the same run (a recorded replay keeps
-/// its times at any speed), else on the daemon's monotonic clock of their arrival. The
-/// trace starts at the first sample's own time; its times never go back.
+/// written at an offset reached by adding up the time between samples: on a source's own
+/// clock from one of its samples to its next (a replay's trace time within one run, so that
+/// a recorded replay keeps its times at any speed; gpsd's fix times; the IIO source's), and
+/// on the daemon's monotonic clock of their arrival otherwise (values set by hand, whose
+/// wall clock may be changed, and a source's first sample). The trace starts at the first
+/// sample's own time; its times never go back.
 ///
 /// The control actions that change state (`ControlActions.recorded`) are written too, as
 /// control lines, each after the samples that came before it and at the last one's time, so
@@ -25,8 +27,8 @@ final class TraceRecorder {
     /// The previous sample's offset and monotonic arrival.
     private var lastOffset: Int64 = 0
     private var lastArrival: Int64 = 0
-    /// The previous replayed sample: its replay run, trace time and offset.
-    private var lastReplayed: (run: Int, time: Timestamp, offset: Int64)?
+    /// Each clock's latest sample: its own time and the offset it was written at.
+    private var lastOnClock: [SampleClock: (time: Timestamp, offset: Int64)] = [:]
     private(set) var count = 0
     /// Samples left out because they fell too far from the recording's start.
     private(set) var skipped = 0
@@ -71,15 +73,14 @@ final class TraceRecorder {
         return .failure(RecordFileError(reason))
     }
 
-    /// Records `sample`, which reached the daemon at monotonic time `arrival` (ns); a
-    /// replayed sample names its replay's run (`replayRun`), so that a new replay's trace
-    /// time, however far from the last one's, is not read as time passing.
-    func record(_ sample: Sample, arrival: Int64, replayRun: Int? = nil) {
+    /// Records `sample`, which reached the daemon at monotonic time `arrival` (ns) stamped
+    /// by `clock` (nil: a clock not to be trusted from one sample to the next).
+    func record(_ sample: Sample, arrival: Int64, clock: SampleClock?) {
         let offset: Int64
         if start == nil {
             begin(at: sample.time)
             offset = 0
-        } else if let run = replayRun, let last = lastReplayed, last.run == run, let delta = sample.time.nanoseconds(since: last.time), delta >= 0 {
+        } else if let clock, let last = lastOnClock[clock], let delta = sample.time.nanoseconds(since: last.time), delta >= 0 {
             offset = max(lastOffset, Self.adding(last.offset, delta))
         } else {
             offset = max(lastOffset, Self.adding(lastOffset, arrival - lastArrival))
@@ -91,7 +92,7 @@ final class TraceRecorder {
         }
         lastOffset = offset
         lastArrival = arrival
-        if let run = replayRun { lastReplayed = (run, sample.time, offset) }
+        if let clock { lastOnClock[clock] = (sample.time, offset) }
         buffer += SextantTraceFormat.line(offset: offset, value: sample.value) + "\n"
         count += 1
         if buffer.utf8.count >= 16_384 { flush() }
@@ -131,6 +132,13 @@ final class TraceRecorder {
         try? handle.write(contentsOf: Data(buffer.utf8))
         buffer = ""
     }
+}
+
+/// A clock that stamps samples, read from one of its samples to its next: a source's, and
+/// for a replay one run of it (a new replay's dates say nothing of time passing).
+struct SampleClock: Hashable {
+    let source: SourceName
+    let run: Int
 }
 
 /// Why a recording's file could not be opened (its path is said by the caller).
