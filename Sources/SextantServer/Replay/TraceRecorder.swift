@@ -6,20 +6,22 @@ import SextantTraces
 /// Writes every sample the daemon receives, from any source, to a Sextant trace
 /// (`record.start` / `record.stop`).
 ///
-/// One clock for the whole recording (sextant-trace(5), RECORDING): sources keep clocks of
-/// their own (a replay's trace time, gpsd's fix time, the wall for values set by hand),
-/// which a replay mixed with values set by hand would put years apart. So each sample is
-/// written at the daemon's monotonic time of its arrival, counted from the first sample's
-/// arrival, and the trace starts at that first sample's own time: the recording lasts as
-/// long as the session did, and its times never go back.
+/// One clock for the whole recording (sextant-trace(5), RECORDING): the first sample's.
+/// Sources keep clocks of their own (a replay's trace time, gpsd's fix time, the wall for
+/// values set by hand), which a replay mixed with values set by hand would put years apart.
+/// A sample is written at its own time while that time follows the recording's (never back,
+/// never more than ``clockJumpLimit`` ahead of the session's time), so a recorded replay or
+/// gpsd session replays with its fixes' times; a sample on another clock is written at the
+/// session's time instead: the last sample's offset plus the daemon's monotonic time since
+/// it arrived. The recording lasts what the session did, and its times never go back.
 final class TraceRecorder {
     let path: String
     private let handle: FileHandle
     private let profile: DeviceProfile
     private var start: Timestamp?
-    /// The monotonic time the first sample arrived: offset 0.
-    private var startArrival: Int64 = 0
     private var lastOffset: Int64 = 0
+    /// The monotonic time the last sample written arrived.
+    private var lastArrival: Int64 = 0
     private(set) var count = 0
     /// Samples left out because they fell too far from the recording's start.
     private(set) var skipped = 0
@@ -28,6 +30,10 @@ final class TraceRecorder {
     /// The latest a sample may come after the recording's start (the trace format's bound
     /// on `t`), in nanoseconds.
     static let maximumOffset: Int64 = 1_000_000_000 * 1_000_000_000
+
+    /// How far a sample's own time may depart from the recording's before it counts as on
+    /// another clock: a day, beyond any gap between two samples of one trace played fast.
+    static let clockJumpLimit: Int64 = 86_400 * 1_000_000_000
 
     /// Records into `fd`, open for writing (`openFile`); `path` names it in `record.stop`'s answer.
     init(path: String, fd: Int32, profile: DeviceProfile) {
@@ -66,17 +72,20 @@ final class TraceRecorder {
     func record(_ sample: Sample, arrival: Int64) {
         if start == nil {
             start = sample.time
-            startArrival = arrival
+            lastArrival = arrival
             buffer += SextantTraceFormat.header(start: sample.time, profile: profile) + "\n"
         }
+        let sessionTime = lastOffset + max(0, arrival - lastArrival)
+        let (since, overflow) = sample.time.nanoseconds.subtractingReportingOverflow(start!.nanoseconds)
+        let onAnotherClock = overflow || since > sessionTime + Self.clockJumpLimit || since < lastOffset - Self.clockJumpLimit
+        let offset = onAnotherClock ? sessionTime : max(lastOffset, since)
         // Only a recording kept going for over 31 years leaves samples out (counted).
-        let (since, overflow) = arrival.subtractingReportingOverflow(startArrival)
-        guard !overflow, since <= Self.maximumOffset else {
+        guard offset <= Self.maximumOffset else {
             skipped += 1
             return
         }
-        let offset = max(lastOffset, since)
         lastOffset = offset
+        lastArrival = arrival
         buffer += SextantTraceFormat.line(offset: offset, value: sample.value) + "\n"
         count += 1
         if buffer.utf8.count >= 16_384 { flush() }
