@@ -313,7 +313,10 @@ struct GPSDFaceTests {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
         try daemon.grantGPSDClients(["libgps-reader", ownCommand()])
         let port = try daemon.gpsdFacePort()
-        let sleeper = try GPSDFaceClient(port: port)  // watches, then never reads
+        // Watches, then never reads. Its receive buffer is fixed at 64 KiB: with the loopback's
+        // autotuning (up to 32 MiB received and 4 MiB sent on this machine) the ~9 MB of NMEA and
+        // TPVs below could all sit in the kernel, the daemon never seeing a slow client.
+        let sleeper = try GPSDFaceClient(port: port, receiveBuffer: 65_536)
         sleeper.send(#"?WATCH={"enable":true,"json":true,"nmea":true};"# + "\n")
         let count = 20_000  // with NMEA, ~9 MB for the sleeper: more than its socket buffers hold
         let libgps = try ClientProcess([reader, "127.0.0.1", String(port), String(count), "20"], directory: daemon.directory, name: "libgps")
@@ -327,7 +330,7 @@ struct GPSDFaceTests {
         #expect(zip(latitudes, latitudes.dropFirst()).allSatisfy { $0 < $1 }, "every fix, in order")
         #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.1) < 0.001 }, "the trace's own times, 0.1 s apart")
         let log = daemon.log()
-        #expect(log.contains("gpsd client is not reading") || log.contains("gpsd client's queue overflowed"), "the sleeper was a slow client")
+        #expect(log.contains("gpsd client is not reading") || log.contains("gpsd client's queue overflowed"), "the sleeper was a slow client: \(log.suffix(4000))")
         #expect(try daemon.control().call(Method.status)["servicesEnabled"] == true)
         withExtendedLifetime(sleeper) {}
     }

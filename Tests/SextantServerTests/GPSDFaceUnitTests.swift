@@ -107,6 +107,30 @@ struct GPSDFaceUnitTests {
         #expect(diag.tcpSocket(source: ("127.0.0.1", clientPort), destination: ("127.0.0.1", Int(port))) == nil)
     }
 
+    @Test("a gpsd client's process is the topmost holder of its socket: a child it is starting, holding the socket from fork to exec under its new name, does not lend it that name")
+    func peerProcessIsTheTopmostHolder() throws {
+        let proc = try TemporaryDirectory("fake-proc")
+        /// A process of this uid: its parent, name and the sockets it holds.
+        func process(_ pid: Int32, parent: Int32, name: String, sockets: [UInt64]) throws {
+            let directory = proc.file("\(pid)")
+            try FileManager.default.createDirectory(atPath: directory + "/fd", withIntermediateDirectories: true)
+            try "\(pid) (\(name)) S \(parent) \(pid) \(pid) 0 -1\n".write(toFile: directory + "/stat", atomically: true, encoding: .utf8)
+            try "\(name)\n".write(toFile: directory + "/comm", atomically: true, encoding: .utf8)
+            for (fd, inode) in sockets.enumerated() {
+                try FileManager.default.createSymbolicLink(atPath: directory + "/fd/\(fd + 3)", withDestinationPath: "socket:[\(inode)]")
+            }
+        }
+        try process(100, parent: 1, name: "test runner (1)", sockets: [4242, 7])
+        try process(200, parent: 100, name: "libgps-reader", sockets: [4242])  // between exec and close-on-exec
+        try process(300, parent: 1, name: "gpspipe", sockets: [9])
+        try process(400, parent: 300, name: "child", sockets: [9, 5])
+        #expect(GPSDPeer.pidHolding(socketInode: 4242, uid: getuid(), proc: proc.path) == 100)
+        #expect(GPSDPeer.pidHolding(socketInode: 5, uid: getuid(), proc: proc.path) == 400, "its parent does not hold that one")
+        #expect(GPSDPeer.pidHolding(socketInode: 9, uid: getuid(), proc: proc.path) == 300)
+        #expect(GPSDPeer.pidHolding(socketInode: 8, uid: getuid(), proc: proc.path) == nil)
+        #expect(GPSDPeer.parentPID(of: 100, proc: proc.path) == 1)
+    }
+
     @Test("/proc files are read to their end, past the page that Foundation's String(contentsOfFile:) stops at")
     func procFileToTheEnd() throws {
         let text = try #require(ProcFile.read("/proc/self/maps"))

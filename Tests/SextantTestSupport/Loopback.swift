@@ -30,9 +30,18 @@ public func listenOnLoopback(port: UInt16 = 0) throws -> (fd: Int32, port: UInt1
 }
 
 /// Connects to 127.0.0.1:`port` once; the descriptor, or nil when refused.
-public func connectLoopback(port: UInt16) -> Int32? {
+/// With `receiveBuffer`, the socket's receive buffer is set to that many bytes before it
+/// connects, which keeps the kernel from growing it: a client that never reads then holds
+/// at most that much, whatever the machine's TCP autotuning would allow.
+public func connectLoopback(port: UInt16, receiveBuffer: Int32? = nil) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
+    if var size = receiveBuffer {
+        guard setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            close(fd)
+            return nil
+        }
+    }
     var address = loopbackAddress(port: port)
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

@@ -61,18 +61,40 @@ struct GPSDPeer: Equatable, Sendable {
     /// search has no time limit: a client's app id, and so its decision, must not depend on
     /// how loaded the machine is. It is bounded by the lookups' queue instead (one waiting
     /// per open connection, taken off when it closes: ``GPSDPeerLookups``).
+    ///
+    /// A child the client is starting holds its descriptors from fork to exec, and from the
+    /// moment exec names it until its close-on-exec descriptors are closed it holds them
+    /// under its new name: found first (the search goes newest first), it would lend the
+    /// client its name. So the holder found is walked up to its topmost ancestor that holds
+    /// the socket too.
     static func pidHolding(socketInode inode: UInt64, uid: UInt32, proc: String) -> Int32? {
         let target = "socket:[\(inode)]"
         // Newest first: a client has most often just been started.
         for pid in ProcDirectory.entries(proc).compactMap({ Int32($0) }).sorted(by: >) {
-            var info = stat()
-            guard stat("\(proc)/\(pid)", &info) == 0, info.st_uid == uid else { continue }
-            let fdDirectory = "\(proc)/\(pid)/fd"
-            for fd in ProcDirectory.entries(fdDirectory) where ProcDirectory.link("\(fdDirectory)/\(fd)") == target {
-                return pid
+            guard holds(pid, target, uid: uid, proc: proc) else { continue }
+            var holder = pid
+            while let parent = parentPID(of: holder, proc: proc), parent > 1, holds(parent, target, uid: uid, proc: proc) {
+                holder = parent
             }
+            return holder
         }
         return nil
+    }
+
+    /// Whether process `pid`, of `uid`, has a descriptor on `target` (`socket:[INODE]`).
+    private static func holds(_ pid: Int32, _ target: String, uid: UInt32, proc: String) -> Bool {
+        var info = stat()
+        guard stat("\(proc)/\(pid)", &info) == 0, info.st_uid == uid else { return false }
+        let fdDirectory = "\(proc)/\(pid)/fd"
+        return ProcDirectory.entries(fdDirectory).contains { ProcDirectory.link("\(fdDirectory)/\($0)") == target }
+    }
+
+    /// The parent's pid, from /proc/PID/stat (the field after the state, past the command's
+    /// closing parenthesis: a command may hold spaces and parentheses).
+    static func parentPID(of pid: Int32, proc: String) -> Int32? {
+        guard let stat = ProcFile.read("\(proc)/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? Int32(fields[1]) : nil
     }
 
     private static func gid(of pid: Int32, proc: String) -> UInt32? {

@@ -95,8 +95,9 @@ final class ClientProcess {
 final class GPSDFaceClient {
     private let lines: SocketLines
 
-    init(port: UInt16) throws {
-        guard let fd = connectLoopback(port: port) else {
+    /// `receiveBuffer`: as `connectLoopback`'s, for a client that is to fall behind.
+    init(port: UInt16, receiveBuffer: Int32? = nil) throws {
+        guard let fd = connectLoopback(port: port, receiveBuffer: receiveBuffer) else {
             throw HarnessError("cannot connect to the gpsd face on port \(port): \(String(cString: strerror(errno)))")
         }
         lines = SocketLines(fd: fd, peer: "the gpsd face")
