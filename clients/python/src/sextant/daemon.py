@@ -28,7 +28,37 @@ def find_sextantd(explicit: Optional[str] = None) -> str:
     return chosen
 
 
-class Daemon:
+def read_log(path: str) -> str:
+    """A daemon's log file as it is now; empty before it exists."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as log:
+            return log.read()
+    except FileNotFoundError:
+        return ""
+
+
+class DaemonAccess:
+    """What tests use of a daemon, whoever started it: its log, control and app
+    connections. A subclass gives ``runtime_dir`` and ``log()``."""
+
+    runtime_dir: str
+
+    def log(self) -> str:
+        raise NotImplementedError
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log().splitlines()[-lines:])
+
+    def control(self) -> Control:
+        """A new control connection."""
+        return Control(self.runtime_dir)
+
+    def app(self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
+        """A new app session (hello said)."""
+        return App(app_id, self.runtime_dir, orientations=orientations, state=state)
+
+
+class Daemon(DaemonAccess):
     """A private ``sextantd`` on a fresh temporary directory: an ephemeral store, no gpsd,
     no IIO sensors (``iio=True`` reads those udev lists, e.g. a umockdev testbed's).
 
@@ -178,22 +208,7 @@ class Daemon:
         """The daemon's log so far (after :meth:`stop`, as it was at the end)."""
         if self.directory is None:
             return getattr(self, "_last_log", "")
-        try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as log:
-                return log.read()
-        except FileNotFoundError:
-            return ""
-
-    def log_tail(self, lines: int = 30) -> str:
-        return "\n".join(self.log().splitlines()[-lines:])
-
-    def control(self) -> Control:
-        """A new control connection."""
-        return Control(self.runtime_dir)
-
-    def app(self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
-        """A new app session (hello said)."""
-        return App(app_id, self.runtime_dir, orientations=orientations, state=state)
+        return read_log(self.log_path)
 
 
 SCENE_VARIABLE = "SEXTANT_RUN_SCENE"
@@ -217,7 +232,7 @@ def set_scene(control: Control, grants: Sequence[Dict[str, Any]], trace: Optiona
         control.replay_start(trace, speed=speed, loop=loop, start_on_request=True)
 
 
-class RunDaemon:
+class RunDaemon(DaemonAccess):
     """The daemon ``sextantctl run`` started for this test run, found through
     ``SEXTANT_RUNTIME_DIR``: the same methods as :class:`Daemon`, but it is run's to start
     and stop. ``scene`` is what run set up (``SEXTANT_RUN_SCENE``: its trace with speed and
@@ -273,19 +288,4 @@ class RunDaemon:
 
     def log(self) -> str:
         """The daemon's log so far (``SEXTANT_DAEMON_LOG``), or empty when unknown."""
-        if not self.log_path:
-            return ""
-        try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as log:
-                return log.read()
-        except FileNotFoundError:
-            return ""
-
-    def log_tail(self, lines: int = 30) -> str:
-        return "\n".join(self.log().splitlines()[-lines:])
-
-    def control(self) -> Control:
-        return Control(self.runtime_dir)
-
-    def app(self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
-        return App(app_id, self.runtime_dir, orientations=orientations, state=state)
+        return read_log(self.log_path) if self.log_path else ""
