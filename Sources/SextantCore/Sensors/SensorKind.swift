@@ -163,4 +163,12 @@ public struct SensorField: Sendable {
     }
 
     public func admits(_ value: Double) -> Bool { value.isFinite && bounds.contains(value) }
+
+    /// `x`, `y` and `z` in `unit`, each required and within ±`limit`: a three-axis sensor
+    /// in the device frame (`accel`, `magnet`), its messages naming the kind.
+    public static func axes(of kind: String, unit: String, limit: Double) -> [SensorField] {
+        ["x", "y", "z"].map { axis in
+            SensorField(name: axis, unit: unit, bounds: -limit...limit, problem: "\(kind): \(axis) must be a number within ±\(Int(limit)) \(unit)")
+        }
+    }
 }

@@ -35,11 +35,7 @@ extension SensorKind {
     /// the orientation judge's input (RULES O1–O5), heard by apps as `orientation`.
     public static let accelerometer = SensorKind(
         name: "accel", noun: "acceleration", topic: .orientation,
-        fields: ["x", "y", "z"].map { axis in
-            SensorField(
-                name: axis, unit: "m/s²", bounds: -Acceleration.componentLimit...Acceleration.componentLimit,
-                problem: "accel: \(axis) must be a number within ±\(Int(Acceleration.componentLimit)) m/s²")
-        })
+        fields: SensorField.axes(of: "accel", unit: "m/s²", limit: Acceleration.componentLimit))
 }
 
 extension Acceleration {

@@ -24,11 +24,7 @@ extension SensorKind {
     /// the heading engine's input with the accelerometer's gravity, heard by apps as `heading`.
     public static let magnetometer = SensorKind(
         name: "magnet", noun: "magnetic field", topic: .heading,
-        fields: ["x", "y", "z"].map { axis in
-            SensorField(
-                name: axis, unit: "µT", bounds: -MagneticField.componentLimit...MagneticField.componentLimit,
-                problem: "magnet: \(axis) must be a number within ±\(Int(MagneticField.componentLimit)) µT")
-        })
+        fields: SensorField.axes(of: "magnet", unit: "µT", limit: MagneticField.componentLimit))
 }
 
 extension MagneticField {
