@@ -216,6 +216,33 @@ def seconds_of(rfc3339):
     return int(h) * 3600 + int(m) * 60 + float(s) - 8 * 3600
 
 
+def compare_io_threads(threads):
+    """Runs this script once per number of loops, in turn, and prints their figures in columns."""
+    outputs = []
+    for count in threads:
+        argv = []
+        skip = False
+        for arg in sys.argv[1:]:
+            if skip:
+                skip = False
+            elif arg == "--io-threads":
+                skip = True
+            elif not arg.startswith("--io-threads="):
+                argv.append(arg)
+        run = subprocess.run([sys.executable, os.path.abspath(__file__)] + argv + ["--io-threads", count],
+                             stdout=subprocess.PIPE, text=True)
+        print(run.stdout, end="")
+        if run.returncode != 0:
+            sys.exit(f"bench-fanout: the run with --io-threads {count} failed")
+        outputs.append(run.stdout.splitlines())
+    print(f"\n{'side by side, --io-threads':34} " + "".join(f"{count:>14}" for count in threads))
+    for lines in zip(*outputs):
+        labels = {line[:34] for line in lines}
+        if len(labels) == 1 and lines[0][:34].strip() and lines[0][34:].strip() and not lines[0].startswith(("apps ", "(")):
+            figures = [line[34:].strip().split("   ")[0] for line in lines]
+            print(f"{lines[0][:34]} " + "".join(f"{figure:>14}" for figure in figures))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apps", type=int, default=1000)
@@ -223,7 +250,11 @@ def main():
     parser.add_argument("--bin-dir", default=None, help="default .build/release (.build/debug with --smoke)")
     parser.add_argument("--reader", choices=["c", "python"], default="c")
     parser.add_argument("--smoke", action="store_true", help="20 apps, 2 s, the debug build: checks that it works")
+    parser.add_argument("--io-threads", default=None,
+                        help="sextantd's --io-threads; comma-separated (1,2): one run each, in turn, printed side by side")
     args = parser.parse_args()
+    if args.io_threads and "," in args.io_threads:
+        return compare_io_threads(args.io_threads.split(","))
     if args.smoke:
         args.apps, args.seconds = 20, 2
     args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
@@ -238,7 +269,7 @@ def main():
     daemon = subprocess.Popen(
         [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
-         "--max-clients", str(max(args.apps, 1024))],
+         "--max-clients", str(max(args.apps, 1024))] + (["--io-threads", args.io_threads] if args.io_threads else []),
         stderr=open(os.path.join(work, "sextantd.log"), "w"))
     try:
         deadline = time.monotonic() + 30
@@ -273,7 +304,7 @@ def main():
             sys.exit("no location reached the apps")
         p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
         print(f"apps {args.apps}, {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}, "
-              f"{args.reader} reader")
+              f"{args.reader} reader" + (f", --io-threads {args.io_threads}" if args.io_threads else ""))
         print(f"{'':34} {'sextantd':>22}   anchor (a phone's location service)")
         print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %   -")
         print(f"{'last app fix after due, p50':34} {statistics.median(lags):19.2f} ms   ~0.002 ms (a write per app)")

@@ -287,13 +287,15 @@ def bench_load(args, work, jsonl):
           f"peak RSS {peak:.1f} MiB (+{peak - base:.1f} over a 1-fix trace)")
 
 
-def bench_sextant(args, work, trace, apps_count):
-    runtime = os.path.join(work, f"run{apps_count}")
+def bench_sextant(args, work, trace, apps_count, io_threads=None):
+    name = f"{apps_count}" + (f"-io{io_threads}" if io_threads else "")
+    runtime = os.path.join(work, f"run{name}")
+    loops = ["--io-threads", str(io_threads)] if io_threads else []
     daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{apps_count}"),
+        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{name}"),
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
-         "--max-clients", str(max(apps_count, 1024))],
-        stderr=open(os.path.join(work, f"sextantd{apps_count}.log"), "w"))
+         "--max-clients", str(max(apps_count, 1024))] + loops,
+        stderr=open(os.path.join(work, f"sextantd{name}.log"), "w"))
     try:
         sockets = [os.path.join(runtime, name) for name in ("control.sock", "app.sock")]
         wait_for(lambda: all(connectable(socket.AF_UNIX, path) for path in sockets) or daemon.poll() is not None, 30, "sextantd")
@@ -333,7 +335,7 @@ def bench_sextant(args, work, trace, apps_count):
         cpu = cpu_seconds(daemon.pid) - cpu_before
         got = min(counts.values())
         elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
-        print(f"sextant  {args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.3f} s to the last fix in every app "
+        print(f"sextant  {loops_label(io_threads)}{args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.3f} s to the last fix in every app "
               f"(replay.start answered after {answered:.2f} s = {os.path.getsize(trace) / 1e6 / answered:.0f} MB/s checked); "
               f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.3f} s")
         if asked:
@@ -414,6 +416,23 @@ def free_port():
     return port
 
 
+def loops_label(io_threads):
+    return f"--io-threads {io_threads}: " if io_threads else ""
+
+
+def print_loops_side_by_side(figures, counts, threads):
+    """The same counts of apps on each number of loops, from this run, in columns."""
+    print(f"sextant  side by side, wall / daemon CPU (s): " + "   ".join(f"--io-threads {t}" for t in threads))
+    for n in counts:
+        cells = [f"{figures[(n, t)][0]:.3f} / {figures[(n, t)][1]:.3f}" for t in threads]
+        print(f"sextant  {n:>6} app(s)  " + "   ".join(f"{cell:>15}" for cell in cells))
+    if 1 in counts:
+        for n in counts:
+            if n != 1:
+                ratios = [f"{figures[(n, t)][0] / figures[(1, t)][0]:.2f}x" for t in threads]
+                print(f"sextant  {n:>6} apps / 1, wall  " + "   ".join(f"{r:>15}" for r in ratios))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fixes", type=int, default=864_000)
@@ -426,6 +445,8 @@ def main():
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks that it runs, not the figures")
     parser.add_argument("--trace", choices=["jsonl", "nmea", "gpx"], default="jsonl", help="which copy the daemon replays")
     parser.add_argument("--status-probe", action="store_true", help="ask `status` all through each max replay")
+    parser.add_argument("--io-threads", default=None,
+                        help="sextantd's --io-threads, comma-separated (1,2: each count of apps on each, side by side)")
     args = parser.parse_args()
     if args.smoke:
         args.fixes, args.apps, args.timeout = 2000, "1,3", 60
@@ -449,10 +470,15 @@ def main():
         print(f"{args.fixes} fixes at 10 Hz; JSONL {os.path.getsize(jsonl) / 1e6:.1f} MB, NMEA {os.path.getsize(nmea) / 1e6:.1f} MB; {args.bin_dir}")
         bench_load(args, work, jsonl)
         figures = {}
+        threads = [int(t) for t in args.io_threads.split(",")] if args.io_threads else [None]
         for n in counts:
-            figures[n] = bench_sextant(args, work, {"jsonl": jsonl, "nmea": nmea, "gpx": gpx}[args.trace], n)
+            for t in threads:
+                figures[(n, t)] = bench_sextant(args, work, {"jsonl": jsonl, "nmea": nmea, "gpx": gpx}[args.trace], n, t)
+            figures[n] = figures[(n, threads[0])]
             if not args.no_anchor:
                 bench_gpsd(args, work, nmea, n)
+        if len(threads) > 1:
+            print_loops_side_by_side(figures, counts, threads)
         # Issue 12's "10 apps <= 1.5x one app", in wall time and in the daemon's CPU.
         if 1 in figures:
             for n in counts:

@@ -41,6 +41,13 @@ struct SextantdCommand: AsyncParsableCommand {
     var maxClients: Int = DescriptorBudget.defaultMaxAppClients
 
     @Option(
+        name: .customLong("io-threads"),
+        help: ArgumentHelp(
+            "Event loops that write to app and control clients (default: the core count; 1 = the hub's loop alone).",
+            valueName: "n"))
+    var ioThreads: Int = DaemonConfiguration.defaultIOThreads
+
+    @Option(
         name: .customLong("max-regions"),
         help: ArgumentHelp("Regions (geofences) one app may monitor (default 20, as iOS; 100 as Android).", valueName: "n"))
     var maxRegions: Int = RegionMonitor.defaultMaxRegionsPerApp
@@ -169,6 +176,7 @@ struct SextantdCommand: AsyncParsableCommand {
     func validate() throws {
         if exitRemoves != nil, exitWithDescriptor == nil { throw ValidationError("--exit-removes goes with --exit-with-fd") }
         guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
+        guard ioThreads >= 1, ioThreads <= 1024 else { throw ValidationError("--io-threads must be between 1 and 1024") }
         guard maxRegions >= 1, maxRegions <= 100_000 else { throw ValidationError("--max-regions must be between 1 and 100000") }
         guard ReplaySpeed(parsing: speed) != nil else {
             throw ValidationError(ReplaySpeed.optionProblem)
@@ -224,6 +232,7 @@ struct SextantdCommand: AsyncParsableCommand {
         }
         var configuration = DaemonConfiguration(runtimeDirectory: runtime, stateDirectory: state)
         configuration.maxAppClients = maxClients
+        configuration.ioThreads = ioThreads
         if let controlGroup {
             guard let gid = ControlGroup.gid(controlGroup) else {
                 logger.critical("cannot start: --control-group \(controlGroup): no such group (give a group name or a number)")

@@ -12,7 +12,8 @@ import ServiceLifecycle
 final class HubService: Service, Sendable {
     let hub: HubHandle
     let storePath: String
-    private let group: MultiThreadedEventLoopGroup
+    /// The hub's loop (the first) and the loops connections are spread over (`--io-threads`).
+    let group: MultiThreadedEventLoopGroup
 
     private init(hub: HubHandle, storePath: String, group: MultiThreadedEventLoopGroup) {
         self.hub = hub
@@ -36,7 +37,7 @@ final class HubService: Service, Sendable {
             throw DaemonStartError(description: "the store in \(configuration.stateDirectory): \(error)")
         }
         announceStoredPolicy(snapshot.policy, configuration: configuration, logger: logger)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.ioThreads)
         let hub: HubHandle
         do {
             hub = try HubHandle.make(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger).wait()
@@ -107,7 +108,8 @@ final class ListenerService: Service, Sendable {
         var activation: SocketActivation
     }
 
-    static func bind(_ options: Options, hub: HubHandle) async throws(DaemonStartError) -> ListenerService {
+    /// Accepts on the hub's loop; each connection is served by the next of `connectionLoops`.
+    static func bind(_ options: Options, hub: HubHandle, connectionLoops: EventLoopGroup) async throws(DaemonStartError) -> ListenerService {
         var activation = options.activation
         var channels: [Channel] = []
         var bound: [String] = []
@@ -126,16 +128,16 @@ final class ListenerService: Service, Sendable {
                 (DefaultPaths.appSocketName, .app, 0o666, nil, appLimit),
             ]
             for socket in sockets {
-                let budget = ConnectionBudget(limit: socket.limit, eventLoop: hub.eventLoop, trimmer: trimmer)
+                let budget = ConnectionBudget(limit: socket.limit, trimmer: trimmer)
                 if let passed = activation.claim(socket.name) {
                     paths.append(SocketActivation.boundPath(of: passed.raw) ?? "descriptor \(passed.raw) from systemd")
-                    channels.append(try await SocketListener.serve(passed, kind: socket.kind, budget: budget, reserve: reserve, hub: hub, face: face))
+                    channels.append(try await SocketListener.serve(passed, kind: socket.kind, budget: budget, reserve: reserve, hub: hub, face: face, connectionLoops: connectionLoops))
                 } else {
                     let path = options.runtimeDirectory + "/" + socket.name
                     paths.append(path)
                     channels.append(
                         try await SocketListener.bind(
-                            path: path, kind: socket.kind, mode: socket.mode, group: socket.group, budget: budget, reserve: reserve, hub: hub, face: face))
+                            path: path, kind: socket.kind, mode: socket.mode, group: socket.group, budget: budget, reserve: reserve, hub: hub, face: face, connectionLoops: connectionLoops))
                     bound.append(path)
                 }
             }

@@ -32,6 +32,11 @@ public struct DaemonConfiguration: Sendable {
     /// At most this many app connections at once (`--max-clients`); fewer when the
     /// descriptor limit leaves less room (see `DescriptorBudget`).
     public var maxAppClients = DescriptorBudget.defaultMaxAppClients
+    /// Event loops the app and control connections are spread over (`--io-threads`); the
+    /// hub runs on the first. 1: every connection on the hub's loop.
+    public var ioThreads = 1
+    /// `--io-threads`'s default: the cores this process may run on.
+    public static var defaultIOThreads: Int { System.coreCount }
     /// The bus the D-Bus faces serve on (`--dbus`); none by default.
     public var dbus: DBusBusAddress?
     /// What stops the daemon when the process that started it is gone (`--exit-with-fd`).
@@ -72,7 +77,7 @@ public struct SextantDaemon {
             let options = ListenerService.Options(
                 runtimeDirectory: configuration.runtimeDirectory, maxAppClients: configuration.maxAppClients,
                 controlGroup: configuration.hub.controlGroup, activation: activation)
-            listeners = try await ListenerService.bind(options, hub: hub)
+            listeners = try await ListenerService.bind(options, hub: hub, connectionLoops: hubService.group)
         } catch {
             await hubService.close()
             throw error
@@ -99,7 +104,7 @@ public struct SextantDaemon {
             metadata: [
                 "version": "\(sextantVersion)", "app socket": "\(listeners.appPath)", "control socket": "\(listeners.controlPath)",
                 "store": "\(hubService.storePath)", "profile": "\(configuration.hub.profile.rawValue)", "pid": "\(getpid())",
-                "max app clients": "\(listeners.appClientLimit)",
+                "max app clients": "\(listeners.appClientLimit)", "io threads": "\(configuration.ioThreads)",
             ])
         let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
         let supervisor: [any Service] = configuration.supervisor.map { [$0] } ?? []

@@ -73,7 +73,7 @@ final class GPSDFaceService: Service, Sendable {
         } catch {
             throw DaemonStartError(description: "--gpsd-listen: \(error)")
         }
-        let budget = ConnectionBudget(limit: GPSDListener.maxClients, eventLoop: hub.eventLoop, trimmer: HeapTrimmer(eventLoop: hub.eventLoop))
+        let budget = ConnectionBudget(limit: GPSDListener.maxClients, trimmer: HeapTrimmer(eventLoop: hub.eventLoop))
         var channels: [Channel] = []
         do {
             for address in addresses { channels.append(try await GPSDListener.bind(address, allowAny: allowAny, budget: budget, hub: hub, face: face)) }

@@ -1,28 +1,28 @@
 import Logging
 import NIOCore
 import SextantProtocol
+import Synchronization
 
 /// How many clients one socket serves at once. Each costs a descriptor and up to a 64 KiB
 /// line buffer, so the app socket's share is bounded, and bounded below the process's
 /// descriptor limit: apps alone can never take the descriptors the control socket, the
 /// store and the sources need.
 ///
-/// Counted on the hub's event loop, where both listeners accept.
+/// Taken and given on the loop each connection lives on (`--io-threads`), so behind a lock.
 final class ConnectionBudget: Sendable {
     let limit: Int
     /// Connections open on the socket.
-    private let open: NIOLoopBoundBox<Int>
+    private let open = Mutex(0)
     private let trimmer: HeapTrimmer
 
-    init(limit: Int, eventLoop: EventLoop, trimmer: HeapTrimmer) {
+    init(limit: Int, trimmer: HeapTrimmer) {
         self.limit = limit
-        self.open = .makeBoxSendingValue(0, eventLoop: eventLoop)
         self.trimmer = trimmer
     }
 
     /// Takes a place for a new connection; false when the socket is full.
     func take() -> Bool {
-        open.withValue { open in
+        open.withLock { open in
             guard open < limit else { return false }
             open += 1
             return true
@@ -30,7 +30,7 @@ final class ConnectionBudget: Sendable {
     }
 
     func give() {
-        open.value -= 1
+        open.withLock { $0 -= 1 }
         trimmer.connectionClosed()
     }
 }

@@ -1,33 +1,63 @@
 import NIOCore
 
 /// Bridges a channel to the hub: frames in, lifecycle events, writability.
+///
+/// The channel may live on another loop than the hub's (`--io-threads`): everything the
+/// hub is told is run on the hub's loop, in the order the channel saw it (tasks one loop
+/// hands another run in the order handed), and at once when both are the same loop. The
+/// ``Connection`` is made, used and forgotten on the hub's loop.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = InboundFrame
 
-    private let face: SocketFace
+    private let face: NIOLoopBound<SocketFace>
+    private let hubLoop: EventLoop
     private let kind: SocketKind
     /// Who the peer is: SO_PEERCRED on a Unix socket; given by in-process tests.
     private let credentials: (Channel) -> EventLoopFuture<PeerCredentials>
-    private var connection: Connection?
+    /// The hub's side of this channel, once opened; confined to the hub's loop.
+    private let connection: NIOLoopBoundBox<Connection?>
 
-    init(face: SocketFace, kind: SocketKind, credentials: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = PeerCredentials.of) {
+    init(
+        face: NIOLoopBound<SocketFace>, hubLoop: EventLoop, kind: SocketKind,
+        credentials: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = PeerCredentials.of
+    ) {
         self.face = face
+        self.hubLoop = hubLoop
         self.kind = kind
         self.credentials = credentials
+        self.connection = .makeEmptyBox(valueType: Connection.self, eventLoop: hubLoop)
+    }
+
+    /// A handler made on the hub's loop, for a channel on that loop (the in-process tests).
+    convenience init(face: SocketFace, kind: SocketKind, credentials: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = PeerCredentials.of) {
+        let loop = face.hub.eventLoop
+        self.init(face: NIOLoopBound(face, eventLoop: loop), hubLoop: loop, kind: kind, credentials: credentials)
+    }
+
+    /// Runs `work` on the hub's loop: now when this is it, else after what was handed before.
+    private func onHub(_ work: @escaping @Sendable () -> Void) {
+        if hubLoop.inEventLoop { work() } else { hubLoop.execute(work) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        connection = face.connectionOpened(channel: context.channel, socket: kind, credentials: credentials(context.channel))
+        let channel = context.channel
+        let credentials = credentials(channel)
+        onHub { [face, kind, connection] in
+            connection.value = face.value.connectionOpened(channel: channel, socket: kind, credentials: credentials)
+        }
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let connection else { return }
-        face.hub.received(unwrapInboundIn(data), on: connection)
+        let frame = unwrapInboundIn(data)
+        onHub { [face, connection] in
+            guard let connection = connection.value else { return }
+            face.value.hub.received(frame, on: connection)
+        }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection?.writer.flushOutbox()
+        onHub { [connection] in connection.value?.writer.flushOutbox() }
         context.fireChannelWritabilityChanged()
     }
 
@@ -35,20 +65,25 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// newline, has been read and dispatched. The connection stays open for the answers;
     /// it closes when the client closes its end (PROTOCOL "Transport", sextant-protocol(7)).
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, event == .inputClosed, let connection {
-            face.hub.logger.debug("client finished sending", metadata: ["client": "\(connection.label)"])
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            onHub { [face, connection] in
+                guard let connection = connection.value else { return }
+                face.value.hub.logger.debug("client finished sending", metadata: ["client": "\(connection.label)"])
+            }
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let connection { face.connectionClosed(connection) }
-        connection = nil
+        onHub { [face, connection] in
+            if let closed = connection.value { face.value.connectionClosed(closed) }
+            connection.value = nil
+        }
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        face.hub.logger.debug("connection error", metadata: ["error": "\(error)"])
+        onHub { [face] in face.value.hub.logger.debug("connection error", metadata: ["error": "\(error)"]) }
         context.close(promise: nil)
     }
 }

@@ -39,6 +39,9 @@ final class FlushBatcher {
     private var laterWork: (() -> Void)?
     /// The lines the connections of this loop share (``LineWriter/sendShared(_:)``).
     let sharedLines = SharedLineChunks()
+    /// What the writers ask of channels on other loops (`--io-threads`), one batch a loop.
+    private var loopBatches = LoopBatches()
+    private var handOverQueued = false
 
     /// The pause between two slices of the backlog: long enough that the loop's next look
     /// at its task queue finds nothing due, and so polls its sockets (a task queued at once,
@@ -68,6 +71,22 @@ final class FlushBatcher {
         guard !turnFlushQueued else { return }
         turnFlushQueued = true
         eventLoop.assumeIsolated().execute { [self] in flushThisTurn() }
+    }
+
+    /// Where the writes to a channel on `loop` go: nil for the hub's own loop (written to
+    /// directly), else that loop's batch (``loopBatchStarted()`` when it gets its first).
+    func batch(for loop: EventLoop) -> LoopBatch? { loopBatches.batch(for: loop, hubLoop: eventLoop) }
+
+    /// A loop's batch got its first operation: every batch is handed to its loop in a task
+    /// queued now, that is after the task that wrote (a turn's flush, a slice of the
+    /// backlog): one hand-over per loop for all the connections that task wrote to.
+    func loopBatchStarted() {
+        guard !handOverQueued else { return }
+        handOverQueued = true
+        eventLoop.assumeIsolated().execute { [self] in
+            handOverQueued = false
+            loopBatches.handOverAll()
+        }
     }
 
     /// How many connections wait in the backlog.

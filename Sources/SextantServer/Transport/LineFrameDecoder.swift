@@ -1,7 +1,7 @@
 import NIOCore
 
 /// One inbound frame: a line (without its newline), or the news that a line grew past the limit.
-enum InboundFrame {
+enum InboundFrame: Sendable {
     case line(ByteBuffer)
     case tooLong
 }

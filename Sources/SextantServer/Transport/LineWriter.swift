@@ -4,6 +4,8 @@ import SextantProtocol
 
 /// The outbound side of one client connection, whatever protocol its lines speak
 /// (app.sock's and control.sock's JSON-RPC, gpsd's reports), confined to the hub's loop.
+/// Its channel may live on another loop (`--io-threads`): what it asks of the channel is
+/// then carried there in that loop's ``LoopBatch``, once a turn.
 ///
 /// Writes go through a bounded `Outbox`: straight to the channel while it is writable,
 /// queued while it is not. NIO's own buffer is bounded by the channel's write-buffer
@@ -22,6 +24,9 @@ final class LineWriter {
 
     private let clock: SextantClock
     private let flushes: FlushBatcher
+    /// When the channel lives on another loop (`--io-threads`): the batch its operations
+    /// are carried there in, in the order asked. nil: the channel is on the hub's loop.
+    private let remote: LoopBatch?
     private let logger: Logger
     /// What the log calls the client and what it drops ("client", "sensor events").
     private let wording: (client: String, dropped: String)
@@ -41,6 +46,9 @@ final class LineWriter {
     /// Past this many bytes the joined lines go to the channel at once, so that its
     /// writability (the water marks) still says how much this client holds.
     static let turnLinesLimit = 32 * 1024
+    /// The channels' high water mark (``SocketListener``): handed more than this, a channel
+    /// on another loop says it is full, then writable again once it has written it.
+    static let remoteHandLimit = 64 * 1024
     /// A max-speed replay waits for a client with this many lines queued (or a full channel).
     static let replayHoldMark = 64
 
@@ -51,6 +59,7 @@ final class LineWriter {
         self.channel = channel
         self.clock = clock
         self.flushes = flushes
+        self.remote = flushes.batch(for: channel.eventLoop)
         self.logger = logger
         self.wording = wording
         self.lastProgress = clock.monotonicNanoseconds()
@@ -143,16 +152,23 @@ final class LineWriter {
         guard !isClosed else { return }
         // One pass through the pipeline for the write and the flush, when there is a write.
         if let lines = takeTurnLines(atFlush: true) {
-            channel.writeAndFlush(lines, promise: nil)
+            ask(.writeAndFlush(channel, lines))
         } else {
-            channel.flush()
+            ask(.flush(channel))
         }
+    }
+
+    /// Runs `operation` on the channel now, on the hub's loop, or hands it to the
+    /// channel's loop with the turn's batch.
+    private func ask(_ operation: ChannelOperation) {
+        guard let remote else { return operation.run() }
+        if remote.append(operation) { flushes.loopBatchStarted() }
     }
 
     /// The lines joined this turn go to the channel, ahead of anything written after them.
     private func handTurnLinesToChannel() {
         guard let lines = takeTurnLines(atFlush: false) else { return }
-        channel.write(lines, promise: nil)
+        ask(.write(channel, lines))
     }
 
     private func takeTurnLines(atFlush: Bool) -> ByteBuffer? {
@@ -164,16 +180,21 @@ final class LineWriter {
         return turnLines
     }
 
-    /// Hands queued lines to the channel while it takes them.
+    /// Hands queued lines to the channel while it takes them. A channel on another loop
+    /// does not say it is full until its loop has run what it was handed: it is handed
+    /// more than its high water mark (64 KiB) at most, which it will say it is full of,
+    /// and then writable again, which calls this again.
     func flushOutbox() {
         guard !isClosed, channel.isWritable else { return }
         handTurnLinesToChannel()
         var wrote = false
-        while channel.isWritable, let entry = outbox.popFirst() {
-            channel.write(entry.bytes, promise: nil)
+        var handed = 0
+        while channel.isWritable, handed <= Self.remoteHandLimit, let entry = outbox.popFirst() {
+            ask(.write(channel, entry.bytes))
             wrote = true
+            if remote != nil { handed += entry.bytes.readableBytes }
         }
-        if wrote { channel.flush() }
+        if wrote { ask(.flush(channel)) }
         lastProgress = clock.monotonicNanoseconds()
         if outbox.isEmpty { onDrain?() }
     }
@@ -191,7 +212,7 @@ final class LineWriter {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        channel.close(promise: nil)
+        ask(.close(channel))
     }
 
     /// Writes a last line (with its newline), then closes.
@@ -201,6 +222,6 @@ final class LineWriter {
         handTurnLinesToChannel()
         var buffer = channel.allocator.buffer(capacity: max(256, text.utf8.count))
         buffer.writeString(text)
-        channel.writeAndFlush(buffer).whenComplete { [channel] _ in channel.close(promise: nil) }
+        ask(.writeAndClose(channel, buffer))
     }
 }

@@ -28,7 +28,12 @@ final class HeapTrimmer: Sendable {
 
     init(eventLoop: EventLoop) { closes = .makeBoxSendingValue(Closes(), eventLoop: eventLoop) }
 
+    /// Called on any loop: counted on the loop the trimmer was made for.
     func connectionClosed() {
+        guard closes.eventLoop.inEventLoop else {
+            closes.eventLoop.execute { self.connectionClosed() }
+            return
+        }
         let deadline = closes.withValue { closes -> NIODeadline? in
             closes.sinceTrim += 1
             closes.last = .now()

@@ -16,7 +16,7 @@ final class SocketFace: Face {
         let connection = Connection(id: nextID, socket: socket, channel: channel, clock: hub.clock, flushes: hub.flushes, logger: hub.logger)
         connections[connection.id] = connection
         connection.writer.onDrain = { [weak hub] in hub?.replay.clientDrained() }
-        credentials.assumeIsolated().whenComplete { [self] result in
+        credentials.hop(to: hub.eventLoop).assumeIsolated().whenComplete { [self] result in
             switch result {
             case .success(let credentials):
                 connection.credentials = credentials

@@ -15,21 +15,24 @@ enum SocketListener {
     static let maxLineLength = 65_536
     static func bind(
         path: String, kind: SocketKind, mode: mode_t, group: gid_t? = nil, budget: ConnectionBudget, reserve: DescriptorReserve, hub: HubHandle,
-        face: NIOLoopBound<SocketFace>
+        face: NIOLoopBound<SocketFace>, connectionLoops: EventLoopGroup
     ) async throws -> Channel {
         try prepare(path: path)
         let socket = try boundSocket(path: path, mode: mode, group: group)
-        return try await serve(socket, kind: kind, budget: budget, reserve: reserve, hub: hub, face: face)
+        return try await serve(socket, kind: kind, budget: budget, reserve: reserve, hub: hub, face: face, connectionLoops: connectionLoops)
     }
 
     /// Serves a socket that is bound already: one of ours, or one systemd passed (socket
     /// activation), which may be listening already (a second `listen` only sets the backlog).
+    /// It accepts on the hub's loop; each connection lives on the next loop of
+    /// `connectionLoops` (`--io-threads`), which reads and writes its socket.
     static func serve(
         _ socket: OwnedDescriptor, kind: SocketKind, budget: ConnectionBudget, reserve: DescriptorReserve, hub: HubHandle,
-        face: NIOLoopBound<SocketFace>
+        face: NIOLoopBound<SocketFace>, connectionLoops: EventLoopGroup
     ) async throws -> Channel {
         let listener = socket.raw
-        return try await ServerBootstrap(group: hub.eventLoop)
+        let hubLoop = hub.eventLoop
+        return try await ServerBootstrap(group: hub.eventLoop, childGroup: connectionLoops)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
@@ -49,7 +52,7 @@ enum SocketListener {
                     }
                     channel.closeFuture.whenComplete { _ in budget.give() }
                     try sync.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineLength)))
-                    try sync.addHandler(ConnectionHandler(face: face.value, kind: kind))
+                    try sync.addHandler(ConnectionHandler(face: face, hubLoop: hubLoop, kind: kind))
                 }
             }
             .withBoundSocket(socket.release())
