@@ -34,16 +34,32 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.init(face: NIOLoopBound(face, eventLoop: loop), hubLoop: loop, kind: kind, credentials: credentials)
     }
 
-    /// Runs `work` on the hub's loop: now when this is it, else after what was handed before.
+    /// What the channel told before its peer's credentials were known: handed to the hub
+    /// after the connection is opened there. nil once it is.
+    private var beforeOpening: [@Sendable () -> Void]? = []
+
+    /// Runs `work` on the hub's loop after what was handed before: at once when this is it.
+    /// Until the connection is opened there, kept: a peer that writes and closes at once
+    /// has its line read (NIO reads at the end of input) before the credentials arrive.
     private func onHub(_ work: @escaping @Sendable () -> Void) {
-        if hubLoop.inEventLoop { work() } else { hubLoop.execute(work) }
+        if beforeOpening != nil {
+            beforeOpening!.append(work)
+        } else if hubLoop.inEventLoop {
+            work()
+        } else {
+            hubLoop.execute(work)
+        }
     }
 
+    /// The connection is opened on the hub's loop with its peer's credentials known, so
+    /// that the hub has them before anything the peer sent (the control socket's check).
     func channelActive(context: ChannelHandlerContext) {
         let channel = context.channel
-        let credentials = credentials(channel)
-        onHub { [face, kind, connection] in
-            connection.value = face.value.connectionOpened(channel: channel, socket: kind, credentials: credentials)
+        credentials(channel).hop(to: channel.eventLoop).assumeIsolated().whenComplete { [self, face, kind, connection] result in
+            let waiting = beforeOpening ?? []
+            beforeOpening = nil
+            onHub { connection.value = face.value.connectionOpened(channel: channel, socket: kind, credentials: result) }
+            for work in waiting { onHub(work) }
         }
         context.fireChannelActive()
     }

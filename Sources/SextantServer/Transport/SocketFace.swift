@@ -10,33 +10,35 @@ final class SocketFace: Face {
 
     init(hub: Hub) { self.hub = hub }
 
-    func connectionOpened(channel: Channel, socket: SocketKind, credentials: EventLoopFuture<PeerCredentials>) -> Connection {
+    func connectionOpened(channel: Channel, socket: SocketKind, credentials: Result<PeerCredentials, any Error>) -> Connection {
         hub.eventLoop.preconditionInEventLoop()
         nextID += 1
         let connection = Connection(id: nextID, socket: socket, channel: channel, clock: hub.clock, flushes: hub.flushes, logger: hub.logger)
         connections[connection.id] = connection
         connection.writer.onDrain = { [weak hub] in hub?.replay.clientDrained() }
-        credentials.hop(to: hub.eventLoop).assumeIsolated().whenComplete { [self] result in
-            switch result {
-            case .success(let credentials):
-                connection.credentials = credentials
-                let configuration = hub.configuration
-                let admission = ControlAdmission(ownerUID: configuration.ownerUID, group: configuration.controlGroup)
-                if socket == .control, !admission.admits(credentials) {
-                    hub.logger.warning("control socket: refused a client of another user", metadata: ["uid": "\(credentials.uid)", "pid": "\(credentials.pid)"])
-                    connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.forbidden, admission.refusal)))
-                    return
-                }
-            case .failure(let error):
-                hub.logger.error("cannot read the peer's credentials: closing", metadata: ["error": "\(error)"])
-                connection.close()
-                return
-            }
-            // Reading starts only once the peer is known to be allowed.
-            connection.setReading(true)
-        }
+        admit(connection, socket: socket, credentials: credentials)
         hub.logger.debug("client connected", metadata: ["client": "\(connection.label)"])
         return connection
+    }
+
+    /// Reading starts only once the peer is known to be allowed.
+    private func admit(_ connection: Connection, socket: SocketKind, credentials: Result<PeerCredentials, any Error>) {
+        switch credentials {
+            case .success(let credentials):
+            connection.credentials = credentials
+            let configuration = hub.configuration
+            let admission = ControlAdmission(ownerUID: configuration.ownerUID, group: configuration.controlGroup)
+            if socket == .control, !admission.admits(credentials) {
+                hub.logger.warning("control socket: refused a client of another user", metadata: ["uid": "\(credentials.uid)", "pid": "\(credentials.pid)"])
+                connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.forbidden, admission.refusal)))
+                return
+            }
+        case .failure(let error):
+            hub.logger.error("cannot read the peer's credentials: closing", metadata: ["error": "\(error)"])
+            connection.close()
+            return
+        }
+        connection.setReading(true)
     }
 
     func connectionClosed(_ connection: Connection) {
