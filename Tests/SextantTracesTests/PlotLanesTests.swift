@@ -105,6 +105,20 @@ struct PlotLanesTests {
         #expect([0.5, 20, 35, 49, 60, 110].map(state) == [noFix, ok, noFix, noFix, ok, ok])
     }
 
+    @Test("issue 23.3: a recording made with a profile (its true fixes and its gnss.profile line, N6) draws the truth beside the reported fixes")
+    func recordingWithProfile() throws {
+        let lines = Self.northWalk(seconds: 120).split(separator: "\n")
+        let control = #"{"t":40,"control":{"method":"gnss.profile","params":{"profile":"open-sky","seed":3}}}"#
+        let recording = (lines.prefix(41) + [Substring(control)] + lines.dropFirst(41)).joined(separator: "\n")
+        let svg = try Self.plot(recording)
+        #expect(svg.elements.contains { $0.attributes["class"] == "truth" }, "the true track")
+        let lane = try Self.lane(svg, "GPS")
+        let x = lane.x + lane.width * 40.5 / 120
+        let fill = svg.elements.last { $0.name == "rect" && abs($0.y - lane.top) < 0.5 && $0.x <= x && x <= $0.x + $0.number("width") && $0.attributes["fill"] != "#f3f4f6" }?.attributes["fill"]
+        #expect(fill == "#fbbf24", "the profile's 1 s hot start from the fix at 40 s is noFix")
+        #expect(!(try Self.plot(Self.northWalk(seconds: 120))).elements.contains { $0.attributes["class"] == "truth" }, "no profile, no truth drawn")
+    }
+
     @Test("issue 22.6: a region is drawn about its centre with its radius, a lane of its crossings below the map")
     func regionOnTheMap() throws {
         // A walk of 200 m north along 2.35°E from 48.85°N through a 50 m circle 100 m along.
