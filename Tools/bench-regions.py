@@ -28,6 +28,8 @@ import sys
 import tempfile
 import time
 
+from proc_figures import cpu_seconds, status_kb
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = "2026-03-01T08:00:00.000Z"
 PER_APP = 100
@@ -56,9 +58,19 @@ def fanout(args, regions_per_app):
 class Connection:
     """A JSON-RPC connection to one of the daemon's sockets, requests pipelined."""
 
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
+    def __init__(self, path, daemon=None):
+        """Connects to `path`; with `daemon`, waits for it to listen (30 s at most)."""
+        deadline = time.monotonic() + 30
+        while True:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if daemon is None or daemon.poll() is not None or time.monotonic() > deadline:
+                    sys.exit(f"sextantd does not listen on {path}")
+                time.sleep(0.05)
         self.buffer = b""
         self.next_id = 1
 
@@ -90,17 +102,7 @@ class Connection:
 
 
 def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return status_kb(pid, "VmRSS") / 1024
 
 
 def make_walk(path, fixes):
@@ -159,7 +161,7 @@ def held(args):
     work = tempfile.mkdtemp(prefix="sextant-bench-regions-")
     runtime = os.path.join(work, "run")
     walk = os.path.join(work, "walk.jsonl")
-    fixes = 200 if args.smoke else 2000
+    fixes = 200 if args.smoke else 300
     make_walk(walk, fixes)
     daemon = subprocess.Popen(
         [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
@@ -167,13 +169,7 @@ def held(args):
          "--max-regions", str(PER_APP)],
         stderr=open(os.path.join(work, "sextantd.log"), "w"))
     try:
-        deadline = time.monotonic() + 30
-        while not os.path.exists(os.path.join(runtime, "control.sock")):
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                sys.exit("sextantd did not start; see " + work)
-            time.sleep(0.05)
-        time.sleep(0.2)
-        control = Connection(os.path.join(runtime, "control.sock"))
+        control = Connection(os.path.join(runtime, "control.sock"), daemon)
         bare_cpu = cpu_per_fix(daemon, control, walk, fixes)
         bare_rss = rss_mib(daemon.pid)
         began = time.monotonic()
