@@ -17,7 +17,7 @@ reported. `--reader python` keeps the old reader, to compare. The anchor is a ph
 device's location service, which hands a fix to each app in a microsecond or two.
 
 Usage: Tools/bench-fanout.py [--apps 1000] [--seconds 20] [--bin-dir .build/release]
-                             [--reader c|python] [--smoke]
+                             [--reader c|python] [--regions-per-app N] [--smoke]
 --smoke: 20 apps for 2 s against the debug build; fails if any fix misses an app.
 """
 
@@ -102,6 +102,28 @@ def connect_apps(runtime, count):
     for s in apps:
         read_until_id(s, 4)
     return apps
+
+
+def monitor_regions(apps, per_app):
+    """Each app monitors `per_app` circular regions (region.monitor, 100 m radius) scattered
+    over about 2 km around the walk, so that most are far from it and a few lie on it."""
+    for index, s in enumerate(apps):
+        for k in range(per_app):
+            spread = ((index * 7919 + k * 104729) % 2001 - 1000) / 1000
+            lat, lon = 48.85 + 0.009 * spread, 2.29 + 0.013 * (((index * 31 + k * 17) % 2001 - 1000) / 1000)
+            if k == 0:
+                lat, lon = 48.85, 2.29 + (index % 20) * 1e-5
+            rpc(s, "region.monitor", {"identifier": f"r{k}", "lat": lat, "lon": lon, "radius": 100}, 100 + k)
+    for s in apps:
+        answered, buffer = 0, b""
+        while answered < per_app:
+            while b"\n" not in buffer:
+                buffer += s.recv(65536) or sys.exit("the daemon closed a connection")
+            line, buffer = buffer.split(b"\n", 1)
+            message = json.loads(line)
+            if "error" in message:
+                sys.exit(f"region.monitor refused: {message['error']}")
+            answered += "id" in message
 
 
 def receive(apps, replay_started, fixes, deadline):
@@ -252,6 +274,8 @@ def main():
     parser.add_argument("--smoke", action="store_true", help="20 apps, 2 s, the debug build: checks that it works")
     parser.add_argument("--io-threads", default=None,
                         help="sextantd's --io-threads; comma-separated (1,2): one run each, in turn, printed side by side")
+    parser.add_argument("--regions-per-app", type=int, default=0, choices=range(0, 21), metavar="0-20",
+                        help="regions each app monitors before the replay (Tools/bench-regions.py runs 0 and 20 side by side)")
     args = parser.parse_args()
     if args.io_threads and "," in args.io_threads:
         return compare_io_threads(args.io_threads.split(","))
@@ -280,6 +304,7 @@ def main():
         time.sleep(0.2)
         base_rss = rss_mib(daemon.pid)
         apps = connect_apps(runtime, args.apps)
+        monitor_regions(apps, args.regions_per_app)
         idle_rss = rss_mib(daemon.pid)
         control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         control.connect(os.path.join(runtime, "control.sock"))
@@ -303,7 +328,7 @@ def main():
         if not lags:
             sys.exit("no location reached the apps")
         p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
-        print(f"apps {args.apps}, {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}, "
+        print(f"apps {args.apps} ({args.regions_per_app} regions each), {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}, "
               f"{args.reader} reader" + (f", --io-threads {args.io_threads}" if args.io_threads else ""))
         print(f"{'':34} {'sextantd':>22}   anchor (a phone's location service)")
         print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %   -")

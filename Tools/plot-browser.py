@@ -4,12 +4,12 @@
 Talks to Chromium over the DevTools protocol on a pipe (--remote-debugging-pipe: fds 3 and 4,
 NUL-terminated JSON), with no network and a private profile. It hovers the start of the track
 (Input.dispatchMouseEvent) and reads the tooltip, hovers an event on an app's lane when there
-is one, zooms the map with the wheel and reads the map's transform, clicks a row of the event
+is one, hovers a region crossing on the regions lane when there is one, zooms the map with the wheel and reads the map's transform, clicks a row of the event
 list, and records every Content-Security-Policy violation, console error and request that is
 not the page itself. Prints one JSON object; with --screenshot, also writes a PNG of the page
 (docs/images/ is made this way: Tools/plot-screenshots.sh).
 
-Usage: Tools/plot-browser.py PAGE.html [--screenshot OUT.png] [--width 1000] [--height 1400]
+Usage: Tools/plot-browser.py PAGE.html [--screenshot OUT.png [--hover SELECTOR]] [--width 1000] [--height 1400]
 """
 
 import argparse
@@ -126,6 +126,8 @@ def exercise(browser, session):
     report["startTooltip"] = hover(browser, session, start) if start else None
     prompt = centre_of(browser, session, "polygon.prompt")
     report["promptTooltip"] = hover(browser, session, prompt) if prompt else None
+    crossing = centre_of(browser, session, "line.region-crossing")
+    report["regionTooltip"] = hover(browser, session, crossing) if crossing else None
     before = evaluate(browser, session, "document.getElementById('map-view').getAttribute('transform')")
     for _ in range(3):
         browser.call("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": start[0], "y": start[1], "deltaX": 0, "deltaY": -120}, session)
@@ -149,6 +151,7 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--width", type=int, default=1000)
     parser.add_argument("--height", type=int, default=1400)
+    parser.add_argument("--hover", help="CSS selector of what the screenshot hovers (default: a time tick on the map)")
     args = parser.parse_args()
     browser = Browser(args.width, args.height)
     try:
@@ -163,7 +166,8 @@ def main():
         if args.screenshot:
             # The picture for the docs: the whole map, a fix hovered with its tooltip.
             evaluate(browser, session, "document.getElementById('zoom-reset').click()")
-            tick = centre_of(browser, session, "#map-pins g.time-tick circle", 2) or centre_of(browser, session, "#map-pins g.end circle")
+            tick = (args.hover and centre_of(browser, session, args.hover)) or centre_of(browser, session, "#map-pins g.time-tick circle", 2) \
+                or centre_of(browser, session, "#map-pins g.end circle")
             hover(browser, session, tick)
             shot = browser.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": False}, session)
             with open(args.screenshot, "wb") as f:

@@ -2,7 +2,10 @@
 # Makes the pictures of `sextantctl trace plot` in docs/images/: Traces/gpsd/haicom-305N.log
 # with a session's events (a prompt answered Allow Once, fixes, reduced accuracy, denied),
 # as rsvg-convert draws the SVG and as headless Chromium shows the HTML page with a fix
-# hovered (Tools/plot-browser.py). Usage: Tools/plot-screenshots.sh [BIN-DIR]
+# hovered (Tools/plot-browser.py); then the lanes of the daemon's engines: Traces/shop-walk.jsonl
+# with two apps' regions (a crossing hovered), under the urban GNSS profile with a tunnel
+# (truth beside reported), and a Pixel 7 recording's heading lane.
+# Usage: Tools/plot-screenshots.sh [BIN-DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-.build/debug}"
@@ -37,4 +40,16 @@ mkdir -p docs/images
 rsvg-convert "$work/plot.svg" -o docs/images/trace-plot-svg.png
 "$bin/sextantctl" trace plot "$log" -o "$work/plot.html" --events "$work/events.ndjson" >/dev/null
 python3 Tools/plot-browser.py "$work/plot.html" --screenshot docs/images/trace-plot-html.png --width 1000 --height 1300 >/dev/null
-echo "docs/images/trace-plot-svg.png docs/images/trace-plot-html.png"
+cat > "$work/regions.json" <<'JSON'
+[{"app": "com.example.shop", "identifier": "shop", "lat": 48.8566, "lon": 2.3522, "radius": 50, "loiteringDelay": 30},
+ {"app": "com.example.metro", "identifier": "entrance", "lat": 48.8585, "lon": 2.3522, "radius": 40, "notifyInitialState": true}]
+JSON
+"$bin/sextantctl" trace plot Traces/shop-walk.jsonl -o "$work/regions.html" --regions "$work/regions.json" >/dev/null
+python3 Tools/plot-browser.py "$work/regions.html" --screenshot docs/images/trace-plot-regions.png --hover "line.region-crossing" \
+    --width 1000 --height 800 >/dev/null
+"$bin/sextantctl" trace plot Traces/shop-walk.jsonl -o "$work/profile.svg" --gnss-profile urban,tunnel@60+30 --seed 7 >/dev/null
+rsvg-convert "$work/profile.svg" -o docs/images/trace-plot-gnss-profile.png
+"$bin/sextantctl" trace plot Traces/gnsslogger/pixel7-2023-stanford.txt -o "$work/heading.svg" >/dev/null
+rsvg-convert "$work/heading.svg" -o docs/images/trace-plot-heading.png
+echo "docs/images/trace-plot-svg.png docs/images/trace-plot-html.png docs/images/trace-plot-regions.png" \
+    "docs/images/trace-plot-gnss-profile.png docs/images/trace-plot-heading.png"

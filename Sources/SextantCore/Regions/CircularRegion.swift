@@ -63,6 +63,16 @@ public struct CircularRegion: Sendable, Equatable {
     }
 }
 
+extension CircularRegion {
+    /// The region an app, the control side or a plot's regions file sent.
+    public init(_ wire: WireRegion) {
+        self.init(
+            identifier: wire.identifier, latitude: wire.latitude, longitude: wire.longitude, radius: wire.radius,
+            notifyOnEntry: wire.notifyOnEntry, notifyOnExit: wire.notifyOnExit, loiteringDelay: wire.loiteringDelay,
+            notifyInitialState: wire.notifyInitialState, hysteresis: wire.hysteresis)
+    }
+}
+
 /// Where the device is with respect to a region, as last decided (R1–R3).
 public enum RegionState: String, Sendable, CaseIterable {
     case inside, outside, unknown

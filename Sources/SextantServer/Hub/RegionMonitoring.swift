@@ -36,14 +36,6 @@ final class RegionMonitoring {
 }
 
 extension CircularRegion {
-    /// The region an app or the control side sent.
-    init(_ wire: WireRegion) {
-        self.init(
-            identifier: wire.identifier, latitude: wire.latitude, longitude: wire.longitude, radius: wire.radius,
-            notifyOnEntry: wire.notifyOnEntry, notifyOnExit: wire.notifyOnExit, loiteringDelay: wire.loiteringDelay,
-            notifyInitialState: wire.notifyInitialState, hysteresis: wire.hysteresis)
-    }
-
     /// The region as `region.list` answers it, with its state.
     func wire(state: RegionState?) -> WireRegion {
         WireRegion(

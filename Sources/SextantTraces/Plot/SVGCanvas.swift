@@ -28,10 +28,11 @@ struct SVGCanvas {
     }
 
     /// A line through `points`; its stroke keeps its width when the map is zoomed.
-    mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width: Double) {
+    mutating func polyline(_ points: [(x: Double, y: Double)], stroke: String, width: Double, extra: Extra = []) {
         guard points.count >= 2 else { return }
         let list = points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
-        elements.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(Self.escape(stroke))\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\" stroke-linecap=\"round\" vector-effect=\"non-scaling-stroke\"/>")
+        let more = extra.map { " \($0.name)=\"\(Self.escape($0.value))\"" }.joined()
+        elements.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(Self.escape(stroke))\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\" stroke-linecap=\"round\" vector-effect=\"non-scaling-stroke\"\(more)/>")
     }
 
     mutating func polygon(_ points: [(x: Double, y: Double)], fill: String, extra: Extra = [], title: String? = nil) {

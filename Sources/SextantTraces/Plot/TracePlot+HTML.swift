@@ -84,7 +84,9 @@ extension TracePlot {
         for (lane, (name, segments)) in [("orientation", timelines.orientation), ("posture", timelines.posture), ("GPS", timelines.gps)].enumerated() {
             listed += segments.map { ListedEvent(t: $0.from, what: "\(name) \($0.label)", lane: lane) }
         }
-        let lanes = Dictionary(uniqueKeysWithValues: events.apps.prefix(Self.maximumAppLanes).enumerated().map { ($1, 3 + $0) })
+        listed += laneEvents()
+        let firstAppLane = traceLaneNames.count
+        let lanes = Dictionary(uniqueKeysWithValues: events.apps.prefix(Self.maximumAppLanes).enumerated().map { ($1, firstAppLane + $0) })
         for change in events.authorizations {
             let accuracy = change.allowsLocations ? " (\(change.accuracy ?? "full") accuracy)" : ""
             listed.append(ListedEvent(t: seconds(change.time), app: change.app, what: "authorization \(change.status)\(accuracy)", lane: lanes[change.app] ?? -1, line: change.line))
@@ -111,7 +113,7 @@ extension TracePlot {
                 JSONValue(fix.speed), JSONValue(fix.course), JSONValue(fix.altitude), .string(fix.time.rfc3339), JSONValue(index),
             ]
         }
-        let f = Self.mapFrame
+        let f = mapFrame
         let map: JSONValue = [
             "x": .double(f.x), "y": .double(f.y), "w": .double(f.width), "h": .double(f.height),
             "lat": .double(projection.centre.latitude), "lon": .double(projection.centre.longitude),
@@ -119,7 +121,7 @@ extension TracePlot {
         ]
         let lanes: JSONValue = [
             "x": .double(laneX), "w": .double(laneWidth), "duration": .double(trace.duration), "height": .double(Self.laneHeight),
-            "top": .double(Self.firstLaneY), "bottom": .double(laneY(laneNames.count)),
+            "top": .double(firstLaneY), "bottom": .double(laneY(laneNames.count)),
         ]
         let listedJSON: [JSONValue] = listed.map { event in
             var item: [String: JSONValue] = ["t": .double(event.t), "what": .string(event.what)]

@@ -8,12 +8,13 @@ extension TracePlot {
     /// Path vertices closer than this many pixels to the last drawn are left out.
     static let pathResolution = 0.5
     static let mapClipID = "map-clip"
+    static let truthColour = "#64748b"
 
     /// The map: what scales with a zoom (tiles, accuracy circles, the path) in `map-view`,
     /// the marks and their labels, which keep their size, as pins in `map-pins`; both
     /// clipped to the map's frame, since an accuracy circle may be far wider than the track.
     func drawMap(_ canvas: inout SVGCanvas) {
-        let f = Self.mapFrame
+        let f = mapFrame
         canvas.rect(x: f.x, y: f.y, width: f.width, height: f.height, fill: "#f4f6f8", stroke: "#c8ccd0")
         canvas.clipPath(id: Self.mapClipID, x: f.x, y: f.y, width: f.width, height: f.height)
         canvas.beginGroup([("id", "map"), ("clip-path", "url(#\(Self.mapClipID))")])
@@ -21,7 +22,10 @@ extension TracePlot {
         canvas.beginGroup([("id", "map-tiles")])
         canvas.endGroup()
         drawAccuracy(&canvas)
-        let path = pathPoints()
+        drawRegionCircles(&canvas)
+        // Under a GNSS profile, the true track under the reported one (N6).
+        canvas.polyline(pathPoints(truth), stroke: Self.truthColour, width: 1.5, extra: [("stroke-dasharray", "5 4"), ("class", "truth")])
+        let path = pathPoints(locations)
         canvas.polyline(path, stroke: "#1d4ed8", width: 2.5)
         canvas.endGroup()
         canvas.beginGroup([("id", "map-pins")])
@@ -32,6 +36,7 @@ extension TracePlot {
         var labels = mapLabelPlacer()
         drawEnds(&canvas, labels: &labels)
         drawTimeTicks(&canvas, labels: &labels)
+        drawRegionMarks(&canvas, labels: &labels)
         canvas.beginPin(x: f.x, y: f.y, extra: [("id", "hover-mark"), ("visibility", "hidden")])
         canvas.circle(x: 0, y: 0, radius: 7, fill: "none", stroke: "#ea580c")
         canvas.endGroup()
@@ -50,7 +55,7 @@ extension TracePlot {
 
     /// Labels on the map stay inside it and off the scale bar and the north arrow.
     private func mapLabelPlacer() -> LabelPlacer {
-        let f = Self.mapFrame
+        let f = mapFrame
         var placer = LabelPlacer(bounds: PlotBox(x0: f.x + 2, y0: f.y + 2, x1: f.x + f.width - 2, y1: f.y + f.height - 2))
         placer.reserve(scaleBarBox)
         placer.reserve(PlotBox(x0: f.x + f.width - 42, y0: f.y + 8, x1: f.x + f.width - 14, y1: f.y + 62))
@@ -69,9 +74,9 @@ extension TracePlot {
         }
     }
 
-    private func pathPoints() -> [(x: Double, y: Double)] {
+    private func pathPoints(_ fixes: [(offset: Int64, fix: LocationFix)]) -> [(x: Double, y: Double)] {
         var points: [(x: Double, y: Double)] = []
-        for (_, fix) in locations {
+        for (_, fix) in fixes {
             let p = pixel(fix)
             if let last = points.last, abs(last.x - p.x) < Self.pathResolution, abs(last.y - p.y) < Self.pathResolution { continue }
             points.append(p)
@@ -125,7 +130,7 @@ extension TracePlot {
         for received in events.received where received.reduced {
             let p = projection.pixel(received.point)
             // A reduced fix may lie far off the map: only those within it (and its margin).
-            let f = Self.mapFrame
+            let f = mapFrame
             guard (f.x...(f.x + f.width)).contains(p.x), (f.y...(f.y + f.height)).contains(p.y),
                 marked.insert(Int(p.x.rounded()) * 10_000 + Int(p.y.rounded())).inserted
             else { continue }
@@ -147,7 +152,7 @@ extension TracePlot {
 
     /// A round distance about a fifth of the map wide, bottom left.
     private var scaleBar: (metres: Double, length: Double, x: Double, y: Double) {
-        let f = Self.mapFrame
+        let f = mapFrame
         let metres = NiceNumber.atMost(f.width / 5 / projection.scale)
         return (metres, metres * projection.scale, f.x + 16, f.y + f.height - 18)
     }
@@ -170,7 +175,7 @@ extension TracePlot {
 
     /// North is up in this projection: an arrow top right.
     private func drawNorthArrow(_ canvas: inout SVGCanvas) {
-        let f = Self.mapFrame
+        let f = mapFrame
         let x = f.x + f.width - 28, y = f.y + 16
         canvas.polygon([(x, y), (x + 9, y + 26), (x, y + 20), (x - 9, y + 26)], fill: "#111")
         canvas.text("N", x: x, y: y + 42, size: 12, anchor: .middle, bold: true)

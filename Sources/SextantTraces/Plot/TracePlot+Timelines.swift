@@ -13,11 +13,15 @@ extension TracePlot {
     ]
     static let promptColour = "#9333ea"
 
-    /// The lanes of the trace's own states, then one per app (three at most).
-    var laneNames: [String] { ["orientation", "posture", "GPS"] + events.apps.prefix(Self.maximumAppLanes) }
+    /// The lanes of the trace's own states (regions and heading where there are any), then
+    /// one per app (three at most).
+    var laneNames: [String] { traceLaneNames + events.apps.prefix(Self.maximumAppLanes) }
+    var traceLaneNames: [String] {
+        ["orientation", "posture", "GPS"] + (regions.isEmpty ? [] : [Self.regionsLane]) + (heading.hasSamples ? [Self.headingLane] : [])
+    }
 
     /// The top of lane `index` (0: orientation).
-    func laneY(_ index: Int) -> Double { Self.firstLaneY + Double(index) * (Self.laneHeight + Self.laneGap) }
+    func laneY(_ index: Int) -> Double { firstLaneY + Double(index) * (Self.laneHeight + Self.laneGap) }
 
     func drawTimelines(_ canvas: inout SVGCanvas) {
         let lanes: [(String, [TimelineSegment], String)] = [
@@ -29,26 +33,29 @@ extension TracePlot {
             drawLaneName(&canvas, AppNameLayout.single(name), y: laneY(index))
             drawLane(&canvas, segments: segments, emptyNote: emptyNote, y: laneY(index))
         }
+        let traceLanes = traceLaneNames
+        if let index = traceLanes.firstIndex(of: Self.regionsLane) { drawRegionsLane(&canvas, y: laneY(index)) }
+        if let index = traceLanes.firstIndex(of: Self.headingLane) { drawHeadingLane(&canvas, y: laneY(index)) }
         let apps = events.apps
         for (index, app) in apps.prefix(Self.maximumAppLanes).enumerated() {
-            drawAppLane(&canvas, app: app, y: laneY(lanes.count + index))
+            drawAppLane(&canvas, app: app, y: laneY(traceLanes.count + index))
         }
-        var y = laneY(lanes.count + min(apps.count, Self.maximumAppLanes))
+        var y = laneY(traceLanes.count + min(apps.count, Self.maximumAppLanes))
         if apps.count > Self.maximumAppLanes {
             canvas.text("and \(apps.count - Self.maximumAppLanes) more apps not drawn", x: laneX, y: y + 6, size: 10, fill: "#555")
             y += 8
         }
-        canvas.line(x1: laneX, y1: Self.firstLaneY - 2, x2: laneX, y2: y, stroke: "#ea580c", width: 1.5, extra: [("id", "time-cursor"), ("visibility", "hidden")])
+        canvas.line(x1: laneX, y1: firstLaneY - 2, x2: laneX, y2: y, stroke: "#ea580c", width: 1.5, extra: [("id", "time-cursor"), ("visibility", "hidden")])
         drawTimeAxis(&canvas, y: y)
     }
 
-    private func drawLaneName(_ canvas: inout SVGCanvas, _ layout: AppNameLayout, y: Double) {
+    func drawLaneName(_ canvas: inout SVGCanvas, _ layout: AppNameLayout, y: Double) {
         for (line, baseline) in zip(layout.lines, layout.baselines(laneTop: y, laneHeight: Self.laneHeight)) {
             canvas.text(line, x: 20, y: baseline, size: layout.size, bold: true)
         }
     }
 
-    private func drawLane(_ canvas: inout SVGCanvas, segments: [TimelineSegment], emptyNote: String, y: Double, title: String? = nil) {
+    func drawLane(_ canvas: inout SVGCanvas, segments: [TimelineSegment], emptyNote: String, y: Double, title: String? = nil) {
         canvas.rect(x: laneX, y: y, width: laneWidth, height: Self.laneHeight, fill: "#f3f4f6", title: title)
         if segments.isEmpty, !emptyNote.isEmpty {
             canvas.text(emptyNote, x: laneX + 8, y: y + Self.laneHeight * 0.68, size: 10, fill: "#6b7280")
@@ -127,6 +134,7 @@ extension TracePlot {
     /// The legend's items in rows that fit the picture's width.
     private func legendRows() -> [[(colour: String, label: String)]] {
         var items: [(colour: String, label: String)] = [("#16a34a", "start"), ("#dc2626", "end"), ("#3b82f6", "hAcc (68 %)"), ("#1d4ed8", "time tick")]
+        items += laneLegend
         if events.hasApps {
             items += [("#1d4ed8", "received"), ("#d97706", "reduced fix"), ("#6b7280", "withheld")]
             items += [("#bbf7d0", "authorized"), ("#fde68a", "reduced"), ("#fecaca", "denied"), (Self.promptColour, "prompt")]

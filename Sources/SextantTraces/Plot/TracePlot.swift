@@ -17,7 +17,10 @@ public struct TracePlot {
     let trace: Trace
     let title: String
     let events: PlotEvents
+    /// The fixes drawn: the trace's, or those a GNSS profile reported for them.
     let locations: [(offset: Int64, fix: LocationFix)]
+    /// The true fixes where a GNSS profile moved them, drawn beside; else empty.
+    let truth: [(offset: Int64, fix: LocationFix)]
     let timelines: TraceTimelines
     let projection: PlotProjection
     let timeStep: Double
@@ -26,19 +29,42 @@ public struct TracePlot {
     var laneWidth: Double { Self.laneRight - laneX }
     /// A basemap's tile URL template for the HTML page (`{z}`, `{x}`, `{y}`), or none.
     let tiles: TileTemplate?
+    /// The regions drawn on the map, and what the daemon's engine decides of them over the fixes.
+    let regions: [PlotRegion]
+    let crossings: [RegionCrossing]
+    let heading: HeadingTimeline
+    /// The map's frame: it gives up a lane's height for each lane beyond the usual ones
+    /// (regions, heading), so that the picture keeps its size.
+    let mapFrame: (x: Double, y: Double, width: Double, height: Double)
+    let firstLaneY: Double
 
-    static let mapFrame = (x: 20.0, y: 40.0, width: 920.0, height: 420.0)
-    static let laneRight = 940.0, firstLaneY = 482.0, laneHeight = 24.0, laneGap = 8.0
+    static let laneRight = 940.0, laneHeight = 24.0, laneGap = 8.0
 
-    /// Fails with a message when the trace has no location to draw.
-    public init(trace: Trace, title: String, events: PlotEvents = PlotEvents(), tiles: TileTemplate? = nil) throws(TraceExportError) {
-        locations = trace.locations
-        guard !locations.isEmpty else { throw TraceExportError("\(title): the trace has no location to plot") }
+    /// Fails with a message when the trace has no location to draw. `regions`: drawn on the
+    /// map, their crossings on a lane of their own. `gnss`: a profile applied to the trace's
+    /// fixes, whose reported fixes are drawn beside the true ones (as are those of the
+    /// trace's own `gnss.profile` control lines).
+    public init(
+        trace: Trace, title: String, events: PlotEvents = PlotEvents(), tiles: TileTemplate? = nil, regions: [PlotRegion] = [],
+        gnss: PlotGNSSProfile? = nil
+    ) throws(TraceExportError) {
+        let fixes = try ReportedFixes(trace, profile: gnss)
+        locations = fixes.reported
+        truth = fixes.truth
+        guard !locations.isEmpty else {
+            throw TraceExportError(truth.isEmpty ? "\(title): the trace has no location to plot" : "\(title): the GNSS profile reported no fix to plot")
+        }
         self.trace = trace
         self.title = title
         self.events = events
-        timelines = TraceTimelines(trace)
-        projection = PlotProjection(fitting: locations.map { GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude) }, into: Self.mapFrame)
+        timelines = TraceTimelines(trace, withoutFix: fixes.withoutFix)
+        self.regions = regions
+        crossings = RegionCrossing.decide(regions, over: locations)
+        heading = HeadingTimeline(trace, fixes: locations)
+        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0))
+        mapFrame = (x: 20.0, y: 40.0, width: 920.0, height: 420.0 - extraLanes * (Self.laneHeight + Self.laneGap))
+        firstLaneY = 482.0 - extraLanes * (Self.laneHeight + Self.laneGap)
+        projection = PlotProjection(fitting: (locations + truth).map { GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude) }, into: mapFrame)
         let widestApp = events.apps.prefix(Self.maximumAppLanes).map { PlotText.width($0, size: 11, bold: true) }.max() ?? 0
         laneX = min(max(150, 20 + widestApp + 10), 280)
         timeStep = NiceNumber.timeStep(duration: max(trace.duration, 1), pixelsPerSecond: (Self.laneRight - laneX) / max(trace.duration, 1), size: 10)

@@ -13,7 +13,8 @@ struct TimelineSegment: Equatable {
 /// device orientation from the real `OrientationJudge` (RULES O1–O5) over the
 /// accelerometer samples, the posture from the real `PostureEngine` (P1–P4) over the
 /// hinge samples, and the GPS state as the `gps` samples and the fixes say it (`ok` from
-/// each fix on, until a `gps` sample says otherwise).
+/// each fix on, until a `gps` sample says otherwise; `noFix` from a true fix a GNSS profile
+/// reported none for, N4).
 struct TraceTimelines {
     var orientation: [TimelineSegment] = []
     var posture: [TimelineSegment] = []
@@ -23,7 +24,8 @@ struct TraceTimelines {
     var hasHinge = false
     var hasGPSState = false
 
-    init(_ trace: Trace) {
+    /// `withoutFix`: the indices of the location samples a GNSS profile reported no fix for.
+    init(_ trace: Trace, withoutFix: Set<Int> = []) {
         var judge = OrientationJudge()
         var postureEngine = PostureEngine()
         var orientationLane = LaneBuilder(), postureLane = LaneBuilder(), gpsLane = LaneBuilder()
@@ -49,7 +51,7 @@ struct TraceTimelines {
             case .location:
                 // A fix means the GPS delivers: what the daemon's `status` then says
                 // (any loss is over at the next fix).
-                gpsLane.change(to: GPSSignal.ok.rawValue, at: t)
+                gpsLane.change(to: (withoutFix.contains(index) ? GPSSignal.noFix : GPSSignal.ok).rawValue, at: t)
             }
         }
         orientation = orientationLane.finish(at: trace.duration)
