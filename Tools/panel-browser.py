@@ -90,10 +90,13 @@ class PanelPage:
         return {}
 
     def do_clickMap(self, command):
+        # Whole pixels, and the place Leaflet makes of a mouse event there (its container's
+        # box, border and scale).
         box = self.evaluate("(() => { const r = document.getElementById('map').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()")
-        x, y = box[2] / 2 + command.get("dx", 0), box[3] / 2 + command.get("dy", 0)
-        where = self.evaluate("(() => { const m = window.sextantPanel.map; const p = m.containerPointToLatLng([%f, %f]); return [p.lat, L.Util.wrapNum(p.lng, [-180, 180], true)]; })()" % (x, y))
-        self.mouse_click(box[0] + x, box[1] + y)
+        x, y = round(box[0] + box[2] / 2 + command.get("dx", 0)), round(box[1] + box[3] / 2 + command.get("dy", 0))
+        where = self.evaluate("""(() => { const p = window.sextantPanel.map.mouseEventToLatLng({clientX: %d, clientY: %d});
+            return [p.lat, L.Util.wrapNum(p.lng, [-180, 180], true)]; })()""" % (x, y))
+        self.mouse_click(x, y)
         return {"lat": where[0], "lon": where[1]}
 
     def do_choose(self, command):
@@ -107,10 +110,13 @@ class PanelPage:
         self.wait_for("(() => { const e = document.querySelector(%s); return e && !e.disabled; })()" % json.dumps(selector), command.get("timeout", 30))
         self.place_of(selector)
         box = self.evaluate("(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()" % json.dumps(selector))
-        # The thumb's travel is the width less the thumb (about 16 px in Chromium).
-        x = box[0] + 8 + (box[2] - 16) * command["fraction"]
-        self.mouse_click(x, box[1] + box[3] / 2)
-        return {"value": float(self.evaluate("document.querySelector(%s).value" % json.dumps(selector)))}
+        # The thumb's travel is the width less the thumb (about 16 px in Chromium). The value
+        # is the one the slider took under the mouse, before the release sends it.
+        x, y = round(box[0] + 8 + (box[2] - 16) * command["fraction"]), round(box[1] + box[3] / 2)
+        self.browser.call("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left", "clickCount": 1}, self.session)
+        value = float(self.evaluate("document.querySelector(%s).value" % json.dumps(selector)))
+        self.browser.call("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y, "button": "left", "clickCount": 1}, self.session)
+        return {"value": value}
 
     def do_lag(self, command):
         lags = self.evaluate("window.sextantPanel.lags")

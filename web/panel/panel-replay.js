@@ -38,7 +38,8 @@ export class PanelReplay {
         return value === "max" ? "max" : Number(value);
     }
 
-    /** Loads the chosen trace for the map and the timeline, and starts it paused at 0. */
+    /** Loads the chosen trace for the map and the timeline, and starts it paused after its
+     * first moment (`until` 0): the device stands at the trace's start until Play. */
     async open() {
         const name = this.element("trace-list").value;
         if (!name) return;
@@ -46,8 +47,8 @@ export class PanelReplay {
             this.trace = await this.call("panel.trace", { name });
             this.map.showTrace(this.trace);
             this.drawTimeline();
-            await this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked });
-            this.show(await this.call("replay.pause"));
+            await this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked, until: 0 });
+            this.show(await this.call("replay.status"));
         } catch (error) {
             this.report(error);
         }
@@ -65,8 +66,8 @@ export class PanelReplay {
         if (!this.trace || !this.status || !["running", "paused"].includes(this.status.state)) return;
         const { position, state } = this.status;
         try {
-            await this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked });
-            if (state === "paused") await this.call("replay.pause");
+            const until = state === "paused" ? { until: 0 } : {};
+            await this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked, ...until });
             await this.call("replay.seek", { position });
             this.show(await this.call("replay.status"));
         } catch (error) {
