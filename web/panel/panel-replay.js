@@ -24,12 +24,14 @@ export class PanelReplay {
 
     listTraces() {
         return this.call("panel.traces").then((answer) => {
-            const select = this.element("trace-list"), chosen = select.value;
-            select.replaceChildren(new Option("(choose a trace)", ""));
-            for (const trace of answer.traces) select.appendChild(new Option(`${trace.name} (${(trace.size / 1024).toFixed(1)} KiB)`, trace.name));
-            select.value = answer.traces.some((t) => t.name === chosen) ? chosen : "";
-            select.title = `traces in ${answer.dir}`;
-            this.element("replay-open").disabled = !select.value;
+            for (const [id, none] of [["trace-list", "(choose a trace)"], ["scenario-list", "(none)"]]) {
+                const select = this.element(id), chosen = select.value;
+                select.replaceChildren(new Option(none, ""));
+                for (const trace of answer.traces) select.appendChild(new Option(`${trace.name} (${(trace.size / 1024).toFixed(1)} KiB)`, trace.name));
+                select.value = answer.traces.some((t) => t.name === chosen) ? chosen : "";
+                select.title = `files in ${answer.dir}`;
+            }
+            this.element("replay-open").disabled = !this.element("trace-list").value;
         }, this.report);
     }
 
@@ -45,9 +47,11 @@ export class PanelReplay {
         if (!name) return;
         try {
             this.trace = await this.call("panel.trace", { name });
+            const scenario = this.element("scenario-list").value;
+            this.scenario = scenario ? await this.call("panel.trace", { name: scenario }) : null;
             this.map.showTrace(this.trace);
             this.drawTimeline();
-            await this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked, until: 0 });
+            await this.call("replay.start", { ...this.startParams(), until: 0 });
             this.show(await this.call("replay.status"));
         } catch (error) {
             this.report(error);
@@ -57,8 +61,14 @@ export class PanelReplay {
     play() {
         const state = this.status && this.status.state;
         const start = state === "paused" ? this.call("replay.resume") :
-            this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked }).then(() => this.call("replay.status"));
+            this.call("replay.start", this.startParams()).then(() => this.call("replay.status"));
         start.then((s) => this.show(s), this.report);
+    }
+
+    startParams() {
+        const params = { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked };
+        if (this.scenario) params.scenario = this.scenario.path;
+        return params;
     }
 
     /** Speed and loop are replay.start's: the replay starts again there, where it stood. */
@@ -67,7 +77,7 @@ export class PanelReplay {
         const { position, state } = this.status;
         try {
             const until = state === "paused" ? { until: 0 } : {};
-            await this.call("replay.start", { path: this.trace.path, speed: this.speed(), loop: this.element("replay-loop").checked, ...until });
+            await this.call("replay.start", { ...this.startParams(), ...until });
             await this.call("replay.seek", { position });
             this.show(await this.call("replay.status"));
         } catch (error) {
@@ -85,10 +95,12 @@ export class PanelReplay {
         marks.replaceChildren();
         const duration = this.trace.duration || 0;
         if (duration <= 0) return;
-        for (const control of this.trace.controls || []) {
+        const controls = (this.trace.controls || []).map((c) => ({ ...c, from: "trace" }))
+            .concat(((this.scenario && this.scenario.controls) || []).map((c) => ({ ...c, from: "scenario" })));
+        for (const control of controls) {
             const mark = document.createElement("div");
-            mark.className = "mark";
-            mark.title = `${control.t.toFixed(1)} s: ${control.method}`;
+            mark.className = `mark ${control.from}`;
+            mark.title = `${control.t.toFixed(1)} s: ${control.method} (${control.from})`;
             mark.dataset.method = control.method;
             mark.style.left = `${(100 * control.t / duration).toFixed(3)}%`;
             marks.appendChild(mark);

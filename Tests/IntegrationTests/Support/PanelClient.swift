@@ -64,7 +64,7 @@ struct PanelFolders {
 }
 
 /// One HTTP/1.1 exchange on a fresh loopback connection, read until the server closes it.
-struct HTTPReply {
+struct HTTPReply: Error {
     var status: Int
     var headers: [String: String]
     var body: String
@@ -128,7 +128,7 @@ final class PanelWebSocket {
         guard let fd = connectLoopback(port: port, receiveBuffer: receiveBuffer) else { throw HarnessError("cannot connect to 127.0.0.1:\(port)") }
         let request = "GET /ws HTTP/1.1\r\n" + headers.map { $0 + "\r\n" }.joined()
             + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         var bytes: [UInt8] = []
         let deadline = monotonicSeconds() + 15
         while true {
