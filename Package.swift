@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "SextantGPSD", targets: ["SextantGPSD"]),
         // The D-Bus core, for its message reader's fuzz target (Fuzz/).
         .library(name: "SextantDBus", targets: ["SextantDBus"]),
+        // The control panel in the browser: an HTTP and WebSocket face of control.sock.
+        .executable(name: "sextant-panel", targets: ["sextant-panel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -26,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // Wire types: JSON values, JSON-RPC envelope, error codes, names. No I/O.
@@ -114,6 +118,24 @@ let package = Package(
             ]
         ),
 
+        // The panel: the router table, the token, the Origin check, the security headers, the
+        // static files and a page's WebSocket session, all on one control connection to the daemon.
+        .target(
+            name: "SextantPanel",
+            dependencies: [
+                "SextantClient", "SextantProtocol", "SextantSocket", "SextantCore", "SextantTraces",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "sextant-panel",
+            dependencies: ["SextantPanel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         // A minimal app, as an example of the app protocol (the demo runs it).
         .executableTarget(
             name: "SampleApp",
@@ -144,6 +166,12 @@ let package = Package(
                 "SextantServer", "SextantGPSD", "SextantStore", "SextantTraces", "SextantTestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SextantPanelTests",
+            dependencies: [
+                "SextantPanel", "SextantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

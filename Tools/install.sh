@@ -8,7 +8,8 @@
 # The binaries are built with --static-swift-stdlib: they need no Swift toolchain, only
 # Debian's libgps, libudev, libsqlite3 and glibc; the build fails if any still asks for a
 # library of /opt/swift. What goes where:
-#   PREFIX/sbin/sextantd, PREFIX/bin/sextantctl, PREFIX/bin/sextant-sample-app
+#   PREFIX/sbin/sextantd, PREFIX/bin/sextantctl, PREFIX/bin/sextant-sample-app,
+#   PREFIX/bin/sextant-panel
 #   PREFIX/share/man/man{1,5,7,8}/        sextantctl(1), sextant-trace(5), sextant-protocol(7),
 #                                        sextant-rules(7), sextantd(8), from docs/ by pandoc
 #   PREFIX/share/bash-completion/completions/sextantctl, PREFIX/share/zsh/vendor-completions/
@@ -17,13 +18,15 @@
 #   PREFIX/share/dbus-1/system.d/         every D-Bus policy in Tools/dbus/ (*.conf)
 #   PREFIX/share/doc/sextant/             README.md and docs/*.md
 #   PREFIX/share/sextant/demo-walk.jsonl  the walk `sextantctl demo` replays
+#   PREFIX/share/sextant/panel/           the panel's page (web/panel/*); Leaflet is Debian's
+#                                        libjs-leaflet's, in /usr/share/javascript/leaflet
 set -euo pipefail
 cd "$(dirname "$0")/.."
 action="${1:-install}"
 prefix="${PREFIX:-/usr/local}"
 destdir="${DESTDIR:-}"
 scratch="${SCRATCH:-.build}"
-executables=(sextantd sextantctl sextant-sample-app)
+executables=(sextantd sextantctl sextant-sample-app sextant-panel)
 
 build() {
     swift build -c release --static-swift-stdlib --scratch-path "$scratch"
@@ -48,10 +51,10 @@ install_tree() {
     local root="$destdir$prefix"
     install -d "$root/sbin" "$root/bin"
     install -m 0755 "$bin/sextantd" "$root/sbin/sextantd"
-    install -m 0755 "$bin/sextantctl" "$bin/sextant-sample-app" "$root/bin/"
+    install -m 0755 "$bin/sextantctl" "$bin/sextant-sample-app" "$bin/sextant-panel" "$root/bin/"
     # Without their debug information (a third of their size); their symbols stay, so that
     # a crash's backtrace still names functions.
-    strip --strip-debug "$root/sbin/sextantd" "$root/bin/sextantctl" "$root/bin/sextant-sample-app"
+    strip --strip-debug "$root/sbin/sextantd" "$root/bin/sextantctl" "$root/bin/sextant-sample-app" "$root/bin/sextant-panel"
 
     for page in "$scratch"/install-man/man*/*; do
         install -D -m 0644 "$page" "$root/share/man/$(basename "$(dirname "$page")")/$(basename "$page")"
@@ -70,6 +73,7 @@ install_tree() {
     install -d "$root/share/doc/sextant" "$root/share/sextant"
     install -m 0644 README.md docs/*.md "$root/share/doc/sextant/"
     install -m 0644 Traces/demo-walk.jsonl "$root/share/sextant/demo-walk.jsonl"
+    install_panel "$root/share/sextant/panel"
     echo "install: installed under $root"
 }
 
@@ -84,6 +88,15 @@ install_units() {
             -e "s#/usr/local/bin/#$prefix/bin/#g; s#/usr/local/share/#$prefix/share/#g}" \
             "$unit" > "$target/$(basename "$unit")"
         chmod 0644 "$target/$(basename "$unit")"
+    done
+}
+
+# The panel's page: every file of web/panel/, its subfolders kept (flat today).
+install_panel() {
+    local target="$1" file
+    install -d "$target"
+    (cd web/panel && find . -type f -print) | while read -r file; do
+        install -D -m 0644 "web/panel/$file" "$target/$file"
     done
 }
 

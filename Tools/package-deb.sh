@@ -2,9 +2,9 @@
 # Builds a Debian package of Sextant with dpkg-deb, from the tree `make install` makes with
 # PREFIX=/usr, and prints its path (.build/deb/sextant_VERSION_ARCH.deb, or under SCRATCH).
 #   bash Tools/package-deb.sh            (SCRATCH: swift build's folder, default .build)
-# Depends is what dpkg-shlibdeps finds the three binaries need (libc6, libgps28, libudev1,
+# Depends is what dpkg-shlibdeps finds the four binaries need (libc6, libgps28, libudev1,
 # libsqlite3-0, libsystemd0, libxml2 with their lowest versions, from Debian's symbols files): the Swift runtime
-# is linked in, so nothing else. Man pages and the changelog are compressed as Debian does.
+# is linked in; and libjs-leaflet, the map of the panel (sextant-panel serves Debian's copy). Man pages and the changelog are compressed as Debian does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${SCRATCH:-.build}"
@@ -27,7 +27,8 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: Sextant
 Comment: Built from the Sextant source tree, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown).
  Statically linked: the Swift standard library, Foundation and the Swift packages named in
- Package.swift (swift-nio, swift-argument-parser, swift-log, swift-service-lifecycle, GRDB),
+ Package.swift (swift-nio, swift-argument-parser, swift-log, swift-service-lifecycle, GRDB,
+ hummingbird, hummingbird-websocket),
  each under its own licence (Apache-2.0, MIT).
 EOF
 printf 'sextant (%s) unstable; urgency=medium\n\n  * Built from the source tree by Tools/package-deb.sh.\n\n -- %s  %s\n' \
@@ -39,6 +40,7 @@ mkdir -p "$stage/DEBIAN"
 printf 'Source: sextant\n\nPackage: sextant\nArchitecture: any\n' > "$out/debian/control"
 depends="$(cd "$out" && dpkg-shlibdeps -O \
     debian/sextant/usr/sbin/sextantd debian/sextant/usr/bin/sextantctl debian/sextant/usr/bin/sextant-sample-app \
+    debian/sextant/usr/bin/sextant-panel \
     | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
@@ -48,7 +50,7 @@ Version: $version
 Architecture: $architecture
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: $depends
+Depends: $depends, libjs-leaflet
 Recommends: gpsd
 Section: misc
 Priority: optional
@@ -56,7 +58,8 @@ Description: emulated phone location and orientation services for Linux apps
  sextantd serves apps a phone's location, device and interface orientation and
  posture, with the permission prompts and rules of a phone, from a live gpsd,
  Linux IIO sensors, recorded traces or values set by hand. sextantctl controls
- it: permissions, prompts, replays, recording; sextantctl demo shows it all.
+ it: permissions, prompts, replays, recording; sextantctl demo shows it all;
+ sextantctl panel serves the same controls, and a live map, in the browser.
 EOF
 # The service's static user (lib/sysusers.d/sextant.conf), made where systemd-sysusers is.
 cat > "$stage/DEBIAN/postinst" << 'EOF'

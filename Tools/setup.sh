@@ -12,7 +12,9 @@
 #                 coreutils (stdbuf, timeout, dd), libc-bin (ldd),
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG),
 #                 libxml2-utils (xmllint checks that SVG is well-formed XML)
-#                 chromium (headless: the plot's HTML page hovered, zoomed and screenshot)
+#                 chromium (headless: the plot's HTML page hovered, zoomed and screenshot;
+#                 the panel's page driven)
+#   the panel:    libjs-leaflet (the map; sextant-panel serves Debian's copy of Leaflet)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
 #   Python tests: python3-venv, python3-pytest (the client builds with the standard library)
@@ -29,7 +31,7 @@ packages=(
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux mount coreutils libc-bin
     librsvg2-bin libxml2-utils
-    chromium
+    chromium libjs-leaflet
     systemd
     time bc
     libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy

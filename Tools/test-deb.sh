@@ -4,7 +4,7 @@
 # names, pulled in by the same debootstrap), the .deb installed there with dpkg (which
 # refuses it if Depends names a package that is not there), then, chrooted, with /opt/swift
 # out of reach: no library missing, `sextantd --version`, the man pages and completion in
-# place, and `sextantctl demo` to its end; then that root as an OCI image (Tools/oci-image.sh),
+# place (the panel's page, and Leaflet from libjs-leaflet), and `sextantctl demo` to its end; then that root as an OCI image (Tools/oci-image.sh),
 # read back and run by Tools/check-oci.sh. Needs root (through sudo for a user) and
 # deb.debian.org (or SEXTANT_DEBIAN_MIRROR).
 #   bash Tools/test-deb.sh [PACKAGE.deb]    default: the one Tools/package-deb.sh builds
@@ -48,7 +48,7 @@ mount --bind /dev "$root/dev" && mounts+=("$root/dev")
 
 fail() { echo "test-deb: $*" >&2; exit 1; }
 in_root test ! -e /opt/swift || fail "/opt/swift is visible in the root"
-for binary in /usr/sbin/sextantd /usr/bin/sextantctl /usr/bin/sextant-sample-app; do
+for binary in /usr/sbin/sextantd /usr/bin/sextantctl /usr/bin/sextant-sample-app /usr/bin/sextant-panel; do
     libraries="$(in_root ldd "$binary")"
     ! grep -q 'not found' <<< "$libraries" || fail "$binary lacks libraries in a clean bookworm:"$'\n'"$libraries"
 done
@@ -56,9 +56,11 @@ version="$(in_root sextantd --version)"
 [ "$version" = "$(dpkg-deb --field "$deb" Version)" ] || fail "sextantd --version says '$version', the package $(dpkg-deb --field "$deb" Version)"
 echo "test-deb: sextantd --version: $version"
 for file in /usr/share/man/man8/sextantd.8.gz /usr/share/man/man1/sextantctl.1.gz /usr/share/man/man5/sextant-trace.5.gz \
-    /usr/share/bash-completion/completions/sextantctl /usr/share/sextant/demo-walk.jsonl; do
+    /usr/share/bash-completion/completions/sextantctl /usr/share/sextant/demo-walk.jsonl \
+    /usr/share/sextant/panel/index.html /usr/share/javascript/leaflet/leaflet.js; do
     in_root test -s "$file" || fail "$file is not installed"
 done
+[ "$(in_root sextant-panel --version)" = "$version" ] || fail "sextant-panel --version does not say $version"
 
 # From / and with no checkout in sight: the demo finds the installed walk and daemon.
 output="$(in_root sh -c 'cd / && sextantctl demo' 2>&1)" || fail "sextantctl demo failed:"$'\n'"$output"

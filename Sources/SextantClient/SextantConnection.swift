@@ -58,8 +58,16 @@ public final class SextantConnection {
     /// never a socket another user planted where ours was expected.
     public init(path: String) throws(ClientError) {
         self.path = path
+        socket = try Self.connectTrusted(path: path)
+    }
+
+    /// A socket connected to `path` and served by a daemon this client trusts: of the
+    /// caller's uid or root, or on a socket root put there. Other clients of the daemon (the
+    /// panel, on its own event loop) connect through this one check.
+    public static func connectTrusted(path: String) throws(ClientError) -> OwnedDescriptor {
         let address: UnixSocketAddress
         do { address = try UnixSocketAddress(path: path) } catch { throw .cannotConnect(path: path, reason: error.description) }
+        let socket: OwnedDescriptor
         do {
             socket = try OwnedDescriptor.unixStreamSocket()
             try socket.connect(to: address)
@@ -73,6 +81,7 @@ public final class SextantConnection {
         guard peer.uid == me || peer.uid == 0 || RootPlacedSocket.check(path) else {
             throw .untrustedPeer(path: path, uid: peer.uid, pid: peer.pid)
         }
+        return socket
     }
 
     /// The app socket in a runtime directory.

@@ -106,6 +106,9 @@ public final class LineReader: Sendable {
 
     public var allLines: [String] { lines.current.map(\.text) }
 
+    /// The program's pid (stdbuf execs it, so it keeps the one launched).
+    public var pid: Int32 { process.processIdentifier }
+
     public func stop() { SextantTestSupport.stop(process) }
 
     deinit { stop() }

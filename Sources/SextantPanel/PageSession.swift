@@ -1,0 +1,122 @@
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import SextantProtocol
+import Synchronization
+
+/// One page's WebSocket: its requests forwarded to the daemon (or answered by the panel),
+/// and the daemon's events pushed to it in batches.
+struct PageSession {
+    static let maximumInFlight = 32
+    /// At most one `events` frame per this many milliseconds: a display frame's worth.
+    static let batchInterval: Duration = .milliseconds(16)
+    /// Larger messages close the socket; those over `PageRequest.maximumBytes` are answered.
+    static let maximumMessage = 1 << 20
+
+    let pages: PanelPages
+    let methods: PanelMethods
+    let hello: String
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let outbox = PageOutbox()
+        pages.add(outbox)
+        defer {
+            pages.remove(outbox)
+            outbox.close()
+        }
+        let inFlight = InFlightCount()
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await write(outbox, to: outbound) }
+            for try await message in inbound.messages(maxSize: Self.maximumMessage) {
+                let request: PageRequest
+                switch message {
+                case .binary:
+                    outbox.push(answer: PageAnswer(id: .null, error: RPCError(code: -32600, message: "a binary frame is not a request: send each request as a text frame")).text)
+                    continue
+                case .text(let text):
+                    switch PageRequest.read(ByteBuffer(string: text)) {
+                    case .failure(let answer):
+                        outbox.push(answer: answer.text)
+                        continue
+                    case .success(let read): request = read
+                    }
+                }
+                guard inFlight.admit(below: Self.maximumInFlight) else {
+                    outbox.push(answer: PageAnswer(id: request.id, error: RPCError(code: -32000, message: "too many requests in flight")).text)
+                    continue
+                }
+                group.addTask {
+                    let answer = await methods.answer(request)
+                    inFlight.release()
+                    outbox.push(answer: answer.text)
+                }
+            }
+            outbox.close()
+        }
+    }
+
+    /// Sends the hello, then answers as they come and events at most once a batch interval.
+    private func write(_ outbox: PageOutbox, to outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.text(hello))
+        let clock = ContinuousClock()
+        var lastBatch: ContinuousClock.Instant?
+        while await outbox.waitForWork() {
+            for answer in outbox.takeAnswers() { try await outbound.write(.text(answer)) }
+            guard outbox.hasEvents else { continue }
+            if let lastBatch, clock.now < lastBatch + Self.batchInterval {
+                try await clock.sleep(until: lastBatch + Self.batchInterval)
+                for answer in outbox.takeAnswers() { try await outbound.write(.text(answer)) }
+            }
+            let (events, dropped) = outbox.takeEvents()
+            guard !events.isEmpty || dropped > 0 else { continue }
+            lastBatch = clock.now
+            try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: Self.batch(events, dropped: dropped))))
+        }
+    }
+
+    /// `{"events":[E,…]}` with `"dropped":N` when the page fell behind: the daemon's lines
+    /// spliced in as they are.
+    static func batch(_ events: [ByteBuffer], dropped: Int) -> ByteBuffer {
+        var frame = ByteBuffer()
+        frame.reserveCapacity(events.reduce(32) { $0 + $1.readableBytes + 1 })
+        frame.writeString("{\"events\":[")
+        for (index, var line) in events.enumerated() {
+            if index > 0 { frame.writeInteger(UInt8(ascii: ",")) }
+            frame.writeBuffer(&line)
+        }
+        frame.writeString("]")
+        if dropped > 0 { frame.writeString(",\"dropped\":\(dropped)") }
+        frame.writeString("}")
+        return frame
+    }
+}
+
+/// The pages connected now; each event of the panel's one watch goes to all of them.
+final class PanelPages: Sendable {
+    private let outboxes = Mutex<[PageOutbox]>([])
+
+    func add(_ outbox: PageOutbox) { outboxes.withLock { $0.append(outbox) } }
+    func remove(_ outbox: PageOutbox) { outboxes.withLock { $0.removeAll { $0 === outbox } } }
+
+    func publish(_ line: ByteBuffer) {
+        for outbox in outboxes.withLock({ $0 }) { outbox.push(event: line) }
+    }
+
+    var count: Int { outboxes.withLock { $0.count } }
+}
+
+/// A page's requests sent on and not answered yet.
+final class InFlightCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more unless `limit` are in flight already.
+    func admit(below limit: Int) -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func release() { count.withLock { $0 -= 1 } }
+}

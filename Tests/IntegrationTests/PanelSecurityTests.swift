@@ -1,0 +1,147 @@
+import Foundation
+import SextantProtocol
+import SextantTestSupport
+import Testing
+
+/// Hostile requests against a real `sextant-panel` on loopback (issue 25, point 4).
+@Suite(.serialized) struct PanelSecurityTests {
+    static let policy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    func expectSecurityHeaders(_ reply: HTTPReply, _ what: String) {
+        #expect(reply.header("Content-Security-Policy") == Self.policy, "\(what): \(reply.headers)")
+        #expect(reply.header("X-Content-Type-Options") == "nosniff", "\(what)")
+        #expect(reply.header("Referrer-Policy") == "no-referrer", "\(what)")
+        #expect(reply.header("Cache-Control") == "no-store", "\(what)")
+    }
+
+    @Test func issue25_noTokenAWrongTokenOrTheTokenUnderAnotherCookieIsRefused() throws {
+        let daemon = try DaemonHarness()
+        let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
+        for (what, target, headers) in [
+            ("no token", "/", [String]()), ("a wrong token", "/?token=" + String(repeating: "0", count: 64), []),
+            ("the token under another cookie's name", "/", ["Cookie: other=\(panel.token)"]),
+            ("a wrong cookie", "/", ["Cookie: sextant-panel=\(String(panel.token.reversed()))"]),
+            ("a prefix of the token", "/config.json?token=\(panel.token.prefix(32))", []),
+            ("no token, for a file", "/assets/panel.js", []), ("no token, for the config", "/config.json", []),
+        ] {
+            let reply = try panel.get(target, headers: headers)
+            #expect(reply.status == 401, "\(what): \(reply.status)")
+            #expect(reply.body.contains("token"), "\(what)")
+            #expect(!reply.body.contains("<script"), "\(what)")
+            expectSecurityHeaders(reply, what)
+        }
+        let login = try panel.get("/?token=\(panel.token)")
+        #expect(login.status == 303)
+        #expect(login.header("Location") == "/")
+        #expect(login.header("Set-Cookie") == "sextant-panel=\(panel.token); HttpOnly; SameSite=Strict; Path=/")
+        expectSecurityHeaders(login, "the login")
+        let page = try panel.get("/", headers: ["Cookie: theme=dark; sextant-panel=\(panel.token)"])
+        #expect(page.status == 200)
+        #expect(page.body.contains("<title>Sextant</title>"))
+        expectSecurityHeaders(page, "the page")
+        let config = try JSONValue.parse(try panel.get("/config.json", headers: ["Cookie: \(panel.cookie)"]).body)
+        #expect(config["tiles"] == .null)
+        #expect(config["version"] == .string(sextantVersion))
+        #expect(config["socket"] == .string(daemon.runtime + "/control.sock"))
+    }
+
+    @Test func issue25_aForeignHostIsRefusedSoThatDNSRebindingReachesNothing() throws {
+        let daemon = try DaemonHarness()
+        let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
+        for host in ["evil.example:\(panel.port)", "evil.example", "127.0.0.1:1", "localhost.evil.example:\(panel.port)"] {
+            let reply = try HTTPReply.exchange(
+                port: panel.port, "GET / HTTP/1.1\r\nHost: \(host)\r\nCookie: \(panel.cookie)\r\nConnection: close\r\n\r\n")
+            #expect(reply.status == 403, "Host \(host): \(reply.status)")
+            expectSecurityHeaders(reply, "Host \(host)")
+        }
+        let local = try HTTPReply.exchange(port: panel.port, "GET / HTTP/1.1\r\nHost: localhost:\(panel.port)\r\nCookie: \(panel.cookie)\r\nConnection: close\r\n\r\n")
+        #expect(local.status == 200)
+    }
+
+    @Test func issue25_aWebSocketUpgradeNeedsThePanelsOriginAndItsCookie() throws {
+        let daemon = try DaemonHarness()
+        let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
+        let host = "Host: \(panel.host)"
+        for (what, headers) in [
+            ("a foreign Origin", [host, "Origin: http://evil.example", "Cookie: \(panel.cookie)"]),
+            ("an Origin on another port", [host, "Origin: http://127.0.0.1:1", "Cookie: \(panel.cookie)"]),
+            ("the null Origin", [host, "Origin: null", "Cookie: \(panel.cookie)"]),
+            ("no Origin", [host, "Cookie: \(panel.cookie)"]),
+            ("the right Origin but no cookie", [host, "Origin: \(panel.origin)"]),
+            ("the right Origin and a wrong cookie", [host, "Origin: \(panel.origin)", "Cookie: sextant-panel=x"]),
+            ("a rebound Host", ["Host: evil.example:\(panel.port)", "Origin: http://evil.example:\(panel.port)", "Cookie: \(panel.cookie)"]),
+        ] {
+            switch try PanelWebSocket.handshake(port: panel.port, headers: headers) {
+            case .success: Issue.record("\(what): upgraded")
+            case .failure(let reply):
+                #expect(reply.status == 403, "\(what): \(reply.status) \(reply.body)")
+                expectSecurityHeaders(reply, what)
+            }
+        }
+        let socket = try panel.webSocket()
+        let hello = try socket.next { $0["hello"] != nil }
+        #expect(hello["hello"]?["version"] == .string(sextantVersion))
+    }
+
+    @Test func issue25_pathsOutOfTheAssetAndLeafletFoldersAreNotFound() throws {
+        let daemon = try DaemonHarness()
+        let folders = try PanelFolders()
+        try FileManager.default.createSymbolicLink(atPath: folders.assets + "/link.txt", withDestinationPath: folders.scratch.file("secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: folders.leaflet + "/images/up", withDestinationPath: folders.scratch.path)
+        let panel = try PanelProcess(daemon: daemon, folders: folders)
+        let cookie = ["Cookie: \(panel.cookie)"]
+        for target in [
+            "/assets/../secret.txt", "/assets/%2e%2e/secret.txt", "/assets/%2E%2E%2Fsecret.txt", "/assets/..%2fsecret.txt",
+            "/assets/link.txt", "/assets/.hidden", "/assets/images/../../secret.txt", "/leaflet/../secret.txt", "/leaflet/%2e%2e/%2e%2e/secret.txt",
+            "/leaflet/images/up/secret.txt", "/leaflet/images/../../secret.txt", "/leaflet/images/%2e%2e/%2e%2e/secret.txt",
+            "/assets/panel.js%00.png", "/nope",
+        ] {
+            let reply = try panel.get(target, headers: cookie)
+            #expect(reply.status == 404 || reply.status == 400, "\(target): \(reply.status)")
+            #expect(!reply.body.contains("secret"), "\(target)")
+            expectSecurityHeaders(reply, target)
+        }
+        #expect(try panel.get("/assets/panel.js", headers: cookie).header("Content-Type") == "text/javascript; charset=utf-8")
+        #expect(try panel.get("/leaflet/leaflet.js", headers: cookie).status == 200)
+        #expect(try panel.get("/leaflet/images/marker-icon.png", headers: cookie).header("Content-Type") == "image/png")
+    }
+
+    @Test func issue25_listeningBeyondLoopbackTakesTheFlagAndWarns() throws {
+        let daemon = try DaemonHarness()
+        let folders = try PanelFolders()
+        let panel = Binaries.directory + "/sextant-panel"
+        let wide = try LineReader(["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1", panel, "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets, "--listen", "0.0.0.0:0"])
+        defer { wide.stop() }
+        #expect(wide.waitForLine(where: { $0.contains("warning") && $0.contains("0.0.0.0") && $0.contains("not loopback") }) != nil, "\(wide.allLines)")
+        #expect(wide.waitForLine(where: { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/?token=") }) != nil, "\(wide.allLines)")
+        let named = try SextantTestSupport.run([panel, "--socket", daemon.runtime + "/control.sock", "--listen", "evil.example:8080"])
+        #expect(named.status == 64)
+        #expect(named.stderr.contains("not an IP address"))
+        let local = try LineReader(["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1", panel, "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets])
+        defer { local.stop() }
+        #expect(local.waitForLine(where: { $0.hasPrefix("http://127.0.0.1:") }) != nil)
+        #expect(!local.allLines.contains { $0.contains("warning") })
+    }
+
+    @Test func issue25_withoutADaemonThePanelSaysSoAndExits69() throws {
+        let scratch = try TemporaryDirectory("panel")
+        let result = try SextantTestSupport.run([Binaries.directory + "/sextant-panel", "--socket", scratch.file("control.sock")])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot connect to \(scratch.file("control.sock"))"))
+    }
+
+    @Test func issue25_sextantctlPanelRunsThePanelBesideItElseSaysItIsMissing() throws {
+        let daemon = try DaemonHarness()
+        let folders = try PanelFolders()
+        let beside = try LineReader([Binaries.sextantctl, "panel", "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets])
+        defer { beside.stop() }
+        #expect(beside.waitForLine(where: { $0.hasPrefix("http://127.0.0.1:") && $0.contains("/?token=") }) != nil, "\(beside.allLines)")
+        // A sextantctl alone in its folder, with nothing on PATH: 69 and why.
+        let alone = try TemporaryDirectory("sextantctl-alone")
+        try FileManager.default.copyItem(atPath: Binaries.sextantctl, toPath: alone.file("sextantctl"))
+        let missing = try SextantTestSupport.run([alone.file("sextantctl"), "panel"], environment: ["PATH": alone.path])
+        #expect(missing.status == 69)
+        #expect(missing.stderr.contains("sextant-panel is not installed"), "\(missing.stderr)")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import SextantTestSupport
+import Testing
+
+/// The panel's own methods (`panel.traces`, `panel.trace`, `panel.route`) and `--tiles`.
+@Suite(.serialized) struct PanelTraceTests {
+    @Test func issue25_thePageListsOpensAndPlaysTracesOfThePanelsFolder() throws {
+        let daemon = try DaemonHarness()
+        let folders = try PanelFolders()
+        let made = try SextantTestSupport.run([Binaries.sextantctl, "trace", "route", "48.8583,2.2945", "48.8606,2.3376", "--speed", "10", "-o", folders.traces + "/walk.jsonl"])
+        #expect(made.status == 0, "\(made.stderr)")
+        try "not a trace".write(toFile: folders.traces + "/notes.md", atomically: true, encoding: .utf8)
+        let panel = try PanelProcess(daemon: daemon, folders: folders)
+        let socket = try panel.webSocket()
+        socket.call(1, "panel.traces")
+        let listed = try socket.answer(1)["result"]
+        #expect(listed?["traces"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["walk.jsonl"])
+        socket.call(2, "panel.trace", ["name": "walk.jsonl"])
+        let trace = try #require(try socket.answer(2)["result"])
+        #expect(trace["path"] == .string(folders.traces + "/walk.jsonl"))
+        #expect((trace["duration"]?.doubleValue ?? 0) > 300)
+        #expect(trace["fixes"]?.arrayValue?.first?["lat"]?.doubleValue == 48.8583)
+        for (id, name) in [(3, "../secret.txt"), (4, "/etc/passwd"), (5, ".hidden")] {
+            socket.call(id, "panel.trace", ["name": .string(name)])
+            #expect(try socket.answer(id)["error"]?["code"] == -32602, "\(name)")
+        }
+        socket.call(6, "panel.trace", ["name": "missing.jsonl"])
+        #expect(try socket.answer(6)["error"]?["code"] == 1006)
+
+        socket.call(7, "panel.route", ["waypoints": [["lat": 48.85, "lon": 2.29], ["lat": 48.86, "lon": 2.30]], "speed": 5])
+        #expect(try socket.answer(7)["result"] == [:])
+        let status = try daemon.control().call("replay.status")
+        #expect(status["state"] == "running")
+        #expect(status["path"]?.stringValue?.contains("sextant-panel-route") == true)
+        socket.call(8, "panel.route", ["waypoints": [["lat": 48.85, "lon": 2.29]]])
+        #expect(try socket.answer(8)["error"]?["code"] == -32602)
+        socket.call(9, "panel.route", ["waypoints": [["lat": 95, "lon": 2.29], ["lat": 48.86, "lon": 2.30]]])
+        #expect(try socket.answer(9)["error"]?["message"]?.stringValue?.contains("waypoint 1") == true)
+    }
+
+    @Test func issue25_aTileTemplateIsTheOneOtherImageSourceThePolicyAllows() throws {
+        let daemon = try DaemonHarness()
+        let template = "https://{s}.tile.example/{z}/{x}/{y}.png"
+        let panel = try PanelProcess(daemon: daemon, arguments: ["--tiles", template], folders: try PanelFolders())
+        let reply = try panel.get("/", headers: ["Cookie: \(panel.cookie)"])
+        #expect(reply.header("Content-Security-Policy")?.contains("img-src 'self' data: https://*.tile.example;") == true)
+        let config = try JSONValue.parse(try panel.get("/config.json", headers: ["Cookie: \(panel.cookie)"]).body)
+        #expect(config["tiles"] == .string(template))
+        let socket = try panel.webSocket()
+        #expect(try socket.next { $0["hello"] != nil }["hello"]?["tiles"] == .string(template))
+        let refused = try SextantTestSupport.run([Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--tiles", "javascript:alert(1)"])
+        #expect(refused.status == 64)
+    }
+}

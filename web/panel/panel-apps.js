@@ -1,0 +1,147 @@
+// The apps table (every session with its authorization and what it streams, and buttons
+// for what the control side may change) and the prompt cards, shown as an iPhone shows its
+// alerts: one card per open prompt, with the phone's choices.
+
+function cell(row, text, className) {
+    const td = document.createElement("td");
+    td.textContent = text === undefined || text === null ? "–" : String(text);
+    if (className) td.className = className;
+    row.appendChild(td);
+    return td;
+}
+
+function button(parent, label, title, action, className) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.title = title;
+    if (className) b.className = className;
+    b.addEventListener("click", action);
+    parent.appendChild(b);
+    return b;
+}
+
+/** What a session streams, from apps.list's `locationStreaming` (a flag or an object). */
+function streaming(value) {
+    if (!value) return "no";
+    if (value === true) return "location";
+    if (typeof value === "object") return Object.entries(value).filter(([, on]) => on).map(([name, on]) => (on === true ? name : `${name} ${JSON.stringify(on)}`)).join(", ") || "no";
+    return String(value);
+}
+
+export class PanelApps {
+    constructor({ call, report, refresh }) {
+        this.call = call;
+        this.report = report;
+        this.refresh = refresh;
+        this.cards = new Map();
+    }
+
+    change(method, params) {
+        return this.call(method, params).then(this.refresh, this.report);
+    }
+
+    /** Sessions from apps.list, their allowOnce from permissions.list. */
+    showApps(sessions, permissions) {
+        const once = new Map((permissions || []).map((p) => [p.app, p]));
+        const body = document.querySelector("#apps-table tbody");
+        body.replaceChildren();
+        for (const session of sessions) {
+            const row = document.createElement("tr");
+            row.dataset.app = session.app;
+            row.dataset.session = session.session;
+            const authorization = session.authorization || {};
+            const stored = once.get(session.app) || {};
+            cell(row, session.session);
+            cell(row, session.app).title = `pid ${session.pid}, via ${session.kind}`;
+            cell(row, session.uid);
+            cell(row, session.state, "state");
+            cell(row, authorization.status, `authorization status-${authorization.status}`);
+            cell(row, authorization.accuracy, "accuracy");
+            cell(row, stored.allowOnce ? "yes" : "no", "allow-once");
+            cell(row, session.interfaceOrientation + (session.interfaceLocked ? " 🔒" : ""), "interface");
+            cell(row, streaming(session.locationStreaming), "streaming");
+            const actions = document.createElement("tr");
+            actions.className = "actions-row";
+            actions.dataset.app = session.app;
+            actions.dataset.session = session.session;
+            const td = cell(actions, "", "actions");
+            td.colSpan = 9;
+            this.actions(td, session, authorization);
+            body.append(row, actions);
+        }
+        document.getElementById("apps-empty").hidden = sessions.length > 0;
+    }
+
+    actions(td, session, authorization) {
+        td.textContent = "";
+        const app = session.app;
+        button(td, "While Using", "permissions.set authorizedWhenInUse", () => this.change("permissions.set", { app, status: "authorizedWhenInUse" }), "grant-when-in-use");
+        button(td, "Always", "permissions.set authorizedAlways", () => this.change("permissions.set", { app, status: "authorizedAlways" }), "grant-always");
+        button(td, "Revoke", "permissions.set denied", () => this.change("permissions.set", { app, status: "denied" }), "revoke danger");
+        button(td, "Reset", "permissions.reset: not determined again", () => this.change("permissions.reset", { app }), "reset");
+        const precise = authorization.accuracy !== "reduced";
+        button(td, precise ? "Reduce" : "Precise", "permissions.set: full or reduced accuracy", () =>
+            this.change("permissions.set", { app, status: authorization.status, accuracy: precise ? "reduced" : "full" }), "accuracy");
+        const foreground = session.state === "foreground";
+        button(td, foreground ? "To background" : "To foreground", "apps.update state", () =>
+            this.change("apps.update", { session: session.session, state: foreground ? "background" : "foreground" }), "app-state");
+    }
+
+    /** A card for each open prompt; cards of closed prompts go. */
+    showPrompts(prompts) {
+        const open = new Set(prompts.map((p) => p.id));
+        for (const [id, card] of this.cards) {
+            if (!open.has(id)) {
+                card.remove();
+                this.cards.delete(id);
+            }
+        }
+        for (const prompt of prompts) if (!this.cards.has(prompt.id)) this.addCard(prompt);
+    }
+
+    addCard(prompt) {
+        const card = document.createElement("div");
+        card.className = "prompt-card";
+        card.dataset.id = prompt.id;
+        card.dataset.app = prompt.app;
+        card.dataset.kind = prompt.kind;
+        const title = document.createElement("h3");
+        const text = document.createElement("p");
+        const choices = document.createElement("div");
+        choices.className = "choices";
+        const answer = (choice, precise) => this.call("prompts.answer", { id: prompt.id, choice, precise })
+            .then(() => { this.closeCard(prompt.id); this.refresh(); }, this.report);
+        if (prompt.kind === "servicesOff") {
+            title.textContent = `Turn On Location Services to Allow “${prompt.app}” to Determine Your Location`;
+            text.textContent = `session ${prompt.session}, raised ${prompt.created}`;
+            button(choices, "Settings", "settings", () => answer("settings", true), "choice-settings");
+            button(choices, "Cancel", "cancel", () => answer("cancel", true), "choice-cancel");
+        } else {
+            title.textContent = `Allow “${prompt.app}” to use your location?`;
+            text.textContent = `asks for ${prompt.level || "location"} — session ${prompt.session}, raised ${prompt.created}`;
+            const label = document.createElement("label");
+            const precise = document.createElement("input");
+            precise.type = "checkbox";
+            precise.checked = true;
+            precise.className = "precise";
+            label.append(precise, " Precise");
+            choices.appendChild(label);
+            button(choices, "Allow Once", "allowOnce", () => answer("allowOnce", precise.checked), "choice-allowOnce");
+            button(choices, "Allow While Using App", "allowWhileUsing", () => answer("allowWhileUsing", precise.checked), "choice-allowWhileUsing primary");
+            if (prompt.level === "always") {
+                button(choices, "Change to Always Allow", "allowAlways", () => answer("allowAlways", precise.checked), "choice-allowAlways");
+            }
+            button(choices, "Don't Allow", "dontAllow", () => answer("dontAllow", precise.checked), "choice-dontAllow danger");
+        }
+        card.append(title, text, choices);
+        document.getElementById("prompts").appendChild(card);
+        this.cards.set(prompt.id, card);
+    }
+
+    closeCard(id) {
+        const card = this.cards.get(id);
+        if (card) card.remove();
+        this.cards.delete(id);
+    }
+}

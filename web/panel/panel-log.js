@@ -1,0 +1,91 @@
+// The event log: what each app received and what the control side saw, newest first,
+// filterable by app and kind. Bounded, so that a long replay does not grow the page.
+
+const KEEP = 2000;
+
+function summary(event) {
+    const p = event.params || {};
+    switch (event.method) {
+    case "location":
+    case "significantChange":
+        return `${Number(p.lat).toFixed(6)}, ${Number(p.lon).toFixed(6)} ±${Math.round(p.hAcc)} m${p.accuracy ? ` ${p.accuracy}` : ""}`;
+    case "authorization": return `${p.status} ${p.accuracy || ""}`;
+    case "deviceOrientation":
+    case "interfaceOrientation": return `${p.previous} → ${p.orientation}`;
+    case "prompt": return `${p.kind} ${p.level || ""} (${p.id})`;
+    case "promptClosed": return p.cancelled ? `cancelled (${p.id})` : `${p.choice}${p.precise === false ? " imprecise" : ""} (${p.id})`;
+    case "replay": return `${p.state} ${Number(p.position || 0).toFixed(1)} / ${Number(p.duration || 0).toFixed(1)} s`;
+    case "region": return `${p.identifier} ${p.transition} → ${p.state}`;
+    case "heading": return `${Number(p.magnetic).toFixed(1)}° magnetic${typeof p.true === "number" ? `, ${p.true.toFixed(1)}° true` : ""}`;
+    default: {
+        const { app, session, ...rest } = p;
+        return JSON.stringify(rest);
+    }
+    }
+}
+
+export class PanelLog {
+    constructor() {
+        this.entries = [];
+        this.apps = new Set();
+        this.kinds = new Set();
+        this.body = document.querySelector("#log-table tbody");
+        this.appFilter = document.getElementById("log-app");
+        this.kindFilter = document.getElementById("log-kind");
+        for (const select of [this.appFilter, this.kindFilter]) select.addEventListener("change", () => this.redraw());
+        document.getElementById("log-clear").addEventListener("click", () => { this.entries = []; this.redraw(); });
+    }
+
+    /** Adds a batch of events received at `receivedAt` (ms since the epoch). */
+    add(events, receivedAt) {
+        const fresh = [];
+        for (const event of events) {
+            const app = (event.params && event.params.app) || "(device)";
+            const entry = { app, kind: event.method, time: (event.params && event.params.time) || new Date(receivedAt).toISOString(), event };
+            this.entries.push(entry);
+            fresh.push(entry);
+            this.offer(this.apps, this.appFilter, app);
+            this.offer(this.kinds, this.kindFilter, event.method);
+        }
+        if (this.entries.length > KEEP) this.entries.splice(0, this.entries.length - KEEP);
+        const rows = fresh.filter((entry) => this.shows(entry)).reverse().map((entry) => this.row(entry));
+        this.body.prepend(...rows);
+        while (this.body.children.length > KEEP) this.body.lastChild.remove();
+        this.count();
+    }
+
+    offer(known, select, value) {
+        if (known.has(value)) return;
+        known.add(value);
+        const option = document.createElement("option");
+        option.value = option.textContent = value;
+        select.appendChild(option);
+    }
+
+    shows(entry) {
+        return (!this.appFilter.value || this.appFilter.value === entry.app) && (!this.kindFilter.value || this.kindFilter.value === entry.kind);
+    }
+
+    row(entry) {
+        const row = document.createElement("tr");
+        row.dataset.kind = entry.kind;
+        row.dataset.app = entry.app;
+        for (const [text, className] of [[entry.time.replace("T", " ").replace("Z", ""), "time"], [entry.app, "app"], [entry.kind, "kind"], [summary(entry.event), "detail"]]) {
+            const td = document.createElement("td");
+            td.textContent = text;
+            td.className = className;
+            row.appendChild(td);
+        }
+        row.title = JSON.stringify(entry.event.params);
+        return row;
+    }
+
+    redraw() {
+        this.body.replaceChildren(...this.entries.filter((entry) => this.shows(entry)).reverse().map((entry) => this.row(entry)));
+        this.count();
+    }
+
+    count() {
+        document.getElementById("log-count").textContent = `${this.body.children.length} of ${this.entries.length} shown`;
+    }
+}

@@ -1,0 +1,171 @@
+// The panel page: one WebSocket to sextant-panel, whose pushed `events` batches are applied
+// together in one animation frame; the daemon's state is read again (status, apps, prompts,
+// regions) only after the page's own calls and when an event says it changed.
+
+import { PanelSocket } from "./panel-socket.js";
+import { PanelMap } from "./panel-map.js";
+import { PanelDevice } from "./panel-device.js";
+import { PanelApps } from "./panel-apps.js";
+import { PanelLog } from "./panel-log.js";
+import { PanelReplay } from "./panel-replay.js";
+
+const element = (id) => document.getElementById(id);
+// Kept for the browser test's lag figures: the last so many location events' times.
+const LAG_SAMPLES = 20000;
+
+const panel = {
+    pending: [],
+    frameRequested: false,
+    stale: new Set(),
+    sessions: new Set(),
+    lags: [],
+    dropped: 0,
+    ready: false,
+};
+window.sextantPanel = panel;
+
+function report(error) {
+    const bar = element("error-bar");
+    bar.textContent = error && error.message ? error.message : String(error);
+    bar.hidden = false;
+    clearTimeout(report.timer);
+    report.timer = setTimeout(() => { bar.hidden = true; }, 6000);
+}
+
+const socket = new PanelSocket({
+    onHello: (hello) => {
+        element("version").textContent = `sextant ${hello.version || ""}`;
+        if (hello.tiles) map.useTiles(hello.tiles);
+        refreshAll().then(() => replay.listTraces()).then(() => { panel.ready = true; });
+    },
+    onEvents: (events, receivedAt, dropped) => {
+        for (const event of events) panel.pending.push({ event, receivedAt });
+        panel.dropped += dropped;
+        if (!panel.frameRequested) {
+            panel.frameRequested = true;
+            requestAnimationFrame(applyPending);
+        }
+    },
+    onState: (connected) => {
+        const badge = element("connection");
+        badge.textContent = connected ? "live" : "disconnected";
+        badge.className = `badge ${connected ? "on" : "off"}`;
+        if (!connected) panel.ready = false;
+    },
+});
+const call = (method, params) => socket.call(method, params);
+const map = new PanelMap(element("map"), { call, report });
+const refresh = () => { refreshAll(); };
+const device = new PanelDevice({ call, report, refresh });
+const apps = new PanelApps({ call, report, refresh });
+const log = new PanelLog();
+const replay = new PanelReplay({ call, report, map: map });
+panel.map = map.map;
+
+/** Everything the page shows of the daemon's state, read afresh. */
+async function refreshAll() {
+    try {
+        const [status, sessions, permissions, prompts, regions] = await Promise.all([
+            call("status"), call("apps.list"), call("permissions.list"), call("prompts.list"), call("regions.list"),
+        ]);
+        showStatus(status);
+        panel.sessions = new Set(sessions.map((s) => s.session));
+        apps.showApps(sessions, permissions);
+        map.keepSessions(panel.sessions);
+        apps.showPrompts(prompts);
+        map.showRegions(regions);
+    } catch (error) {
+        report(error);
+    }
+}
+
+function showStatus(status) {
+    element("services").checked = !!status.servicesEnabled;
+    if (status.promptPolicy) {
+        element("policy").value = status.promptPolicy.mode;
+        element("policy-precise").checked = status.promptPolicy.precise !== false;
+    }
+    const recording = status.recording;
+    element("record-state").textContent = recording ? `recording to ${recording}` : "";
+    element("record-start").disabled = !!recording;
+    element("record-stop").disabled = !recording;
+    device.showStatus(status);
+    if (status.location) map.showDevice(status.location);
+    if (status.replay) replay.show(status.replay);
+}
+
+/** One event of a batch; what it makes stale is read again once the batch is applied. */
+function apply(event) {
+    const p = event.params || {};
+    if (p.session !== undefined && !panel.sessions.has(p.session)) panel.stale.add("all");
+    switch (event.method) {
+    case "location":
+        if (p.app === undefined) map.showDevice(p);
+        else map.showDelivered(p);
+        break;
+    case "prompt": apps.addCard(p); break;
+    case "promptClosed": apps.closeCard(p.id); panel.stale.add("all"); break;
+    case "authorization":
+    case "interfaceOrientation":
+    case "servicesEnabled": panel.stale.add("all"); break;
+    case "deviceOrientation": device.showOrientation(p.orientation); break;
+    case "posture": device.showPosture(p); break;
+    case "heading": device.showHeading(p); break;
+    case "region": map.showCrossing(p); panel.stale.add("all"); break;
+    case "replay":
+        replay.show(p);
+        if (p.state !== "running") panel.stale.add("all");
+        break;
+    default: break;
+    }
+}
+
+function applyPending() {
+    panel.frameRequested = false;
+    const batch = panel.pending;
+    panel.pending = [];
+    const appliedAt = Date.now();
+    for (const { event, receivedAt } of batch) {
+        apply(event);
+        const time = event.params && event.params.time;
+        if (event.method === "location" && event.params.app === undefined && time) {
+            const at = Date.parse(time);
+            panel.lags.push({ time, received: receivedAt - at, applied: appliedAt - at });
+        }
+    }
+    if (panel.lags.length > LAG_SAMPLES) panel.lags.splice(0, panel.lags.length - LAG_SAMPLES);
+    const byReceipt = new Map();
+    for (const { event, receivedAt } of batch) {
+        if (!byReceipt.has(receivedAt)) byReceipt.set(receivedAt, []);
+        byReceipt.get(receivedAt).push(event);
+    }
+    for (const [receivedAt, events] of byReceipt) log.add(events, receivedAt);
+    if (panel.stale.size) {
+        panel.stale.clear();
+        refreshAll();
+    }
+}
+
+element("apps-refresh").addEventListener("click", refresh);
+element("services").addEventListener("change", (event) =>
+    call("services.set", { enabled: event.target.checked }).then(refresh, report));
+const setPolicy = () => call("prompts.policy", { mode: element("policy").value, precise: element("policy-precise").checked }).then(refresh, report);
+element("policy").addEventListener("change", setPolicy);
+element("policy-precise").addEventListener("change", setPolicy);
+element("record-start").addEventListener("click", () => {
+    const path = element("record-path").value.trim();
+    if (!path) return report(new Error("record: name the trace file to write, such as /tmp/session.jsonl"));
+    call("record.start", { path }).then(refresh, report);
+});
+element("record-stop").addEventListener("click", () => call("record.stop").then((result) => {
+    element("record-state").textContent = `recorded ${result.events} events to ${result.path}`;
+    refreshAll().then(() => { element("record-state").textContent = `recorded ${result.events} events to ${result.path}`; });
+}, report));
+for (const radio of document.querySelectorAll("input[name=map-mode]")) {
+    radio.addEventListener("change", () => { map.mode = radio.value; });
+}
+element("route-clear").addEventListener("click", () => { map.waypoints = []; map.drawRoute(); });
+element("route-play").addEventListener("click", () => {
+    const speed = Number(element("route-speed").value);
+    call("panel.route", { waypoints: map.waypoints, speed }).then(refresh, report);
+});
