@@ -5,9 +5,9 @@ import Testing
 
 @testable import SextantServer
 
-/// The sky (RULES N8) in process: app.sock's `satellites` event and the gpsd face's `SKY`,
-/// each under the rules of a full-accuracy location.
-@Suite("Satellites: app.sock's satellites event and gpsd's SKY, in process (N8)", .timeLimit(.minutes(1)))
+/// The sky (RULES N8) in process: app.sock's `satellites` event, under the rules of a
+/// full-accuracy location.
+@Suite("Satellites: app.sock's satellites event, in process (N8)", .timeLimit(.minutes(1)))
 struct SatellitesHubTests {
     static let app = "com.example.sky"
 
@@ -59,24 +59,5 @@ struct SatellitesHubTests {
         try await FanOutTests.ingestFix(hub, latitude: 48.85)
         let skies = try await app.drainEvents().filter { $0.method == Event.satellites }.map { try WireSky(json: $0.params).sky }
         #expect(skies == [own])
-    }
-
-    @Test("N8: the gpsd face's watching client gets gpsd's SKY: nSat, uSat, and each satellite's PRN, el, az, ss, used, gnssid, svid")
-    func gpsdSky() async throws {
-        let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        _ = try await control.call(Method.permissionsSet, ["app": .string(GPSDPeer.unknownApp), "status": "authorizedAlways"])
-        let gpsd = try await hub.connectGPSD()
-        try await gpsd.send(#"?WATCH={"enable":true,"json":true}"#)
-        _ = try await gpsd.nextReport(ofClass: "WATCH")
-        let own = SkyView(satellites: [
-            SatelliteInView(constellation: .beidou, svid: 7, elevation: 33.5, azimuth: 12, cn0: 31.5, used: true),
-            SatelliteInView(constellation: .glonass, svid: 2, cn0: 0, used: false),
-        ])
-        try await hub.onLoop { hub in hub.ingest(Sample(time: hub.now.wall, value: .sky(own)), from: .manual) }
-        let sky = try await gpsd.nextReport(ofClass: "SKY")
-        #expect(sky["nSat"] == 2 && sky["uSat"] == 1 && sky["device"] == "/dev/sextant0")
-        #expect(sky["satellites"]?.arrayValue?.first == ["PRN": 407, "el": 33.5, "az": 12.0, "ss": 31.5, "used": true, "gnssid": 3, "svid": 7])
-        #expect(sky["satellites"]?.arrayValue?.last == ["PRN": 66, "ss": 0.0, "used": false, "gnssid": 6, "svid": 2])
     }
 }

@@ -211,7 +211,6 @@ final class GPSDFace: Face {
     /// `authorization` event.
     func startWatch(_ session: AppSession) {
         session.stream = LocationStream()
-        session.topics.insert(.satellites)
         hub.replay.locationRequested()
         guard !hub.authorization.isWaitingListFull(session.id) else { return }
         // As on app.sock (Hub+Store): a decision the policy makes at once applies once stored.
@@ -220,7 +219,6 @@ final class GPSDFace: Face {
 
     func stopWatch(_ session: AppSession) {
         session.stream = nil
-        session.topics.remove(.satellites)
     }
 
     /// The device gpsd clients see: one, as a phone has one GNSS receiver and as gpsd
