@@ -26,4 +26,6 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     /// Every session of an app with regions hears them: regions belong to the app, not to
     /// a session (`region.monitor`).
     public static let region = AppTopic("region")
+    /// `satellites.start`: the sky (RULES N8), location-derived.
+    public static let satellites = AppTopic("satellites")
 }

@@ -22,6 +22,8 @@ public enum SextantEvent: Sendable, Equatable {
     case replay(ReplayStatus)
     case heading(WireHeading)
     case headingCalibration(HeadingCalibrationEvent)
+    /// The satellites in view and used (RULES N8).
+    case satellites(WireSky)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -42,6 +44,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.replay: self = .replay(try ReplayStatus(json: params))
         case Event.heading: self = .heading(try WireHeading(json: params))
         case Event.headingCalibration: self = .headingCalibration(try HeadingCalibrationEvent(json: params))
+        case Event.satellites: self = .satellites(try WireSky(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -65,6 +68,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .replay: return Event.replay
         case .heading: return Event.heading
         case .headingCalibration: return Event.headingCalibration
+        case .satellites: return Event.satellites
         }
     }
 
@@ -85,6 +89,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .replay(let status): return status.json
         case .heading(let heading): return heading.json
         case .headingCalibration(let event): return event.json
+        case .satellites(let sky): return sky.json
         }
     }
 }

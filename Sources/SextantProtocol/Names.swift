@@ -81,6 +81,8 @@ public enum Method {
     public static let postureStop = "posture.stop"
     public static let headingStart = "heading.start"
     public static let headingStop = "heading.stop"
+    public static let satellitesStart = "satellites.start"
+    public static let satellitesStop = "satellites.stop"
     public static let appUpdate = "app.update"
     public static let significantChangesStart = "significantChanges.start"
     public static let significantChangesStop = "significantChanges.stop"
@@ -127,6 +129,7 @@ public enum Method {
         significantChangesStart, significantChangesStop, visitsStart, visitsStop,
         regionMonitor, regionStop, regionList, regionState,
         headingStart, headingStop,
+        satellitesStart, satellitesStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -150,6 +153,7 @@ public enum Event {
     public static let regionUnavailable = "regionUnavailable"
     public static let heading = "heading"
     public static let headingCalibration = "headingCalibration"
+    public static let satellites = "satellites"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -162,6 +166,7 @@ public enum Event {
         region, regionUnavailable,
         prompt, promptClosed, replay,
         heading, headingCalibration,
+        satellites,
     ]
 
     /// Every event a `watch` may name in `topics`.

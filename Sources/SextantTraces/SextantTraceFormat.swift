@@ -9,6 +9,7 @@ import SextantProtocol
 /// {"t":0.010,"accel":{"x":0.02,"y":9.79,"z":0.31}}
 /// {"t":0.500,"hinge":{"angle":92.5}}
 /// {"t":12.0,"gps":{"state":"lost"}}
+/// {"t":13.0,"sky":{"satellites":[{"constellation":"gps","svid":5,"el":41.2,"az":130.5,"cn0":38.5,"used":true}]}}
 /// ```
 public enum SextantTraceFormat: Sendable {
     public static let version = 1
@@ -60,7 +61,7 @@ public enum SextantTraceFormat: Sendable {
     /// The kinds of sample a line can carry: a fix, a GPS state, or a reading of one of the
     /// sensor kinds of the table the reader was given (``SensorKinds/all`` unless told).
     enum SampleKind: CustomStringConvertible {
-        case location, gps
+        case location, gps, sky
         case sensor(SensorKind)
 
         /// Its key on a line.
@@ -68,12 +69,13 @@ public enum SextantTraceFormat: Sendable {
             switch self {
             case .location: return "location"
             case .gps: return "gps"
+            case .sky: return "sky"
             case .sensor(let kind): return kind.name
             }
         }
 
         /// Every kind a line may carry, in the order messages list them.
-        static func all(_ sensors: SensorKindTable) -> [SampleKind] { [.location] + sensors.kinds.map { .sensor($0) } + [.gps] }
+        static func all(_ sensors: SensorKindTable) -> [SampleKind] { [.location] + sensors.kinds.map { .sensor($0) } + [.gps, .sky] }
 
         /// The names of a fix's numbers, by slot.
         static let locationFields = LocationKey.numbers
@@ -83,7 +85,7 @@ public enum SextantTraceFormat: Sendable {
             switch self {
             case .location: return Self.locationFields[slot]
             case .sensor(let kind): return kind.fields[slot].name
-            case .gps: return ""
+            case .gps, .sky: return ""
             }
         }
     }
@@ -100,6 +102,12 @@ public enum SextantTraceFormat: Sendable {
             throw fail(kinds.isEmpty ? "no sample: expected one of \(names)" : "one sample a line, got \(kinds.map(\.description).joined(separator: " and "))")
         }
         guard case .object(let body) = o[kind.description]! else { throw fail("\"\(kind)\" must be an object") }
+        if case .sky = kind {
+            switch SkyView.read(.object(body)) {
+            case .success(let sky): return (offset, .sky(sky))
+            case .failure(let problem): throw fail(problem.description)
+            }
+        }
         func number(_ slot: Int) throws(TraceError) -> Double? {
             let name = kind.fieldName(slot)
             guard let v = body[name], !v.isNull else { return nil }
@@ -136,6 +144,9 @@ public enum SextantTraceFormat: Sendable {
                 throw fail("gps.state must be one of: \(GPSSignal.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .gps(signal)
+        case .sky:
+            // A list of satellites, read whole by `readSample`; the fast path never names it.
+            throw fail("sky.satellites must be an array")
         }
     }
 
@@ -182,6 +193,8 @@ public enum SextantTraceFormat: Sendable {
             body = (kind.name, .object(members))
         case .gps(let signal):
             body = ("gps", ["state": .string(signal.rawValue)])
+        case .sky(let sky):
+            body = ("sky", sky.jsonValue)
         }
         // `t` first, for people reading the file.
         return "{\"t\":\(t.serialized()),\"\(body.0)\":\(body.1.serialized())}"

@@ -131,12 +131,13 @@ extension SampleValue {
         case .location: return "location"
         case .gps: return "gps"
         case .reading(let reading): return reading.kind.description
+        case .sky: return "sky"
         }
     }
 
     /// The kinds' names, by `kindIndex`: `location`, `gps`, then the registered sensor
-    /// kinds in ``SensorKinds/all``'s order.
-    public static let kindNames = ["location", "gps"] + SensorKinds.all.kinds.map(\.name)
+    /// kinds in ``SensorKinds/all``'s order, then `sky`.
+    public static let kindNames = ["location", "gps"] + SensorKinds.all.kinds.map(\.name) + ["sky"]
 
     /// The kind as a number from 0, in `kindNames`' order. A reading's kind must be
     /// registered: tallies of a trace count the kinds Sextant knows.
@@ -144,6 +145,7 @@ extension SampleValue {
         switch self {
         case .location: return 0
         case .gps: return 1
+        case .sky: return SampleValue.kindNames.count - 1
         case .reading(let reading):
             guard let index = SensorKinds.all.index(of: reading.kind) else { preconditionFailure("unregistered sensor kind \(reading.kind)") }
             return 2 + index

@@ -146,6 +146,8 @@ struct RequestTypesTests {
              .heading(WireHeading(magnetic: 87.5, trueHeading: 89.48, accuracy: 5, field: .init(x: -19.96, y: 0.87, z: -40), time: time))),
             (Event.headingCalibration, #"{"needed":true,"time":"2026-03-01T10:00:00.250Z"}"#,
              .headingCalibration(HeadingCalibrationEvent(needed: true, time: time))),
+            (Event.satellites, #"{"satellites":[{"constellation":"qzss","svid":1,"prn":193,"el":60,"az":200,"cn0":40,"used":true}],"inView":1,"used":1,"time":"2026-03-01T10:00:00.250Z"}"#,
+             .satellites(WireSky(sky: SkyView(satellites: [SatelliteInView(constellation: .qzss, svid: 1, elevation: 60, azimuth: 200, cn0: 40, used: true)]), time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

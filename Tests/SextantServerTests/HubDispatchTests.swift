@@ -55,6 +55,7 @@ struct HubDispatchTests {
                 "hello", "location.once", "location.start",
                 "location.stop", "orientation.start", "orientation.stop", "posture.start", "posture.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
+                "satellites.start", "satellites.stop",
                 "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",
             ])
         #expect(

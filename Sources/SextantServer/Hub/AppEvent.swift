@@ -151,6 +151,18 @@ struct RegionTransitionEvent: AppEventKind {
 
 /// Region monitoring stopped being available to the app (its accuracy became reduced,
 /// R10): says nothing of where the device is.
+/// The satellites in view and used (RULES N8): where the device is, to a few hundred
+/// kilometres, so only for a session that may have full-accuracy locations.
+struct SatellitesEvent: AppEventKind {
+    let sky: WireSky
+    static var topic: AppTopic { .satellites }
+    static var isLocationDerived: Bool { true }
+    static var needsFullAccuracy: Bool { true }
+    var outboundKind: OutboundKind { .location }
+    var method: String { Event.satellites }
+    var params: JSONValue { sky.json }
+}
+
 struct RegionUnavailableEvent: AppEventKind {
     let reason: String
     static var topic: AppTopic { .region }

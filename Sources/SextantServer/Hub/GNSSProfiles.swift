@@ -25,18 +25,26 @@ final class GNSSProfiles {
     private(set) var seed: UInt64
     let simulatedFlag: SimulatedFlag
     private var engines: [SourceName: GNSSDegradation] = [:]
+    /// The made-up sky of the seed in force (N8), and the sources that record their own.
+    private var synthesis: SkySynthesis
+    private var recordsSky: Set<SourceName> = []
+    /// The second of each source's last synthesized sky: one sky a second of fix time.
+    private var lastSkySecond: [SourceName: Int64] = [:]
 
     init(spec: GNSSProfileSpec?, seed: UInt64, simulatedFlag: SimulatedFlag) {
         self.spec = spec
         self.seed = seed
         self.simulatedFlag = simulatedFlag
+        self.synthesis = SkySynthesis(seed: seed)
     }
 
     /// A new profile, or none: every source starts afresh with it.
     func set(_ spec: GNSSProfileSpec?, seed: UInt64) {
         self.spec = spec
+        if seed != self.seed || synthesis.seed != seed { synthesis = SkySynthesis(seed: seed) }
         self.seed = seed
         engines = [:]
+        lastSkySecond = [:]
     }
 
     /// The fix `source` reports for `truth`: flagged simulated or not, through the profile
@@ -49,7 +57,28 @@ final class GNSSProfiles {
     }
 
     /// The source starts over (a new replay): its next fix is the profile's origin again.
-    func sourceRestarted(_ source: SourceName) { engines[source] = nil }
+    func sourceRestarted(_ source: SourceName) {
+        engines[source] = nil
+        recordsSky.remove(source)
+        lastSkySecond[source] = nil
+    }
+
+    /// `source` brought a sky of its own: no sky is made up for it until it starts over.
+    func skyRecorded(from source: SourceName) { recordsSky.insert(source) }
+
+    /// The sky beside the fix `source` just offered at `time` (N8), when one is due: made
+    /// up from the seed through the profile's conditions (open sky without one), seen as
+    /// the profile's receiver sees it now; at most one a second of the fix's time. None for
+    /// a source that records its own, nor for a live gpsd (its sky is the receiver's).
+    func synthesizedSky(at time: Timestamp, from source: SourceName) -> SkyView? {
+        guard source != .gpsd, !recordsSky.contains(source) else { return nil }
+        let second = time.nanoseconds / 1_000_000_000
+        guard lastSkySecond[source] != second else { return nil }
+        lastSkySecond[source] = second
+        let conditions = spec.map { SkyConditions.of($0.preset) } ?? .openSky
+        let reception = spec == nil ? SkyReception.fix : engines[source]?.reception ?? .acquiring
+        return synthesis.sky(at: time, conditions: conditions, reception: reception)
+    }
 
     /// The source jumped in time (a replay's seek): its next fix is a hot start (N5).
     func sourceSeeked(_ source: SourceName) { engines[source]?.seek() }

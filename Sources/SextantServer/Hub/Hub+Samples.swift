@@ -21,12 +21,16 @@ extension Hub {
             location.fixComing(from: source)
             // The profile (N1–N5) and the flag (N7) before the rules: the decided fix is
             // the reported one; the recording above keeps the truth.
-            guard let fix = gnss.report(truth, from: source) else { return }
+            let fix = gnss.report(truth, from: source)
+            synthesizeSky(at: truth.time, from: source)
+            guard let fix else { return }
             publishLocation(fix, truth: truth)
         case .gps(let signal):
             gpsSignal(signal, from: source)
         case .reading(let reading):
             sensorReading(reading, at: sample.time, from: source)
+        case .sky(let sky):
+            recordedSky(sky, at: sample.time, from: source)
         }
     }
 

@@ -16,6 +16,7 @@ extension MethodTable {
                 MovementServiceMethod<VisitsStart>.self, MovementServiceMethod<VisitsStop>.self,
                 RegionMonitorMethod.self, RegionStopMethod.self, RegionListMethod.self, RegionStateMethod.self,
                 HeadingStartMethod.self, HeadingStopMethod.self,
+                SubscriptionMethod<SatellitesStart>.self, SubscriptionMethod<SatellitesStop>.self,
             ])
     }
 

@@ -38,7 +38,7 @@ public final class StreamedGPXTrace: ReplayableTrace {
             let spool = try SpoolFile(for: path)
             var last: Int64 = 0
             let start = try Self.read(fd: fd, path: path, options: options) { sample throws(TraceError) in
-                try spool.append(SampleRecord.record(sample))
+                try spool.append(try SampleRecord.record(sample))
                 last = sample.offset
             }
             spooled = SpooledSampleTrace(start: start, samples: try spool.sealed(), durationNanoseconds: last, skipped: [:])

@@ -7,7 +7,7 @@ struct GnssLoggerPass {
     /// The row kinds GnssLogger writes that Sextant recognises but does not play yet
     /// (satellites, raw measurements, the gyroscope, rotation vectors): counted by kind,
     /// where any other kind is counted as unknown.
-    static let notReplayed: Set<String> = ["Raw", "Agc", "Status", "Nav", "Gyro", "UncalGyro", "GameRotationVector", "RotationVector"]
+    static let notReplayed: Set<String> = ["Raw", "Agc", "Nav", "Gyro", "UncalGyro", "GameRotationVector", "RotationVector"]
     static let unknownKind = "rows of an unknown kind"
 
     let path: String
@@ -24,6 +24,9 @@ struct GnssLoggerPass {
     /// The header's columns of each three-axis kind (`Accel`, `UncalAccel`, `Mag`, `UncalMag`).
     private var axesColumns: [String: GnssLoggerAxesColumns] = [:]
     private var orientationColumns: GnssLoggerOrientationColumns?
+    private var statusColumns: GnssLoggerStatusColumns?
+    /// The `Status` rows of the epoch being read.
+    private var skyEpoch = GnssLoggerSkyEpoch()
     private var ordering = GnssLoggerOrdering()
     private(set) var skipped: [String: Int] = [:]
     /// The providers of the file's `Fix` rows, lower case (`other` for any but GPS, FLP, NLP).
@@ -85,6 +88,9 @@ struct GnssLoggerPass {
             guard let columns = axesColumns[kind] else { throw TraceError(path: path, line: number, reason: Self.noHeader(kind)) }
             let (time, reading) = try checked(number) { () throws(GnssLoggerFieldProblem) in try columns.reading(row) }
             try add(.reading(reading), time: time, number: number, sink)
+        case "Status":
+            guard !providersOnly else { return }
+            try status(GnssLoggerFields(bytes), number: number, sink)
         case "OrientationDeg":
             guard !providersOnly else { return }
             let row = GnssLoggerFields(bytes)
@@ -100,6 +106,21 @@ struct GnssLoggerPass {
     private mutating func add(_ value: SampleValue, time: Timestamp, number: Int, _ sink: (TraceSample) throws(TraceError) -> Void) throws(TraceError) {
         samples += 1
         try ordering.add(value, time: time, line: number, path: path, sink)
+    }
+
+    /// A `Status` row: one signal of an epoch, the epoch a sky once its last signal (or a
+    /// row of another time) is read.
+    private mutating func status(_ row: GnssLoggerFields, number: Int, _ sink: (TraceSample) throws(TraceError) -> Void) throws(TraceError) {
+        guard let statusColumns else { throw TraceError(path: path, line: number, reason: Self.noHeader("Status")) }
+        let (satellite, time, last) = try checked(number) { () throws(GnssLoggerFieldProblem) in try statusColumns.satellite(row) }
+        if let held = skyEpoch.time, held != time { try flushSky(sink) }
+        skyEpoch.add(satellite, time: time, line: number)
+        if last { try flushSky(sink) }
+    }
+
+    private mutating func flushSky(_ sink: (TraceSample) throws(TraceError) -> Void) throws(TraceError) {
+        guard let (sky, time, line) = skyEpoch.take() else { return }
+        try add(.sky(sky), time: time, number: line, sink)
     }
 
     private static func noHeader(_ kind: String) -> String {
@@ -119,6 +140,7 @@ struct GnssLoggerPass {
         case "Accel", "UncalAccel": axesColumns[kind] = .accel(columns, uncalibrated: kind == "UncalAccel")
         case "Mag", "UncalMag": axesColumns[kind] = .mag(columns, uncalibrated: kind == "UncalMag")
         case "OrientationDeg": orientationColumns = GnssLoggerOrientationColumns(columns)
+        case "Status": statusColumns = GnssLoggerStatusColumns(columns)
         default: break
         }
     }
@@ -127,11 +149,12 @@ struct GnssLoggerPass {
     /// sample is refused (at its first line, as it is the whole file that is wrong): with
     /// the providers it has when fixes of others were left out.
     mutating func finish(_ sink: (TraceSample) throws(TraceError) -> Void) throws(TraceError) -> Timestamp {
+        try flushSky(sink)
         try ordering.finish(path: path, sink)
         guard let start = ordering.start else {
             let reason =
                 providers.isEmpty
-                ? "no Fix, Accel, UncalAccel, Mag, UncalMag or OrientationDeg row: not a GnssLogger recording Sextant can play"
+                ? "no Fix, Accel, UncalAccel, Mag, UncalMag, OrientationDeg or Status row: not a GnssLogger recording Sextant can play"
                 : "no Fix row of the \(provider?.uppercased() ?? "") provider (the file's fixes are from \(providers.sorted().map { $0.uppercased() }.joined(separator: ", ")); choose with --gnss-provider)"
             throw TraceError(path: path, line: 1, reason: reason)
         }

@@ -30,12 +30,14 @@ struct GnssLoggerReaderFormat: TraceReaderFormat {
         defer { close(fd) }
         do {
             let spool = try SpoolFile(for: path)
+            let skies = try SkySpool(for: path)
             var last: Int64 = 0
             let (start, skipped) = try GnssLoggerReader.stream(fd: fd, path: path, provider: options.gnssProvider) { sample throws(TraceError) in
-                try spool.append(SampleRecord.record(sample))
+                try spool.append(SampleRecord.record(sample, skies: skies))
                 last = sample.offset
             }
-            return SpooledSampleTrace(start: start, samples: try spool.sealed(), durationNanoseconds: last, skipped: skipped)
+            return SpooledSampleTrace(
+                start: start, samples: try spool.sealed(), skies: try skies.sealed(), durationNanoseconds: last, skipped: skipped)
         } catch {
             throw .invalid(error)
         }

@@ -45,6 +45,8 @@ struct TraceTimelines {
                         postureLane.change(to: change.state.rawValue, at: t)
                     }
                 }
+            case .sky:
+                break
             case .gps(let signal):
                 hasGPSState = true
                 gpsLane.change(to: signal.rawValue, at: t)

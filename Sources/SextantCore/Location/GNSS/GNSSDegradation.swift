@@ -32,6 +32,8 @@ public struct GNSSDegradation: Sendable {
     /// The last fix offered got no fix: the next one is a re-acquisition.
     private var withoutFix = true
     private var seekPending = false
+    /// What the receiver saw of the sky at the last fix offered (N8).
+    public private(set) var reception = SkyReception.acquiring
 
     public init(spec: GNSSProfileSpec, seed: UInt64) {
         self.spec = spec
@@ -56,7 +58,8 @@ public struct GNSSDegradation: Sendable {
             advance(by: Double(now - lastTime) / 1e9, to: now)
         }
         lastTime = now
-        guard hasFix(at: now) else {
+        reception = reception(at: now)
+        guard reception == .fix else {
             withoutFix = true
             return nil
         }
@@ -105,15 +108,18 @@ public struct GNSSDegradation: Sendable {
     }
 
     /// Whether the receiver has a fix at `now`: not while acquiring, in a tunnel or an outage,
-    /// nor for a hot start's time after either (N4).
-    private func hasFix(at now: Int64) -> Bool {
-        guard now >= acquiringUntil, outageUntil == nil, let origin else { return false }
+    /// nor for a hot start's time after either (N4); in a tunnel or an outage it sees no
+    /// satellite, during the hot start after it sees them but uses none (N8).
+    private func reception(at now: Int64) -> SkyReception {
+        guard let origin else { return .acquiring }
+        if outageUntil != nil { return .blocked }
         for tunnel in spec.tunnels {
             let start = origin.addingSeconds(tunnel.start)
-            let end = start.addingSeconds(tunnel.duration + spec.preset.hotStart)
-            if now >= start, now < end { return false }
+            let end = start.addingSeconds(tunnel.duration)
+            if now >= start, now < end { return .blocked }
+            if now >= end, now < end.addingSeconds(spec.preset.hotStart) { return .acquiring }
         }
-        return true
+        return now >= acquiringUntil ? .fix : .acquiring
     }
 
     /// A new fix after none: the walk starts afresh at `reacquisitionVariance` times its

@@ -46,3 +46,13 @@ extension PostureStop: TopicSwitch {
     static var topic: AppTopic { .posture }
     static var on: Bool { false }
 }
+
+extension SatellitesStart: TopicSwitch {
+    static var topic: AppTopic { .satellites }
+    static var on: Bool { true }
+}
+
+extension SatellitesStop: TopicSwitch {
+    static var topic: AppTopic { .satellites }
+    static var on: Bool { false }
+}

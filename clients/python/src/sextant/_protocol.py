@@ -54,6 +54,8 @@ METHOD_REGION_LIST = "region.list"
 METHOD_REGION_STATE = "region.state"
 METHOD_HEADING_START = "heading.start"
 METHOD_HEADING_STOP = "heading.stop"
+METHOD_SATELLITES_START = "satellites.start"
+METHOD_SATELLITES_STOP = "satellites.stop"
 METHOD_STATUS = "status"
 METHOD_SERVICES_SET = "services.set"
 METHOD_PERMISSIONS_LIST = "permissions.list"
@@ -100,6 +102,7 @@ EVENT_PROMPT_CLOSED = "promptClosed"
 EVENT_REPLAY = "replay"
 EVENT_HEADING = "heading"
 EVENT_HEADING_CALIBRATION = "headingCalibration"
+EVENT_SATELLITES = "satellites"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)

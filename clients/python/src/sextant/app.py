@@ -195,6 +195,17 @@ class App:
         """``posture.stop``."""
         self.connection.call(wire.METHOD_POSTURE_STOP)
 
+    def start_satellites(self) -> None:
+        """``satellites.start``: ``satellites`` events (``satellites``, each with
+        ``constellation``, ``svid``, ``prn``, ``el``, ``az``, ``cn0``, ``used``; ``inView``,
+        ``used``, ``time``), one a second of fixes while the app may have full-accuracy
+        locations (sextant-rules(7) N8)."""
+        self.connection.call(wire.METHOD_SATELLITES_START)
+
+    def stop_satellites(self) -> None:
+        """``satellites.stop``."""
+        self.connection.call(wire.METHOD_SATELLITES_STOP)
+
     def start_significant_changes(self) -> None:
         """``significantChanges.start``: a ``significantChange`` event (a location) from the
         next fix on, then each time the device has moved 500 m and 5 minutes have passed
