@@ -216,6 +216,23 @@ def seconds_of(rfc3339):
     return int(h) * 3600 + int(m) * 60 + float(s) - 8 * 3600
 
 
+def start_daemon(bin_dir, apps, work, runtime):
+    """A private sextantd that grants every app (`--prompt-policy allowAlways`) and takes
+    `apps` connections; returns once its sockets are there."""
+    daemon = subprocess.Popen(
+        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
+         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
+         "--max-clients", str(max(apps, 1024))],
+        stderr=open(os.path.join(work, "sextantd.log"), "w"))
+    deadline = time.monotonic() + 30
+    while not os.path.exists(os.path.join(runtime, "app.sock")):
+        if time.monotonic() > deadline or daemon.poll() is not None:
+            sys.exit("sextantd did not start; see " + work)
+        time.sleep(0.05)
+    time.sleep(0.2)
+    return daemon
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apps", type=int, default=1000)
@@ -235,18 +252,8 @@ def main():
     trace = os.path.join(work, "walk.jsonl")
     make_trace(trace, args.seconds)
     reader = build_c_reader(work) if args.reader == "c" else None
-    daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
-         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
-         "--max-clients", str(max(args.apps, 1024))],
-        stderr=open(os.path.join(work, "sextantd.log"), "w"))
+    daemon = start_daemon(args.bin_dir, args.apps, work, runtime)
     try:
-        deadline = time.monotonic() + 30
-        while not os.path.exists(os.path.join(runtime, "app.sock")):
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                sys.exit("sextantd did not start; see " + work)
-            time.sleep(0.05)
-        time.sleep(0.2)
         base_rss = rss_mib(daemon.pid)
         apps = connect_apps(runtime, args.apps)
         idle_rss = rss_mib(daemon.pid)

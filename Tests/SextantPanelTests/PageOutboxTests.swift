@@ -80,7 +80,7 @@ import Testing
     @Test func theTokenIs32RandomBytesInHex() {
         let token = PanelAccess.makeToken()
         #expect(token.count == 64)
-        #expect(token.allSatisfy(\.isHexDigit))
+        #expect(token.allSatisfy { $0.isHexDigit })
         #expect(token != PanelAccess.makeToken())
     }
 
