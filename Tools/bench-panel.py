@@ -258,7 +258,11 @@ def main():
         for process in (watch.process if watch else None, panel, daemon):
             if process:
                 process.terminate()
-                process.wait(timeout=10)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
 
 
