@@ -265,6 +265,23 @@ def compare_io_threads(threads):
             print(f"{lines[0][:34]} " + "".join(f"{figure:>14}" for figure in figures))
 
 
+def start_daemon(bin_dir, apps, work, runtime, extra=()):
+    """A private sextantd that grants every app (`--prompt-policy allowAlways`) and takes
+    `apps` connections; returns once its sockets are there."""
+    daemon = subprocess.Popen(
+        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
+         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
+         "--max-clients", str(max(apps, 1024))] + list(extra),
+        stderr=open(os.path.join(work, "sextantd.log"), "w"))
+    deadline = time.monotonic() + 30
+    while not os.path.exists(os.path.join(runtime, "app.sock")):
+        if time.monotonic() > deadline or daemon.poll() is not None:
+            sys.exit("sextantd did not start; see " + work)
+        time.sleep(0.05)
+    time.sleep(0.2)
+    return daemon
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apps", type=int, default=1000)
@@ -290,18 +307,9 @@ def main():
     trace = os.path.join(work, "walk.jsonl")
     make_trace(trace, args.seconds)
     reader = build_c_reader(work) if args.reader == "c" else None
-    daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
-         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
-         "--max-clients", str(max(args.apps, 1024))] + (["--io-threads", args.io_threads] if args.io_threads else []),
-        stderr=open(os.path.join(work, "sextantd.log"), "w"))
+    daemon = start_daemon(args.bin_dir, args.apps, work, runtime,
+                          ["--io-threads", args.io_threads] if args.io_threads else [])
     try:
-        deadline = time.monotonic() + 30
-        while not os.path.exists(os.path.join(runtime, "app.sock")):
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                sys.exit("sextantd did not start; see " + work)
-            time.sleep(0.05)
-        time.sleep(0.2)
         base_rss = rss_mib(daemon.pid)
         apps = connect_apps(runtime, args.apps)
         monitor_regions(apps, args.regions_per_app)

@@ -188,21 +188,6 @@ def percentile(figures, share):
     return figures[min(len(figures) - 1, int(len(figures) * share))]
 
 
-def start_daemon(args, work, runtime):
-    daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
-         "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
-         "--max-clients", str(max(args.apps, 1024))],
-        stderr=open(os.path.join(work, "sextantd.log"), "w"))
-    deadline = time.monotonic() + 30
-    while not os.path.exists(os.path.join(runtime, "control.sock")):
-        if time.monotonic() > deadline or daemon.poll() is not None:
-            sys.exit("sextantd did not start; see " + work)
-        time.sleep(0.05)
-    time.sleep(0.2)
-    return daemon
-
-
 def report(args, figures):
     print(f"apps {args.apps}, pages {args.pages}, {args.seconds} s at speed 1 (10 Hz fixes, 50 Hz accelerometer), {args.bin_dir}")
     print(f"{'':34} {'sextant-panel':>16} {'sextantctl watch':>18}")
@@ -230,7 +215,7 @@ def main():
     trace = os.path.join(work, "walk.jsonl")
     make_trace(trace, args.seconds)
     reader = fanout.build_c_reader(work)
-    daemon = start_daemon(args, work, runtime)
+    daemon = fanout.start_daemon(args.bin_dir, args.apps, work, runtime)
     panel = watch = None
     try:
         apps = fanout.connect_apps(runtime, args.apps)
@@ -273,7 +258,11 @@ def main():
         for process in (watch.process if watch else None, panel, daemon):
             if process:
                 process.terminate()
-                process.wait(timeout=10)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
 
 

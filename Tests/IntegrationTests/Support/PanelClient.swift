@@ -8,8 +8,11 @@ final class PanelProcess {
     let port: UInt16
     let token: String
     let url: String
+    /// Held as long as the panel serves them.
+    let folders: PanelFolders
 
     init(daemon: DaemonHarness, arguments: [String] = [], folders: PanelFolders) throws {
+        self.folders = folders
         reader = try LineReader(
             [
                 Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets,
@@ -83,15 +86,21 @@ struct HTTPReply: Error {
         let deadline = monotonicSeconds() + timeout
         var bytes: [UInt8] = []
         while true {
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("the panel did not close the connection within \(timeout) s: \(String(decoding: bytes, as: UTF8.self))") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { return bytes }
-            bytes += chunk[..<count]
+            guard monotonicSeconds() < deadline else { throw HarnessError("the panel did not close the connection within \(timeout) s: \(String(decoding: bytes, as: UTF8.self))") }
+            guard let chunk = receive(fd, until: deadline) else { return bytes }
+            bytes += chunk
         }
+    }
+
+    /// What `fd` has to read, waiting until `deadline`: nil once the peer closed, nothing
+    /// (an empty array) when the deadline came first.
+    static func receive(_ fd: Int32, until deadline: Double) -> [UInt8]? {
+        let remaining = deadline - monotonicSeconds()
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard remaining > 0, poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { return [] }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(chunk[..<count]) : nil
     }
 
     /// The status line, headers and body of a reply (`Content-Length` or to the end).
@@ -139,14 +148,9 @@ final class PanelWebSocket {
                 close(fd)
                 return .failure(full)
             }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("no handshake reply") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw HarnessError("the panel closed the connection during the handshake") }
-            bytes += chunk[..<count]
+            guard monotonicSeconds() < deadline else { throw HarnessError("no handshake reply") }
+            guard let chunk = HTTPReply.receive(fd, until: deadline) else { throw HarnessError("the panel closed the connection during the handshake") }
+            bytes += chunk
         }
     }
 
@@ -195,14 +199,9 @@ final class PanelWebSocket {
                 if opcode == 1 { return String(decoding: payload, as: UTF8.self) }
                 continue
             }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { throw HarnessError("no WebSocket message within \(timeout) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up))) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { return nil }
-            buffer += chunk[..<count]
+            guard monotonicSeconds() < deadline else { throw HarnessError("no WebSocket message within \(timeout) s") }
+            guard let chunk = HTTPReply.receive(fd, until: deadline) else { return nil }
+            buffer += chunk
         }
     }
 
