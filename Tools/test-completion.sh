@@ -59,6 +59,7 @@ expect "walk.gpx walk.jsonl walks" sextantctl replay start wal
 expect "walk.gpx walk.jsonl walks" sextantctl trace info w
 expect "notes.txt" sextantctl trace convert walk.jsonl no
 expect "walk.gpx walk.jsonl walks" sextantctl record start --runtime-dir /tmp w
+expect "walk.gpx walk.jsonl walks" sextantctl run --scenario w
 cd - > /dev/null
 
 # The words the daemon accepts.
@@ -70,6 +71,8 @@ expect "landscapeLeft landscapeRight" sextantctl rotate land
 expect "portrait portraitUpsideDown landscapeLeft landscapeRight faceUp faceDown" sextantctl rotate ""
 expect "max" sextantctl replay start --speed m
 expect "max" sextantctl run --speed m
+expect "set" sextantctl heading s
+expect "release" sextantctl heading rel
 expect "ask allowOnce allowWhileUsing allowAlways dontAllow" sextantctl prompts policy ""
 
 # No daemon: no app ids, no prompt ids, no message.

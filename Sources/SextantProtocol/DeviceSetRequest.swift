@@ -1,12 +1,22 @@
 /// `device.set`: values set by hand — a fix, a held acceleration or orientation, a hinge
-/// angle. The daemon checks the values as it checks a trace's (``Params`` reads the shape).
+/// angle, a held magnetic field or heading. The daemon checks the values as it checks a trace's (``Params`` reads the shape).
 public struct DeviceSet: RPCRequest, Equatable {
     public typealias Result = DeviceSetResult
     public static let method = Method.deviceSet
 
-    /// The accelerometer held at a reading, or given back to the other sources.
-    public enum HeldAcceleration: Sendable, Equatable {
+    /// A three-axis sensor (the accelerometer, the magnetometer) held at a reading, or given
+    /// back to the other sources.
+    public enum HeldVector: Sendable, Equatable {
         case reading(x: Double, y: Double, z: Double)
+        case released
+    }
+
+    public typealias HeldAcceleration = HeldVector
+
+    /// The compass held at a heading (degrees from magnetic or true north, either or both,
+    /// and the accuracy), or given back to the other sources.
+    public enum HeldHeading: Sendable, Equatable {
+        case reading(magnetic: Double?, trueHeading: Double?, accuracy: Double?)
         case released
     }
 
@@ -17,31 +27,45 @@ public struct DeviceSet: RPCRequest, Equatable {
     public var hingeAngle: Double?
     /// `hingeAngle: null`: the hinge given back to the other sources.
     public var releasesHinge: Bool
+    /// µT in the device frame, as a `magnet` sample.
+    public var magneticField: HeldVector?
+    public var heading: HeldHeading?
 
     public init(
         location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil,
-        releasesHinge: Bool = false
+        releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil
     ) {
         self.location = location
         self.acceleration = acceleration
         self.orientation = orientation
         self.hingeAngle = hingeAngle
         self.releasesHinge = releasesHinge
+        self.magneticField = magneticField
+        self.heading = heading
     }
 
     public init(_ p: Params) throws(RPCError) {
         location = try p.object("location").map { (o) throws(RPCError) in try Self.location(o) }
-        if case .some(.null) = p.members["acceleration"] {
-            acceleration = .released
-        } else if let a = try p.object("acceleration") {
-            guard let x = try a.number("x"), let y = try a.number("y"), let z = try a.number("z") else {
-                throw .invalidParams("\"acceleration\" needs x, y and z")
-            }
-            acceleration = .reading(x: x, y: y, z: z)
-        }
+        acceleration = try Self.vector("acceleration", in: p)
         orientation = try p.name("orientation", as: DeviceOrientation.self)
         hingeAngle = try p.number("hingeAngle")
         releasesHinge = p.members["hingeAngle"] == .null
+        magneticField = try Self.vector("magneticField", in: p)
+        if case .some(.null) = p.members["heading"] {
+            heading = .released
+        } else if let h = try p.object("heading") {
+            heading = .reading(magnetic: try h.number("magnetic"), trueHeading: try h.number("true"), accuracy: try h.number("accuracy"))
+        }
+    }
+
+    /// `key`: null (released), or an object with x, y and z.
+    private static func vector(_ key: String, in p: Params) throws(RPCError) -> HeldVector? {
+        if case .some(.null) = p.members[key] { return .released }
+        guard let v = try p.object(key) else { return nil }
+        guard let x = try v.number("x"), let y = try v.number("y"), let z = try v.number("z") else {
+            throw .invalidParams("\"\(key)\" needs x, y and z")
+        }
+        return .reading(x: x, y: y, z: z)
     }
 
     /// `device.set`'s `location`: lat and lon, then the numbers a fix may have.
@@ -60,15 +84,30 @@ public struct DeviceSet: RPCRequest, Equatable {
     public var params: JSONValue {
         var o = WireObject()
         o["location"] = location?.json
-        switch acceleration {
-        case .none: break
-        case .released: o["acceleration"] = .null
-        case .reading(let x, let y, let z): o["acceleration"] = ["x": .double(x), "y": .double(y), "z": .double(z)]
-        }
+        o["acceleration"] = Self.json(acceleration)
         o.set("orientation", orientation)
         o.set("hingeAngle", hingeAngle)
         if releasesHinge { o["hingeAngle"] = .null }
+        o["magneticField"] = Self.json(magneticField)
+        switch heading {
+        case .none: break
+        case .released: o["heading"] = .null
+        case .reading(let magnetic, let trueHeading, let accuracy):
+            var h = WireObject()
+            h.set("magnetic", magnetic)
+            h.set("true", trueHeading)
+            h.set("accuracy", accuracy)
+            o["heading"] = h.json
+        }
         return o.json
+    }
+
+    private static func json(_ vector: HeldVector?) -> JSONValue? {
+        switch vector {
+        case .none: nil
+        case .released: .null
+        case .reading(let x, let y, let z): ["x": .double(x), "y": .double(y), "z": .double(z)]
+        }
     }
 }
 

@@ -38,6 +38,9 @@ struct Status: ParsableCommand {
                 if let heading = s["heading"], !heading.isNull {
                     lines.append("Heading:           " + Text.heading(heading))
                 }
+                if let held = s["held"]?.arrayValue, !held.isEmpty {
+                    lines.append("Held by hand:      " + held.map { Text.plain($0) }.joined(separator: ", "))
+                }
                 lines.append("Location:          " + (s["location"].flatMap { $0.isNull ? nil : Text.coordinate($0) } ?? "none yet"))
                 lines.append("Sessions:          \(Text.plain(s["sessions"]))")
                 if let regions = s["regions"] {

@@ -58,23 +58,36 @@ struct Accel: ParsableCommand {
     // Negative readings look like options to the parser: take every unrecognised word.
     @Argument(parsing: .allUnrecognized, help: "x, y and z in m/s², or the single word release.") var values: [String]
 
-    func validate() throws {
-        guard values == ["release"] || (values.count == 3 && values.allSatisfy { Double($0) != nil }) else {
+    func validate() throws { _ = try HeldVectorWords(values) }
+
+    func run() throws {
+        try reporting {
+            let held = try HeldVectorWords(values)
+            common.output(try common.call(DeviceSet(acceleration: held.vector))) { _ in
+                held.describe(released: "Accelerometer released", holding: "acceleration", unit: "m/s²")
+            }
+        }
+    }
+}
+
+/// What `accel` and `magnet` take: three numbers X Y Z, or the single word release.
+struct HeldVectorWords {
+    let vector: DeviceSet.HeldVector
+
+    init(_ words: [String]) throws {
+        let numbers = words.compactMap(Double.init)
+        if words == ["release"] {
+            vector = .released
+        } else if words.count == 3, numbers.count == 3 {
+            vector = .reading(x: numbers[0], y: numbers[1], z: numbers[2])
+        } else {
             throw ValidationError("give three numbers X Y Z, or release")
         }
     }
 
-    func run() throws {
-        try reporting {
-            if values == ["release"] {
-                common.output(try common.call(DeviceSet(acceleration: .released))) { _ in "Accelerometer released" }
-                return
-            }
-            let v = values.compactMap(Double.init)
-            common.output(try common.call(DeviceSet(acceleration: .reading(x: v[0], y: v[1], z: v[2])))) { _ in
-                "Holding acceleration (\(v.map { Text.plain(.double($0)) }.joined(separator: ", "))) m/s²"
-            }
-        }
+    func describe(released: String, holding noun: String, unit: String) -> String {
+        guard case .reading(let x, let y, let z) = vector else { return released }
+        return "Holding \(noun) (\([x, y, z].map { Text.plain(.double($0)) }.joined(separator: ", "))) \(unit)"
     }
 }
 
@@ -96,6 +109,70 @@ struct Hinge: ParsableCommand {
                 return
             }
             common.output(try common.call(DeviceSet(hingeAngle: degrees))) { _ in "Hinge at \(Text.plain(.double(degrees)))°" }
+        }
+    }
+}
+
+struct Magnet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hold a magnetometer reading (µT, device frame: x right, y up the screen, z out of it).",
+        discussion: """
+            Lying flat with its top to magnetic north, a phone in Paris reads about 0 21 -42. The field \
+            holds over a replay and a live sensor, and takes the place of a heading set by hand; \
+            `magnet release` gives the magnetometer back to them (RULES O4a).
+            """)
+    @OptionGroup var common: CommonOptions
+    @Argument(parsing: .allUnrecognized, help: "x, y and z in µT, or the single word release.") var values: [String]
+
+    func validate() throws { _ = try HeldVectorWords(values) }
+
+    func run() throws {
+        try reporting {
+            let held = try HeldVectorWords(values)
+            common.output(try common.call(DeviceSet(magneticField: held.vector))) { _ in
+                held.describe(released: "Magnetometer released", holding: "magnetic field", unit: "µT")
+            }
+        }
+    }
+}
+
+struct HeadingCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "heading", abstract: "Hold the compass at a heading, or give it back (RULES H1, O4a).",
+        subcommands: [Set.self, Release.self])
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Hold the heading the top of the device points to, in degrees clockwise from north.",
+            discussion: """
+                Magnetic unless --true. A true heading becomes magnetic through the declination at the \
+                latest fix (WMM2025), so it is heard once a location is known. The heading holds over a \
+                replay and a live sensor (their magnetometer and compass both), and takes the place of a \
+                field held with `magnet`; `heading release` gives the compass back (RULES O4a).
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "Degrees, 0 to 360.") var degrees: Double
+        @Flag(name: .customLong("true"), help: "DEG is from true (geographic) north.") var fromTrueNorth = false
+        @Option(help: ArgumentHelp("Degrees either side, as Core Location's headingAccuracy.", valueName: "A")) var accuracy: Double?
+
+        func run() throws {
+            try reporting {
+                let held = DeviceSet.HeldHeading.reading(
+                    magnetic: fromTrueNorth ? nil : degrees, trueHeading: fromTrueNorth ? degrees : nil, accuracy: accuracy)
+                common.output(try common.call(DeviceSet(heading: held))) { _ in
+                    "Holding heading \(Text.plain(.double(degrees)))° \(fromTrueNorth ? "true" : "magnetic")"
+                        + (accuracy.map { " (±\(Text.plain(.double($0)))°)" } ?? "")
+                }
+            }
+        }
+    }
+
+    struct Release: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Give the compass back to the replay and the live sensors.")
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try reporting { common.output(try common.call(DeviceSet(heading: .released))) { _ in "Heading released" } }
         }
     }
 }

@@ -145,7 +145,7 @@ final class PrivateDaemon {
                 let absolute = URL(fileURLWithPath: trace).standardizedFileURL.path
                 let speed = ReplaySpeed(parsing: options.speed) ?? .factor(1)
                 // RULES T1: the trace waits for COMMAND's first location request.
-                let id = try control.send(ReplayStart(path: absolute, speed: speed, loop: options.loop, startOnRequest: true))
+                let id = try control.send(ReplayStart(path: absolute, speed: speed, loop: options.loop, startOnRequest: true, scenario: options.scenarioPath))
                 // No fixed limit: a large trace takes its time to load; a dead daemon closes the socket.
                 _ = try control.responseWithoutLimit(to: id)
             }

@@ -25,6 +25,10 @@ struct Run: ParsableCommand {
     var speed: String = "1"
     @Flag(help: "Replay the trace over and over.")
     var loop = false
+    @Option(
+        help: ArgumentHelp("Control actions to play at times of the trace (sextant-trace(5), CONTROL LINES), as replay start --scenario.", valueName: "FILE"),
+        completion: .file())
+    var scenario: String?
     @Option(help: "Device profile: phone, tablet or foldable.")
     var profile: DeviceProfile = .phone
     @Option(name: .customLong("prompt-policy"), help: ArgumentHelp("Answer new prompts with this choice, or ask.", valueName: "ask|CHOICE"), completion: Completions.policies)
@@ -59,7 +63,7 @@ struct Run: ParsableCommand {
             throw ValidationError("--prompt-policy must be one of: \(modes.joined(separator: ", "))")
         }
         for grant in grants { _ = try GrantSpec(grant) }
-        if speed != "1" || loop, trace == nil { throw ValidationError("--speed and --loop go with --trace") }
+        if speed != "1" || loop || scenario != nil, trace == nil { throw ValidationError("--speed, --loop and --scenario go with --trace") }
     }
 
     func run() throws {
@@ -89,8 +93,12 @@ struct Run: ParsableCommand {
         return [
             "trace": JSONValue(trace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }), "speed": ReplaySpeed(parsing: speed)?.json ?? .null,
             "loop": .bool(loop), "grants": .array(grantList), "services": .bool(services == .on), "promptPolicy": JSONValue(promptPolicy),
+            "scenario": JSONValue(scenarioPath),
         ]
     }
+
+    /// `--scenario` as the daemon opens it, whatever run's working directory.
+    var scenarioPath: String? { scenario.map { URL(fileURLWithPath: $0).standardizedFileURL.path } }
 
     /// The daemon's arguments, after the directories.
     var daemonArguments: [String] {

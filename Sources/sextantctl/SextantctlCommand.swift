@@ -21,6 +21,7 @@ struct SextantctlCommand: ParsableCommand {
             Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, GNSSCommand.self, Watch.self, TraceCommand.self, Demo.self, Run.self, ResetCommand.self, ExecSupervised.self,
             RegionsCommand.self,
             Panel.self,
+            Magnet.self, HeadingCommand.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

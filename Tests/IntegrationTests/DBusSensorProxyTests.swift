@@ -81,7 +81,7 @@ struct DBusSensorProxyTests {
         #expect(seen == ["normal", "right-up", "bottom-up", "left-up", "normal"], "\(monitor.allLines)")
     }
 
-    @Test("Properties: iio-sensor-proxy 3.0's, with what Sextant has (an accelerometer; no light, proximity or compass)")
+    @Test("Properties: iio-sensor-proxy 3.0's, with what Sextant has (an accelerometer and a compass, -1 before any heading; no light or proximity)")
     func honestProperties() throws {
         let (daemon, bus) = try Self.daemonOnBus()
         #expect(try daemon.ctl(["rotate", "portrait", "--wait"]).status == 0)
@@ -92,11 +92,12 @@ struct DBusSensorProxyTests {
         )
         let compass = try bus.call(
             Self.name, Self.path + "/Compass", "org.freedesktop.DBus.Properties.GetAll", ["net.hadess.SensorProxy.Compass"])
-        #expect(compass.stdout == "({'HasCompass': <false>, 'CompassHeading': <0.0>},)\n")
+        #expect(compass.stdout == "({'HasCompass': <true>, 'CompassHeading': <-1.0>},)\n")
         // A claim by a client that then exits (gdbus) is freed when it leaves the bus.
         #expect(try bus.call(Self.name, Self.path, "net.hadess.SensorProxy.ClaimAccelerometer").status == 0)
-        try daemon.waitForStatus("the exited client's claim freed") {
-            $0["dbus"]?["faces"]?["sensorProxy"]?["accelerometerClaims"] == 0
+        #expect(try bus.call(Self.name, Self.path + "/Compass", "net.hadess.SensorProxy.Compass.ClaimCompass").status == 0)
+        try daemon.waitForStatus("the exited client's claims freed") {
+            $0["dbus"]?["faces"]?["sensorProxy"]?["accelerometerClaims"] == 0 && $0["dbus"]?["faces"]?["sensorProxy"]?["compassClaims"] == 0
         }
     }
 

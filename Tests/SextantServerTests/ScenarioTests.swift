@@ -27,14 +27,13 @@ struct ScenarioTests {
     ]
 
     /// What the app heard, one line an event: a fix's accuracy and time (L10: the first
-    /// reduced fix waits for its grid offset's commit, then the newest fix goes, so its time
-    /// is not the scenario's to fix), an authorization's status and accuracy.
+    /// reduced fix waits for its grid offset's commit, and the replay waits with it, so that
+    /// fix is the same at every speed), an authorization's status and accuracy.
     static func heard(_ app: TestClient) async throws -> [String] {
         try await app.drainEvents().map { event in
             switch event.method {
             case Event.location:
-                let accuracy = event.params["accuracy"]?.stringValue ?? "?"
-                return accuracy == "full" ? "location full \(event.params["time"]?.stringValue ?? "?")" : "location \(accuracy)"
+                return "location \(text(event.params["accuracy"])) \(text(event.params["time"]))"
             case Event.authorization:
                 return "authorization \(text(event.params["status"])) \(text(event.params["accuracy"]))"
             default:
@@ -76,7 +75,7 @@ struct ScenarioTests {
 
     static let expected: [String] =
         (0..<30).map { String(format: "location full 2026-03-01T08:00:%02d.000Z", $0) } + [
-            "authorization authorizedWhenInUse reduced", "location reduced", "authorization denied reduced",
+            "authorization authorizedWhenInUse reduced", "location reduced 2026-03-01T08:00:30.000Z", "authorization denied reduced",
         ]
 
     @Test(

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import SextantCore
 import SextantDBus
 import SextantProtocol
 
@@ -9,11 +10,16 @@ import SextantProtocol
 ///
 /// - `AccelerometerOrientation` follows each decision, mapped by ``SensorProxyOrientation``;
 ///   PropertiesChanged goes out on every change.
-/// - Claims are counted per sender, freed when it releases or leaves the bus. They decide
-///   nothing: Sextant reads its sensors whether or not anyone listens (see `LiveSource`), so
-///   the property is current before the first claim.
-/// - No light sensor, proximity sensor or compass: `HasAmbientLight`, `HasProximity` and
-///   `HasCompass` are false; their Claim and Release calls succeed and change nothing.
+/// - The Compass (`/net/hadess/SensorProxy/Compass`): `CompassHeading` is each magnetic
+///   heading the heading engine decides (RULES H1–H5), whatever its source, in the device's
+///   natural orientation as iio-sensor-proxy's, to 0.01°; -1 before the first.
+///   PropertiesChanged goes out on every change.
+/// - Claims of the accelerometer and of the compass are counted per sender, freed when it
+///   releases or leaves the bus. They decide nothing: Sextant reads its sensors whether or
+///   not anyone listens (see `LiveSource`), so the properties are current before the first
+///   claim.
+/// - No light sensor or proximity sensor: `HasAmbientLight` and `HasProximity` are false;
+///   their Claim and Release calls succeed and change nothing.
 final class SensorProxyFace: DBusFace {
     static let busName = "net.hadess.SensorProxy"
     static let path = "/net/hadess/SensorProxy"
@@ -36,7 +42,7 @@ final class SensorProxyFace: DBusFace {
         mapping = .makeBoxSendingValue(SensorProxyOrientation(), eventLoop: handle.eventLoop)
         claims = SensorProxyClaims(hub: hub, logger: logger)
         object = DBusObject(path: Self.path, interfaces: [Self.sensorProxyInterface(claims)])
-        compass = DBusObject(path: Self.compassPath, interfaces: [Self.compassTable()])
+        compass = DBusObject(path: Self.compassPath, interfaces: [Self.compassTable(claims)])
         object.set(Self.interface, "HasAccelerometer", .bool(true))
         object.set(Self.interface, "AccelerometerOrientation", .string(SensorProxyOrientation.undefined))
         object.set(Self.interface, "HasAmbientLight", .bool(false))
@@ -44,11 +50,12 @@ final class SensorProxyFace: DBusFace {
         object.set(Self.interface, "LightLevel", .double(0))
         object.set(Self.interface, "HasProximity", .bool(false))
         object.set(Self.interface, "ProximityNear", .bool(false))
-        compass.set(Self.compassInterface, "HasCompass", .bool(false))
-        compass.set(Self.compassInterface, "CompassHeading", .double(0))
+        compass.set(Self.compassInterface, "HasCompass", .bool(true))
+        compass.set(Self.compassInterface, "CompassHeading", .double(Self.unknownHeading))
         hub.execute { [self] hub in
             mapping.value = SensorProxyOrientation(lastUpright: hub.motion.judge.lastUprightOrientation)
             deviceOrientationChanged(hub.motion.judge.orientation)
+            if let latest = hub.heading.engine.latest { headingDecided(latest) }
             hub.register(self)
             claims.publish()
         }
@@ -57,6 +64,15 @@ final class SensorProxyFace: DBusFace {
     /// On the hub's loop: the judge decided.
     func deviceOrientationChanged(_ orientation: DeviceOrientation) {
         object.set(Self.interface, "AccelerometerOrientation", .string(mapping.value.name(for: orientation)))
+    }
+
+    /// iio-sensor-proxy's `CompassHeading` before any heading is known.
+    static let unknownHeading = -1.0
+
+    /// On the hub's loop: the heading engine decided. The magnetic heading in the device's
+    /// natural orientation, as iio-sensor-proxy reports its compass's.
+    func headingDecided(_ heading: Heading) {
+        compass.set(Self.compassInterface, "CompassHeading", .double(Heading.hundredths(heading.magnetic)))
     }
 
     func connected(_ connection: DBusConnection) {
@@ -74,8 +90,8 @@ final class SensorProxyFace: DBusFace {
         return DBusInterface(
             interface,
             methods: [
-                DBusMethod("ClaimAccelerometer") { call in claims.claim(call, true) },
-                DBusMethod("ReleaseAccelerometer") { call in claims.claim(call, false) },
+                DBusMethod("ClaimAccelerometer") { call in claims.claim(.accelerometer, call, true) },
+                DBusMethod("ReleaseAccelerometer") { call in claims.claim(.accelerometer, call, false) },
                 DBusMethod("ClaimLight", handler: noSensor), DBusMethod("ReleaseLight", handler: noSensor),
                 DBusMethod("ClaimProximity", handler: noSensor), DBusMethod("ReleaseProximity", handler: noSensor),
             ],
@@ -86,33 +102,42 @@ final class SensorProxyFace: DBusFace {
             ])
     }
 
-    private static func compassTable() -> DBusInterface {
-        let noSensor: @Sendable (any DBusCall) -> Void = { $0.reply([]) }
-        return DBusInterface(
+    /// net.hadess.SensorProxy.Compass as iio-sensor-proxy 3.0 declares it.
+    private static func compassTable(_ claims: SensorProxyClaims) -> DBusInterface {
+        DBusInterface(
             compassInterface,
-            methods: [DBusMethod("ClaimCompass", handler: noSensor), DBusMethod("ReleaseCompass", handler: noSensor)],
+            methods: [
+                DBusMethod("ClaimCompass") { call in claims.claim(.compass, call, true) },
+                DBusMethod("ReleaseCompass") { call in claims.claim(.compass, call, false) },
+            ],
             properties: [DBusProperty("HasCompass", "b"), DBusProperty("CompassHeading", "d")])
     }
 }
 
-/// The senders that claimed the accelerometer, counted per sender; on the hub's loop.
+/// The senders that claimed each sensor, counted per sender; on the hub's loop.
 final class SensorProxyClaims: Sendable {
+    /// A sensor a client claims; its raw value names its count in `status`.
+    enum Sensor: String, CaseIterable, Sendable {
+        case accelerometer = "accelerometerClaims"
+        case compass = "compassClaims"
+    }
+
     let handle: HubHandle
     /// Only on the hub's loop.
     var hub: Hub { handle.hub }
     private let logger: Logger
-    private let senders: NIOLoopBoundBox<Set<String>>
+    private let senders: NIOLoopBoundBox<[Sensor: Set<String>]>
 
     init(hub: HubHandle, logger: Logger) {
         self.handle = hub
         self.logger = logger
-        senders = .makeBoxSendingValue([], eventLoop: handle.eventLoop)
+        senders = .makeBoxSendingValue([:], eventLoop: handle.eventLoop)
     }
 
-    /// ClaimAccelerometer or ReleaseAccelerometer (bus thread): answered once counted.
-    func claim(_ call: any DBusCall, _ claiming: Bool) {
+    /// Claim or Release of `sensor` (bus thread): answered once counted.
+    func claim(_ sensor: Sensor, _ call: any DBusCall, _ claiming: Bool) {
         handle.eventLoop.execute { [self] in
-            if claiming { senders.value.insert(call.sender) } else { senders.value.remove(call.sender) }
+            if claiming { senders.value[sensor, default: []].insert(call.sender) } else { senders.value[sensor]?.remove(call.sender) }
             publish()
             call.reply([])
         }
@@ -120,8 +145,10 @@ final class SensorProxyClaims: Sendable {
 
     func senderLeft(_ uniqueName: String) {
         handle.eventLoop.execute { [self] in
-            guard senders.value.remove(uniqueName) != nil else { return }
-            logger.debug("iio-sensor-proxy face: a client left the bus; its claim is released", metadata: ["sender": "\(uniqueName)"])
+            var released = false
+            for sensor in Sensor.allCases { released = senders.value[sensor]?.remove(uniqueName) != nil || released }
+            guard released else { return }
+            logger.debug("iio-sensor-proxy face: a client left the bus; its claims are released", metadata: ["sender": "\(uniqueName)"])
             publish()
         }
     }
@@ -135,7 +162,9 @@ final class SensorProxyClaims: Sendable {
 
     /// `status`'s `dbus.faces.sensorProxy`.
     func publish() {
-        hub.face(DBusStatusFace.self)?.setStatus(of: "sensorProxy", ["accelerometerClaims": .int(Int64(senders.value.count))])
+        var counts: [String: JSONValue] = [:]
+        for sensor in Sensor.allCases { counts[sensor.rawValue] = .int(Int64(senders.value[sensor]?.count ?? 0)) }
+        hub.face(DBusStatusFace.self)?.setStatus(of: "sensorProxy", .object(counts))
     }
 }
 

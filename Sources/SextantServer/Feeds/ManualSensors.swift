@@ -3,10 +3,12 @@ import SextantCore
 import SextantProtocol
 
 /// The manual source's sensors: a reading set by hand (`device.set` with `acceleration`,
-/// `orientation` or `hingeAngle`; `sextantctl rotate`, `accel`, `hinge`) holds like a
-/// sensor at rest, sampled at the source's rate, until it is changed or released (RULES
-/// O4a). One hold a sensor kind, so a kind added to ``SensorKinds/all`` can be held
-/// without a line here.
+/// `orientation`, `hingeAngle`, `magneticField` or `heading`; `sextantctl rotate`, `accel`,
+/// `hinge`, `magnet`, `heading set`) holds like a sensor at rest, sampled at the source's
+/// rate, until it is changed or released (RULES O4a). One hold a topic: kinds heard on one
+/// topic (the magnetometer and the compass, both heard as `heading`) would argue if both
+/// were held, so a hold replaces the one of another kind on its topic. A kind added to
+/// ``SensorKinds/all`` can be held without a line here.
 ///
 /// It is a source like any other: each tick is a sample stamped with the wall clock, and
 /// the engines decide from those samples, never from the value directly. So `faceUp` set
@@ -36,11 +38,18 @@ final class ManualSensors {
         self.emit = emit
     }
 
-    /// Holds `reading` from now on, in place of a held reading of its kind: one sample at
+    /// The kinds heard on the topic `kind` is heard on, `kind` among them.
+    static func sharingTopic(with kind: SensorKind.ID) -> [SensorKind.ID] {
+        guard let topic = SensorKinds.all[kind]?.topic else { return [kind] }
+        return SensorKinds.all.kinds.filter { $0.topic == topic }.map(\.id)
+    }
+
+    /// Holds `reading` from now on, in place of a held reading of its topic: one sample at
     /// once, then one every 20 ms.
     func hold(_ reading: SensorReading) {
         eventLoop.preconditionInEventLoop()
-        if let index = holds.firstIndex(where: { $0.reading.kind == reading.kind }) {
+        let topic = Self.sharingTopic(with: reading.kind)
+        if let index = holds.firstIndex(where: { topic.contains($0.reading.kind) }) {
             holds[index] = Hold(reading: reading)
         } else {
             holds.append(Hold(reading: reading))
@@ -81,13 +90,25 @@ final class ManualSensors {
         for index in holds.indices { holds[index].yieldsToReplay = true }
     }
 
-    /// Whether `kind` is held from before the replay that plays now.
-    func yieldsToReplay(_ kind: SensorKind.ID) -> Bool {
-        holds.contains { $0.reading.kind == kind && $0.yieldsToReplay }
+    /// The kind held on `kind`'s topic from before the replay that plays now, if one is.
+    func heldBeforeReplay(sharingTopicWith kind: SensorKind.ID) -> SensorKind.ID? {
+        let topic = Self.sharingTopic(with: kind)
+        return holds.first { topic.contains($0.reading.kind) && $0.yieldsToReplay }?.reading.kind
     }
 
     /// The kinds held, in the order they were first held.
     var heldKinds: [SensorKind.ID] { holds.map(\.reading.kind) }
+
+    /// Whether a kind heard on `kind`'s topic is held.
+    func holdsTopic(of kind: SensorKind.ID) -> Bool {
+        let topic = Self.sharingTopic(with: kind)
+        return holds.contains { topic.contains($0.reading.kind) }
+    }
+
+    /// `status`'s `held`: the names of the kinds held, sorted.
+    var statusJSON: JSONValue {
+        .array(heldKinds.compactMap { SensorKinds.all[$0]?.name }.sorted().map { .string($0) })
+    }
 
     /// The reading held of `kind`, if one is.
     func held(_ kind: SensorKind.ID) -> SensorReading? { holds.first { $0.reading.kind == kind }?.reading }

@@ -16,6 +16,9 @@ protocol Face: AnyObject {
     func deviceOrientationChanged(_ orientation: DeviceOrientation)
     /// Each change of the Location Services switch (RULES L1).
     func servicesEnabledChanged(_ enabled: Bool)
+    /// Each heading the heading engine decides (RULES H1–H5), whatever its source, in the
+    /// device's natural orientation, before any app's rules.
+    func headingDecided(_ heading: Heading)
 }
 
 extension Face {
@@ -24,6 +27,7 @@ extension Face {
     func close() {}
     func deviceOrientationChanged(_ orientation: DeviceOrientation) {}
     func servicesEnabledChanged(_ enabled: Bool) {}
+    func headingDecided(_ heading: Heading) {}
 }
 
 extension Hub {

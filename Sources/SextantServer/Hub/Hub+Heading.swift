@@ -23,6 +23,7 @@ extension Hub {
 
     private func publishHeading(_ decision: HeadingDecision) {
         let decided = decision.heading
+        for face in faces { face.headingDecided(decided) }
         var heard = false
         for session in sessions.ordered where session.hears(.heading) {
             heard = true

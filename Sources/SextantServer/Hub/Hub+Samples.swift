@@ -40,7 +40,7 @@ extension Hub {
     /// ends the hold at its first reading of the kind, as the later instruction; a value
     /// held while a replay plays wins until it is released (O4a).
     func sensorReading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
-        if source == .replay, manualSensors.yieldsToReplay(reading.kind) { releaseByHand(reading.kind) }
+        if source == .replay, let held = manualSensors.heldBeforeReplay(sharingTopicWith: reading.kind) { releaseByHand(held) }
         guard let handle = SensorHandlers.all[reading.kind],
             motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
         else { return }
@@ -48,18 +48,20 @@ extension Hub {
         handle(self, reading, time)
     }
 
-    /// Holds `reading` by hand (O4a): the manual source repeats it, and its kind's arbiter
-    /// hears no other source until `releaseByHand`.
+    /// Holds `reading` by hand (O4a): the manual source repeats it, and the arbiters of
+    /// every kind heard on its topic (a heading held silences the replay's magnetometer too)
+    /// hear no other source until `releaseByHand`.
     func holdByHand(_ reading: SensorReading) {
-        motion.hold(reading.kind)
+        for kind in ManualSensors.sharingTopic(with: reading.kind) { motion.hold(kind) }
         manualSensors.hold(reading)
     }
 
-    /// Lets go of the value of `kind` held by hand: the replay's or the hardware's next
-    /// reading is heard at once.
+    /// Lets go of the value of `kind` held by hand: once nothing on its topic is held, the
+    /// replay's or the hardware's next reading is heard at once.
     func releaseByHand(_ kind: SensorKind.ID) {
         manualSensors.release(kind)
-        motion.release(kind)
+        guard !manualSensors.holdsTopic(of: kind) else { return }
+        for sharing in ManualSensors.sharingTopic(with: kind) { motion.release(sharing) }
     }
 
     /// A new fix: each streaming session gets what its authorization and stream allow

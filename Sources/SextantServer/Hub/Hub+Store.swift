@@ -139,7 +139,10 @@ extension Hub {
         var generator = SystemRandomNumberGenerator()
         let fresh = LocationFudger.random(using: &generator)
         stored.gridOffsetsBeingWritten.insert(app)
-        write([.gridOffset(app: app, fresh)]).assumeIsolated().whenComplete { [self] result in
+        let written = write([.gridOffset(app: app, fresh)])
+        // A replay waits for the grid with the fix, so that the fix goes at every speed (L10).
+        defer { replay.wait(for: written) }
+        written.assumeIsolated().whenComplete { [self] result in
             stored.gridOffsetsBeingWritten.remove(app)
             // A failed write is logged; the next fix tries again.
             guard case .success = result else { return }

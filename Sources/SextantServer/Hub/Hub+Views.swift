@@ -25,6 +25,7 @@ extension Hub {
             "deviceOrientation": .string(motion.judge.orientation.rawValue),
             "posture": postureJSON,
             "heading": heading.statusJSON,
+            "held": manualSensors.statusJSON,
             "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": promptPolicyJSON,

@@ -36,6 +36,10 @@ final class ReplayPlayer {
     /// A control action of the replay is being applied (its store write): nothing more
     /// plays until it is, so that it lands between the same two samples at every speed.
     private var actionInFlight = false
+    /// A store write a sample started (an app's grid offset, L10) is in flight: nothing more
+    /// plays until it is done, so that what waits on it goes out between the same two
+    /// samples at every speed.
+    private var storeWriteInFlight = false
     /// Why the replay stopped before its end: a control action failed, or the file changed.
     private var error: String?
 
@@ -67,7 +71,7 @@ final class ReplayPlayer {
         cancelTimers()
         generation += 1
         run += 1
-        (actionInFlight, error) = (false, nil)
+        (actionInFlight, storeWriteInFlight, error) = (false, false, nil)
         self.path = path
         let now = hub.clock.monotonicNanoseconds()
         var schedule = ReplaySchedule(trace: trace, controls: controls, speed: speed, loop: loop, until: until, startedAt: now)
@@ -178,6 +182,20 @@ final class ReplayPlayer {
         if state == .running { turn() }
     }
 
+    /// A store write a sample started: a running replay plays nothing more until it is
+    /// done (its completions registered before this one have run by then), then goes on at
+    /// its next turn.
+    func wait<Value>(for written: EventLoopFuture<Value>) {
+        guard state == .running, !storeWriteInFlight else { return }
+        storeWriteInFlight = true
+        let current = generation
+        written.assumeIsolated().whenComplete { [self] _ in
+            guard generation == current else { return }
+            storeWriteInFlight = false
+            if state == .running { afterPoll() }
+        }
+    }
+
     /// A client's queue drained: a max-speed replay waiting for room may go on.
     func clientDrained() {
         guard waitingForRoom, state == .running else { return }
@@ -199,7 +217,7 @@ final class ReplayPlayer {
 
     /// Emits what is due now, within the batch's bounds, then arranges the next turn.
     private func turn() {
-        guard state == .running, !actionInFlight, var schedule else { return }
+        guard state == .running, !actionInFlight, !storeWriteInFlight, var schedule else { return }
         let clock = hub.clock
         let started = clock.monotonicNanoseconds()
         var now = started
@@ -214,7 +232,9 @@ final class ReplayPlayer {
             // `replay.status` while it handles it.
             self.schedule = schedule
             switch item {
-            case .sample(let sample): hub.ingest(sample, from: .replay)
+            case .sample(let sample):
+                hub.ingest(sample, from: .replay)
+                if storeWriteInFlight { return }
             case .control(let control, let time):
                 guard play(control, at: time, then: { [self] goOn in if goOn { turn() } }) else { return }
             }

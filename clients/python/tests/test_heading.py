@@ -48,3 +48,22 @@ def test_heading_filter_out_of_range_is_refused(sextant_app):
         app.start_heading(filter=200)
     assert refused.value.code == -32602
     assert "filter" in str(refused.value)
+
+
+def test_a_heading_or_field_held_by_hand_over_a_replay_and_released(sextant_control, sextant_app, tmp_path):
+    """O4a: the hand's heading is heard over the replay's field until released; a field held
+    by hand takes the heading's place; status says what is held."""
+    app = sextant_app("com.example.compass")
+    app.start_heading(filter=0)
+    sextant_control.replay_start(compass_walk(tmp_path / "north.jsonl", [0] * 120), speed=1)
+    assert app.next_heading().magnetic == pytest.approx(0, abs=0.01)
+    sextant_control.set_heading(123.5, accuracy=7)
+    held = app.next_heading(lambda heading: heading.magnetic == 123.5)
+    assert held.accuracy == 7 and held.field is None
+    assert sextant_control.status().raw["held"] == ["compass"]
+    sextant_control.set_magnetic_field(-20, 0, -40)
+    app.next_heading(lambda heading: heading.magnetic == 90)
+    assert sextant_control.status().raw["held"] == ["magnet"]
+    sextant_control.release_magnetic_field()
+    app.next_heading(lambda heading: heading.magnetic == 0)
+    assert sextant_control.status().raw["held"] == []

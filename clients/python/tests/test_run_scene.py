@@ -2,6 +2,7 @@
 made, as the client and its pytest plugin use them (issue 24.2)."""
 
 import json
+import time
 
 import pytest
 
@@ -24,14 +25,17 @@ def test_a_daemons_trace_waits_for_the_first_location_request(trace_file):
     assert fixes[0]["lat"] == 48.0 and fixes[-1]["lat"] == pytest.approx(48.0049)
 
 
-def test_run_daemon_sets_back_runs_scene(monkeypatch, trace_file, sextant_daemon, sextant_control):
+def test_run_daemon_sets_back_runs_scene(monkeypatch, tmp_path, trace_file, sextant_daemon, sextant_control):
+    scenario = tmp_path / "scenario.jsonl"
+    scenario.write_text('{"t":1,"control":{"method":"services.set","params":{"enabled":false}}}\n')
     scene = {"trace": trace_file(count=10), "speed": "max", "loop": False, "services": True, "promptPolicy": None,
-             "grants": [{"app": MAPS, "always": False, "approximate": True}]}
+             "grants": [{"app": MAPS, "always": False, "approximate": True}], "scenario": str(scenario)}
     monkeypatch.setenv("SEXTANT_RUNTIME_DIR", sextant_daemon.runtime_dir)
     monkeypatch.setenv("SEXTANT_RUN_SCENE", json.dumps(scene))
     sextant_control.grant("com.example.other")
     sextant_control.set_services(False)
     sextant_control.rotate("landscapeLeft")
+    sextant_control.set_heading(45)
 
     shared = RunDaemon.from_environment()
     shared.restore_scene()
@@ -40,6 +44,12 @@ def test_run_daemon_sets_back_runs_scene(monkeypatch, trace_file, sextant_daemon
     status = sextant_control.status()
     assert status.services_enabled and status.raw["replay"]["waitingForRequest"] is True
     assert status.raw["replay"]["path"] == scene["trace"]
+    assert status.raw["held"] == [], "nothing held by hand"
+    sextant_control.replay_resume(until=2)
+    deadline = time.monotonic() + 10
+    while sextant_control.replay_status().state != "paused" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not sextant_control.status().services_enabled, "run's scenario played with run's trace"
 
 
 def test_a_bad_scene_or_grant_is_named(monkeypatch, tmp_path):

@@ -2,43 +2,62 @@ import SextantCore
 import SextantProtocol
 
 /// `device.set`: values set by hand — a fix, a held acceleration or orientation, a held
-/// hinge angle (O4a) — as samples of the manual source, stamped with the wall clock.
+/// hinge angle, a held magnetic field or heading (O4a) — as samples of the manual source,
+/// stamped with the wall clock.
 struct DeviceSetMethod: RPCMethod {
     static let name = Method.deviceSet
     let location: LocationFix?
-    let acceleration: Acceleration?
-    let releasesAcceleration: Bool
-    let hingeAngle: Double?
-    let releasesHinge: Bool
+    /// Readings to hold, each checked as a trace's sample of its kind is.
+    let holds: [SensorReading]
+    /// Kinds given back to the replay and the live sensors.
+    let releases: [SensorKind.ID]
 
     init(_ p: Params) throws(RPCError) {
+        let request = try DeviceSet(p)
         location = try p.object("location").map { (o) throws(RPCError) in try Self.fix(o) }
-        var held: Acceleration?
-        if case .some(.null) = p.members["acceleration"] {
-            releasesAcceleration = true
-        } else {
-            releasesAcceleration = false
-            if let a = try p.object("acceleration") {
-                guard let x = try a.number("x"), let y = try a.number("y"), let z = try a.number("z") else {
-                    throw .invalidParams("\"acceleration\" needs x, y and z")
-                }
-                if let problem = Acceleration.problem(x: x, y: y, z: z) { throw .invalidParams("acceleration: \(problem)") }
-                held = Acceleration(x: x, y: y, z: z)
-            }
+        var holds: [SensorReading] = []
+        var releases: [SensorKind.ID] = []
+        switch request.acceleration {
+        case .reading(let x, let y, let z):
+            if let problem = Acceleration.problem(x: x, y: y, z: z) { throw .invalidParams("acceleration: \(problem)") }
+            if request.orientation == nil { holds.append(Acceleration(x: x, y: y, z: z).reading) }
+        case .released: releases.append(SensorKind.accelerometer.id)
+        case .none: break
         }
-        if let orientation = try p.name("orientation", as: DeviceOrientation.self) {
+        if let orientation = request.orientation {
             guard let gravity = ManualGravity.vector(for: orientation) else {
                 throw .invalidParams("\"orientation\" must be an upright orientation, faceUp or faceDown")
             }
-            held = gravity
+            holds.append(gravity.reading)
         }
-        acceleration = held
-        hingeAngle = try p.number("hingeAngle")
-        releasesHinge = p.members["hingeAngle"] == .null
-        if let hingeAngle { guard (0...180).contains(hingeAngle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") } }
-        guard location != nil || acceleration != nil || releasesAcceleration || hingeAngle != nil || releasesHinge else {
-            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle")
+        if let hingeAngle = request.hingeAngle {
+            guard (0...180).contains(hingeAngle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") }
+            holds.append(SensorReading(hingeAngle: hingeAngle))
+        } else if request.releasesHinge {
+            releases.append(SensorKind.hinge.id)
         }
+        switch request.magneticField {
+        case .reading(let x, let y, let z): holds.append(try Self.checked(.magnetometer, "magneticField", [x, y, z]))
+        case .released: releases.append(SensorKind.magnetometer.id)
+        case .none: break
+        }
+        switch request.heading {
+        case .reading(let magnetic, let trueHeading, let accuracy):
+            holds.append(try Self.checked(.compass, "heading", [magnetic, trueHeading, accuracy]))
+        case .released: releases.append(SensorKind.compass.id)
+        case .none: break
+        }
+        guard location != nil || !holds.isEmpty || !releases.isEmpty else {
+            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading")
+        }
+        (self.holds, self.releases) = (holds, releases)
+    }
+
+    /// A reading of `kind` from its fields' values in order, checked by the kind's own
+    /// bounds (the messages a trace line gets), the member named first.
+    private static func checked(_ kind: SensorKind, _ member: String, _ values: [Double?]) throws(RPCError) -> SensorReading {
+        let value: (Int) throws(RPCError) -> Double? = { values[$0] }
+        return try kind.reading(value, fail: { RPCError.invalidParams("\(member): \($0)") })
     }
 
     /// A fix as `device.set` takes it, checked field by field as a trace's are (one
@@ -64,16 +83,8 @@ struct DeviceSetMethod: RPCMethod {
             taken = fix.json(accuracy: nil)
         }
         // O4a: a reading set by hand is held, not sent once, until it is released.
-        if let hingeAngle {
-            hub.holdByHand(SensorReading(hingeAngle: hingeAngle))
-        } else if releasesHinge {
-            hub.releaseByHand(SensorKind.hinge.id)
-        }
-        if let acceleration {
-            hub.holdByHand(acceleration.reading)
-        } else if releasesAcceleration {
-            hub.releaseByHand(SensorKind.accelerometer.id)
-        }
+        for kind in releases { hub.releaseByHand(kind) }
+        for reading in holds { hub.holdByHand(reading) }
         return .result(DeviceSetResult(location: taken).json)
     }
 }

@@ -258,6 +258,25 @@ class Control:
         """Give the hinge back to a replay or the live sensor."""
         self.call(wire.METHOD_DEVICE_SET, {"hingeAngle": None})
 
+    def set_magnetic_field(self, x: float, y: float, z: float) -> None:
+        """Hold a magnetometer reading (µT, device frame)."""
+        self.call(wire.METHOD_DEVICE_SET, {"magneticField": {"x": x, "y": y, "z": z}})
+
+    def release_magnetic_field(self) -> None:
+        """Give the magnetometer back to a replay or the live sensor."""
+        self.call(wire.METHOD_DEVICE_SET, {"magneticField": None})
+
+    def set_heading(self, degrees: float, true_north: bool = False, accuracy: Optional[float] = None) -> None:
+        """Hold the compass at ``degrees`` (magnetic, or true with ``true_north``)."""
+        heading: Dict[str, Any] = {"true" if true_north else "magnetic": degrees}
+        if accuracy is not None:
+            heading["accuracy"] = accuracy
+        self.call(wire.METHOD_DEVICE_SET, {"heading": heading})
+
+    def release_heading(self) -> None:
+        """Give the compass back to a replay or the live sensors."""
+        self.call(wire.METHOD_DEVICE_SET, {"heading": None})
+
     def rotate(self, orientation: str, wait: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         """Hold the device in ``orientation``; with ``wait``, return once the daemon's judge
         has decided it (after its settling time)."""

@@ -223,13 +223,15 @@ def parse_grant(spec: str) -> Dict[str, Any]:
     return {"app": app, "always": "always" in words, "approximate": "approximate" in words}
 
 
-def set_scene(control: Control, grants: Sequence[Dict[str, Any]], trace: Optional[str], speed: Any, loop: bool) -> None:
-    """The grants, then the trace waiting for the first location request (sextant-rules(7)
-    T1): what ``sextantctl run`` sets up before its command starts."""
+def set_scene(
+    control: Control, grants: Sequence[Dict[str, Any]], trace: Optional[str], speed: Any, loop: bool, scenario: Optional[str] = None,
+) -> None:
+    """The grants, then the trace (with its scenario) waiting for the first location request
+    (sextant-rules(7) T1): what ``sextantctl run`` sets up before its command starts."""
     for grant in grants:
         control.grant(grant["app"], always=bool(grant.get("always")), approximate=bool(grant.get("approximate")))
     if trace:
-        control.replay_start(trace, speed=speed, loop=loop, start_on_request=True)
+        control.replay_start(trace, speed=speed, loop=loop, start_on_request=True, scenario=scenario)
 
 
 class RunDaemon(DaemonAccess):
@@ -280,11 +282,15 @@ class RunDaemon(DaemonAccess):
             control.set_prompt_policy(self.scene.get("promptPolicy") or "ask")
             control.release_acceleration()
             control.release_hinge()
+            control.release_magnetic_field()
+            control.release_heading()
             control.set_rotation_lock(False)
             if not self.scene.get("trace"):
                 control.replay_stop()
             scene = self.scene
-            set_scene(control, scene.get("grants") or [], scene.get("trace"), scene.get("speed", 1), bool(scene.get("loop")))
+            set_scene(
+                control, scene.get("grants") or [], scene.get("trace"), scene.get("speed", 1), bool(scene.get("loop")),
+                scene.get("scenario"))
 
     def log(self) -> str:
         """The daemon's log so far (``SEXTANT_DAEMON_LOG``), or empty when unknown."""
