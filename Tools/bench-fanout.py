@@ -16,8 +16,15 @@ more CPU than the daemon on the same cores, and its backlog was most of the late
 reported. `--reader python` keeps the old reader, to compare. The anchor is a physical
 device's location service, which hands a fix to each app in a microsecond or two.
 
+With --heading the same daemon and apps then take a second replay: the same fixes and
+accelerometer and a 50 Hz magnetometer, every app streaming `heading` with filter 0 (every
+reading, a true heading each since the apps may know where they are). Printed beside the
+plain run's figures: the daemon's CPU during it, and how long after each reading was due
+the LAST app got its `heading` event (p50, p99, max). The heading's cost is the
+difference of the two CPU figures.
+
 Usage: Tools/bench-fanout.py [--apps 1000] [--seconds 20] [--bin-dir .build/release]
-                             [--reader c|python] [--regions-per-app N] [--smoke]
+                             [--reader c|python] [--regions-per-app N] [--heading] [--io-threads 1,2] [--smoke]
 --smoke: 20 apps for 2 s against the debug build; fails if any fix misses an app.
 """
 
@@ -40,8 +47,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = "2026-03-01T08:00:00.000Z"
 
 
-def make_trace(path, seconds):
-    """10 Hz fixes walking east, 100 Hz accelerometer turning every 4 s."""
+HEADING_HZ = 50
+
+
+def make_trace(path, seconds, magnet=False):
+    """10 Hz fixes walking east, 100 Hz accelerometer turning every 4 s; with `magnet`, a
+    50 Hz magnetometer whose field turns 10° a second (a heading a reading, all different)."""
     with open(path, "w") as out:
         out.write(json.dumps({"sextant": "trace", "version": 1, "start": START}) + "\n")
         for step in range(seconds * 100):
@@ -51,6 +62,10 @@ def make_trace(path, seconds):
             out.write(json.dumps({"t": round(t, 2), "accel": {"x": x, "y": y, "z": 0.3}}) + "\n")
             if step % 10 == 0:
                 out.write(json.dumps({"t": round(t, 2), "location": {"lat": 48.85, "lon": 2.29 + t * 1e-5, "hAcc": 5}}) + "\n")
+            if magnet and step % (100 // HEADING_HZ) == 0:
+                angle = math.radians(t * 10)
+                field = {"x": round(20 * math.cos(angle), 3), "y": round(20 * math.sin(angle), 3), "z": -40.0}
+                out.write(json.dumps({"t": round(t, 2), "magnet": field}) + "\n")
 
 
 def rpc(sock, method, params=None, ident=1):
@@ -162,13 +177,15 @@ def build_c_reader(work):
     return reader
 
 
-def receive_with_c_reader(reader, apps, fixes, timeout):
-    """The same, by Tools/fanout-reader.c (built beforehand): {fix index: latest arrival}."""
+def receive_with_c_reader(reader, apps, fixes, timeout, event="location", hz=10):
+    """The same, by Tools/fanout-reader.c (built beforehand): {fix index: latest arrival}.
+    `event` and `hz`: the events counted and their rate (`heading` at 50 Hz)."""
     descriptors = [s.fileno() for s in apps]
-    result = subprocess.run([reader, str(fixes), str(timeout)], input=" ".join(map(str, descriptors)).encode(),
+    result = subprocess.run([reader, str(fixes), str(timeout), f"event={event}", f"hz={hz}"],
+                            input=" ".join(map(str, descriptors)).encode(),
                             pass_fds=descriptors, capture_output=True, check=False)
     if result.returncode == 3:
-        sys.exit(f"not every app got all {fixes} fixes in {timeout} s")
+        sys.exit(f"not every app got all {fixes} {event} events in {timeout} s")
     if result.returncode != 0:
         sys.exit("fanout-reader failed: " + result.stderr.decode())
     return {int(index): float(at) for index, at in (line.split() for line in result.stdout.decode().splitlines())}
@@ -282,12 +299,55 @@ def start_daemon(bin_dir, apps, work, runtime, extra=()):
     return daemon
 
 
+def measure(runtime, daemon, apps, trace, args, reader, event="location", hz=10):
+    """Plays `trace` at speed 1 to the apps: the daemon's CPU (share of a core), each
+    event's lag behind its due time at the last app (ms, sorted), the control round trips
+    meanwhile (ms, sorted), the lags' uncertainty (ms) and how many events every app got."""
+    control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    control.connect(os.path.join(runtime, "control.sock"))
+    cpu_before, wall_before = cpu_seconds(daemon.pid), time.monotonic()
+    started, uncertainty = start_replay(control, trace)
+    events = args.seconds * hz
+    probe = ControlProbe(os.path.join(runtime, "control.sock"))
+    probe.start()
+    if args.reader == "c":
+        latest = receive_with_c_reader(reader, apps, events, args.seconds + 30, event, hz)
+        due = {index: started + index / hz for index in latest}
+    else:
+        latest = receive(apps, started, events, started + args.seconds + 30)
+        due = {t: started + seconds_of(t) for t in latest}
+    cpu = (cpu_seconds(daemon.pid) - cpu_before) / (time.monotonic() - wall_before)
+    probe.stopping.set()
+    probe.join(timeout=5)
+    control.close()
+    # The first samples went out before the resume (see start_replay).
+    lags = sorted(max(0.0, arrival - due[key]) * 1000 for key, arrival in latest.items() if due[key] > started + 0.05)
+    if not lags:
+        sys.exit(f"no {event} event reached the apps")
+    if len(latest) != events:
+        sys.exit(f"only {len(latest)} of {events} {event} events reached every app")
+    return cpu, lags, sorted(probe.round_trips) or [math.nan], uncertainty
+
+
+def percentile(values, share):
+    return values[min(len(values) - 1, int(len(values) * share))]
+
+
+def start_headings(apps):
+    """Every app streams headings, every reading (filter 0)."""
+    for s in apps:
+        rpc(s, "heading.start", {"filter": 0}, 5)
+    for s in apps:
+        read_until_id(s, 5)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apps", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--bin-dir", default=None, help="default .build/release (.build/debug with --smoke)")
     parser.add_argument("--reader", choices=["c", "python"], default="c")
+    parser.add_argument("--heading", action="store_true", help="then a 50 Hz magnetometer to apps streaming heading, beside")
     parser.add_argument("--smoke", action="store_true", help="20 apps, 2 s, the debug build: checks that it works")
     parser.add_argument("--io-threads", default=None,
                         help="sextantd's --io-threads; comma-separated (1,2): one run each, in turn, printed side by side")
@@ -298,6 +358,8 @@ def main():
         return compare_io_threads(args.io_threads.split(","))
     if args.smoke:
         args.apps, args.seconds = 20, 2
+    if args.heading and args.reader != "c":
+        parser.error("--heading reads the apps with the C reader")
     args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.apps * 2 + 256)), hard))
@@ -314,44 +376,36 @@ def main():
         apps = connect_apps(runtime, args.apps)
         monitor_regions(apps, args.regions_per_app)
         idle_rss = rss_mib(daemon.pid)
-        control = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        control.connect(os.path.join(runtime, "control.sock"))
-        cpu_before, wall_before = cpu_seconds(daemon.pid), time.monotonic()
-        started, uncertainty = start_replay(control, trace)
-        fixes = args.seconds * 10
-        probe = ControlProbe(os.path.join(runtime, "control.sock"))
-        probe.start()
-        if args.reader == "c":
-            latest = receive_with_c_reader(reader, apps, fixes, args.seconds + 30)
-            due = {index: started + index / 10 for index in latest}
-        else:
-            latest = receive(apps, started, fixes, started + args.seconds + 30)
-            due = {t: started + seconds_of(t) for t in latest}
-        cpu = (cpu_seconds(daemon.pid) - cpu_before) / (time.monotonic() - wall_before)
-        probe.stopping.set()
-        probe.join(timeout=5)
-        asks = sorted(probe.round_trips) or [math.nan]
-        # Fix 0 went out before the resume (see start_replay).
-        lags = sorted(max(0.0, arrival - due[key]) * 1000 for key, arrival in latest.items() if due[key] > started + 0.05)
-        if not lags:
-            sys.exit("no location reached the apps")
-        p99 = lags[min(len(lags) - 1, int(len(lags) * 0.99))]
+        cpu, lags, asks, uncertainty = measure(runtime, daemon, apps, trace, args, reader)
         print(f"apps {args.apps} ({args.regions_per_app} regions each), {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}, "
               f"{args.reader} reader" + (f", --io-threads {args.io_threads}" if args.io_threads else ""))
         print(f"{'':34} {'sextantd':>22}   anchor (a phone's location service)")
         print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %   -")
         print(f"{'last app fix after due, p50':34} {statistics.median(lags):19.2f} ms   ~0.002 ms (a write per app)")
-        print(f"{'last app fix after due, p99':34} {p99:19.2f} ms")
+        print(f"{'last app fix after due, p99':34} {percentile(lags, 0.99):19.2f} ms")
         print(f"{'last app fix after due, max':34} {lags[-1]:19.2f} ms")
         print(f"{'status round trip meanwhile, p50':34} {statistics.median(asks):19.2f} ms")
-        print(f"{'status round trip meanwhile, p99':34} {asks[min(len(asks) - 1, int(len(asks) * 0.99))]:19.2f} ms   "
+        print(f"{'status round trip meanwhile, p99':34} {percentile(asks, 0.99):19.2f} ms   "
               f"({len(asks)} asks; max {asks[-1]:.2f} ms)")
         print(f"{'RSS with the apps connected':34} {idle_rss:17.1f} MiB   (before them: {base_rss:.1f} MiB, "
               f"{(idle_rss - base_rss) * 1024 / args.apps:.1f} KiB per app)")
         print(f"({len(lags)} fixes; the lags may be over-estimated by up to {uncertainty:.2f} ms, replay.resume's round trip; "
               f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
-        if len(latest) != fixes:
-            sys.exit(f"only {len(latest)} of {args.seconds * 10} fixes reached every app")
+        if args.heading:
+            heading_trace = os.path.join(work, "walk-heading.jsonl")
+            make_trace(heading_trace, args.seconds, magnet=True)
+            start_headings(apps)
+            h_cpu, h_lags, _, h_uncertainty = measure(runtime, daemon, apps, heading_trace, args, reader, "heading", HEADING_HZ)
+            print(f"\nthe same apps streaming heading too, {HEADING_HZ} Hz magnetometer (filter 0: an event a reading)")
+            print(f"{'':34} {'location only':>22}   {'+ heading':>12}")
+            print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %   {h_cpu * 100:10.1f} %   "
+                  f"(the heading: {(h_cpu - cpu) * 100:+.1f} %)")
+            print(f"{'last app event after due, p50':34} {statistics.median(lags):19.2f} ms   "
+                  f"{statistics.median(h_lags):9.2f} ms (fix; heading)")
+            print(f"{'last app event after due, p99':34} {percentile(lags, 0.99):19.2f} ms   {percentile(h_lags, 0.99):9.2f} ms")
+            print(f"{'last app event after due, max':34} {lags[-1]:19.2f} ms   {h_lags[-1]:9.2f} ms")
+            print(f"({len(h_lags)} headings; over-estimated by up to {h_uncertainty:.2f} ms; "
+                  f"load average {os.getloadavg()[0]:.2f})")
     finally:
         daemon.terminate()
         daemon.wait(timeout=10)

@@ -12,11 +12,14 @@ cd "$(dirname "$0")/.."
 bin_dir=${1:-$(swift build --show-bin-path)}
 per_script_seconds=180
 
+# Options a script is also run with, each a run of its own: "SCRIPT OPTIONS".
+variants=("Tools/bench-fanout.py --heading")
+
 failed=()
 ran=0
-for script in Tools/bench-*.py Tools/bench-*.sh; do
-    [ -e "$script" ] || continue
-    [ "$script" = Tools/bench-smoke.sh ] && continue
+smoke() {
+    local script=$1
+    shift
     ran=$((ran + 1))
     log=$(mktemp /tmp/sextant-bench-smoke.XXXXXX)
     start=$SECONDS
@@ -24,14 +27,23 @@ for script in Tools/bench-*.py Tools/bench-*.sh; do
         *.py) runner=(/usr/bin/python3) ;;
         *.sh) runner=(bash) ;;
     esac
-    if timeout "$per_script_seconds" "${runner[@]}" "$script" --smoke --bin-dir "$bin_dir" > "$log" 2>&1; then
-        echo "bench-smoke: ok    $script ($((SECONDS - start)) s)"
+    if timeout "$per_script_seconds" "${runner[@]}" "$script" --smoke --bin-dir "$bin_dir" "$@" > "$log" 2>&1; then
+        echo "bench-smoke: ok    $script $* ($((SECONDS - start)) s)"
     else
-        echo "bench-smoke: FAIL  $script (exit $?, $((SECONDS - start)) s):"
+        echo "bench-smoke: FAIL  $script $* (exit $?, $((SECONDS - start)) s):"
         sed 's/^/    /' "$log" | tail -20
-        failed+=("$script")
+        failed+=("$script $*")
     fi
     rm -f "$log"
+}
+for script in Tools/bench-*.py Tools/bench-*.sh; do
+    [ -e "$script" ] || continue
+    [ "$script" = Tools/bench-smoke.sh ] && continue
+    smoke "$script"
+done
+for variant in "${variants[@]}"; do
+    # shellcheck disable=SC2086 # a variant is a script and its options, split on spaces
+    smoke $variant
 done
 if [ "$ran" -eq 0 ]; then
     echo "bench-smoke: no Tools/bench-* found" >&2

@@ -6,7 +6,11 @@
  * reader costs a few microseconds per line, so what it reports is the daemon's fan-out
  * (and the kernel's socket wake-up), not the reader's backlog.
  *
- *   fanout-reader FIXES TIMEOUT_S [in-order] < DESCRIPTORS
+ *   fanout-reader FIXES TIMEOUT_S [in-order] [event=METHOD] [hz=RATE] < DESCRIPTORS
+ *
+ * `event=heading hz=50` (Tools/bench-fanout.py --heading) counts the `heading` events of a
+ * 50 Hz magnetometer instead, indexed by their `time` in fiftieths of a second: the same
+ * reading for any event whose params carry the sample's `time`.
  *
  * Reads the sockets inherited as the descriptors listed on standard input (numbers
  * separated by spaces, at most 100000) until each has had FIXES
@@ -46,6 +50,9 @@ static double monotonic_seconds(void) {
 
 /* The fix's index from `"time":"YYYY-MM-DDTHH:MM:SS.sssZ"`: tenths of a second since
  * 08:00 of the trace's first day (the 1st of its month: a day at 10 Hz runs into the 2nd). */
+static long period_ms = 100;                  /* hz=: the events' spacing */
+static const char *event_key = "\"method\":\"location\""; /* event=: the method counted */
+
 static long fix_index(const char *line, size_t length) {
     static const char key[] = "\"time\":\"";
     const char *at = memmem(line, length, key, sizeof key - 1);
@@ -60,7 +67,7 @@ static long fix_index(const char *line, size_t length) {
     long seconds = (TWO_DIGITS(date + 8) - 1) * 86400L + (TWO_DIGITS(clock) - 8) * 3600L + TWO_DIGITS(clock + 3) * 60L + TWO_DIGITS(clock + 6);
     long milliseconds = seconds * 1000 + (clock[9] - '0') * 100 + TWO_DIGITS(clock + 10);
 #undef TWO_DIGITS
-    return milliseconds < 0 ? -1 : (milliseconds + 50) / 100;
+    return milliseconds < 0 ? -1 : (milliseconds + period_ms / 2) / period_ms;
 }
 
 static int in_order; /* the `in-order` argument */
@@ -70,7 +77,7 @@ static void take_lines(struct app *app, double now, double *latest, long fixes, 
     char *start = app->partial, *end = app->partial + app->used, *newline;
     while ((newline = memchr(start, '\n', (size_t)(end - start)))) {
         size_t length = (size_t)(newline - start);
-        if (memmem(start, length, "\"method\":\"location\"", 19)) {
+        if (memmem(start, length, event_key, strlen(event_key))) {
             long index = fix_index(start, length);
             if (in_order && index != app->fixes) {
                 fprintf(stderr, "fanout-reader: descriptor %d: location %d is fix %ld, not fix %d\n", app->fd, app->fixes, index, app->fixes);
@@ -86,11 +93,24 @@ static void take_lines(struct app *app, double now, double *latest, long fixes, 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "in-order") == 0)) {
-        fprintf(stderr, "usage: %s FIXES TIMEOUT_S [in-order] < DESCRIPTORS\n", argv[0]);
+    static char key[128];
+    int usage = argc < 3;
+    for (int i = 3; i < argc && !usage; i++) {
+        if (strcmp(argv[i], "in-order") == 0) {
+            in_order = 1;
+        } else if (strncmp(argv[i], "event=", 6) == 0 && strlen(argv[i]) < 100) {
+            snprintf(key, sizeof key, "\"method\":\"%s\"", argv[i] + 6);
+            event_key = key;
+        } else if (strncmp(argv[i], "hz=", 3) == 0 && atol(argv[i] + 3) >= 1 && atol(argv[i] + 3) <= 1000) {
+            period_ms = 1000 / atol(argv[i] + 3);
+        } else {
+            usage = 1;
+        }
+    }
+    if (usage) {
+        fprintf(stderr, "usage: %s FIXES TIMEOUT_S [in-order] [event=METHOD] [hz=RATE] < DESCRIPTORS\n", argv[0]);
         return 2;
     }
-    in_order = argc == 4;
     long fixes = atol(argv[1]);
     double deadline = monotonic_seconds() + atof(argv[2]);
     static int descriptors[100000];

@@ -29,6 +29,8 @@ public enum GPSDReport: Sendable, Equatable {
     /// gpsd's reports: what gpsd says is shown in `status`, not held without bound.
     public static let maximumDevices = 16
     public static let maximumDevicePathLength = 256
+    /// A TPV's `status` for a fix made by a simulator (gps.h STATUS_SIM).
+    public static let simulatedStatus = 8
 
     /// Reads one line. `receivedAt` stands in for the fix time when the TPV has none.
     ///
@@ -43,6 +45,8 @@ public enum GPSDReport: Sendable, Equatable {
     ///   gpsd guesses its estimates at 95 % confidence; they are passed on unscaled.
     /// - vertical accuracy: `epv`.
     /// - time: `time` (RFC 3339, UTC), else `receivedAt`.
+    /// - `status` 8 (gps.h STATUS_SIM: the receiver says software made the fix): the fix's
+    ///   `simulated`, which `--simulated-flag auto` follows (RULES N7).
     ///
     /// A field that is out of range is dropped and noted in `dropped` (`speed -1 is
     /// negative`), for the source's debug log; a fix whose accuracy or time is unusable
@@ -111,7 +115,8 @@ public enum GPSDReport: Sendable, Equatable {
         let fix = LocationFix(
             latitude: latitude, longitude: longitude, altitude: number("altMSL") ?? number("altHAE") ?? number("alt"),
             horizontalAccuracy: horizontalAccuracy, verticalAccuracy: check.verticalAccuracy(number("epv")),
-            speed: check.speed(number("speed")), course: check.course(number("track")), time: time ?? receivedAt)
+            speed: check.speed(number("speed")), course: check.course(number("track")), time: time ?? receivedAt,
+            simulated: tpv["status"]?.intValue == simulatedStatus)
         dropped = check.dropped
         return .position(fix)
     }

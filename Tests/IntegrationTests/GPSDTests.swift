@@ -172,4 +172,23 @@ struct GPSDTests {
         }
         #expect(unflagged(replayed) == unflagged(live))
     }
+
+    @Test("issue 23.5/N7: a receiver in simulator mode (GPSmap-76S.log: gpsd's TPV status 8) gives simulated fixes under --simulated-flag auto")
+    func simulatorModeReceiver() throws {
+        let log = "GPSmap-76S.log"
+        let gpsd = try GPSDProcess()
+        let reference = try GPSDWatcher(port: gpsd.port)
+        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
+        let app = try daemon.streamingApp("com.example.sim")
+        try daemon.waitForGPSDState("no fix")
+
+        try gpsd.feed(GPSDLog.path(log))
+        let tpvs = try reference.tpvs(try GPSDLog.tpvCount(log))
+        let expected = fixes(among: tpvs)
+        #expect(!expected.isEmpty && expected.allSatisfy { $0["status"]?.intValue == 8 }, "gpsd itself says STATUS_SIM: \(tpvs)")
+        // The log's RMCs have no valid date, so gpsd's TPVs have no time: positions alone are compared.
+        let locations = try app.locations(expected.count)
+        #expect(zip(locations, expected).allSatisfy { abs(($0["lat"]?.doubleValue ?? .nan) - ($1["lat"]?.doubleValue ?? .nan)) <= 1e-6 }, "\(locations)")
+        #expect(locations.allSatisfy { $0["simulated"] == true }, "\(locations)")
+    }
 }

@@ -51,6 +51,18 @@ struct GPSDReportTests {
         #expect(report == .position(LocationFix(latitude: 52.0141983, longitude: 4.36302, time: received)))
     }
 
+    @Test("issue 23.5/N7: a TPV with status 8 (STATUS_SIM) is a simulated fix; any other status is not")
+    func simulatedStatus() throws {
+        func simulated(_ fields: String) throws -> Bool? {
+            let line = #"{"class":"TPV","mode":3,"lat":38.9,"lon":-77.4"# + fields + "}"
+            guard case .position(let fix) = try GPSDReport.decode(line: line, receivedAt: received) else { return nil }
+            return fix.simulated
+        }
+        #expect(try simulated(#","status":8"#) == true)
+        #expect(try simulated(#","status":2"#) == false)
+        #expect(try simulated("") == false)
+    }
+
     @Test("Mode 0 and 1 are no fix, even with a stale position; their own time is kept")
     func noFix() throws {
         #expect(try GPSDReport.decode(line: #"{"class":"TPV","device":"/tmp/f","mode":1}"#, receivedAt: received) == .noFix(time: received))

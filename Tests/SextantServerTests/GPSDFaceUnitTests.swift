@@ -57,6 +57,28 @@ struct GPSDFaceUnitTests {
         #expect(GPSDReport.noFix(device: "d") == #"{"class":"TPV","device":"d","mode":1}"# + "\r\n")
     }
 
+    @Test("issue 21.4: magtrack and magvar stand between track and speed as gpsd writes them; magtrack is the course less an east declination; magvar on every fix")
+    func tpvMagneticMembers() throws {
+        let time = try #require(Timestamp(rfc3339: "2026-05-02T19:41:01.000Z"))
+        let fix = LocationFix(latitude: 44.435216667, longitude: -71.675993333, speed: 2.675, course: 77.3, time: time)
+        let tpv = GPSDReport.tpvObject(fix, device: "d", declination: -14.62)
+        #expect(tpv.contains(#""track":77.3000,"magtrack":91.9200,"magvar":-14.6,"speed":2.675"#), "\(tpv)")
+        let still = LocationFix(latitude: 44.4, longitude: -71.6, time: time)
+        #expect(GPSDReport.tpvObject(still, device: "d", declination: -14.62).contains(#""epy":3.536,"magvar":-14.6,"eph""#))
+        #expect(GPSDReport.tpvObject(LocationFix(latitude: 0, longitude: 0, course: 2, time: time), device: "d", declination: 5).contains(#""magtrack":357.0000"#))
+    }
+
+    @Test("issue 21.4: an ATT report: time, true heading, mag_st, mheading and the field, in gpsd's decimals; no heading member without a true heading")
+    func attitudeReport() throws {
+        let time = try #require(Timestamp(rfc3339: "2026-03-01T08:00:00.250Z"))
+        let heading = Heading(magnetic: 87.5, accuracy: 5, field: MagneticField(x: 22.5, y: 5.25, z: -40.125), time: time)
+        #expect(GPSDReport.attitude(heading, trueHeading: 91.25, needsCalibration: false, device: "/dev/sextant0")
+            == #"{"class":"ATT","device":"/dev/sextant0","time":"2026-03-01T08:00:00.250Z","heading":91.250,"mag_st":"N","mheading":87.500,"mag_x":22.500,"mag_y":5.250,"mag_z":-40.125}"# + "\r\n")
+        let compass = Heading(magnetic: 10, accuracy: nil, field: nil, time: time)
+        #expect(GPSDReport.attitude(compass, trueHeading: nil, needsCalibration: true, device: "d")
+            == #"{"class":"ATT","device":"d","time":"2026-03-01T08:00:00.250Z","mag_st":"C","mheading":10.000}"# + "\r\n")
+    }
+
     @Test("NMEA sentences carry the checksums a receiver's would: the same body as a real log line gives the log's checksum")
     func nmeaChecksums() throws {
         // Lines from Traces/gpsd/haicom-305N.log (a Haicom 305N receiver).

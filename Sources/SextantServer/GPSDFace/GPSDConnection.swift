@@ -140,7 +140,7 @@ extension GPSDConnection: SessionOutput {
     /// session streams: the hub sends fixes only to those.
     func receive(_ fix: LocationFix) {
         let device = owner.currentDevice()
-        let tpv = GPSDReport.tpvObject(fix, device: device)
+        let tpv = GPSDReport.tpvObject(fix, device: device, declination: owner.declination(at: fix))
         lastPositionTPV = tpv
         positionsAllowed = true
         guard watch.enable, watch.device == nil || watch.device == device else { return }
@@ -148,6 +148,20 @@ extension GPSDConnection: SessionOutput {
         if watch.wantsNMEA {
             for sentence in NMEAEncoder.gpsdFace.sentences(for: fix) { send(sentence, kind: .location) }
         }
+    }
+
+    /// A heading, as an ATT report to a client watching in JSON that may have locations
+    /// now (docs/gpsd.md: a client that may not hears nothing of the compass). `heading` is
+    /// in the device's natural orientation; `true` where the hub let it leave (H8). Queued
+    /// as a location, so that a revoke discards what is waiting (L9).
+    func receive(_ heading: Heading, withTrue: Bool) {
+        guard watch.enable, watch.json, watch.device == nil || watch.device == owner.currentDevice(),
+            let session, hub.authorization.mayReceiveLocations(session.id)
+        else { return }
+        let trueHeading = withTrue ? hub.trueHeading(of: heading, for: session) : nil
+        let report = GPSDReport.attitude(
+            heading, trueHeading: trueHeading, needsCalibration: hub.heading.engine.needsCalibration, device: owner.currentDevice())
+        send(report, kind: .location)
     }
 
     /// The GPS source is gone: a watching client hears "no fix".

@@ -21,3 +21,13 @@ extension AuthorizationEvent: GPSDEncodable {
 extension ServicesEnabledEvent: GPSDEncodable {
     func deliver(to connection: GPSDConnection) { connection.rightsMayHaveChanged() }
 }
+
+/// A heading without `true`: the ATT report's magnetic members, to a client that may have
+/// locations (the true heading is then not known yet: no fix).
+extension HeadingEvent: GPSDEncodable {
+    func deliver(to connection: GPSDConnection) { connection.receive(heading, withTrue: false) }
+}
+
+extension TrueHeadingEvent: GPSDEncodable {
+    func deliver(to connection: GPSDConnection) { connection.receive(heading, withTrue: true) }
+}

@@ -27,6 +27,8 @@ final class GPSDFace: Face {
     private let lookups = GPSDPeerLookups()
     /// How long a client that does not watch may stay without a request.
     let idleTimeout: TimeAmount
+    /// The model's field at the latest fix sent, for TPV's `magvar` and `magtrack`.
+    private var magneticModel = MagneticModelCache()
 
     init(hub: Hub, idleTimeout: TimeAmount = GPSDListener.idleTimeout) {
         self.hub = hub
@@ -211,6 +213,9 @@ final class GPSDFace: Face {
     /// `authorization` event.
     func startWatch(_ session: AppSession) {
         session.stream = LocationStream()
+        // Every heading, as gpsd passes on every ATT its compass reports.
+        session.topics.insert(.heading)
+        session.heading = HeadingSubscription(filter: 0)
         hub.replay.locationRequested()
         guard !hub.authorization.isWaitingListFull(session.id) else { return }
         // As on app.sock (Hub+Store): a decision the policy makes at once applies once stored.
@@ -219,6 +224,13 @@ final class GPSDFace: Face {
 
     func stopWatch(_ session: AppSession) {
         session.stream = nil
+        session.topics.remove(.heading)
+        session.heading = nil
+    }
+
+    /// The model's declination at `fix` on its date, degrees east of true north.
+    func declination(at fix: LocationFix) -> Double {
+        magneticModel.elements(latitude: fix.latitude, longitude: fix.longitude, height: fix.altitude ?? 0, at: fix.time).declination
     }
 
     /// The device gpsd clients see: one, as a phone has one GNSS receiver and as gpsd

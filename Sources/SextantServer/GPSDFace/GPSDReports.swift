@@ -64,8 +64,11 @@ enum GPSDReport {
     /// error ellipse: `eph` is that radius and `epx`/`epy` share it evenly
     /// (epx² + epy² = eph²). `mode` is 3 when the fix has an altitude. A simulated fix
     /// (RULES N7) has gpsd's `status` 8, STATUS_SIM; any other leaves it out, as gpsd does
-    /// for a plain fix.
-    static func tpvObject(_ fix: LocationFix, device: String) -> String {
+    /// for a plain fix. `declination` (the model's, at the fix, east positive) is `magvar`,
+    /// with gpsd's one decimal, on every fix as gpsd sends it; `magtrack` is the course less
+    /// the declination: the course from magnetic north, as a receiver's own VTG says it
+    /// (docs/gpsd.md, "Heading").
+    static func tpvObject(_ fix: LocationFix, device: String, declination: Double? = nil) -> String {
         var o = ObjectWriter("TPV")
         o.string("device", device)
         if fix.simulated { o.integer("status", GPSDDevice.simulatedStatus) }
@@ -81,13 +84,39 @@ enum GPSDReport {
         o.fixed("epx", axis, 3)
         o.fixed("epy", axis, 3)
         if let vertical = fix.verticalAccuracy { o.fixed("epv", vertical, 3) }
-        if let course = fix.course { o.fixed("track", course, 4) }
+        if let course = fix.course {
+            o.fixed("track", course, 4)
+            if let declination { o.fixed("magtrack", HeadingMath.normalized(course - declination), 4) }
+        }
+        if let declination { o.fixed("magvar", declination, 1) }
         if let speed = fix.speed { o.fixed("speed", speed, 3) }
         o.fixed("eph", fix.horizontalAccuracy, 3)
         return o.body
     }
 
-    static func tpv(_ fix: LocationFix, device: String) -> String { tpvObject(fix, device: device) + "\r\n" }
+    static func tpv(_ fix: LocationFix, device: String, declination: Double? = nil) -> String {
+        tpvObject(fix, device: device, declination: declination) + "\r\n"
+    }
+
+    /// A heading as gpsd's ATT (vehicle attitude) report, in the device's natural
+    /// orientation: `heading` is degrees from true north (only where the client may know
+    /// where it is), `mheading` from magnetic north, `mag_st` the magnetometer's state as a
+    /// TNT compass codes it (`C` calibration alarm, `N` normal), `mag_x`/`mag_y`/`mag_z`
+    /// the field in µT in the device's axes when the heading was decided from one.
+    static func attitude(_ heading: Heading, trueHeading: Double?, needsCalibration: Bool, device: String) -> String {
+        var o = ObjectWriter("ATT")
+        o.string("device", device)
+        o.string("time", heading.time.rfc3339)
+        if let trueHeading { o.fixed("heading", trueHeading, 3) }
+        o.string("mag_st", needsCalibration ? "C" : "N")
+        o.fixed("mheading", heading.magnetic, 3)
+        if let field = heading.field {
+            o.fixed("mag_x", field.x, 3)
+            o.fixed("mag_y", field.y, 3)
+            o.fixed("mag_z", field.z, 3)
+        }
+        return o.line
+    }
 
     /// What gpsd sends when its receiver has no fix: mode 1, no position.
     static func noFixObject(device: String) -> String {
@@ -115,8 +144,8 @@ enum GPSDReport {
 /// `host:port:device` at colons, so a path with one cannot be named), and the source that
 /// gives its fixes.
 struct GPSDDevice: Equatable {
-    /// A TPV's `status` for a simulated fix (gps.h STATUS_SIM).
-    static let simulatedStatus = 8
+    /// A TPV's `status` for a simulated fix (gps.h STATUS_SIM), as the gpsd source reads it.
+    static let simulatedStatus = SextantGPSD.GPSDReport.simulatedStatus
     static let path = "/dev/sextant0"
     var path: String
     var activated: Timestamp

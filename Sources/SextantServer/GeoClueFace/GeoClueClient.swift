@@ -55,7 +55,7 @@ final class GeoClueClient {
     /// values changed in place (GeoClue 2.6).
     func receive(_ fix: LocationFix) {
         guard isActive, let connection = service.connection else { return }
-        let values = GeoClueLocationValues(fix)
+        let values = GeoClueLocationValues(fix) { service.compassHeading(for: session, at: fix) }
         let now = service.hub.clock.monotonicNanoseconds()
         if case .updateInPlace = thresholds.offer(fix), let current = locations.current {
             current.replaceValues(GeoClueInterfaces.locationName, GeoClueInterfaces.properties(values))

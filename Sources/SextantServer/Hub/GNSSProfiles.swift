@@ -3,16 +3,18 @@ import SextantProtocol
 
 /// `--simulated-flag`: what a fix's `simulated` says (RULES N7).
 public enum SimulatedFlag: String, Sendable, CaseIterable {
-    /// By the source: replay and hand-set fixes are simulated, a live gpsd's are not.
+    /// By the source: replay and hand-set fixes are simulated, a live gpsd's only when its
+    /// receiver says so (TPV `status` 8).
     case auto
     case always
     case never
 
-    func isSimulated(from source: SourceName) -> Bool {
+    /// `sourceSays`: the source's own word on the fix (a live gpsd's STATUS_SIM).
+    func isSimulated(from source: SourceName, sourceSays: Bool) -> Bool {
         switch self {
         case .always: return true
         case .never: return false
-        case .auto: return source != .gpsd
+        case .auto: return source != .gpsd || sourceSays
         }
     }
 }
@@ -51,7 +53,7 @@ final class GNSSProfiles {
     /// when one is in force; nil while the profile gives no fix (an outage, a first fix).
     func report(_ truth: LocationFix, from source: SourceName) -> LocationFix? {
         var fix = truth
-        fix.simulated = simulatedFlag.isSimulated(from: source)
+        fix.simulated = simulatedFlag.isSimulated(from: source, sourceSays: truth.simulated)
         guard let spec else { return fix }
         return engines[source, default: GNSSDegradation(spec: spec, seed: seed)].report(fix)
     }

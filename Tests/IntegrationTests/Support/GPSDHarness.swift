@@ -27,7 +27,8 @@ enum GPSDLog {
     /// How many TPV reports gpsd produced for the log, per its `.chk` file.
     static func tpvCount(_ name: String) throws -> Int {
         let text = try String(contentsOfFile: path(name) + ".chk", encoding: .utf8)
-        return text.split(separator: "\n").filter { $0.hasPrefix(#"{"class":"TPV""#) }.count
+        // Some .chk files end their lines with CR LF, one Character to Swift: not "\n".
+        return text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix(#"{"class":"TPV""#) }.count
     }
 }
 
