@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SextantGPSD", targets: ["SextantGPSD"]),
         // The D-Bus core, for its message reader's fuzz target (Fuzz/).
         .library(name: "SextantDBus", targets: ["SextantDBus"]),
+        .executable(name: "sextant-browser", targets: ["sextant-browser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // Wire types: JSON values, JSON-RPC envelope, error codes, names. No I/O.
@@ -114,6 +116,22 @@ let package = Package(
             ]
         ),
 
+        // The Chromium bridge: a CDP client (commands, answers, events, a session per page) and
+        // the pure mapping from Sextant's app events to CDP commands.
+        .target(
+            name: "SextantBrowser",
+            dependencies: [
+                "SextantProtocol", "SextantClient",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `sextantctl browser` execs it, so that sextantctl links no WebSocket stack.
+        .executableTarget(
+            name: "sextant-browser",
+            dependencies: ["SextantBrowser", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         // A minimal app, as an example of the app protocol (the demo runs it).
         .executableTarget(
             name: "SampleApp",
@@ -125,6 +143,7 @@ let package = Package(
         .target(name: "SextantTestSupport", dependencies: ["SextantCore"], path: "Tests/SextantTestSupport"),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
+        .testTarget(name: "SextantBrowserTests", dependencies: ["SextantBrowser", "SextantProtocol"]),
         .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore", "SextantTestSupport"]),
         .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces", "SextantTestSupport"]),

@@ -20,6 +20,7 @@ struct SextantctlCommand: ParsableCommand {
             Status.self, Services.self, Permissions.self, Prompts.self, Apps.self, LocationCommand.self,
             Rotate.self, Accel.self, Hinge.self, RotationLock.self, Replay.self, Record.self, GNSSCommand.self, Watch.self, TraceCommand.self, Demo.self, Run.self, ResetCommand.self, ExecSupervised.self,
             RegionsCommand.self,
+            BrowserCommand.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options
