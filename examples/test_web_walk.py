@@ -71,7 +71,9 @@ def chrome(tmp_path):
         pytest.skip("chromium-driver (Tools/setup.sh)")
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless", "--disable-gpu", "--user-data-dir=%s" % (tmp_path / "profile")):
+    # The bridge's WebSocket client says Origin: ws://127.0.0.1 (docs/browsers.md).
+    arguments = ("--headless", "--disable-gpu", "--remote-allow-origins=ws://127.0.0.1", "--user-data-dir=%s" % (tmp_path / "profile"))
+    for argument in arguments:
         options.add_argument(argument)
     if os.getuid() == 0:
         options.add_argument("--no-sandbox")

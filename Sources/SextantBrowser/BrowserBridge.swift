@@ -37,7 +37,9 @@ public final class BrowserBridge: Sendable {
                 logger.info("the browser at \(address) closed its DevTools connection; waiting for it to come back")
                 complained = false
             } catch {
-                if !complained { logger.info("waiting for a browser at \(address): \(error)") }
+                if !complained {
+                    logger.notice("waiting for a browser at \(address): \(error) (Chromium must run with \(ChromiumLauncher.allowOrigin))")
+                }
                 complained = true
             }
             feed.yield(.disconnected)

@@ -12,7 +12,7 @@ public final class ChromiumLauncher: Sendable {
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         var arguments = [
             "--headless", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1", "--user-data-dir=\(profile.path)",
-            "--no-first-run", "--no-default-browser-check", "--disable-gpu",
+            "--no-first-run", "--no-default-browser-check", "--disable-gpu", ChromiumLauncher.allowOrigin,
         ]
         // Chromium refuses to run as root inside its sandbox.
         if getuid() == 0 { arguments.append("--no-sandbox") }
@@ -29,6 +29,9 @@ public final class ChromiumLauncher: Sendable {
         }
         devToolsAddress = address
     }
+
+    /// The WebSocket client says `Origin: ws://127.0.0.1`, which Chromium refuses unless allowed.
+    public static let allowOrigin = "--remote-allow-origins=ws://127.0.0.1"
 
     /// Whether the browser is still running.
     public var isRunning: Bool { process.isRunning }

@@ -24,7 +24,7 @@ final class ChromiumProcess {
         profile = directory + "/" + name + "-profile"
         var arguments = [
             Chromium.program, "--headless", "--remote-debugging-port=\(port)", "--remote-debugging-address=127.0.0.1",
-            "--user-data-dir=\(profile)", "--no-first-run", "--disable-gpu",
+            "--user-data-dir=\(profile)", "--no-first-run", "--disable-gpu", "--remote-allow-origins=ws://127.0.0.1",
         ]
         if getuid() == 0 { arguments.append("--no-sandbox") }
         browser = try ClientProcess(arguments + ["about:blank"], directory: directory, name: name)
