@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SextantDBus", targets: ["SextantDBus"]),
         // The control panel in the browser: an HTTP and WebSocket face of control.sock.
         .executable(name: "sextant-panel", targets: ["sextant-panel"]),
+        .executable(name: "sextant-browser", targets: ["sextant-browser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -136,6 +137,22 @@ let package = Package(
             dependencies: ["SextantPanel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // The Chromium bridge: a CDP client (commands, answers, events, a session per page) and
+        // the pure mapping from Sextant's app events to CDP commands.
+        .target(
+            name: "SextantBrowser",
+            dependencies: [
+                "SextantProtocol", "SextantClient",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `sextantctl browser` execs it, so that sextantctl links no WebSocket stack.
+        .executableTarget(
+            name: "sextant-browser",
+            dependencies: ["SextantBrowser", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
         // A minimal app, as an example of the app protocol (the demo runs it).
         .executableTarget(
             name: "SampleApp",
@@ -147,6 +164,7 @@ let package = Package(
         .target(name: "SextantTestSupport", dependencies: ["SextantCore"], path: "Tests/SextantTestSupport"),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
+        .testTarget(name: "SextantBrowserTests", dependencies: ["SextantBrowser", "SextantProtocol"]),
         .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore", "SextantTestSupport"]),
         .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces", "SextantTestSupport"]),

@@ -3,7 +3,11 @@
 the page reports: the browser tests read a page's `navigator.geolocation` through it, from
 the page itself rather than from anything Sextant says.
 
-Serves GET / (the page) and takes POST /report on 127.0.0.1 at a free port. Prints
+Serves GET / (the page) and takes POST /report on 127.0.0.1 at a free port. GET /sensors is
+the page the Chromium tests read: it also reports the geolocation permission's state,
+`screen.orientation`, `deviceorientation` and `navigator.devicePosture` as they change, each
+position with `performance.now()` (`now`) and, with `?reload=N`, reloads itself once after
+its Nth position (its numbering goes on across the reload). Prints
 `listening URL` first, then each report as one JSON line, in the page's order (`seq`
 counts them from 0: a reader that has seq 0..N has everything the page said up to N).
 Runs until it is stopped (SIGTERM).
@@ -38,19 +42,74 @@ navigator.geolocation.watchPosition(
 </script>
 """
 
+SENSORS_PAGE = b"""<!doctype html>
+<meta charset="utf-8">
+<title>Sextant: where am I, which way up</title>
+<p id="status">waiting for a position</p>
+<script>
+let seq = Number(sessionStorage.getItem("seq") || 0);
+function report(fields) {
+  fields.seq = seq++;
+  sessionStorage.setItem("seq", String(seq));
+  fetch("/report", {method: "POST", body: JSON.stringify(fields), keepalive: true});
+}
+report({kind: "loaded", visibility: document.visibilityState});
+const reloadAfter = Number(new URLSearchParams(location.search).get("reload") || 0);
+let positions = 0;
+navigator.geolocation.watchPosition(
+  (position) => {
+    const now = performance.now() + performance.timeOrigin;
+    const c = position.coords;
+    document.getElementById("status").textContent = c.latitude + ", " + c.longitude;
+    report({kind: "position", lat: c.latitude, lon: c.longitude, accuracy: c.accuracy, altitude: c.altitude,
+            altitudeAccuracy: c.altitudeAccuracy, speed: c.speed, heading: c.heading, now: now});
+    positions += 1;
+    if (reloadAfter && positions === reloadAfter && !sessionStorage.getItem("reloaded")) {
+      sessionStorage.setItem("reloaded", "1");
+      location.reload();
+    }
+  },
+  (error) => report({kind: "error", code: error.code, message: error.message}),
+  {enableHighAccuracy: true, maximumAge: 0});
+navigator.permissions.query({name: "geolocation"}).then((status) => {
+  report({kind: "permission", state: status.state});
+  status.addEventListener("change", () => report({kind: "permission", state: status.state}));
+});
+const screenReport = () => report({kind: "screen", type: screen.orientation.type, angle: screen.orientation.angle});
+screen.orientation.addEventListener("change", screenReport);
+screenReport();
+let lastAngles = "";
+window.addEventListener("deviceorientation", (event) => {
+  const angles = [event.alpha, event.beta, event.gamma].map((v) => v === null ? null : Math.round(v)).join(",");
+  if (angles === lastAngles) return;
+  lastAngles = angles;
+  report({kind: "orientation", alpha: event.alpha, beta: event.beta, gamma: event.gamma});
+});
+if (navigator.devicePosture) {
+  const postureReport = () => report({kind: "posture", type: navigator.devicePosture.type});
+  navigator.devicePosture.addEventListener("change", postureReport);
+  postureReport();
+}
+document.addEventListener("visibilitychange", () => report({kind: "visibility", state: document.visibilityState}));
+</script>
+"""
+
 printed = threading.Lock()
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        if self.path not in ("/", "/index.html"):
+        path = self.path.split("?", 1)[0]
+        pages = {"/": PAGE, "/index.html": PAGE, "/sensors": SENSORS_PAGE}
+        if path not in pages:
             self.send_error(404)
             return
+        page = pages[path]
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(PAGE)))
+        self.send_header("Content-Length", str(len(page)))
         self.end_headers()
-        self.wfile.write(PAGE)
+        self.wfile.write(page)
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))

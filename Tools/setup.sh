@@ -13,7 +13,8 @@
 #                 librsvg2-bin (rsvg-convert renders `sextantctl trace plot`'s SVG to PNG),
 #                 libxml2-utils (xmllint checks that SVG is well-formed XML)
 #                 chromium (headless: the plot's HTML page hovered, zoomed and screenshot;
-#                 the panel's page driven)
+#                 the panel's page driven; the browser bridge's pages), python3-selenium and
+#                 chromium-driver (the bridge's pytest fixture and examples/test_web_walk.py)
 #   the panel:    libjs-leaflet (the map; sextant-panel serves Debian's copy of Leaflet)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
@@ -39,6 +40,8 @@ packages=(
     pandoc man-db groff-base dpkg-dev debootstrap umoci
     # The GeoClue face's tests: GeoClue's demo client where-am-i; a web page in Firefox.
     geoclue-2-demo firefox-esr
+    # The Chromium bridge's pytest fixture and example: a Selenium-driven Chromium.
+    python3-selenium chromium-driver
 )
 
 missing=()

@@ -22,6 +22,7 @@ struct SextantctlCommand: ParsableCommand {
             RegionsCommand.self,
             Panel.self,
             Magnet.self, HeadingCommand.self,
+            BrowserCommand.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

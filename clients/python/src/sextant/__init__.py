@@ -7,13 +7,15 @@
 - :class:`Daemon`: a private sextantd for one test, started like ``sextantctl run``;
   :class:`RunDaemon`: the one ``sextantctl run`` started, when a test runs under it.
 - A pytest plugin (``sextant.pytest_plugin``, registered through the ``pytest11`` entry
-  point): the fixtures ``sextant_daemon``, ``sextant_control`` and ``sextant_app`` and the
-  ``sextant`` marker.
+  point): the fixtures ``sextant_daemon``, ``sextant_control``, ``sextant_app`` and
+  ``sextant_browser`` and the ``sextant`` marker.
+- :class:`BrowserBridge`: a Chromium bound to an app id (``sextantctl browser``).
 
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
 from .app import App, Authorization, Heading, PendingAuthorization, Visit
+from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
@@ -35,4 +37,5 @@ __all__ = [
     "Control", "Permission", "Prompt", "ReplayStatus", "Status", "Watch", "Daemon", "RunDaemon", "find_sextantd",
     "ERROR_NAMES", "SextantError", "ProtocolError", "DaemonNotRunning", "ConnectionClosed", "EventTimeout",
     "DaemonStartError", "UntrustedDaemon",
+    "BrowserBridge",
 ]

@@ -7,6 +7,9 @@
 - ``sextant_control``: a :class:`~sextant.Control` on that daemon.
 - ``sextant_app``: a factory, ``sextant_app("com.example.maps", orientations=[...])``,
   returning connected :class:`~sextant.App` s, closed after the test.
+- ``sextant_browser``: a factory, ``sextant_browser("org.example.web", driver)``, binding a
+  Chromium (a Selenium WebDriver, or a DevTools address) to an app id through
+  ``sextantctl browser`` (:class:`~sextant.BrowserBridge`), stopped after the test.
 
 Under ``sextantctl run`` (``SEXTANT_RUNTIME_DIR`` set), a test whose marker gives no
 option uses the daemon run started (:class:`~sextant.RunDaemon`) instead of one of its own,
@@ -25,10 +28,12 @@ from typing import Any, Callable, Generator, List, Optional, Sequence, Union
 import pytest
 
 from .app import App
+from .browser import BrowserBridge
 from .control import Control
 from .daemon import Daemon, RunDaemon
 
 _APPS_KEY = "_sextant_apps"
+_BRIDGES_KEY = "_sextant_bridges"
 
 
 def pytest_configure(config: Any) -> None:
@@ -88,6 +93,25 @@ def sextant_app(request: Any, sextant_daemon: Union[Daemon, RunDaemon]) -> Gener
             app.close()
 
 
+@pytest.fixture
+def sextant_browser(request: Any, sextant_daemon: Union[Daemon, RunDaemon]) -> Generator[Callable[..., BrowserBridge], None, None]:
+    """A factory binding a Chromium to an app id: ``sextant_browser(app_id, driver_or_address)``
+    returns once the bridge has set up the browser's pages."""
+    bridges: List[BrowserBridge] = []
+    setattr(request.node, _BRIDGES_KEY, bridges)
+
+    def bind(app_id: str, browser: Any) -> BrowserBridge:
+        bridge = BrowserBridge(app_id, sextant_daemon.runtime_dir, browser)
+        bridges.append(bridge)
+        return bridge.start()
+
+    try:
+        yield bind
+    finally:
+        for bridge in bridges:
+            bridge.stop()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: Any, call: Any) -> Generator[None, Any, None]:
     outcome = yield
@@ -100,3 +124,5 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Generator[None, Any, None
     for app in getattr(item, _APPS_KEY, []):
         seen = "\n".join(str(event) for event in app.received[-40:]) or "(none)"
         report.sections.append(("events seen by %s (session %s)" % (app.app_id, app.session), seen))
+    for bridge in getattr(item, _BRIDGES_KEY, []):
+        report.sections.append(("sextantctl browser for %s" % bridge.app_id, "\n".join(bridge.lines) + "\n" + bridge.errors))

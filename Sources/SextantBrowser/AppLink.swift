@@ -1,0 +1,101 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Synchronization
+
+/// The bridge's session on app.sock: one app like any other (`hello` with the app id), on a
+/// thread of its own because `SextantConnection` blocks. Its events go to `events` in the
+/// order they came; what the pages ask of Sextant is queued with `ask` and sent between reads.
+public final class AppLink: Sendable {
+    /// What the pages ask of Sextant.
+    public enum Request: Sendable, Equatable {
+        /// A page asked for its position: while the app has no decision this is its
+        /// `authorization.request` (L4), which raises Sextant's prompt.
+        case authorization
+        /// The pages' visibility: foreground while one is visible (L8).
+        case state(AppState)
+    }
+
+    /// What the link hands the bridge.
+    public enum Input: Sendable {
+        case event(SextantEvent)
+        case closed(String)
+    }
+
+    private let requests = Mutex<[Request]>([])
+
+    private init() {}
+
+    public func ask(_ request: Request) { requests.withLock { $0.append(request) } }
+
+    /// Connects, says `hello` and starts the streams a page can hear (location once
+    /// authorized, orientation, posture, heading); returns what `hello` answered.
+    public static func open(
+        runtimeDirectory: String, app: String, events: AsyncStream<Input>.Continuation
+    ) async throws -> (AppLink, HelloResult) {
+        let link = AppLink()
+        let hello = try await withCheckedThrowingContinuation { (started: CheckedContinuation<HelloResult, any Error>) in
+            let thread = Thread {
+                let connection: SextantConnection
+                let hello: HelloResult
+                do {
+                    connection = try SextantConnection.app(runtimeDirectory: runtimeDirectory)
+                    hello = try connection.call(Hello(app: app, state: .foreground, orientations: InterfaceOrientation.allCases))
+                    for method in [Method.orientationStart, Method.postureStart] { try connection.send(method) }
+                    try connection.send(HeadingStart(filter: 1))
+                } catch {
+                    return started.resume(throwing: error)
+                }
+                started.resume(returning: hello)
+                link.serve(connection, authorization: hello.authorization, servicesEnabled: hello.servicesEnabled, events: events)
+            }
+            thread.name = "app.sock"
+            thread.start()
+        }
+        return (link, hello)
+    }
+
+    /// Reads events and sends what the pages asked, until the daemon closes the socket.
+    private func serve(
+        _ connection: SextantConnection, authorization: AuthorizationResult, servicesEnabled: Bool, events: AsyncStream<Input>.Continuation
+    ) {
+        var status = authorization.status
+        var servicesEnabled = servicesEnabled
+        var streaming = false
+        do {
+            while true {
+                if !streaming, servicesEnabled, status == .authorizedWhenInUse || status == .authorizedAlways {
+                    try connection.send(LocationStart())
+                    streaming = true
+                }
+                for request in requests.withLock({ queue in defer { queue = [] }; return queue }) {
+                    switch request {
+                    case .authorization where status == .notDetermined: try connection.send(AuthorizationRequest(level: .whenInUse))
+                    case .authorization: break
+                    case .state(let state): try connection.send(AppUpdate(state: state))
+                    }
+                }
+                // Requests wait at most this long; events are read the moment they come.
+                guard let event = try Self.nextEvent(connection, timeout: 0.05) else { continue }
+                switch event {
+                case .authorization(let result): status = result.status
+                case .servicesEnabled(let enabled): servicesEnabled = enabled
+                default: break
+                }
+                streaming = streaming && servicesEnabled && (status == .authorizedWhenInUse || status == .authorizedAlways)
+                events.yield(.event(event))
+            }
+        } catch {
+            events.yield(.closed("app.sock: \(error)"))
+        }
+        connection.close()
+    }
+
+    private static func nextEvent(_ connection: SextantConnection, timeout: Double) throws -> SextantEvent? {
+        do {
+            return try connection.nextEvent(timeout: timeout).decoded()
+        } catch ClientError.timedOut {
+            return nil
+        }
+    }
+}
