@@ -250,7 +250,7 @@ def main():
         print(f"{'fix -> plain app.sock app':30} {plain_p50:8.2f} ms {plain_p99:7.2f} ms   {plain_count}")
         print(f"{'RSS of the bridge':30} {rss_start[0]:8.1f} MiB at the start, {rss_end[0]:.1f} MiB at the end")
         print(f"{'RSS of the browser':30} {rss_start[1]:8.1f} MiB at the start, {rss_end[1]:.1f} MiB at the end")
-        print(f"(page errors: {server.errors}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
+        print(f"(page geolocation errors, position unavailable before the first fix: {len(server.errors)}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
         if page_count < fixes - 1 or plain_count < fixes - 1:
             sys.exit(f"the page got {page_count + 0} and the app {plain_count} of the {fixes - 1} fixes after the first")
     finally:
