@@ -12,6 +12,7 @@ import threading
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="python3-selenium (Tools/setup.sh)")
+from selenium.webdriver.chrome.service import Service as ChromeService  # noqa: E402 (Debian's Selenium 4.8 has no webdriver.ChromeService)
 
 WEB_APP = "org.example.webwalk"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -77,7 +78,7 @@ def chrome(tmp_path):
         options.add_argument(argument)
     if os.getuid() == 0:
         options.add_argument("--no-sandbox")
-    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=CHROMEDRIVER), options=options)
+    driver = webdriver.Chrome(service=ChromeService(executable_path=CHROMEDRIVER), options=options)
     yield driver
     driver.quit()
 

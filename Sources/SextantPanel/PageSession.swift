@@ -26,6 +26,8 @@ struct PageSession {
         }
         let inFlight = InFlightCount()
         try await withThrowingDiscardingTaskGroup { group in
+            // However reading ends (the page closed, the panel stopping), the writer stops too.
+            defer { outbox.close() }
             group.addTask { try await write(outbox, to: outbound) }
             for try await message in inbound.messages(maxSize: Self.maximumMessage) {
                 let request: PageRequest
@@ -51,7 +53,6 @@ struct PageSession {
                     outbox.push(answer: answer.text)
                 }
             }
-            outbox.close()
         }
     }
 

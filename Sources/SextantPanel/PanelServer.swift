@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import SextantClient
 import SextantProtocol
+import ServiceLifecycle
 
 /// The panel: one daemon's control side served to browsers. One control connection for
 /// every page's calls and one watching connection whose events go to every page.
@@ -114,7 +115,11 @@ public struct PanelServer: Sendable {
         router.ws("/ws") { request, _ in
             admission.refusal(request) == nil ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, _ in
-            try await session.run(inbound: inbound, outbound: outbound)
+            // A page's socket lasts as long as the page: the server's graceful shutdown
+            // (SIGTERM, SIGINT) would otherwise wait for every open page to close.
+            try await cancelWhenGracefulShutdown {
+                try await session.run(inbound: inbound, outbound: outbound)
+            }
         }
         return router
     }

@@ -30,6 +30,18 @@ import Testing
         }
     }
 
+    @Test func issue25_sigtermEndsThePanelWhileAPageIsOpen() throws {
+        let daemon = try DaemonHarness()
+        let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
+        let socket = try panel.webSocket()
+        socket.call(1, "status")
+        #expect(try socket.answer(1)["result"]?["version"] == .string(sextantVersion))
+        kill(panel.reader.pid, SIGTERM)
+        // Without an end to the page's session the server's graceful shutdown waits for the page.
+        #expect(panel.reader.waitForExit(timeout: 30) != nil, "sextant-panel still runs 30 s after SIGTERM with a page open")
+        withExtendedLifetime(socket) {}
+    }
+
     @Test func issue25_badFramesAreAnsweredNamingWhatIsWrongAndTheSocketStaysOpen() throws {
         let daemon = try DaemonHarness()
         let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())

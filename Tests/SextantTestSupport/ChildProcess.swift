@@ -111,5 +111,17 @@ public final class LineReader: Sendable {
 
     public func stop() { SextantTestSupport.stop(process) }
 
+    /// The exit status once the program has ended, or nil if it still runs at the deadline.
+    public func waitForExit(timeout: Double) -> Int32? {
+        let ended = DispatchSemaphore(value: 0)
+        let process = self.process
+        Thread.detachNewThread {
+            process.waitUntilExit()
+            ended.signal()
+        }
+        guard ended.wait(timeout: .now() + timeout) == .success else { return nil }
+        return process.terminationStatus
+    }
+
     deinit { stop() }
 }
