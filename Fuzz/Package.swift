@@ -16,7 +16,10 @@ let package = Package(
         // What every loaded trace must satisfy, checked by the trace targets.
         .target(
             name: "TraceInvariants",
-            dependencies: [.product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant")]),
+            dependencies: [
+                .product(name: "SextantTraces", package: "Sextant"), .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]),
         // One JSON-RPC line as a socket reads it: JSONValue.parse, then RPCMessage.decode.
         .executableTarget(name: "fuzz-rpc-line", dependencies: ["CLibFuzzer", .product(name: "SextantProtocol", package: "Sextant")]),
         // A Sextant JSONL trace file.

@@ -1,8 +1,9 @@
 import SextantCore
+import SextantProtocol
 import SextantTraces
 
 /// A loaded trace is within the bounds sextant-trace(5) documents: offsets in order and at
-/// most `Trace.maximumOffset`, every fix valid, every sensor reading within its kind's bounds. Anything else
+/// most `Trace.maximumOffset`, every fix valid, every sensor reading within its kind's bounds, every satellite valid. Anything else
 /// is a crash for the fuzzer to keep.
 public func checkTrace(_ trace: Trace) {
     var last: Int64 = 0
@@ -15,6 +16,9 @@ public func checkTrace(_ trace: Trace) {
         case .reading(let reading):
             guard let kind = SensorKinds.all[reading.kind] else { fatalError("a reading of an unknown kind loaded: \(reading.kind)") }
             if let problem = kind.problem(reading) { fatalError("a bad reading loaded: \(problem)") }
+        case .sky(let sky):
+            guard sky.satellites.count <= SkyView.maximumSatellites else { fatalError("a sky of \(sky.satellites.count) satellites loaded") }
+            if let problem = sky.satellites.lazy.compactMap(\.problem).first { fatalError("a bad satellite loaded: \(problem)") }
         case .gps: break
         }
     }
