@@ -6,11 +6,15 @@
  * reader costs a few microseconds per line, so what it reports is the daemon's fan-out
  * (and the kernel's socket wake-up), not the reader's backlog.
  *
- *   fanout-reader FIXES TIMEOUT_S [in-order] [event=METHOD] [hz=RATE] < DESCRIPTORS
+ *   fanout-reader FIXES TIMEOUT_S [in-order] [event=METHOD] [hz=RATE] [sparse=GAP] < DESCRIPTORS
  *
  * `event=heading hz=50` (Tools/bench-fanout.py --heading) counts the `heading` events of a
  * 50 Hz magnetometer instead, indexed by their `time` in fiftieths of a second: the same
  * reading for any event whose params carry the sample's `time`.
+ *
+ * `sparse=GAP`: not every index comes (a heading filter holds some readings back, at most
+ * GAP - 1 in a row): an app is done at its first event of index FIXES - GAP or later.
+ * The fewest and most events an app got are printed on standard error, "counts MIN MAX".
  *
  * Reads the sockets inherited as the descriptors listed on standard input (numbers
  * separated by spaces, at most 100000) until each has had FIXES
@@ -38,6 +42,7 @@
 struct app {
     int fd;
     int fixes;
+    int finished;
     size_t used;
     char partial[LINE_MAX_BYTES];
 };
@@ -71,6 +76,7 @@ static long fix_index(const char *line, size_t length) {
 }
 
 static int in_order; /* the `in-order` argument */
+static long sparse_gap; /* sparse=: 0 when every index comes */
 
 /* Handles the complete lines in `app`'s buffer; keeps the partial one. */
 static void take_lines(struct app *app, double now, double *latest, long fixes, int *done) {
@@ -84,7 +90,11 @@ static void take_lines(struct app *app, double now, double *latest, long fixes, 
                 exit(4);
             }
             if (index >= 0 && index < fixes && now > latest[index]) latest[index] = now;
-            if (++app->fixes == fixes) (*done)++;
+            app->fixes++;
+            if (sparse_gap ? (index >= fixes - sparse_gap && !app->finished) : app->fixes == fixes) {
+                app->finished = 1;
+                (*done)++;
+            }
         }
         start = newline + 1;
     }
@@ -101,6 +111,8 @@ int main(int argc, char **argv) {
         } else if (strncmp(argv[i], "event=", 6) == 0 && strlen(argv[i]) < 100) {
             snprintf(key, sizeof key, "\"method\":\"%s\"", argv[i] + 6);
             event_key = key;
+        } else if (strncmp(argv[i], "sparse=", 7) == 0 && atol(argv[i] + 7) >= 1) {
+            sparse_gap = atol(argv[i] + 7);
         } else if (strncmp(argv[i], "hz=", 3) == 0 && atol(argv[i] + 3) >= 1 && atol(argv[i] + 3) <= 1000) {
             period_ms = 1000 / atol(argv[i] + 3);
         } else {
@@ -108,7 +120,7 @@ int main(int argc, char **argv) {
         }
     }
     if (usage) {
-        fprintf(stderr, "usage: %s FIXES TIMEOUT_S [in-order] [event=METHOD] [hz=RATE] < DESCRIPTORS\n", argv[0]);
+        fprintf(stderr, "usage: %s FIXES TIMEOUT_S [in-order] [event=METHOD] [hz=RATE] [sparse=GAP] < DESCRIPTORS\n", argv[0]);
         return 2;
     }
     long fixes = atol(argv[1]);
@@ -161,5 +173,11 @@ int main(int argc, char **argv) {
     }
     for (long i = 0; i < fixes; i++)
         if (latest[i] > 0) printf("%ld %.6f\n", i, latest[i]);
+    int fewest = apps[0].fixes, most = apps[0].fixes;
+    for (int i = 1; i < count; i++) {
+        if (apps[i].fixes < fewest) fewest = apps[i].fixes;
+        if (apps[i].fixes > most) most = apps[i].fixes;
+    }
+    fprintf(stderr, "counts %d %d\n", fewest, most);
     return done == count ? 0 : 3;
 }

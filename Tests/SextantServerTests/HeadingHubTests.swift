@@ -146,6 +146,58 @@ struct HeadingHubTests {
         #expect(calibrations == [["needed": true, "time": "2026-03-01T08:00:02.000Z"]])
     }
 
+    /// Apps in each interface and authorization, one reading: each gets its own payload
+    /// (H2's turn, H8's true), and apps alike get the same bytes (the fan-out's groups).
+    static let audience: [(app: String, orientation: String, status: String?, accuracy: String?)] = [
+        ("com.example.portrait", "portrait", "authorizedWhenInUse", nil),
+        ("com.example.portrait2", "portrait", "authorizedAlways", nil),
+        ("com.example.right", "landscapeRight", "authorizedWhenInUse", nil),
+        ("com.example.left", "landscapeLeft", nil, nil),
+        ("com.example.plain", "portrait", "denied", nil),
+        ("com.example.coarse", "landscapeRight", "authorizedWhenInUse", "reduced"),
+    ]
+
+    @Test("H2 H8: one reading to apps in different interfaces and authorizations: each its own magnetic and true")
+    func groupedPayloads() async throws {
+        let hub = try InProcessHub()
+        let path = hub.directory + "/walk.jsonl"
+        try Self.walk([30]).write(toFile: path, atomically: true, encoding: .utf8)
+        let control = try await hub.connect(.control)
+        var apps: [TestClient] = []
+        for member in Self.audience {
+            let app = try await hub.connect(.app)
+            _ = try await app.call(Method.hello, ["app": .string(member.app), "orientations": [.string(member.orientation)]])
+            if let status = member.status {
+                var params: [String: JSONValue] = ["app": .string(member.app), "status": .string(status)]
+                if let accuracy = member.accuracy { params["accuracy"] = .string(accuracy) }
+                _ = try await control.call(Method.permissionsSet, .object(params))
+            }
+            _ = try await app.call(Method.headingStart, ["filter": 0])
+            apps.append(app)
+        }
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .seconds(2))
+        let turn: [String: Double] = ["portrait": 0, "landscapeRight": 90, "landscapeLeft": -90]
+        var received: [JSONValue] = []
+        for (app, member) in zip(apps, Self.audience) {
+            let events = try await Self.headings(app)
+            try #require(events.count == 1, "\(member.app): \(events)")
+            let event = events[0]
+            let turned = turn[member.orientation]!
+            #expect(Self.near(event["magnetic"], 30 + turned), "\(member.app): \(event)")
+            let mayLocate = member.status?.hasPrefix("authorized") == true
+            // Reduced: absent until the app's grid is on disk (H8), which the hub writes off its loop.
+            if member.accuracy == nil || !mayLocate { #expect((event["true"] != nil) == mayLocate, "\(member.app): \(event)") }
+            if mayLocate, let trueHeading = event["true"]?.doubleValue {
+                // Reduced: the declination at the served cell, within a hundredth or so of the fix's.
+                #expect(HeadingMath.separation(trueHeading, 30 + Self.declination + turned) < 0.1, "\(member.app): \(event)")
+            }
+            received.append(event)
+        }
+        #expect(received[0] == received[1], "two portrait apps at full accuracy get the same event")
+        #expect(received[0] != received[4], "the app that may not locate gets no true")
+    }
+
     @Test("heading.start: a filter outside 0...180 or not a number is -32602 naming it; the session goes on")
     func badFilter() async throws {
         let hub = try InProcessHub()

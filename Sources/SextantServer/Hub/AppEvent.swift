@@ -197,6 +197,20 @@ final class SharedEvent {
     }
 }
 
+/// Events that differ between sessions only by a few values (`Key`): each distinct one is
+/// made once, on first use, and shared (``SharedEvent``) by every session with that key.
+struct SharedEvents<Key: Hashable> {
+    private var made: [Key: SharedEvent] = [:]
+
+    /// The shared event for `key`, made by `make` the first time it is asked for.
+    mutating func event(for key: Key, _ make: () -> any AppEventKind) -> SharedEvent {
+        if let event = made[key] { return event }
+        let event = SharedEvent(make())
+        made[key] = event
+        return event
+    }
+}
+
 /// The face an app session came through: where its events go, in that face's protocol.
 /// app.sock's `Connection` is one; a face for another protocol (gpsd's, D-Bus) adds its own.
 protocol SessionOutput: AnyObject {

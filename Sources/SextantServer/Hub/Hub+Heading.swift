@@ -24,23 +24,22 @@ extension Hub {
     private func publishHeading(_ decision: HeadingDecision) {
         let decided = decision.heading
         for face in faces { face.headingDecided(decided) }
+        // Apps differ only by their interface (H2) and the true heading they may have (H8):
+        // each distinct event is made and encoded once, and its bytes go to all of them.
+        var payloads = HeadingPayloads(heading: decided)
+        let calibration = decision.calibrationChanged.map { SharedEvent(HeadingCalibrationEvent(needed: $0, time: decided.time)) }
+        let fullAccuracyTrue = fullAccuracyTrueHeading(of: decided)
         var heard = false
         for session in sessions.ordered where session.hears(.heading) {
             heard = true
             // H8: the magnetic heading follows L8 (foreground, or background with Always).
             guard mayHaveHeading(session) else { continue }
-            if let needed = decision.calibrationChanged {
-                publish(to: session, HeadingCalibrationEvent(needed: needed, time: decided.time))
-            }
+            if let calibration { publish(to: session, calibration) }
             let interface = session.interface.orientation ?? .portrait
             let magnetic = HeadingMath.turned(decided.magnetic, to: interface)
             guard session.heading?.stream.admits(magnetic) == true else { continue }
-            if let trueHeading = trueHeading(of: decided, for: session) {
-                publish(to: session, TrueHeadingEvent(heading: decided, magnetic: magnetic,
-                    trueHeading: HeadingMath.turned(trueHeading, to: interface)))
-            } else {
-                publish(to: session, HeadingEvent(heading: decided, magnetic: magnetic))
-            }
+            let trueHeading = trueHeading(of: decided, for: session, atFullAccuracy: fullAccuracyTrue)
+            publish(to: session, payloads.event(interface: interface, magnetic: magnetic, trueHeading: trueHeading))
         }
         guard !heard else { return }
         if let needed = decision.calibrationChanged {
@@ -49,9 +48,15 @@ extension Hub {
         broadcastToWatchers(Event.heading, HeadingEvent(heading: decided, magnetic: decided.magnetic).params, kind: .sensor)
     }
 
-    /// H8 (L8): an app in the background hears the compass only with Always.
+    /// H8 (L8): an app in the background hears the compass only with Always. Asked of
+    /// the engine again only when it changed (as `decidedAccuracy(of:)`): every reading's
+    /// fan-out reads it for every app.
     func mayHaveHeading(_ session: AppSession) -> Bool {
-        appState(of: session) == .foreground || authorization.authorization(of: session.id).status == .authorizedAlways
+        if session.headingDecidedAt != authorizationGeneration {
+            session.mayHaveHeading = appState(of: session) == .foreground || authorization.authorization(of: session.id).status == .authorizedAlways
+            session.headingDecidedAt = authorizationGeneration
+        }
+        return session.mayHaveHeading
     }
 
     /// H6, H8: the true heading in the device's natural orientation that this session may
@@ -59,18 +64,51 @@ extension Hub {
     /// compass's own or magnetic + the declination at the latest fix; at reduced accuracy
     /// magnetic + the declination at the fix the app is served (its grid cell, L10).
     func trueHeading(of decided: Heading, for session: AppSession) -> Double? {
+        trueHeading(of: decided, for: session, atFullAccuracy: fullAccuracyTrueHeading(of: decided))
+    }
+
+    /// The same, given what an app at full accuracy gets (the same for every one of them).
+    private func trueHeading(of decided: Heading, for session: AppSession, atFullAccuracy: Double?) -> Double? {
         guard let granted = decidedAccuracy(of: session) else { return nil }
-        guard let fix = location.lastFix else { return granted == .full ? decided.reportedTrue : nil }
-        if granted == .full {
-            if let reported = decided.reportedTrue { return reported }
-            let declination = heading.fullAccuracyModel(at: fix, time: decided.time).declination
-            return HeadingMath.normalized(decided.magnetic + declination)
-        }
-        guard let fudger = committedFudger(for: session.app) else { return nil }
+        if granted == .full { return atFullAccuracy }
+        guard let fix = location.lastFix, let fudger = committedFudger(for: session.app) else { return nil }
         let served = fudger.coarsen(fix).fix
         let elements = session.heading?.model.elements(
             latitude: served.latitude, longitude: served.longitude, height: served.altitude ?? 0, at: decided.time)
         return elements.map { HeadingMath.normalized(decided.magnetic + $0.declination) }
+    }
+
+    /// H6: the true heading of an app at full accuracy: the compass's own, or magnetic +
+    /// the declination at the latest fix; without a fix, only the compass's own.
+    private func fullAccuracyTrueHeading(of decided: Heading) -> Double? {
+        if let reported = decided.reportedTrue { return reported }
+        guard let fix = location.lastFix else { return nil }
+        let declination = heading.fullAccuracyModel(at: fix, time: decided.time).declination
+        return HeadingMath.normalized(decided.magnetic + declination)
+    }
+}
+
+/// One reading's `heading` events, one a distinct payload: apps differ only by the
+/// interface the heading is turned to (H2) and the true heading they may have (H8).
+struct HeadingPayloads {
+    private struct Key: Hashable {
+        let interface: InterfaceOrientation
+        /// In the device's natural orientation; nil: none (``HeadingEvent``).
+        let trueHeading: Double?
+    }
+
+    let heading: Heading
+    private var events = SharedEvents<Key>()
+
+    init(heading: Heading) { self.heading = heading }
+
+    /// The event for an app in `interface` (`magnetic` turned to it) that may have `trueHeading`.
+    mutating func event(interface: InterfaceOrientation, magnetic: Double, trueHeading: Double?) -> SharedEvent {
+        let heading = heading
+        return events.event(for: Key(interface: interface, trueHeading: trueHeading)) {
+            guard let trueHeading else { return HeadingEvent(heading: heading, magnetic: magnetic) }
+            return TrueHeadingEvent(heading: heading, magnetic: magnetic, trueHeading: HeadingMath.turned(trueHeading, to: interface))
+        }
     }
 }
 

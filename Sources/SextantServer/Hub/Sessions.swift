@@ -27,6 +27,10 @@ final class AppSession {
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
     var decidedAccuracy: LocationAccuracy?
     var decidedAt: UInt64 = 0
+    /// Whether it may hear the compass (H8, L8) as of the engine's generation
+    /// `headingDecidedAt` (`Hub.mayHaveHeading(_:)`).
+    var mayHaveHeading = false
+    var headingDecidedAt: UInt64 = 0
     /// Told that region monitoring stopped being available (R10), until full accuracy returns.
     var toldRegionsUnavailable = false
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.

@@ -32,6 +32,7 @@ extension TracePlot {
         if path.count <= 400 {
             for p in path { pin(&canvas, at: p) { $0.circle(x: 0, y: 0, radius: 1.6, fill: "#1d4ed8") } }
         }
+        drawHeadingArrows(&canvas)
         drawReceived(&canvas)
         var labels = mapLabelPlacer()
         drawEnds(&canvas, labels: &labels)
