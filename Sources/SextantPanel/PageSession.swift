@@ -92,18 +92,53 @@ struct PageSession {
     }
 }
 
-/// The pages connected now; each event of the panel's one watch goes to all of them.
+/// The pages connected now; each event of the panel's one watch goes to all of them, and
+/// each change of the daemon's reachability as a `{"daemon": …}` frame, which a page that
+/// opens while the daemon is away gets at once.
 final class PanelPages: Sendable {
-    private let outboxes = Mutex<[PageOutbox]>([])
+    private let state = Mutex(State())
 
-    func add(_ outbox: PageOutbox) { outboxes.withLock { $0.append(outbox) } }
-    func remove(_ outbox: PageOutbox) { outboxes.withLock { $0.removeAll { $0 === outbox } } }
-
-    func publish(_ line: ByteBuffer) {
-        for outbox in outboxes.withLock({ $0 }) { outbox.push(event: line) }
+    struct State {
+        var outboxes: [PageOutbox] = []
+        /// The frame that says the daemon is away, while it is.
+        var away: String?
     }
 
-    var count: Int { outboxes.withLock { $0.count } }
+    func add(_ outbox: PageOutbox) {
+        state.withLock { state in
+            state.outboxes.append(outbox)
+            if let away = state.away { outbox.push(answer: away) }
+        }
+    }
+
+    func remove(_ outbox: PageOutbox) { state.withLock { $0.outboxes.removeAll { $0 === outbox } } }
+
+    func publish(_ line: ByteBuffer) {
+        for outbox in state.withLock({ $0.outboxes }) { outbox.push(event: line) }
+    }
+
+    /// The daemon went away, or is still away for another reason: the pages show why.
+    func daemonUnreachable(socket: String, reason: String) {
+        let frame = JSONValue.object(["daemon": ["reachable": false, "socket": .string(socket), "error": .string(reason)]]).serialized()
+        // Under the lock, so that a page added meanwhile gets the frames in their order.
+        state.withLock { state in
+            guard state.away != frame else { return }
+            state.away = frame
+            for outbox in state.outboxes { outbox.push(answer: frame) }
+        }
+    }
+
+    /// The daemon is back (watched again): the pages read its state afresh.
+    func daemonReachable(socket: String) {
+        let frame = JSONValue.object(["daemon": ["reachable": true, "socket": .string(socket)]]).serialized()
+        state.withLock { state in
+            guard state.away != nil else { return }
+            state.away = nil
+            for outbox in state.outboxes { outbox.push(answer: frame) }
+        }
+    }
+
+    var count: Int { state.withLock { $0.outboxes.count } }
 }
 
 /// A page's requests sent on and not answered yet.

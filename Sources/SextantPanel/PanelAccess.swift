@@ -64,8 +64,13 @@ public final class PanelAccess: Sendable {
 
     /// The request carries the token, as our cookie or as `?token=`.
     func admits(_ request: Request) -> Bool {
-        if let query = request.uri.queryParameters["token"], matches(query) { return true }
-        for header in request.headers[values: .cookie] {
+        admits(token: request.uri.queryParameters["token"], cookies: request.headers[values: .cookie])
+    }
+
+    /// The same from the `?token=` given, if any, and the Cookie headers.
+    func admits(token query: Substring?, cookies: [String]) -> Bool {
+        if let query, matches(query) { return true }
+        for header in cookies {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
                 guard let equals = trimmed.firstIndex(of: "=") else { continue }

@@ -7,7 +7,7 @@ import SextantTraces
 /// are the panel's own (traces of its folder, a drawn route); `watch` is refused, since the
 /// panel watches for every page.
 struct PanelMethods: Sendable {
-    let daemon: DaemonLink
+    let daemon: DaemonSupervisor
     let tracesDirectory: String
 
     /// The fixes of `panel.trace`'s answer, at most: enough for a line on a map.

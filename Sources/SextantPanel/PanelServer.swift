@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOHTTP1
 import SextantClient
 import SextantProtocol
 import ServiceLifecycle
@@ -17,45 +19,33 @@ public struct PanelServer: Sendable {
         self.access = access
     }
 
-    /// Connects to the daemon, serves until the daemon closes the connection (an error) or
-    /// SIGINT/SIGTERM; `onListening` gets the URL once connections are accepted.
+    /// Connects to the daemon and serves until SIGINT or SIGTERM; `onListening` gets the
+    /// URL once connections are accepted. Without a daemon at the start, or one that
+    /// refuses `watch`, it throws at once; a daemon that goes away later is waited for
+    /// (`DaemonSupervisor`).
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
-        let calls: DaemonLink
-        let watching: DaemonLink
-        do {
-            calls = try await DaemonLink(path: configuration.socketPath)
-            watching = try await DaemonLink(path: configuration.socketPath)
-        } catch let error as ClientError {
-            throw PanelError(error.description)
-        }
+        let daemon = DaemonSupervisor(path: configuration.socketPath)
+        let first = try await daemon.connect()
         let pages = PanelPages()
-        let methods = PanelMethods(daemon: calls, tracesDirectory: configuration.tracesDirectory)
+        let methods = PanelMethods(daemon: daemon, tracesDirectory: configuration.tracesDirectory)
         let application = makeApplication(pages: pages, methods: methods, onListening: onListening)
-        let ending = try await withThrowingTaskGroup(of: Ending.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let (watched, answer) = AsyncStream.makeStream(of: RPCError?.self)
             group.addTask {
-                await calls.run { _ in }
-                return .daemonGone
+                await daemon.run(first: first, pages: pages) { refusal in
+                    answer.yield(refusal)
+                    answer.finish()
+                }
             }
-            group.addTask {
-                await watching.run(onEvent: pages.publish)
-                return .daemonGone
+            for await refusal in watched {
+                if let refusal { throw PanelError("the daemon refused watch: \(refusal.message) (error \(refusal.code))") }
             }
-            if case .failure(let error) = await watching.watch() {
-                throw PanelError("the daemon refused watch: \(error.message) (error \(error.code))")
-            }
-            group.addTask {
-                try await application.runService()
-                return .stopped
-            }
-            // Whichever ends first ends the panel: a daemon that went away, or a signal.
-            let first = try await group.next() ?? .stopped
+            group.addTask { try await application.runService() }
+            // The server ends on a signal; the daemon's links go with it.
+            _ = try await group.next()
             group.cancelAll()
-            return first
         }
-        if ending == .daemonGone { throw PanelError("the daemon closed the control connection (\(configuration.socketPath))") }
     }
-
-    enum Ending: Sendable { case daemonGone, stopped }
 
     var hello: String {
         JSONValue.object(["hello": ["version": .string(sextantVersion), "tiles": JSONValue(configuration.tiles)]]).serialized()
@@ -71,11 +61,18 @@ public struct PanelServer: Sendable {
         let access = self.access
         let address = BindAddress.hostname(configuration.listen.host, port: configuration.listen.port)
         let session = PageSession(pages: pages, methods: methods, hello: hello)
+        let webSocketResponder = makeWebSocketRouter(session: session).buildResponder()
+        let admission = WebSocketAdmission(access: access)
+        let server = HTTPServerBuilder { responder in
+            RefusingUpgradeChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: PageSession.maximumMessage, autoPing: .disabled))),
+                admission: admission)
+        }
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: makeWebSocketRouter(session: session),
-                configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: PageSession.maximumMessage, autoPing: .disabled))),
+            server: server,
             configuration: ApplicationConfiguration(address: address, serverName: nil),
             onServerRunning: { channel in
                 access.bound(to: channel.localAddress?.port ?? access.port)
@@ -102,7 +99,7 @@ public struct PanelServer: Sendable {
             response.headers[.contentType] = "application/json"
             return response
         }
-        // Reached only when the WebSocket router refused the upgrade: say why.
+        // An upgrade refused (`UpgradeRefusalHandler`) or a plain GET: say why.
         router.get("/ws") { request, _ in
             PlainResponse.make(.forbidden, WebSocketAdmission(access: access).refusal(request) ?? "This is the panel's WebSocket: upgrade to it from the panel's page.\n")
         }
@@ -132,10 +129,21 @@ struct WebSocketAdmission: Sendable {
 
     /// Why the upgrade is refused, or nil.
     func refusal(_ request: Request) -> String? {
-        let host = request.hostHeader
+        refusal(host: request.hostHeader, origin: request.headers[.origin], admitted: access.admits(request))
+    }
+
+    /// The same for a request as NIO reads it, before the upgrade; any other path than
+    /// `/ws` has no WebSocket.
+    func refusal(_ head: HTTPRequestHead) -> String? {
+        let uri = URI(head.uri)
+        guard uri.path == "/ws" else { return "No WebSocket at \(uri.path): the panel's is /ws.\n" }
+        let admitted = access.admits(token: uri.queryParameters["token"], cookies: head.headers["cookie"])
+        return refusal(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin"), admitted: admitted)
+    }
+
+    private func refusal(host: String?, origin: String?, admitted: Bool) -> String? {
         guard access.allowsHost(host) else { return "Host \(host ?? "(none)") is not this panel's address.\n" }
-        guard access.admits(request) else { return "The WebSocket needs the panel's cookie: open the URL sextant-panel printed.\n" }
-        let origin = request.headers[.origin]
+        guard admitted else { return "The WebSocket needs the panel's cookie: open the URL sextant-panel printed.\n" }
         guard access.allowsOrigin(origin, host: host) else {
             return "WebSocket upgrade refused: Origin \(origin ?? "(none)") is not this panel's (http://\(host ?? ""))\n"
         }

@@ -24,6 +24,9 @@ public enum SextantEvent: Sendable, Equatable {
     case headingCalibration(HeadingCalibrationEvent)
     /// The satellites in view and used (RULES N8).
     case satellites(WireSky)
+    /// An app session opened, closed or changed: its `apps.list` entry with `change`
+    /// (`opened`, `changed`, `closed`; a closed one names the session only).
+    case session(JSONValue)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -45,6 +48,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.heading: self = .heading(try WireHeading(json: params))
         case Event.headingCalibration: self = .headingCalibration(try HeadingCalibrationEvent(json: params))
         case Event.satellites: self = .satellites(try WireSky(json: params))
+        case Event.session: self = .session(params)
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -69,6 +73,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .heading: return Event.heading
         case .headingCalibration: return Event.headingCalibration
         case .satellites: return Event.satellites
+        case .session: return Event.session
         }
     }
 
@@ -90,6 +95,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .heading(let heading): return heading.json
         case .headingCalibration(let event): return event.json
         case .satellites(let sky): return sky.json
+        case .session(let members): return members
         }
     }
 }

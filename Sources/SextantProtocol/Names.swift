@@ -158,6 +158,8 @@ public enum Event {
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
     public static let replay = "replay"
+    /// An app session opened, closed or changed, as `apps.list` gives it.
+    public static let session = "session"
 
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
@@ -167,6 +169,7 @@ public enum Event {
         prompt, promptClosed, replay,
         heading, headingCalibration,
         satellites,
+        session,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -127,6 +127,15 @@ enum Text {
         return s
     }
 
+    /// A `session` event: what happened, then the session as `apps` shows it.
+    static func session(_ s: JSONValue) -> String {
+        let change = plain(s["change"])
+        guard change != "closed" else { return "closed (\(plain(s["kind"])), pid \(plain(s["pid"])), uid \(plain(s["uid"])))" }
+        let streams = s["streams"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return "\(change): \(plain(s["state"])), \(plain(s["authorization"]?["status"])), interface \(plain(s["interfaceOrientation"])), "
+            + "streams \(streams.isEmpty ? "nothing" : streams.joined(separator: " "))"
+    }
+
     /// An age like "12s" from an RFC 3339 time.
     static func age(_ value: JSONValue?) -> String {
         guard let text = value?.stringValue, let then = Timestamp(rfc3339: text) else { return "-" }

@@ -217,6 +217,7 @@ enum EventText {
         case Event.regionUnavailable: return Text.plain(p["reason"])
         case Event.heading: return Text.heading(p)
         case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
+        case Event.session: return Text.session(p)
         default: return p.serialized()
         }
     }

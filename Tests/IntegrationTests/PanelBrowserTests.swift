@@ -96,6 +96,35 @@ final class PanelBrowserTests {
         try browser.step(["do": "screenshot", "name": "replay"])
     }
 
+    @Test("issue 25.1: an app that connects while the page is open gets its row without a refresh, and loses it when it goes")
+    func newAppsRowAppearsWithoutARefresh() throws {
+        let row = "#apps-table tr[data-app=\"\(Self.app)\"]"
+        try browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row)') === null")])
+        do {
+            let (app, _) = try daemon.app(Self.app)
+            try browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row)') !== null")])
+            _ = try daemon.control().call(Method.permissionsSet, ["app": .string(Self.app), "status": "authorizedWhenInUse"])
+            _ = try app.call(Method.locationStart)
+            try browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) .streaming').textContent === 'location'")])
+            app.close()
+        }
+        // The app's connection is closed: its row goes.
+        try browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row)') === null")])
+    }
+
+    @Test("issue 25.2: the daemon stopped under an open page shows the banner; restarted, the page is live again and sees a new app")
+    func thePageOutlivesTheDaemon() throws {
+        let banner = "document.getElementById('daemon-banner')"
+        #expect(daemon.terminate() == 0)
+        let shown = try browser.step(["do": "waitFor", "expression": .string("!\(banner).hidden && \(banner).textContent")])
+        #expect(shown["value"]?.stringValue?.contains("daemon not reachable, retrying") == true, "\(shown)")
+        try daemon.restart()
+        try browser.step(["do": "waitFor", "expression": .string("\(banner).hidden")])
+        let (app, _) = try daemon.app(Self.app)
+        try browser.step(["do": "waitFor", "expression": .string("document.querySelector('#apps-table tr[data-app=\"\(Self.app)\"]') !== null")])
+        withExtendedLifetime(app) {}
+    }
+
     @Test("issue 25 performance: every fix of a 10 Hz stream reaches the page; its lag behind the daemon (fix time to the frame's receipt and drawing) is printed")
     func pageFollowsTenHertz() throws {
         let control = try daemon.control()

@@ -59,28 +59,38 @@ import Testing
         #expect(local.status == 200)
     }
 
-    @Test func issue25_aWebSocketUpgradeNeedsThePanelsOriginAndItsCookie() throws {
+    @Test func issue25_3_aRefusedWebSocketUpgradeSaysWhyWithTheSecurityHeaders() throws {
         let daemon = try DaemonHarness()
         let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
         let host = "Host: \(panel.host)"
-        for (what, headers) in [
-            ("a foreign Origin", [host, "Origin: http://evil.example", "Cookie: \(panel.cookie)"]),
-            ("an Origin on another port", [host, "Origin: http://127.0.0.1:1", "Cookie: \(panel.cookie)"]),
-            ("the null Origin", [host, "Origin: null", "Cookie: \(panel.cookie)"]),
-            ("no Origin", [host, "Cookie: \(panel.cookie)"]),
-            ("the right Origin but no cookie", [host, "Origin: \(panel.origin)"]),
-            ("the right Origin and a wrong cookie", [host, "Origin: \(panel.origin)", "Cookie: sextant-panel=x"]),
-            ("a rebound Host", ["Host: evil.example:\(panel.port)", "Origin: http://evil.example:\(panel.port)", "Cookie: \(panel.cookie)"]),
+        for (what, headers, reason) in [
+            ("a foreign Origin", [host, "Origin: http://evil.example", "Cookie: \(panel.cookie)"], "Origin http://evil.example is not this panel's"),
+            ("an Origin on another port", [host, "Origin: http://127.0.0.1:1", "Cookie: \(panel.cookie)"], "Origin http://127.0.0.1:1 is not"),
+            ("the null Origin", [host, "Origin: null", "Cookie: \(panel.cookie)"], "Origin null is not"),
+            ("no Origin", [host, "Cookie: \(panel.cookie)"], "Origin (none) is not"),
+            ("the right Origin but no cookie", [host, "Origin: \(panel.origin)"], "needs the panel's cookie"),
+            ("the right Origin and a wrong cookie", [host, "Origin: \(panel.origin)", "Cookie: sextant-panel=x"], "needs the panel's cookie"),
+            ("a rebound Host", ["Host: evil.example:\(panel.port)", "Origin: http://evil.example:\(panel.port)", "Cookie: \(panel.cookie)"],
+             "Host evil.example:\(panel.port) is not this panel's address"),
         ] {
-            // hummingbird-websocket answers every refused upgrade with a bare 400 (no body,
-            // the connection closed); the same request without the upgrade says why, 403.
+            // Refused before the upgrade and answered as the same request without it: 403,
+            // the reason, the security headers, and the connection closed.
             switch try PanelWebSocket.handshake(port: panel.port, headers: headers) {
             case .success: Issue.record("\(what): upgraded")
-            case .failure(let reply): #expect(reply.status == 400 && reply.body.isEmpty, "\(what): \(reply.status) \(reply.body)")
+            case .failure(let reply):
+                #expect(reply.status == 403 && reply.body.contains(reason), "\(what): \(reply.status) \(reply.body)")
+                expectSecurityHeaders(reply, "\(what), upgrading")
             }
             let plain = try HTTPReply.exchange(port: panel.port, "GET /ws HTTP/1.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n")
-            #expect(plain.status == 403, "\(what): \(plain.status) \(plain.body)")
+            #expect(plain.status == 403 && plain.body.contains(reason), "\(what): \(plain.status) \(plain.body)")
             expectSecurityHeaders(plain, what)
+        }
+        // An upgrade elsewhere than /ws is no WebSocket: the path's own answer.
+        switch try PanelWebSocket.handshake(port: panel.port, headers: [host, "Origin: \(panel.origin)", "Cookie: \(panel.cookie)"], path: "/config.json") {
+        case .success: Issue.record("/config.json upgraded")
+        case .failure(let reply):
+            #expect(reply.status == 200 && reply.body.contains("\"version\""), "\(reply.status) \(reply.body)")
+            expectSecurityHeaders(reply, "an upgrade of /config.json")
         }
         let socket = try panel.webSocket()
         let hello = try socket.next { $0["hello"] != nil }

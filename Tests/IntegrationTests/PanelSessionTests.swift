@@ -146,4 +146,32 @@ import Testing
         #expect(dropped > 0)
         #expect(events < 55_000)
     }
+
+    @Test func issue25_2_thePanelOutlivesTheDaemonTellsThePageAndWatchesTheNextOne() throws {
+        let daemon = try DaemonHarness()
+        let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
+        let socket = try panel.webSocket()
+        _ = try socket.next { $0["hello"] != nil }
+        #expect(daemon.terminate() == 0)
+        let away = try socket.next(timeout: 30) { $0["daemon"] != nil }["daemon"]
+        #expect(away?["reachable"] == false && away?["socket"] == .string(daemon.runtime + "/control.sock"), "\(String(describing: away))")
+        socket.call(1, "status")
+        let refused = try socket.answer(1)["error"]
+        #expect(refused?["code"] == -32000 && refused?["message"]?.stringValue?.contains("not reachable") == true, "\(String(describing: refused))")
+        // A page that opens while the daemon is away is told at once, after its hello.
+        let late = try panel.webSocket()
+        _ = try late.next { $0["hello"] != nil }
+        #expect(try late.next { $0["daemon"] != nil }["daemon"]?["reachable"] == false)
+
+        try daemon.restart()
+        for page in [socket, late] { _ = try page.next(timeout: 30) { $0["daemon"]?["reachable"] == true } }
+        socket.call(2, "status")
+        #expect(try socket.answer(2)["result"]?["version"] == .string(sextantVersion))
+        // The new daemon is watched: its events reach the page.
+        _ = try daemon.control().call("device.set", ["location": ["lat": 12.5, "lon": 20]])
+        let fix = try socket.next { frame in
+            frame["events"]?.arrayValue?.contains { $0["method"] == "location" && $0["params"]?["lat"] == 12.5 } == true
+        }
+        #expect(fix["events"] != nil)
+    }
 }

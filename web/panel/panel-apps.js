@@ -21,12 +21,10 @@ function button(parent, label, title, action, className) {
     return b;
 }
 
-/** What a session streams, from apps.list's `locationStreaming` (a flag or an object). */
-function streaming(value) {
-    if (!value) return "no";
-    if (value === true) return "location";
-    if (typeof value === "object") return Object.entries(value).filter(([, on]) => on).map(([name, on]) => (on === true ? name : `${name} ${JSON.stringify(on)}`)).join(", ") || "no";
-    return String(value);
+/** What a session streams, from apps.list's `streams` (topic names). */
+function streaming(session) {
+    const streams = session.streams || (session.locationStreaming ? ["location"] : []);
+    return streams.length ? streams.join(", ") : "no";
 }
 
 export class PanelApps {
@@ -60,7 +58,7 @@ export class PanelApps {
             cell(row, authorization.accuracy, "accuracy");
             cell(row, stored.allowOnce ? "yes" : "no", "allow-once");
             cell(row, session.interfaceOrientation + (session.interfaceLocked ? " 🔒" : ""), "interface");
-            cell(row, streaming(session.locationStreaming), "streaming");
+            cell(row, streaming(session), "streaming");
             const actions = document.createElement("tr");
             actions.className = "actions-row";
             actions.dataset.app = session.app;

@@ -3,10 +3,11 @@
 // restart while a tester keeps the page open.
 
 export class PanelSocket {
-    constructor({ onHello, onEvents, onState }) {
+    constructor({ onHello, onEvents, onState, onDaemon }) {
         this.onHello = onHello;
         this.onEvents = onEvents;
         this.onState = onState;
+        this.onDaemon = onDaemon;
         this.nextId = 1;
         this.waiting = new Map();
         this.connect();
@@ -36,6 +37,8 @@ export class PanelSocket {
         }
         if (frame.hello) {
             this.onHello(frame.hello);
+        } else if (frame.daemon) {
+            this.onDaemon(frame.daemon);
         } else if (Array.isArray(frame.events)) {
             this.onEvents(frame.events, receivedAt, frame.dropped || 0);
         } else if (frame.id !== undefined && this.waiting.has(frame.id)) {

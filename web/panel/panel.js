@@ -17,10 +17,14 @@ const panel = {
     pending: [],
     frameRequested: false,
     stale: new Set(),
-    sessions: new Set(),
+    // The apps table's rows by session number, from apps.list and then `session` events.
+    apps: new Map(),
+    appsChanged: false,
+    permissions: [],
     lags: [],
     dropped: 0,
     ready: false,
+    daemonReachable: true,
 };
 window.sextantPanel = panel;
 
@@ -52,6 +56,14 @@ const socket = new PanelSocket({
         badge.className = `badge ${connected ? "on" : "off"}`;
         if (!connected) panel.ready = false;
     },
+    onDaemon: (daemon) => {
+        // sextant-panel lost the daemon (it retries by itself), or has it again.
+        const banner = element("daemon-banner");
+        panel.daemonReachable = !!daemon.reachable;
+        banner.hidden = panel.daemonReachable;
+        banner.textContent = panel.daemonReachable ? "" : `daemon not reachable, retrying: ${daemon.error || daemon.socket}`;
+        if (panel.daemonReachable) refreshAll();
+    },
 });
 const call = (method, params) => socket.call(method, params);
 const map = new PanelMap(element("map"), { call, report });
@@ -69,9 +81,11 @@ async function refreshAll() {
             call("status"), call("apps.list"), call("permissions.list"), call("prompts.list"), call("regions.list"),
         ]);
         showStatus(status);
-        panel.sessions = new Set(sessions.map((s) => s.session));
+        panel.apps = new Map(sessions.map((s) => [s.session, s]));
+        panel.permissions = permissions;
+        panel.appsChanged = false;
         apps.showApps(sessions, permissions);
-        map.keepSessions(panel.sessions);
+        map.keepSessions(new Set(panel.apps.keys()));
         apps.showPrompts(prompts);
         map.showRegions(regions);
     } catch (error) {
@@ -97,8 +111,9 @@ function showStatus(status) {
 /** One event of a batch; what it makes stale is read again once the batch is applied. */
 function apply(event) {
     const p = event.params || {};
-    if (p.session !== undefined && !panel.sessions.has(p.session)) panel.stale.add("all");
+    if (event.method !== "session" && p.session !== undefined && !panel.apps.has(p.session)) panel.stale.add("all");
     switch (event.method) {
+    case "session": applySession(p); break;
     case "location":
         if (p.app === undefined) map.showDevice(p);
         else map.showDelivered(p);
@@ -118,6 +133,14 @@ function apply(event) {
         break;
     default: break;
     }
+}
+
+/** A session opened, changed or closed: its row, without reading apps.list again. */
+function applySession(p) {
+    const { change, ...entry } = p;
+    if (change === "closed") panel.apps.delete(p.session);
+    else panel.apps.set(p.session, entry);
+    panel.appsChanged = true;
 }
 
 function applyPending() {
@@ -143,6 +166,10 @@ function applyPending() {
     if (panel.stale.size) {
         panel.stale.clear();
         refreshAll();
+    } else if (panel.appsChanged) {
+        panel.appsChanged = false;
+        apps.showApps([...panel.apps.values()], panel.permissions);
+        map.keepSessions(new Set(panel.apps.keys()));
     }
 }
 

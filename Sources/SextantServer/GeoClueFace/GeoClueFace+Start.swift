@@ -102,6 +102,7 @@ extension GeoClueFace {
     /// app's grant says so (RULES L10), from the last fix the rules let it have.
     func activate(_ client: GeoClueClient, _ session: AppSession) {
         session.stream = LocationStream(desiredAccuracy: client.level.streamDesiredAccuracy)
+        hub.sessionChanged(session)
         hub.replay.locationRequested()
         client.stoppedByRules = false
         client.setActive(true)
@@ -116,6 +117,7 @@ extension GeoClueFace {
     func stop(_ client: GeoClueClient, byRules: Bool) {
         guard client.isActive else { return }
         client.session?.stream = nil
+        if let session = client.session { hub.sessionChanged(session) }
         client.setActive(false)
         client.stoppedByRules = byRules
         if byRules { client.withdrawLocations() }

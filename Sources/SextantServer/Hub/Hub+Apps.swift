@@ -37,6 +37,7 @@ extension Hub {
             session.failOnceWaiters(RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground"))
         }
         logger.info("app state changed", metadata: ["app": "\(session.app)", "session": "\(session.id)", "state": "\(after.rawValue)"])
+        sessionChanged(session)
     }
 
     /// Foreground or background, as the authorization engine (its one owner) has it.

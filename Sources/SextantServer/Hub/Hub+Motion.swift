@@ -61,6 +61,7 @@ extension Hub {
         } else {
             broadcastToWatchers(Event.interfaceOrientation, change.json, app: session.app, session: session.id)
         }
+        sessionChanged(session)
     }
 
     /// `posture` in `hello` and `status`: the last decision, or null before the first hinge sample.

@@ -42,7 +42,11 @@ extension Hub {
     private func dispatch(method: String, params: JSONValue?, id: JSONValue?, on connection: any RPCPeer) {
         let table = connection.socket == .app ? appMethods : controlMethods
         let reply = table.dispatch(method, params: params, id: id, on: connection, hub: self)
-        if connection.socket == .control { record(method, params: params, reply: reply) }
+        if connection.socket == .control {
+            record(method, params: params, reply: reply)
+        } else if let session = connection.session.flatMap({ sessions[$0] }) {
+            sessionChanged(session)  // what it streams, its interface: the watchers hear of a change
+        }
         guard let id else { return }
         switch reply {
         case .result(let value): connection.respond(id, .success(value))

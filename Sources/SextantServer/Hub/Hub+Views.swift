@@ -64,19 +64,25 @@ extension Hub {
     }
 
     func appEntry(_ session: AppSession) -> JSONValue {
-        let auth = authorization.authorization(of: session.id)
-        return [
+        var entry = sessionIdentity(session)
+        entry["state"] = .string((authorization.appState(of: session.id) ?? .foreground).rawValue)
+        entry["interfaceOrientation"] = JSONValue(session.interface.orientation?.rawValue)
+        entry["orientations"] = .array(session.interface.declared.map { .string($0.rawValue) })
+        entry["interfaceLocked"] = .bool(session.interface.interfaceLocked)
+        entry["authorization"] = authorization.authorization(of: session.id).json
+        entry["locationStreaming"] = .bool(session.stream != nil)
+        entry["streams"] = .array(session.streams.map { .string($0) })
+        return .object(entry)
+    }
+
+    /// What names a session in `apps.list` and in the `session` event, even once closed.
+    func sessionIdentity(_ session: AppSession) -> [String: JSONValue] {
+        [
             "session": .int(Int64(session.id)),
             "app": .string(session.app),
             "pid": session.output.peer.map { JSONValue.int(Int64($0.pid)) } ?? .null,
             "uid": session.output.peer.map { JSONValue.int(Int64($0.uid)) } ?? .null,
             "kind": .string(session.output.face),
-            "state": .string((authorization.appState(of: session.id) ?? .foreground).rawValue),
-            "interfaceOrientation": JSONValue(session.interface.orientation?.rawValue),
-            "orientations": .array(session.interface.declared.map { .string($0.rawValue) }),
-            "interfaceLocked": .bool(session.interface.interfaceLocked),
-            "authorization": auth.json,
-            "locationStreaming": .bool(session.stream != nil),
         ]
     }
 }

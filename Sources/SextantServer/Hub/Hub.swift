@@ -219,7 +219,7 @@ public final class Hub {
         guard let session = sessions.close(id) else { return }
         session.cancelOnceWaiters()
         perform(authorization.closeSession(id))
-        logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(id)"])
+        sessionClosed(session)
     }
 
     // MARK: - Authorization requests
@@ -259,11 +259,7 @@ public final class Hub {
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
         let session = sessions.open(app: app, output: output, interface: interface)
         authorization.openSession(session.id, app: app, state: state, at: now)
-        logger.info(
-            "app session started",
-            metadata: [
-                "app": "\(app)", "session": "\(session.id)", "face": "\(output.face)", "pid": "\(output.peer?.pid ?? 0)", "state": "\(state.rawValue)",
-            ])
+        sessionOpened(session, state: state)
         return session
     }
 
@@ -290,6 +286,7 @@ public final class Hub {
                 }
                 publish(to: session, AuthorizationEvent(snapshot: snapshot))
                 regionsAuthorizationChanged(session, snapshot)
+                sessionChanged(session)
             case .reply(let token, let snapshot):
                 answerAuthorization(token, .success(snapshot))
             case .promptOpened(let prompt):
@@ -391,6 +388,9 @@ public final class Hub {
             peer.notify(method, watched, kind: kind == .location ? .sensor : kind == .locationDecision ? .essential : kind)
         }
     }
+
+    /// Whether a watcher would see an event of `method` that went to no app.
+    func watchersAdmit(_ method: String) -> Bool { watchers.values.contains { $0.filter.admits(method, deliveredTo: nil) } }
 
     /// `watch`: the peer sees the events its filter admits from now on.
     func watch(_ filter: WatchFilter, on peer: any RPCPeer) {

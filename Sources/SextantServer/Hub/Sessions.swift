@@ -33,6 +33,8 @@ final class AppSession {
     var headingDecidedAt: UInt64 = 0
     /// Told that region monitoring stopped being available (R10), until full accuracy returns.
     var toldRegionsUnavailable = false
+    /// Its `apps.list` entry as the watchers were last told it (`Hub.sessionChanged`).
+    var announced: JSONValue?
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
     fileprivate(set) var isOpen = true
 
@@ -41,6 +43,15 @@ final class AppSession {
         self.app = app
         self.output = output
         self.interface = interface
+    }
+
+    /// What it streams, by topic name, sorted (`apps.list`'s `streams`): its location
+    /// stream, its significant changes and the topics it subscribed to.
+    var streams: [String] {
+        var names = Set(topics.map(\.name))
+        if stream != nil { names.insert(AppTopic.location.name) }
+        if significantChanges != nil { names.insert(AppTopic.significantChanges.name) }
+        return names.sorted()
     }
 
     /// Whether it hears events of `topic` now.

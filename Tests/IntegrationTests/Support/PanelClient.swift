@@ -133,9 +133,9 @@ final class PanelWebSocket {
 
     /// The handshake with exactly `headers` (Host, Origin, Cookie as the test chooses); the
     /// socket on 101, else the refusal.
-    static func handshake(port: UInt16, headers: [String], receiveBuffer: Int32? = nil) throws -> Result<PanelWebSocket, HTTPReply> {
+    static func handshake(port: UInt16, headers: [String], receiveBuffer: Int32? = nil, path: String = "/ws") throws -> Result<PanelWebSocket, HTTPReply> {
         guard let fd = connectLoopback(port: port, receiveBuffer: receiveBuffer) else { throw HarnessError("cannot connect to 127.0.0.1:\(port)") }
-        let request = "GET /ws HTTP/1.1\r\n" + headers.map { $0 + "\r\n" }.joined()
+        let request = "GET \(path) HTTP/1.1\r\n" + headers.map { $0 + "\r\n" }.joined()
             + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         _ = request.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         var bytes: [UInt8] = []

@@ -21,6 +21,7 @@ struct WatchMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.hub.watch(filter, on: call.peer)
+        call.hub.sessionsWatched()
         return .result([:])
     }
 }

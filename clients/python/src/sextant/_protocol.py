@@ -103,6 +103,7 @@ EVENT_REPLAY = "replay"
 EVENT_HEADING = "heading"
 EVENT_HEADING_CALIBRATION = "headingCalibration"
 EVENT_SATELLITES = "satellites"
+EVENT_SESSION = "session"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)

@@ -1,0 +1,121 @@
+import Foundation
+import NIOCore
+import SextantClient
+import SextantProtocol
+import Synchronization
+
+/// The panel's two links to the daemon, kept up: when the daemon goes away the pages are
+/// told, and the panel connects again to the same socket, waiting between attempts from
+/// 100 ms doubling to 2 s; once back, the new links watch again and the pages re-read
+/// their state. The first connection alone is not retried: without a daemon at the start
+/// the panel ends (exit 69), as `sextantctl` does.
+final class DaemonSupervisor: Sendable {
+    let path: String
+    /// The link every page's calls go through; nil while the daemon is away.
+    private let calls = Mutex<DaemonLink?>(nil)
+
+    static let firstBackoff: Duration = .milliseconds(100)
+    static let maximumBackoff: Duration = .seconds(2)
+
+    init(path: String) { self.path = path }
+
+    /// The connection for calls and the watching one, opened together.
+    struct Links: Sendable {
+        let calls: DaemonLink
+        let watching: DaemonLink
+
+        init(path: String) async throws {
+            calls = try await DaemonLink(path: path)
+            watching = try await DaemonLink(path: path)
+        }
+    }
+
+    /// A control request on the calls link; while the daemon is away, an error that says so.
+    func call(_ method: String, _ params: JSONValue?) async -> Result<JSONValue, RPCError> {
+        guard let link = calls.withLock({ $0 }) else {
+            return .failure(RPCError(code: -32000, message: "the daemon is not reachable (\(path)): sextant-panel is retrying"))
+        }
+        return await link.call(method, params)
+    }
+
+    /// The first links, or the client's own message (`cannot connect to …`).
+    func connect() async throws(PanelError) -> Links {
+        do {
+            return try await Links(path: path)
+        } catch {
+            throw PanelError(describe(error))
+        }
+    }
+
+    /// Serves on `first`, then on each new pair of links, until cancelled. `watching`
+    /// hears once whether the first watch was answered: refused, the panel ends.
+    func run(first: Links, pages: PanelPages, watching: @escaping @Sendable (RPCError?) -> Void) async {
+        var links = first
+        var firstWatch: (@Sendable (RPCError?) -> Void)? = watching
+        while !Task.isCancelled {
+            let reason: String
+            switch await serve(links, pages: pages, onWatch: firstWatch) {
+            case .watchRefused(let error):
+                if firstWatch != nil { return }
+                reason = "the daemon refused watch: \(error.message) (error \(error.code))"
+            case .closed:
+                reason = "the daemon closed the control connection (\(path))"
+            }
+            firstWatch = nil
+            guard !Task.isCancelled, let again = await reconnect(pages: pages, after: reason) else { return }
+            links = again
+        }
+    }
+
+    enum Ending { case watchRefused(RPCError), closed }
+
+    /// Runs both links until the daemon closes either; the calls link serves the pages
+    /// once the watch is answered.
+    private func serve(_ links: Links, pages: PanelPages, onWatch: (@Sendable (RPCError?) -> Void)?) async -> Ending {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await links.calls.run { _ in } }
+            group.addTask { await links.watching.run(onEvent: pages.publish) }
+            defer { calls.withLock { $0 = nil } }
+            if case .failure(let error) = await links.watching.watch() {
+                onWatch?(error)
+                group.cancelAll()
+                return .watchRefused(error)
+            }
+            calls.withLock { $0 = links.calls }
+            onWatch?(nil)
+            pages.daemonReachable(socket: path)
+            // Whichever link ends first, the other goes with it.
+            await group.next()
+            group.cancelAll()
+            return .closed
+        }
+    }
+
+    /// Connects again, telling the pages why it waits; nil once cancelled.
+    private func reconnect(pages: PanelPages, after reason: String) async -> Links? {
+        var wait = Self.firstBackoff
+        var reason = reason
+        Self.say("\(reason): retrying")
+        while true {
+            pages.daemonUnreachable(socket: path, reason: reason)
+            do { try await Task.sleep(for: wait) } catch { return nil }
+            do {
+                let links = try await Links(path: path)
+                Self.say("connected to the daemon again (\(path))")
+                return links
+            } catch {
+                reason = describe(error)
+            }
+            wait = min(wait * 2, Self.maximumBackoff)
+        }
+    }
+
+    func describe(_ error: any Error) -> String {
+        (error as? ClientError)?.description ?? "cannot connect to \(path): \(error)"
+    }
+
+    /// A line on standard error, for the person who started the panel.
+    static func say(_ text: String) {
+        FileHandle.standardError.write(Data("sextant-panel: \(text)\n".utf8))
+    }
+}
