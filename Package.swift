@@ -29,7 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Without its default trait ConfigurationSupport: nothing here reads swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
@@ -146,7 +147,12 @@ let package = Package(
             name: "SextantBrowser",
             dependencies: [
                 "SextantProtocol", "SextantClient",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // A WebSocket client of NIO's own parts: the browser's endpoint is ws:// on
+                // loopback, so nothing of TLS (swift-nio-ssl) is built for it.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -167,7 +173,14 @@ let package = Package(
         .target(name: "SextantTestSupport", dependencies: ["SextantCore"], path: "Tests/SextantTestSupport"),
 
         .testTarget(name: "SextantProtocolTests", dependencies: ["SextantProtocol"]),
-        .testTarget(name: "SextantBrowserTests", dependencies: ["SextantBrowser", "SextantProtocol"]),
+        .testTarget(
+            name: "SextantBrowserTests",
+            dependencies: [
+                "SextantBrowser", "SextantProtocol",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "SextantSocketTests", dependencies: ["SextantSocket"]),
         .testTarget(name: "SextantCoreTests", dependencies: ["SextantCore", "SextantTestSupport"]),
         .testTarget(name: "SextantTracesTests", dependencies: ["SextantTraces", "SextantTestSupport"]),

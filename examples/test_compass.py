@@ -3,26 +3,11 @@ phone's top through known headings is replayed; the app sees each one, magnetic 
 and loses the true heading at once when its location permission is revoked, while the
 magnetic heading goes on."""
 
-import math
-
 import pytest
 
+from sextant.traces import compass_turns, write_trace
+
 COMPASS = "com.example.compass"
-
-
-def compass_walk(path, headings):
-    """A phone lying flat, its top turned to each heading in turn, one reading a second,
-    in a field of 20 µT north and 40 µT down (Paris's is 21 and 43)."""
-    lines = [
-        '{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}',
-        '{"t":0,"location":{"lat":48.8556,"lon":2.2986}}',
-        '{"t":0,"accel":{"x":0,"y":0,"z":9.81}}',
-    ]
-    for i, heading in enumerate(headings):
-        a = math.radians(heading)
-        lines.append('{"t":%d,"magnet":{"x":%r,"y":%r,"z":-40}}' % (i + 1, -20 * math.sin(a), 20 * math.cos(a)))
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
 
 
 def test_a_compass_app_sees_each_heading_and_loses_true_north_at_a_revoke(sextant_control, sextant_app, tmp_path):
@@ -30,7 +15,9 @@ def test_a_compass_app_sees_each_heading_and_loses_true_north_at_a_revoke(sextan
     app = sextant_app(COMPASS)
     app.start_heading(filter=0)
 
-    sextant_control.replay_start(compass_walk(tmp_path / "walk.jsonl", [0, 45, 90, 135]), speed=1, until=2)
+    # Paris, where a field of 20 µT north and 40 µT down is near the real one.
+    walk = write_trace(tmp_path / "walk.jsonl", compass_turns([0, 45, 90, 135], lat=48.8556, lon=2.2986))
+    sextant_control.replay_start(walk, speed=1, until=2)
     seen = [app.next_heading(), app.next_heading()]
     assert [h.magnetic for h in seen] == [pytest.approx(0, abs=0.01), pytest.approx(45, abs=0.01)]
     # True north is east of magnetic north in Paris in 2026 (WMM2025: +1.98°).

@@ -1,4 +1,3 @@
-import HummingbirdWSClient
 import Logging
 import SextantProtocol
 import Synchronization
@@ -30,7 +29,7 @@ public enum CDPError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// One DevTools connection (a WebSocket to the browser's endpoint): commands numbered and
+/// One DevTools connection (a WebSocket to the browser's endpoint, `DevToolsSocket`): commands numbered and
 /// answered in any order, events handed to `onEvent`, every page reached through its
 /// session id on the same socket (CDP's flat mode).
 public final class CDPConnection: Sendable {
@@ -55,29 +54,17 @@ public final class CDPConnection: Sendable {
         body: @escaping @Sendable (CDPConnection) async -> Void
     ) async throws {
         let connection = CDPConnection()
-        // CDP messages (a target list, a page's script) outgrow WSClient's 16 KiB default.
-        let configuration = WebSocketClientConfiguration(maxFrameSize: 16 << 20)
-        try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await line in connection.outgoingLines {
-                        do { try await outbound.write(.text(line)) } catch { break }
-                    }
-                }
-                group.addTask { await body(connection) }
-                do {
-                    for try await message in inbound.messages(maxSize: 64 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        connection.received(text, onEvent: onEvent)
-                    }
-                } catch {
-                    logger.debug("DevTools connection: \(error)")
-                }
-                connection.closeAll()
-                group.cancelAll()
+        let socket = try await DevToolsSocket.connect(to: url, limits: .devTools)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await body(connection) }
+            do {
+                try await socket.exchange(outgoing: connection.outgoingLines) { connection.received($0, onEvent: onEvent) }
+            } catch {
+                logger.debug("DevTools connection: \(error)")
             }
+            connection.closeAll()
+            group.cancelAll()
         }
-        connection.closeAll()
     }
 
     /// Sends a command (to the page `sessionID`, or to the browser) and waits for its answer.

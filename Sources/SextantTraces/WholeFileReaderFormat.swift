@@ -22,3 +22,17 @@ extension WholeFileReaderFormat {
         return TraceSummary(try bytes.withUnsafeBufferPointer { buffer throws(TraceError) in try read(buffer, path: path, options: options) })
     }
 }
+
+/// A whole-file format that only its extension claims, read by its reader's `read`
+/// (`TraceFormat.geojson`, `.kml`: their first bytes are another format's too).
+struct WholeDocumentFormat: WholeFileReaderFormat {
+    let name: String
+    let extensions: [String]
+    let reader: @Sendable (UnsafeBufferPointer<UInt8>, String, TraceLoadOptions) throws(TraceError) -> Trace
+
+    func looksLike(_ head: ArraySlice<UInt8>) -> Bool { false }
+
+    func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String, options: TraceLoadOptions) throws(TraceError) -> Trace {
+        try reader(bytes, path, options)
+    }
+}

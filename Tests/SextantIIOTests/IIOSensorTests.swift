@@ -213,7 +213,9 @@ struct IIOSensorSetTests {
         let info = IIODeviceInfo(sysname: sysname, syspath: "/sys/devices/" + sysname)
         let channel = IIOChannel(rawPath: "", scale: 1)
         return IIOSensor(
-            IIOAccelerometer(device: info, x: channel, y: channel, z: channel, mountMatrix: .identity, mountMatrixOrigin: "identity", location: location))
+            IIOAccelerometer(
+                device: info, axes: IIOAxes(x: channel, y: channel, z: channel, mountMatrix: .identity, mountMatrixOrigin: "identity"),
+                location: location))
     }
 
     private func hinge(_ sysname: String) -> IIOSensor {

@@ -52,6 +52,23 @@ public func stop(_ process: Process) {
     process.waitUntilExit()
 }
 
+/// Reads `handle` on a thread of its own until it ends (the writer closed it, or its
+/// process ended), handing `line` each line without its newline, as it arrives.
+public func readLines(from handle: FileHandle, _ line: @escaping @Sendable (String) -> Void) {
+    Thread {
+        var buffer = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                line(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                buffer.removeSubrange(buffer.startIndex...newline)
+            }
+        }
+    }.start()
+}
+
 /// A program that keeps running (monitor-sensor, gdbus monitor), its standard output read
 /// line by line on a thread of its own, with the time each line arrived; tests wait for a
 /// line with a deadline. Stopped when released.
@@ -79,21 +96,11 @@ public final class LineReader: Sendable {
         self.process = process
         // The thread holds the lines, not this object: it reads until the process ends,
         // which deinit brings about.
-        let handle = out.fileHandleForReading
         let lines = self.lines
-        Thread {
-            var buffer = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = Line(text: String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self), at: DispatchTime.now().uptimeNanoseconds)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    lines.update { $0.append(line) }
-                }
-            }
-        }.start()
+        readLines(from: out.fileHandleForReading) { text in
+            let line = Line(text: text, at: DispatchTime.now().uptimeNanoseconds)
+            lines.update { $0.append(line) }
+        }
     }
 
     /// The first line from `index` on that matches, waiting at most `timeout` seconds.

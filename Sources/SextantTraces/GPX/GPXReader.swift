@@ -68,6 +68,27 @@ public enum GPXReader {
         return Trace(start: start, samples: samples)
     }
 
+    /// A GeoJSON or KML document's path, walked: its lines with times, else its points when
+    /// they have times, else its lines, else its points (the same path written as a timed
+    /// track and as a line without times is read by its track); nil when it has none.
+    static func walkDocument(timedLines: [[GPXPoint]], lines: [[GPXPoint]], points: [GPXPoint], path: String, options: TraceLoadOptions)
+        throws(TraceError) -> Trace?
+    {
+        let lists: [[GPXPoint]]
+        if !timedLines.isEmpty {
+            lists = timedLines
+        } else if points.contains(where: { $0.time != nil }) {
+            lists = [points]
+        } else if !lines.isEmpty {
+            lists = lines
+        } else if !points.isEmpty {
+            lists = [points]
+        } else {
+            return nil
+        }
+        return try walk(lists, path: path, speed: options.gpxSpeed, interval: options.gpxInterval, fileTime: nil)
+    }
+
     /// A point's fix; `leg` is the leg that arrives at it (or, for the first point of a
     /// list, the one that leaves it), with the times of its ends.
     static func fix(_ point: GPXPoint, time: Timestamp, leg: ((point: GPXPoint, time: Timestamp), (point: GPXPoint, time: Timestamp))?) -> LocationFix {

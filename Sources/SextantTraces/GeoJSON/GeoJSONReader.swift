@@ -31,11 +31,20 @@ enum GeoJSONReader {
         }
         var found = GeoJSONPaths(path: path)
         try found.add(root, feature: nil)
-        guard let lists = found.chosen else {
+        // A line with some times and not others is refused by the walk, not read without them.
+        let lines = found.lines.filter { !$0.isEmpty }
+        let timed = lines.contains { $0.contains { $0.time != nil } }
+        guard let trace = try GPXReader.walkDocument(timedLines: timed ? lines : [], lines: lines, points: found.points, path: path, options: options)
+        else {
             throw TraceError(path: path, line: 1, reason: "no positions: GeoJSON with a LineString, MultiLineString or Point was expected")
         }
-        return try GPXReader.walk(lists, path: path, speed: options.gpxSpeed, interval: options.gpxInterval, fileTime: nil)
+        return trace
     }
+}
+
+extension TraceFormat {
+    /// Not by its first bytes: a JSON object is what a Sextant JSONL trace starts with too.
+    public static let geojson = TraceFormat(WholeDocumentFormat(name: "geojson", extensions: ["geojson"], reader: GeoJSONReader.read))
 }
 
 /// The lines and points of a GeoJSON document, as lists of points.
@@ -43,15 +52,6 @@ struct GeoJSONPaths {
     let path: String
     var lines: [[GPXPoint]] = []
     var points: [GPXPoint] = []
-
-    /// The lists that make the trace (see `GeoJSONReader`); nil when there are none.
-    var chosen: [[GPXPoint]]? {
-        let lines = self.lines.filter { !$0.isEmpty }
-        if lines.contains(where: { $0.contains { $0.time != nil } }) { return lines }
-        if points.contains(where: { $0.time != nil }) { return [points] }
-        if !lines.isEmpty { return lines }
-        return points.isEmpty ? nil : [points]
-    }
 
     /// `feature`: which feature (1-based) the value is, for errors.
     mutating func add(_ value: JSONValue, feature: Int?) throws(TraceError) {

@@ -33,21 +33,19 @@ enum KMLReader {
         }
         let builder = KMLBuilder(path: path)
         try GPXDocument.parse(input, path: path, with: builder, root: "<kml>", format: "KML")
-        let timedPoints = builder.points.filter { $0.time != nil }
-        let lists: [[GPXPoint]]
-        if !builder.tracks.isEmpty {
-            lists = builder.tracks
-        } else if !timedPoints.isEmpty {
-            lists = [builder.points]
-        } else if !builder.lines.isEmpty {
-            lists = builder.lines
-        } else if !builder.points.isEmpty {
-            lists = [builder.points]
-        } else {
+        guard
+            let trace = try GPXReader.walkDocument(
+                timedLines: builder.tracks, lines: builder.lines, points: builder.points, path: path, options: options)
+        else {
             throw TraceError(path: path, line: builder.rootLine, reason: "no positions: the file has no gx:Track, Point or LineString")
         }
-        return try GPXReader.walk(lists, path: path, speed: options.gpxSpeed, interval: options.gpxInterval, fileTime: nil)
+        return trace
     }
+}
+
+extension TraceFormat {
+    /// Not by its first bytes: `<` starts a GPX file too, which `gpx` claims first.
+    public static let kml = TraceFormat(WholeDocumentFormat(name: "kml", extensions: ["kml"], reader: KMLReader.read))
 }
 
 /// The `XMLParser` delegate that collects a KML file's tracks, lines and points.

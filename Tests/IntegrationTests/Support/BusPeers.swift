@@ -26,21 +26,8 @@ final class BusPeers {
         process.standardError = FileHandle.nullDevice
         try launch(process)
         input = stdin.fileHandleForWriting
-        let handle = stdout.fileHandleForReading
         let lines = self.lines
-        Thread {
-            var buffer = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    lines.update { $0.append(line) }
-                }
-            }
-        }.start()
+        readLines(from: stdout.fileHandleForReading) { line in lines.update { $0.append(line) } }
     }
 
     deinit {

@@ -1,25 +1,15 @@
 """heading.start through the client: typed heading events from a replayed magnetometer
 (sextant-rules(7) H1–H8)."""
 
-import math
-
 import pytest
 
 import sextant
+from sextant.traces import compass_turns, write_trace
 
 
 def compass_walk(path, headings):
-    """A device lying flat whose top turns to each heading, one magnetometer reading a second."""
-    lines = [
-        '{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}',
-        '{"t":0,"location":{"lat":48.85,"lon":2.29}}',
-        '{"t":0,"accel":{"x":0,"y":0,"z":9.81}}',
-    ]
-    for i, heading in enumerate(headings):
-        a = math.radians(heading)
-        lines.append('{"t":%d,"magnet":{"x":%r,"y":%r,"z":-40}}' % (i + 1, -20 * math.sin(a), 20 * math.cos(a)))
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
+    """A device lying flat in Paris whose top turns to each heading, one reading a second."""
+    return write_trace(path, compass_turns(headings, lat=48.85, lon=2.29))
 
 
 def test_start_heading_gives_typed_headings_and_true_only_while_authorized(sextant_control, sextant_app, tmp_path):

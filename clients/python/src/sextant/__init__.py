@@ -10,6 +10,7 @@
   point): the fixtures ``sextant_daemon``, ``sextant_control``, ``sextant_app`` and
   ``sextant_browser`` and the ``sextant`` marker.
 - :class:`BrowserBridge`: a Chromium bound to an app id (``sextantctl browser``).
+- :mod:`sextant.traces`: traces written by a test (``write_trace``, ``compass_turns``).
 
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
