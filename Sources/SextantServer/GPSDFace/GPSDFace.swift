@@ -216,6 +216,8 @@ final class GPSDFace: Face {
         // Every heading, as gpsd passes on every ATT its compass reports.
         session.topics.insert(.heading)
         session.heading = HeadingSubscription(filter: 0)
+        // The sky, as gpsd sends each SKY its receiver reports (RULES G6).
+        session.topics.insert(.satellites)
         hub.replay.locationRequested()
         guard !hub.authorization.isWaitingListFull(session.id) else { return }
         // As on app.sock (Hub+Store): a decision the policy makes at once applies once stored.
@@ -226,6 +228,7 @@ final class GPSDFace: Face {
         session.stream = nil
         session.topics.remove(.heading)
         session.heading = nil
+        session.topics.remove(.satellites)
     }
 
     /// The model's declination at `fix` on its date, degrees east of true north.
