@@ -18,8 +18,11 @@ public struct LocationFix: Sendable, Equatable {
     /// When the fix was taken (trace time in replay).
     public var time: Timestamp
     /// Made by software, not measured (iOS `isSimulatedBySoftware`, Android `isMock`): the
-    /// hub sets it by the fix's source and `--simulated-flag`; traces do not carry it.
+    /// hub sets it by the fix's source and `--simulated-flag`.
     public var simulated: Bool
+    /// A recording's own word on whether the fix was mock (GnssLogger's `MockLocation`),
+    /// nil where the trace says nothing: under `--simulated-flag auto` it decides (RULES N7).
+    public var recordedSimulated: Bool?
 
     /// The accuracy a location sample gets when its source says nothing (PROTOCOL: 5 m).
     public static let defaultHorizontalAccuracy = 5.0
@@ -27,7 +30,7 @@ public struct LocationFix: Sendable, Equatable {
     public init(
         latitude: Double, longitude: Double, altitude: Double? = nil,
         horizontalAccuracy: Double = LocationFix.defaultHorizontalAccuracy, verticalAccuracy: Double? = nil,
-        speed: Double? = nil, course: Double? = nil, time: Timestamp, simulated: Bool = false
+        speed: Double? = nil, course: Double? = nil, time: Timestamp, simulated: Bool = false, recordedSimulated: Bool? = nil
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -38,6 +41,7 @@ public struct LocationFix: Sendable, Equatable {
         self.course = course
         self.time = time
         self.simulated = simulated
+        self.recordedSimulated = recordedSimulated
     }
 
     /// The widest altitudes a fix may carry, in metres: a deep mine to a low orbit.

@@ -14,9 +14,13 @@ public struct ReplayStart: RPCRequest, Equatable {
     public var startOnRequest: Bool?
     /// A scenario file (an absolute path): control actions played at times of the trace.
     public var scenario: String?
+    /// Whose `Fix` rows a GnssLogger recording plays (`auto`, `gps`, `flp`, `nlp`, `any`);
+    /// the daemon's `--gnss-provider` when absent.
+    public var gnssProvider: String?
 
     public init(
-        path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil, startOnRequest: Bool? = nil, scenario: String? = nil
+        path: String, speed: ReplaySpeed = .factor(1), loop: Bool? = nil, until: Double? = nil, startOnRequest: Bool? = nil, scenario: String? = nil,
+        gnssProvider: String? = nil
     ) {
         self.path = path
         self.speed = speed
@@ -24,6 +28,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         self.until = until
         self.startOnRequest = startOnRequest
         self.scenario = scenario
+        self.gnssProvider = gnssProvider
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -33,6 +38,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         speed = try ReplaySpeed(json: p.members["speed"])
         startOnRequest = try p.bool("startOnRequest")
         scenario = try p.string("scenario")
+        gnssProvider = try p.string("gnssProvider")
     }
 
     public var params: JSONValue {
@@ -43,6 +49,7 @@ public struct ReplayStart: RPCRequest, Equatable {
         o.set("until", until)
         o.set("startOnRequest", startOnRequest)
         o.set("scenario", scenario)
+        o.set("gnssProvider", gnssProvider)
         return o.json
     }
 }

@@ -38,12 +38,14 @@ public enum Constellation: Int, Sendable, CaseIterable, CustomStringConvertible 
         self = found
     }
 
-    /// gpsd's `PRN` for satellite `svid` of this system: GPS and SBAS as they are, GLONASS
-    /// 64 + svid, QZSS 192 + svid, Galileo 300 + svid, BeiDou 400 + svid (what gpsd 3.22
-    /// writes in the shared `.chk` files).
+    /// gpsd's `PRN` for satellite `svid` of this system: GPS as it is, SBAS 120–151 as
+    /// NMEA's 33–64 (svid − 87; 152–158 as they are), GLONASS 64 + svid, QZSS 192 + svid,
+    /// Galileo 300 + svid, BeiDou 400 + svid (what gpsd 3.22 writes in the shared `.chk`
+    /// files: isync.log.chk's SBAS 133 is `"PRN":46`).
     public func prn(svid: Int) -> Int {
         switch self {
-        case .gps, .sbas: return svid
+        case .gps: return svid
+        case .sbas: return (120...151).contains(svid) ? svid - 87 : svid
         case .glonass: return 64 + svid
         case .qzss: return 192 + svid
         case .galileo: return 300 + svid

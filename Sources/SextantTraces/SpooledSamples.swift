@@ -6,7 +6,7 @@ import SextantProtocol
 ///
 /// Word 0 is the offset, word 9 the flags. A location: lat, lon, alt, hAcc, vAcc, speed,
 /// course, time in words 1–8, flag bits 0–3 saying which of alt, vAcc, speed and course
-/// are there. A sensor reading (flag bit 8): its values in words 1–4, its kind's packed
+/// are there, bits 4–5 its recorded `simulated` (present, true). A sensor reading (flag bit 8): its values in words 1–4, its kind's packed
 /// name in word 5, which values it carries (bits) in word 6. A GPS state (flag bit 9):
 /// its index in `GPSSignal.allCases` in word 1. A sky (flag bit 10): its satellites, one
 /// word each (`SatelliteWord`), in a second spool from word number word 1, word 2 of them.
@@ -14,6 +14,9 @@ enum SampleRecord {
     static let readingFlag: UInt64 = 1 << 8
     static let gpsFlag: UInt64 = 1 << 9
     static let skyFlag: UInt64 = 1 << 10
+    /// A location whose trace says whether it was mock (bit 4), and says it was (bit 5).
+    static let recordedSimulatedFlag: UInt64 = 1 << 4
+    static let recordedTrueFlag: UInt64 = 1 << 5
 
     /// `skies` holds the satellites of a sky (nil where a format has none: GPX).
     static func record(_ sample: TraceSample, skies: SkySpool? = nil) throws(TraceError) -> [UInt64] {
@@ -23,6 +26,7 @@ enum SampleRecord {
         case .location(let fix):
             let optionals = [fix.altitude, fix.verticalAccuracy, fix.speed, fix.course]
             for (bit, value) in optionals.enumerated() where value != nil { words[9] |= 1 << UInt64(bit) }
+            if let recorded = fix.recordedSimulated { words[9] |= recorded ? recordedSimulatedFlag | recordedTrueFlag : recordedSimulatedFlag }
             words.replaceSubrange(1...8, with: [
                 fix.latitude.bitPattern, fix.longitude.bitPattern, (fix.altitude ?? 0).bitPattern, fix.horizontalAccuracy.bitPattern,
                 (fix.verticalAccuracy ?? 0).bitPattern, (fix.speed ?? 0).bitPattern, (fix.course ?? 0).bitPattern, UInt64(bitPattern: fix.time.nanoseconds),
@@ -64,7 +68,8 @@ enum SampleRecord {
         let fix = LocationFix(
             latitude: Double(bitPattern: w[1]), longitude: Double(bitPattern: w[2]), altitude: optional(3, bit: 0),
             horizontalAccuracy: Double(bitPattern: w[4]), verticalAccuracy: optional(5, bit: 1), speed: optional(6, bit: 2),
-            course: optional(7, bit: 3), time: Timestamp(nanoseconds: Int64(bitPattern: w[8])))
+            course: optional(7, bit: 3), time: Timestamp(nanoseconds: Int64(bitPattern: w[8])),
+            recordedSimulated: w[9] & recordedSimulatedFlag != 0 ? w[9] & recordedTrueFlag != 0 : nil)
         return TraceSample(offset: offset, value: .location(fix))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTraces
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,10 @@ struct Replay: ParsableCommand {
         @Option(
             help: ArgumentHelp("Control actions to play at times of the trace (sextant-trace(5), CONTROL LINES).", valueName: "FILE"),
             completion: .file()) var scenario: String?
+        @Option(
+            name: .customLong("gnss-provider"),
+            help: ArgumentHelp("Whose fixes a GnssLogger recording plays: gps, flp, nlp, any, or auto (the daemon's --gnss-provider).", valueName: "provider"))
+        var gnssProvider: GnssProvider?
         @Flag(help: "Return when the replay ends (see below).") var wait = false
         @Flag(help: "With --wait: Ctrl-C leaves the replay running.") var detach = false
 
@@ -52,7 +57,7 @@ struct Replay: ParsableCommand {
                 let scenarioPath = scenario.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
                 let request = ReplayStart(
                     path: absolute, speed: ReplaySpeed(parsing: speed) ?? .factor(1), loop: loop, until: until,
-                    startOnRequest: startOnRequest ? true : nil, scenario: scenarioPath)
+                    startOnRequest: startOnRequest ? true : nil, scenario: scenarioPath, gnssProvider: gnssProvider?.rawValue)
                 let connection = try common.control()
                 guard wait else {
                     let id = try connection.send(request)

@@ -95,7 +95,7 @@ struct GPSDFaceTests {
             """
         _ = try daemon.write("client.py", script)
         let expectedFixes = try locationCount(GPSDLog.path(Self.log))
-        let gpspipe = try ClientProcess([GPSDClients.gpspipe, "-w", "-n", String(3 + expectedFixes), "127.0.0.1:\(port)"], directory: daemon.directory, name: "gpspipe")
+        let gpspipe = try ClientProcess([GPSDClients.gpspipe, "-w", "127.0.0.1:\(port)"], directory: daemon.directory, name: "gpspipe")
         let python = try ClientProcess([GPSDClients.python, daemon.directory + "/client.py", String(port), String(expectedFixes)], directory: daemon.directory, name: "python")
         let libgps = try ClientProcess([reader, "127.0.0.1", String(port), String(expectedFixes), "20"], directory: daemon.directory, name: "libgps")
         try daemon.waitForGPSDWatchers(3)
@@ -103,8 +103,12 @@ struct GPSDFaceTests {
 
         try daemon.replayAtMax(GPSDLog.path(Self.log))
         let expected = try app.locations(expectedFixes)
-        let pipeLines = try gpspipe.finish(timeout: 60)
-        let pipeTPVs = pipeLines.compactMap { try? JSONValue.parse($0) }.filter(\.isPositionTPV)
+        // gpspipe runs until stopped: it prints the log's SKYs (N8) between the TPVs.
+        let pipeTPVs = try gpspipe.waitForOutput(timeout: 60, "print every TPV") { output -> [JSONValue]? in
+            let tpvs = output.split(whereSeparator: \.isNewline).compactMap { try? JSONValue.parse(String($0)) }.filter(\.isPositionTPV)
+            return tpvs.count >= expectedFixes ? tpvs : nil
+        }
+        let pipeLines = gpspipe.output().split(whereSeparator: \.isNewline)
         #expect(pipeTPVs.count == expectedFixes, "gpspipe printed: \(pipeLines.prefix(8))")
         expectSamePositions(pipeTPVs.map { ($0["lat"]!.doubleValue!, $0["lon"]!.doubleValue!) }, as: expected, "gpspipe")
         #expect(pipeTPVs.map { $0["time"] } == expected.map { $0["time"] }, "gpspipe: the log's own times")
@@ -336,7 +340,7 @@ struct GPSDFaceTests {
     }
 
     @Test(
-        "cgps, under tmux, shows the position set by hand, as a screen capture",
+        "cgps, under tmux at 80×24 (the smallest it runs on), shows the position set by hand and its made-up sky in the satellite panel (N8, G6), as a screen capture",
         .requires(.tool("/usr/bin/cgps", package: "gpsd-clients"), .tool("/usr/bin/tmux", package: "tmux")))
     func cgpsScreen() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
@@ -344,7 +348,7 @@ struct GPSDFaceTests {
         // Foundation's Process reports a child's exit only when a pipe it shares with the
         // child closes, and the tmux server that the client forks keeps it open: the client
         // is started by a bash that first closes every descriptor above 2.
-        let command = (tmux + ["new-session", "-d", "-x", "90", "-y", "28", "TERM=xterm /usr/bin/cgps 127.0.0.1:\(try daemon.gpsdFacePort())"])
+        let command = (tmux + ["new-session", "-d", "-x", "80", "-y", "24", "TERM=xterm /usr/bin/cgps 127.0.0.1:\(try daemon.gpsdFacePort())"])
             .map { "'" + $0 + "'" }.joined(separator: " ")
         let started = try run(["/bin/bash", "-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "# + command])
         #expect(started.status == 0, "tmux: \(started.stderr)")
@@ -355,12 +359,16 @@ struct GPSDFaceTests {
         var screen = ""
         while monotonicSeconds() < deadline {
             screen = try run(tmux + ["capture-pane", "-p"]).stdout
-            if screen.contains("48.85660000 N") { break }
+            if screen.contains("48.85660000 N") && screen.contains("Seen 20/Used 20") { break }
             usleep(50_000)  // a terminal's screen has no event to wait on
         }
         #expect(screen.contains("Latitude:") && screen.contains("48.85660000 N"), "cgps showed:\n\(screen)")
         // A hand-set fix is simulated (N7): its TPV's status 8 is gpsd's STATUS_SIM, which cgps shows.
         #expect(screen.contains("2.35220000 E") && screen.contains("3D SIM FIX"), "cgps showed:\n\(screen)")
+        // The satellite panel: the SKY's 20 satellites, a row each ("GP  5    5  41.2  130.5  38.5  Y").
+        #expect(screen.contains("Seen 20/Used 20"), "cgps showed:\n\(screen)")
+        let rows = screen.split(separator: "\n").filter { $0.contains(#/x(GP|GA|BD|GL|QZ|SB) +\d+ +\d+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Y/#) }
+        #expect(rows.count >= 10, "cgps showed:\n\(screen)")
     }
 
     @Test("at most 64 gpsd clients at once: one more hears gpsd's ERROR and is closed; a place freed is taken again")

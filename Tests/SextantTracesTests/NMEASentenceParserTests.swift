@@ -175,12 +175,16 @@ struct NMEASentenceParserTests {
         #expect(gst.latitudeError == 0.023 && gst.longitudeError == 0.020 && gst.altitudeError == 0.031)
     }
 
-    @Test("Proprietary, unknown and AIS sentences are read but not used")
+    @Test("Proprietary, unknown and AIS sentences are read but not used; GSV is read (N8)")
     func others() {
         #expect(parse("$PGRME,1.7,M,2.4,M,3.0,M*2D")?.body == .other("PGRME"))
         #expect(parse("$PSRFTXTVersion GSW3.2.2_3.1.00.12-SDK003P1.01a *78")?.body == .other("PSRFTXTVersion GSW3.2.2_3.1.00.12-SDK003P1.01a "))
         #expect(parse(nmea("$SDDBT,7.7,f,2.3,M,1.3,F"))?.body == .other("DBT"))
-        #expect(parse(nmea("$GPGSV,3,1,11,08,75,303,44,07,66,172,51,11,51,055,36,28,39,325,36"))?.body == .other("GSV"))
+        guard case .gsv(let gsv)? = parse(nmea("$GPGSV,3,1,11,08,75,303,44,07,66,172,51,11,51,055,36,28,39,325,36"))?.body else {
+            Issue.record("GSV")
+            return
+        }
+        #expect(gsv.count == 3 && gsv.number == 1 && gsv.inView == 11 && gsv.satellites.map(\.id.number) == [8, 7, 11, 28])
         #expect(parse(nmea("!AIVDM,1,1,,B,177KQJ5000G?tO`K>RA1wUbN0TKH,0"))?.body == .other("VDM"))
     }
 }

@@ -14,7 +14,7 @@ import SextantTraces
 /// never dropped. A client too far behind is disconnected.
 final class GPSDConnection {
     let id: UInt64
-    private unowned let owner: GPSDFace
+    unowned let owner: GPSDFace
     private var hub: Hub { owner.hub }
     /// Opened once the peer is identified; requests are read only from then on.
     var session: AppSession?

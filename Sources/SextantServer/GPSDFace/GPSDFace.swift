@@ -216,6 +216,8 @@ final class GPSDFace: Face {
         // Every heading, as gpsd passes on every ATT its compass reports.
         session.topics.insert(.heading)
         session.heading = HeadingSubscription(filter: 0)
+        // The sky, as gpsd sends each SKY its receiver reports (RULES G6).
+        session.topics.insert(.satellites)
         hub.sessionChanged(session)
         hub.replay.locationRequested()
         guard !hub.authorization.isWaitingListFull(session.id) else { return }
@@ -227,6 +229,7 @@ final class GPSDFace: Face {
         session.stream = nil
         session.topics.remove(.heading)
         session.heading = nil
+        session.topics.remove(.satellites)
         hub.sessionChanged(session)
     }
 

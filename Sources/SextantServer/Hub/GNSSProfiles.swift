@@ -4,17 +4,21 @@ import SextantProtocol
 /// `--simulated-flag`: what a fix's `simulated` says (RULES N7).
 public enum SimulatedFlag: String, Sendable, CaseIterable {
     /// By the source: replay and hand-set fixes are simulated, a live gpsd's only when its
-    /// receiver says so (TPV `status` 8).
+    /// receiver says so (TPV `status` 8), a recording's that says (GnssLogger's
+    /// `MockLocation`) as it says.
     case auto
     case always
     case never
 
-    /// `sourceSays`: the source's own word on the fix (a live gpsd's STATUS_SIM).
-    func isSimulated(from source: SourceName, sourceSays: Bool) -> Bool {
+    /// `sourceSays`: the source's own word on the fix (a live gpsd's STATUS_SIM);
+    /// `recorded`: the trace's (`LocationFix.recordedSimulated`).
+    func isSimulated(from source: SourceName, sourceSays: Bool, recorded: Bool? = nil) -> Bool {
         switch self {
         case .always: return true
         case .never: return false
-        case .auto: return source != .gpsd || sourceSays
+        case .auto:
+            if let recorded { return recorded }
+            return source != .gpsd || sourceSays
         }
     }
 }
@@ -53,7 +57,7 @@ final class GNSSProfiles {
     /// when one is in force; nil while the profile gives no fix (an outage, a first fix).
     func report(_ truth: LocationFix, from source: SourceName) -> LocationFix? {
         var fix = truth
-        fix.simulated = simulatedFlag.isSimulated(from: source, sourceSays: truth.simulated)
+        fix.simulated = simulatedFlag.isSimulated(from: source, sourceSays: truth.simulated, recorded: truth.recordedSimulated)
         guard let spec else { return fix }
         return engines[source, default: GNSSDegradation(spec: spec, seed: seed)].report(fix)
     }

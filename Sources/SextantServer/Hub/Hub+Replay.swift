@@ -11,9 +11,10 @@ extension Hub {
     /// location request (T1).
     func startReplay(
         path: String, scenario: String? = nil, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false,
-        access: PeerFileAccess = .daemons
+        gnssProvider: GnssProvider? = nil, access: PeerFileAccess = .daemons
     ) -> EventLoopFuture<Void> {
-        let options = TraceLoadOptions(gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval, gnssProvider: configuration.gnssProvider)
+        let options = TraceLoadOptions(
+            gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval, gnssProvider: gnssProvider ?? configuration.gnssProvider)
         // A JSONL trace is checked whole here, off the loop, and then read as it plays.
         return fileThread.runIfActive(eventLoop: eventLoop) { () -> Result<LoadedReplay, TraceLoadError> in
             Self.load(path: path, scenario: scenario, options: options, access: access)

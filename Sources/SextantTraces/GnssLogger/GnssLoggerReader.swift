@@ -21,7 +21,8 @@ import SextantProtocol
 /// (`UnixTimeMillis`, `utcTimeMillis` or `(UTC)TimeInMs`), in time order
 /// (`GnssLoggerOrdering`). The other kinds GnssLogger writes (`Raw`, `Status`, `Gyro`, …)
 /// are counted by kind in `skipped` ("not replayed yet"), rows of a kind it does not write
-/// as "rows of an unknown kind": neither is an error. `MockLocation` and the provider have no place in a fix and are not kept.
+/// as "rows of an unknown kind": neither is an error. `MockLocation` (`1`, `0`) is the fix's
+/// `recordedSimulated`: the simulated flag under `--simulated-flag auto` (RULES N7).
 ///
 /// **Errors.** A row that cannot be read (a `Fix` row whose latitude is not a number, a
 /// row with no usable time, a `Fix` or `Accel` row before the header names its columns)

@@ -5,7 +5,7 @@ import SextantProtocol
 /// (1.4: `Latitude`, `Accuracy`, `(UTC)TimeInMs`; v2 and later: `LatitudeDegrees`,
 /// `AccuracyMeters`, `UnixTimeMillis`, `VerticalAccuracyMeters`, `MockLocation`).
 struct GnssLoggerFixColumns: Sendable {
-    let provider, latitude, longitude, altitude, speed, accuracy, bearing, time, verticalAccuracy: Int?
+    let provider, latitude, longitude, altitude, speed, accuracy, bearing, time, verticalAccuracy, mockLocation: Int?
 
     init(_ c: GnssLoggerColumns) {
         provider = c.position("provider")
@@ -17,6 +17,7 @@ struct GnssLoggerFixColumns: Sendable {
         bearing = c.position("bearingdegrees", "bearing")
         time = c.position("unixtimemillis", "utctimemillis", "(utc)timeinms")
         verticalAccuracy = c.position("verticalaccuracymeters", "verticalaccuracy")
+        mockLocation = c.position("mocklocation")
     }
 
     /// The row's provider, lower case ("" when the header has no such column).
@@ -37,8 +38,22 @@ struct GnssLoggerFixColumns: Sendable {
             time: try row.time(at: time, kind: "Fix"))
         // Android's bearing is [0, 360); a rounding to 360.0 is north.
         if fix.course == 360 { fix.course = 0 }
+        fix.recordedSimulated = try mock(row)
         if let problem = fix.problem { throw GnssLoggerFieldProblem(reason: "Fix row: \(problem)") }
         return fix
+    }
+
+    /// `MockLocation`: Android's `Location.isMock()` as the app wrote it, `1` or `0`
+    /// (`true`/`false` accepted); nil where the header has no such column or the row
+    /// leaves it empty.
+    private func mock(_ row: GnssLoggerFields) throws(GnssLoggerFieldProblem) -> Bool? {
+        guard let mockLocation else { return nil }
+        switch row.text(mockLocation).lowercased() {
+        case "": return nil
+        case "1", "true": return true
+        case "0", "false": return false
+        case let other: throw GnssLoggerFieldProblem(reason: "Fix row: MockLocation must be 0 or 1, not \"\(other)\"")
+        }
     }
 }
 

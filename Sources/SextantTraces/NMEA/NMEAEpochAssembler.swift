@@ -3,7 +3,7 @@
 ///
 /// A receiver sends its solution for one instant as several sentences (GGA, GSA, GSV,
 /// RMC, VTG…). The sentences that carry a time of day (RMC, GGA, GLL, GNS) and carry the
-/// same one belong to one epoch; the sentences without a time (GSA, VTG, and the
+/// same one belong to one epoch; the sentences without a time (GSA, GSV, VTG, and the
 /// headings HDT, HDM, HDG) belong to the epoch they arrive in. ZDA and GST carry a time
 /// but no position: they never open an epoch (an Ashtech sends its ZDA two seconds ahead
 /// of the cycle it ends).
@@ -29,6 +29,8 @@ struct NMEAEpoch: Equatable {
     /// The cycle's last headings (HDT, HDM, HDG), each kind of north on its own.
     var magneticHeading: Double?
     var trueHeading: Double?
+    /// The cycle's GSV and GSA satellites (`NMEAEpochSky`).
+    var satellites = NMEAEpochSky()
 
     var isFix: Bool { position != nil }
 
@@ -53,6 +55,8 @@ enum NMEAEvent: Equatable {
 struct NMEAEpochAssembler {
     private(set) var events: [NMEAEvent] = []
     private var current: NMEAEpoch?
+    /// GSV groups under way, one a talker's system.
+    private var gsvGroups: [NMEAGSVGroup] = []
 
     mutating func add(_ sentence: NMEASentence, line: Int) {
         switch sentence.body {
@@ -88,6 +92,9 @@ struct NMEAEpochAssembler {
         case .gsa(let gsa):
             if let hdop = gsa.hdop { current?.hdop = hdop }
             if let vdop = gsa.vdop { current?.vdop = vdop }
+            current?.satellites.markUsed(gsa.used)
+        case .gsv(let gsv):
+            if let group = NMEAGSVGroup.add(gsv, to: &gsvGroups) { current?.satellites.add(group: group) }
         case .vtg(let vtg):
             guard vtg.isValid else { break }
             if let speed = vtg.speedKnots { current?.speedKnots = speed }

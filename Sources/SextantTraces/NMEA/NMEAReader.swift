@@ -6,7 +6,7 @@ import SextantProtocol
 ///
 /// Lenient, as a receiver's log needs: a line with a bad checksum, a garbled or a
 /// spliced line, a sentence whose fields cannot be read is skipped and counted in
-/// `Trace.skipped` by `NMEALineProblem`; sentences Sextant has no use for (GSV,
+/// `Trace.skipped` by `NMEALineProblem`; sentences Sextant has no use for (TXT,
 /// proprietary `$P…`, depth, wind, AIS) are ignored without being counted. Blank lines
 /// and `#` comments are skipped too; a `# Date: YYYY-MM-DD` comment dates a log whose
 /// sentences carry no date. Only a file without a single NMEA sentence is an error.

@@ -2,8 +2,8 @@ import SextantProtocol
 
 /// One NMEA 0183 sentence that passed its checksum, decoded into the fields Sextant uses.
 ///
-/// Only the sentences that carry a position, a time, a date, a velocity or an accuracy
-/// hint are decoded; every other one (GSV, proprietary `$P…` sentences, depth sounders,
+/// Only the sentences that carry a position, a time, a date, a velocity, an accuracy
+/// hint or the satellites (GSV, GSA) are decoded; every other one (proprietary `$P…` sentences, depth sounders,
 /// AIS) is `.other` and ignored by the reader. The talker (GP, GN, GL, GA, GB, BD, QZ, IN,
 /// EC, …) is kept but never changes the meaning: a GNRMC is read like a GPRMC.
 public struct NMEASentence: Sendable, Equatable {
@@ -22,13 +22,14 @@ public struct NMEASentence: Sendable, Equatable {
         case gll(GLL)
         case gns(GNS)
         case gsa(GSA)
+        case gsv(GSV)
         case vtg(VTG)
         case zda(ZDA)
         case gst(GST)
         /// HDT, HDM or HDG.
         case heading(NMEAHeading)
-        /// A well-formed sentence Sextant has no use for (GSV, TXT, DBT, `$PGRME`, …),
-        /// by its type (`GSV`, `PGRME`).
+        /// A well-formed sentence Sextant has no use for (TXT, DBT, `$PGRME`, …),
+        /// by its type (`TXT`, `PGRME`).
         case other(String)
     }
 }
@@ -182,12 +183,15 @@ public struct GSA: Sendable, Equatable {
     public var pdop: Double?
     public var hdop: Double?
     public var vdop: Double?
+    /// The satellites the fix uses (fields 3–14), each as the sentence numbers it.
+    public var used: [NMEASatelliteID]
 
-    public init(fixMode: Int?, pdop: Double?, hdop: Double?, vdop: Double?) {
+    public init(fixMode: Int?, pdop: Double?, hdop: Double?, vdop: Double?, used: [NMEASatelliteID] = []) {
         self.fixMode = fixMode
         self.pdop = pdop
         self.hdop = hdop
         self.vdop = vdop
+        self.used = used
     }
 }
 

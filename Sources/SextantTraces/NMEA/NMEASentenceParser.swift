@@ -202,7 +202,8 @@ struct NMEAFields {
         case Self.code("GGA"): body = gga().map { .gga($0) }
         case Self.code("GLL"): body = gll().map { .gll($0) }
         case Self.code("GNS"): body = gns().map { .gns($0) }
-        case Self.code("GSA"): body = gsa().map { .gsa($0) }
+        case Self.code("GSA"): body = gsa(system: NMEATalkerSystem(tag[tag.startIndex], tag[tag.startIndex + 1])).map { .gsa($0) }
+        case Self.code("GSV"): body = gsv(system: NMEATalkerSystem(tag[tag.startIndex], tag[tag.startIndex + 1])).map { .gsv($0) }
         case Self.code("VTG"): body = vtg().map { .vtg($0) }
         case Self.code("ZDA"): body = zda().map { .zda($0) }
         case Self.code("GST"): body = gst().map { .gst($0) }
@@ -283,11 +284,11 @@ struct NMEAFields {
     }
 
     /// `GSA,A,3,sv×12,pdop,hdop,vdop[,system]`
-    private func gsa() -> GSA? {
+    private func gsa(system: NMEATalkerSystem) -> GSA? {
         guard dataCount >= 17, let mode = optionalInteger(2), let pdop = optionalNumber(15), let hdop = optionalNumber(16),
-            let vdop = optionalNumber(17)
+            let vdop = optionalNumber(17), let used = gsaUsed(system: system)
         else { return nil }
-        return GSA(fixMode: mode, pdop: pdop, hdop: hdop, vdop: vdop)
+        return GSA(fixMode: mode, pdop: pdop, hdop: hdop, vdop: vdop, used: used)
     }
 
     /// `VTG,t.t,T,m.m,M,k.k,N,s.s,K,m`, or the NMEA 1.5 form `VTG,t.t,m.m,k.k,s.s`.

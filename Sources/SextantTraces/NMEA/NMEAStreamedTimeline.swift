@@ -184,6 +184,7 @@ struct NMEAStreamedTimeline {
             lastWasLocation = true
             sink(TraceSample(offset: offset, value: .location(NMEATimeline.fix(epoch, time: Timestamp(nanoseconds: start + offset)))))
             if let heading = NMEATimeline.heading(epoch) { sink(TraceSample(offset: offset, value: .compass(heading))) }
+            if let sky = epoch.satellites.sky { sink(TraceSample(offset: offset, value: .sky(sky))) }
         }
 
         /// Never a fix: the trace only says so.

@@ -25,6 +25,11 @@ import SextantProtocol
 /// **Headings.** HDT, HDM and HDG give the cycle a heading (`NMEAHeading`), played as a
 /// `compass` sample at its fix's offset, after the fix.
 ///
+/// **Satellites.** A cycle with a fix whose GSV groups ended gives a `sky` sample at its
+/// fix's offset, after the fix: the satellites listed, used where its GSA lists them
+/// (`NMEAEpochSky`). A cycle without a fix has no time on the trace's line: its sky is
+/// not played, as its heading is not.
+///
 /// **Fixes.** Speed comes in knots (× 1852/3600 for m/s). The horizontal accuracy (a
 /// 68 % radius, as `hAcc` means everywhere in Sextant) is √(σlat² + σlon²) from GST
 /// when the receiver sends it, else HDOP × 5 m, else Sextant's default 5 m; the
@@ -77,6 +82,7 @@ struct NMEATimeline {
                 lastWasLocation = true
                 samples.append(TraceSample(offset: offset, value: .location(fix(epoch, time: Timestamp(nanoseconds: start + offset)))))
                 if let heading = heading(epoch) { samples.append(TraceSample(offset: offset, value: .compass(heading))) }
+                if let sky = epoch.satellites.sky { samples.append(TraceSample(offset: offset, value: .sky(sky))) }
             } else if !epoch.isFix, let fix = lastFix, lastWasLocation {
                 lastWasLocation = false
                 // Where the loss falls after the last fix, if it is in step with it.

@@ -1,4 +1,5 @@
 import SextantProtocol
+import SextantTraces
 
 /// `replay.start`: loads a trace off the loop, then plays it (replacing one that plays).
 struct ReplayStartMethod: RPCMethod {
@@ -11,17 +12,29 @@ struct ReplayStartMethod: RPCMethod {
     /// Paused at the start until the first location request (RULES T1).
     let startOnRequest: Bool
     let scenario: String?
+    /// Whose fixes a GnssLogger recording plays; nil for the daemon's `--gnss-provider`.
+    let gnssProvider: GnssProvider?
 
     init(_ p: Params) throws(RPCError) {
         let request = try ReplayStart(p)
         (path, speed, loop, scenario) = (request.path, request.speed, request.loop ?? false, request.scenario)
         until = request.until.map(Self.nanoseconds)
         startOnRequest = request.startOnRequest ?? false
+        if let name = request.gnssProvider {
+            guard let provider = GnssProvider(option: name) else {
+                throw .invalidParams("gnssProvider must be one of \(GnssProvider.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+            }
+            gnssProvider = provider
+        } else {
+            gnssProvider = nil
+        }
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let access = PeerFileAccess(peer: call.peer.credentials)
-        return .later(call.hub.startReplay(path: path, scenario: scenario, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest, access: access).map { [:] })
+        let started = call.hub.startReplay(
+            path: path, scenario: scenario, speed: speed, loop: loop, until: until, startOnRequest: startOnRequest, gnssProvider: gnssProvider, access: access)
+        return .later(started.map { [:] })
     }
 }
 
