@@ -24,6 +24,8 @@ public enum SextantEvent: Sendable, Equatable {
     case headingCalibration(HeadingCalibrationEvent)
     /// The satellites in view and used (RULES N8).
     case satellites(WireSky)
+    /// An accelerometer reading (RULES M1–M3).
+    case motion(WireMotion)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -45,6 +47,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.heading: self = .heading(try WireHeading(json: params))
         case Event.headingCalibration: self = .headingCalibration(try HeadingCalibrationEvent(json: params))
         case Event.satellites: self = .satellites(try WireSky(json: params))
+        case Event.motion: self = .motion(try WireMotion(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -69,6 +72,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .heading: return Event.heading
         case .headingCalibration: return Event.headingCalibration
         case .satellites: return Event.satellites
+        case .motion: return Event.motion
         }
     }
 
@@ -90,6 +94,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .heading(let heading): return heading.json
         case .headingCalibration(let event): return event.json
         case .satellites(let sky): return sky.json
+        case .motion(let motion): return motion.json
         }
     }
 }

@@ -217,6 +217,7 @@ enum EventText {
         case Event.regionUnavailable: return Text.plain(p["reason"])
         case Event.heading: return Text.heading(p)
         case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
+        case Event.motion: return "x \(Text.plain(p["x"])) y \(Text.plain(p["y"])) z \(Text.plain(p["z"])) m/s²  @ \(Text.plain(p["time"]))"
         default: return p.serialized()
         }
     }

@@ -148,6 +148,8 @@ struct RequestTypesTests {
              .headingCalibration(HeadingCalibrationEvent(needed: true, time: time))),
             (Event.satellites, #"{"satellites":[{"constellation":"qzss","svid":1,"prn":193,"el":60,"az":200,"cn0":40,"used":true}],"inView":1,"used":1,"time":"2026-03-01T10:00:00.250Z"}"#,
              .satellites(WireSky(sky: SkyView(satellites: [SatelliteInView(constellation: .qzss, svid: 1, elevation: 60, azimuth: 200, cn0: 40, used: true)]), time: time))),
+            (Event.motion, #"{"x":-0.5,"y":9.75,"z":0.25,"time":"2026-03-01T10:00:00.250Z"}"#,
+             .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {
