@@ -5,7 +5,8 @@ the page itself rather than from anything Sextant says.
 
 Serves GET / (the page) and takes POST /report on 127.0.0.1 at a free port. GET /sensors is
 the page the Chromium tests read: it also reports the geolocation permission's state,
-`screen.orientation`, `deviceorientation` and `navigator.devicePosture` as they change, each
+`screen.orientation` (`change` true for its change event), `deviceorientation`, `devicemotion`
+(`accelerationIncludingGravity`) and `navigator.devicePosture` as they change, each
 position with `performance.now()` (`now`) and, with `?reload=N`, reloads itself once after
 its Nth position (its numbering goes on across the reload). Prints
 `listening URL` first, then each report as one JSON line, in the page's order (`seq`
@@ -75,7 +76,8 @@ navigator.permissions.query({name: "geolocation"}).then((status) => {
   report({kind: "permission", state: status.state});
   status.addEventListener("change", () => report({kind: "permission", state: status.state}));
 });
-const screenReport = () => report({kind: "screen", type: screen.orientation.type, angle: screen.orientation.angle});
+const screenReport = (event) => report({kind: "screen", type: screen.orientation.type, angle: screen.orientation.angle,
+                                        change: event !== undefined, width: screen.width, height: screen.height});
 screen.orientation.addEventListener("change", screenReport);
 screenReport();
 let lastAngles = "";
@@ -84,6 +86,15 @@ window.addEventListener("deviceorientation", (event) => {
   if (angles === lastAngles) return;
   lastAngles = angles;
   report({kind: "orientation", alpha: event.alpha, beta: event.beta, gamma: event.gamma});
+});
+let lastMotion = "";
+window.addEventListener("devicemotion", (event) => {
+  const g = event.accelerationIncludingGravity;
+  const values = g ? [g.x, g.y, g.z] : [null, null, null];
+  if (values.join(",") === lastMotion) return;
+  lastMotion = values.join(",");
+  report({kind: "motion", x: values[0], y: values[1], z: values[2],
+          acceleration: event.acceleration && event.acceleration.x, rotationRate: event.rotationRate && event.rotationRate.alpha});
 });
 if (navigator.devicePosture) {
   const postureReport = () => report({kind: "posture", type: navigator.devicePosture.type});

@@ -29,7 +29,7 @@ public final class AppLink: Sendable {
     public func ask(_ request: Request) { requests.withLock { $0.append(request) } }
 
     /// Connects, says `hello` and starts the streams a page can hear (location once
-    /// authorized, orientation, posture, heading); returns what `hello` answered.
+    /// authorized, orientation, posture, heading, motion); returns what `hello` answered.
     public static func open(
         runtimeDirectory: String, app: String, events: AsyncStream<Input>.Continuation
     ) async throws -> (AppLink, HelloResult) {
@@ -43,6 +43,7 @@ public final class AppLink: Sendable {
                     hello = try connection.call(Hello(app: app, state: .foreground, orientations: InterfaceOrientation.allCases))
                     for method in [Method.orientationStart, Method.postureStart] { try connection.send(method) }
                     try connection.send(HeadingStart(filter: 1))
+                    try connection.send(MotionStart(interval: BrowserPicture.motionInterval))
                 } catch {
                     return started.resume(throwing: error)
                 }

@@ -116,6 +116,9 @@ struct BridgeLoop {
     private mutating func setUp(page session: String) async {
         pages[session] = true
         await command("Runtime.enable", [:], session: session)
+        // Chromium installs a script added for new documents only in a page whose Page
+        // domain is on: without it the wrapper is missing after a navigation.
+        await command("Page.enable", [:], session: session)
         await command("Runtime.addBinding", ["name": .string(PageScript.bindingName)], session: session)
         await command(
             "Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source), "runImmediately": true], session: session)

@@ -39,6 +39,8 @@ public struct BrowserPicture: Sendable, Equatable {
     public var device: DeviceOrientation
     public var heading: Double?
     public var posture: PostureState?
+    /// The latest accelerometer reading (`motion`), none before the first.
+    public var motion: WireMotion?
 
     public init(
         authorization: AuthorizationResult, servicesEnabled: Bool, interface: InterfaceOrientation?, device: DeviceOrientation,
@@ -68,6 +70,8 @@ public struct BrowserPicture: Sendable, Equatable {
         if let interface { commands.append(Self.screenOrientation(interface)) }
         commands.append(deviceOrientationOverride)
         if let posture { commands.append(Self.postureOverride(posture)) }
+        commands.append(Self.accelerometerOverride)
+        if let motion { commands.append(Self.accelerometerReading(motion)) }
         return commands
     }
 
@@ -96,6 +100,9 @@ public struct BrowserPicture: Sendable, Equatable {
         case .posture(let change):
             posture = change.state
             return [Self.postureOverride(change.state)]
+        case .motion(let reading):
+            motion = reading
+            return [Self.accelerometerReading(reading)]
         default:
             return []
         }
@@ -173,6 +180,30 @@ public struct BrowserPicture: Sendable, Equatable {
         let alpha = heading.map { (360 - $0).truncatingRemainder(dividingBy: 360) } ?? 0
         return CDPCommand(
             "DeviceOrientation.setDeviceOrientationOverride", ["alpha": .double(alpha), "beta": .double(beta), "gamma": .double(gamma)],
+            to: .everyPage)
+    }
+
+    /// How often the bridge asks for the accelerometer (`motion.start`'s interval): 50 a
+    /// second, Android's `SENSOR_DELAY_GAME`; Chromium repeats the latest reading to the
+    /// page's `devicemotion` listeners at its own rate (60 a second) in between.
+    public static let motionInterval = 0.02
+
+    /// The page's accelerometer is Sextant's: `devicemotion` and the generic `Accelerometer`
+    /// read the override. Set before the page's first script, so that a listener added at
+    /// load hears it; with no reading yet the page gets no event. Linear acceleration and
+    /// the gyroscope are not overridden: Sextant has neither, and the page sees what a phone
+    /// without them gives, `acceleration` and `rotationRate` null.
+    public static let accelerometerOverride = CDPCommand(
+        "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "accelerometer"], to: .everyPage)
+
+    /// `devicemotion`'s `accelerationIncludingGravity`: the reading as it is. W3C's frame is
+    /// Sextant's (x to the right of the screen, y to its top, z out of it, the device's
+    /// natural orientation whatever the screen's) and its sign too: proper acceleration,
+    /// face up at rest (0, 0, +9.81), upright in portrait (0, +9.81, 0).
+    public static func accelerometerReading(_ motion: WireMotion) -> CDPCommand {
+        CDPCommand(
+            "Emulation.setSensorOverrideReadings",
+            ["type": "accelerometer", "reading": ["xyz": ["x": .double(motion.x), "y": .double(motion.y), "z": .double(motion.z)]]],
             to: .everyPage)
     }
 

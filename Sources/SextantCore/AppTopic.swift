@@ -28,4 +28,6 @@ public struct AppTopic: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
     public static let region = AppTopic("region")
     /// `satellites.start`: the sky (RULES N8), location-derived.
     public static let satellites = AppTopic("satellites")
+    /// `motion.start`: the accelerometer's readings (RULES M1–M3).
+    public static let motion = AppTopic("motion")
 }

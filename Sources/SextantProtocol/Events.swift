@@ -27,6 +27,8 @@ public enum SextantEvent: Sendable, Equatable {
     /// An app session opened, closed or changed: its `apps.list` entry with `change`
     /// (`opened`, `changed`, `closed`; a closed one names the session only).
     case session(JSONValue)
+    /// An accelerometer reading (RULES M1–M3).
+    case motion(WireMotion)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -49,6 +51,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.headingCalibration: self = .headingCalibration(try HeadingCalibrationEvent(json: params))
         case Event.satellites: self = .satellites(try WireSky(json: params))
         case Event.session: self = .session(params)
+        case Event.motion: self = .motion(try WireMotion(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -74,6 +77,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .headingCalibration: return Event.headingCalibration
         case .satellites: return Event.satellites
         case .session: return Event.session
+        case .motion: return Event.motion
         }
     }
 
@@ -96,6 +100,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .headingCalibration(let event): return event.json
         case .satellites(let sky): return sky.json
         case .session(let members): return members
+        case .motion(let motion): return motion.json
         }
     }
 }

@@ -81,6 +81,8 @@ public enum Method {
     public static let postureStop = "posture.stop"
     public static let headingStart = "heading.start"
     public static let headingStop = "heading.stop"
+    public static let motionStart = "motion.start"
+    public static let motionStop = "motion.stop"
     public static let satellitesStart = "satellites.start"
     public static let satellitesStop = "satellites.stop"
     public static let appUpdate = "app.update"
@@ -130,6 +132,7 @@ public enum Method {
         regionMonitor, regionStop, regionList, regionState,
         headingStart, headingStop,
         satellitesStart, satellitesStop,
+        motionStart, motionStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -154,6 +157,7 @@ public enum Event {
     public static let heading = "heading"
     public static let headingCalibration = "headingCalibration"
     public static let satellites = "satellites"
+    public static let motion = "motion"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -170,6 +174,7 @@ public enum Event {
         heading, headingCalibration,
         satellites,
         session,
+        motion,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -223,6 +223,7 @@ enum EventText {
         case Event.heading: return Text.heading(p)
         case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
         case Event.session: return Text.session(p)
+        case Event.motion: return "x \(Text.plain(p["x"])) y \(Text.plain(p["y"])) z \(Text.plain(p["z"])) m/s²  @ \(Text.plain(p["time"]))"
         default: return p.serialized()
         }
     }

@@ -105,6 +105,19 @@ import Testing
         #expect(BrowserPicture.postureOverride(.closed).params == ["posture": ["type": "folded"]])
     }
 
+    @Test("M1: a motion event is the accelerometer override's reading as it is (W3C's frame and sign are Sextant's)")
+    func motionMapsToAccelerometer() {
+        var picture = Self.picture(.notDetermined)
+        #expect(picture.pageCommands.last == BrowserPicture.accelerometerOverride, "overridden before the first reading")
+        let reading = WireMotion(x: -9.5, y: 1.25, z: 2, time: Timestamp(seconds: 0))
+        let command = picture.apply(.motion(reading))
+        #expect(command == [BrowserPicture.accelerometerReading(reading)])
+        #expect(command.first?.method == "Emulation.setSensorOverrideReadings")
+        #expect(command.first?.params == ["type": "accelerometer", "reading": ["xyz": ["x": -9.5, "y": 1.25, "z": 2.0]]])
+        // A page attached later gets the override and the latest reading.
+        #expect(picture.pageCommands.suffix(2) == [BrowserPicture.accelerometerOverride, BrowserPicture.accelerometerReading(reading)])
+    }
+
     @Test("CDP messages: a command carries its session; answers, errors and events read back")
     func messages() throws {
         let line = CDPMessage.command(id: 3, method: "Page.enable", params: [:], sessionID: "S1")

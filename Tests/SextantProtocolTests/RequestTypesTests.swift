@@ -150,6 +150,8 @@ struct RequestTypesTests {
              .satellites(WireSky(sky: SkyView(satellites: [SatelliteInView(constellation: .qzss, svid: 1, elevation: 60, azimuth: 200, cn0: 40, used: true)]), time: time))),
             (Event.session, #"{"change":"closed","session":3,"app":"a.b","pid":7,"uid":1000,"kind":"app"}"#,
              .session(try JSONValue.parse(#"{"change":"closed","session":3,"app":"a.b","pid":7,"uid":1000,"kind":"app"}"#))),
+            (Event.motion, #"{"x":-0.5,"y":9.75,"z":0.25,"time":"2026-03-01T10:00:00.250Z"}"#,
+             .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

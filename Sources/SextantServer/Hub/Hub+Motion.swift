@@ -75,6 +75,7 @@ enum SensorHandlers {
         SensorKind.accelerometer.id: { hub, reading, time in
             hub.headingGravity(Acceleration(reading)!)
             hub.accelerometerSample(Acceleration(reading)!, at: time)
+            hub.motionSample(Acceleration(reading)!, at: time)
         },
         SensorKind.hinge.id: { hub, reading, time in hub.hingeSample(reading.hingeAngle!, at: time) },
         SensorKind.magnetometer.id: { hub, reading, time in hub.magnetometerSample(MagneticField(reading)!, at: time) },

@@ -21,6 +21,8 @@ final class AppSession {
     var significantChanges: SignificantChangeMonitor?
     /// Its `heading.start`: the filter and the model at its served place (Hub+Heading).
     var heading: HeadingSubscription?
+    /// Its `motion.start`: the interval and the last reading sent (Hub+MotionStream).
+    var motion: MotionSubscription?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
     /// The authorization engine's answer for this session's locations (nil: none may

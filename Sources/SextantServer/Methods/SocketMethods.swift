@@ -17,6 +17,7 @@ extension MethodTable {
                 RegionMonitorMethod.self, RegionStopMethod.self, RegionListMethod.self, RegionStateMethod.self,
                 HeadingStartMethod.self, HeadingStopMethod.self,
                 SubscriptionMethod<SatellitesStart>.self, SubscriptionMethod<SatellitesStop>.self,
+                MotionStartMethod.self, MotionStopMethod.self,
             ])
     }
 

@@ -56,6 +56,8 @@ METHOD_HEADING_START = "heading.start"
 METHOD_HEADING_STOP = "heading.stop"
 METHOD_SATELLITES_START = "satellites.start"
 METHOD_SATELLITES_STOP = "satellites.stop"
+METHOD_MOTION_START = "motion.start"
+METHOD_MOTION_STOP = "motion.stop"
 METHOD_STATUS = "status"
 METHOD_SERVICES_SET = "services.set"
 METHOD_PERMISSIONS_LIST = "permissions.list"
@@ -104,6 +106,7 @@ EVENT_HEADING = "heading"
 EVENT_HEADING_CALIBRATION = "headingCalibration"
 EVENT_SATELLITES = "satellites"
 EVENT_SESSION = "session"
+EVENT_MOTION = "motion"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)

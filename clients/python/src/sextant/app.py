@@ -76,6 +76,25 @@ class Heading:
         return cls(p["magnetic"], p.get("true"), p.get("accuracy"), p.get("field"), p["time"])
 
 
+@dataclass(frozen=True)
+class Motion:
+    """A ``motion`` event (sextant-rules(7) M1–M3): the accelerometer's reading, gravity
+    included, in m/s² in the device frame (x to the right of the screen, y to its top, z out
+    of it; face up at rest (0, 0, +9.81)), as W3C's ``accelerationIncludingGravity``."""
+
+    x: float
+    y: float
+    z: float
+    time: str
+
+    @classmethod
+    def from_event(cls, event: Event) -> "Motion":
+        if event.method != wire.EVENT_MOTION:
+            raise ValueError("not a motion event: %s" % event)
+        p = event.params
+        return cls(p["x"], p["y"], p["z"], p["time"])
+
+
 class PendingAuthorization:
     """An ``authorization.request`` sent and not yet decided (a prompt may be waiting)."""
 
@@ -282,6 +301,25 @@ class App:
             wire.EVENT_HEADING, None if predicate is None else (lambda e: predicate(Heading.from_event(e))), timeout
         )
         return Heading.from_event(event)
+
+    def start_motion(self, interval: Optional[float] = None) -> None:
+        """``motion.start``: ``motion`` events, at most one per ``interval`` seconds of the
+        readings' clock (0.1 when None, 0 for every reading), while the app is in the
+        foreground (M3); no location authorization needed."""
+        self.connection.call(wire.METHOD_MOTION_START, {} if interval is None else {"interval": interval})
+
+    def stop_motion(self) -> None:
+        """``motion.stop``."""
+        self.connection.call(wire.METHOD_MOTION_STOP)
+
+    def next_motion(
+        self, predicate: Optional[Callable[[Motion], bool]] = None, timeout: Optional[float] = DEFAULT_TIMEOUT
+    ) -> Motion:
+        """The next ``motion`` event (for which ``predicate`` holds), typed."""
+        event = self.wait_for(
+            wire.EVENT_MOTION, None if predicate is None else (lambda e: predicate(Motion.from_event(e))), timeout
+        )
+        return Motion.from_event(event)
 
     def update(
         self,
