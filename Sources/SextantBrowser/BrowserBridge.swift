@@ -14,14 +14,16 @@ public final class BrowserBridge: Sendable {
         case cdp(CDPEvent)
     }
 
-    private let inputs: AsyncStream<Input>
-    public let feed: AsyncStream<Input>.Continuation
+    /// Bounded: a newer reading replaces a stale one waiting (``BridgeInbox``).
+    private let inbox = BridgeInbox()
     private let logger: Logger
 
     public init(logger: Logger) {
-        (inputs, feed) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
         self.logger = logger
     }
+
+    /// Hands the bridge's loop an input; returns at once.
+    public func push(_ input: Input) { inbox.push(input) }
 
     /// Keeps a DevTools connection to `address` open, connecting again whenever it closes.
     public func connectForever(to address: String) async {
@@ -29,8 +31,8 @@ public final class BrowserBridge: Sendable {
         while !Task.isCancelled {
             do {
                 let url = try DevToolsAddress.resolve(address)
-                try await CDPConnection.run(url: url, logger: logger, onEvent: { [feed] in feed.yield(.cdp($0)) }) { [feed] connection in
-                    feed.yield(.connected(connection))
+                try await CDPConnection.run(url: url, logger: logger, onEvent: { [inbox] in inbox.push(.cdp($0)) }) { [inbox] connection in
+                    inbox.push(.connected(connection))
                     // A line a script (or a test) can wait for.
                     announce("sextant-browser: connected to \(url)")
                 }
@@ -42,7 +44,7 @@ public final class BrowserBridge: Sendable {
                 }
                 complained = true
             }
-            feed.yield(.disconnected)
+            inbox.push(.disconnected)
             try? await Task.sleep(for: .milliseconds(200))
         }
     }
@@ -50,15 +52,19 @@ public final class BrowserBridge: Sendable {
     /// Runs until app.sock closes; returns why.
     public func run(picture start: BrowserPicture, link: AppLink) async -> String {
         var loop = BridgeLoop(picture: start, link: link, logger: logger)
-        for await input in inputs {
-            switch input {
-            case .app(.closed(let reason)): return reason
-            case .app(.event(let event)):
-                let commands = loop.picture.apply(event)
-                await loop.send(commands)
-            case .connected(let connection): await loop.connected(connection)
-            case .disconnected: loop.disconnected()
-            case .cdp(let event): await loop.handle(event)
+        for await _ in inbox.wakeUps {
+            let (inputs, dropped) = inbox.take()
+            if dropped > 0 { logger.warning("the browser sent events faster than the bridge takes them: \(dropped) dropped") }
+            for input in inputs {
+                switch input {
+                case .app(.closed(let reason)): return reason
+                case .app(.event(let event)):
+                    let commands = loop.picture.apply(event)
+                    await loop.send(commands)
+                case .connected(let connection): await loop.connected(connection)
+                case .disconnected: loop.disconnected()
+                case .cdp(let event): await loop.handle(event)
+                }
             }
         }
         return "the bridge stopped"

@@ -67,7 +67,7 @@ struct SextantBrowserCommand: AsyncParsableCommand {
             device: hello.deviceOrientation, posture: hello.posture["state"]?.stringValue.flatMap(PostureState.init(rawValue:)))
         let reason = await withTaskGroup(of: String?.self) { group in
             group.addTask {
-                for await input in appInputs { bridge.feed.yield(.app(input)) }
+                for await input in appInputs { bridge.push(.app(input)) }
                 return nil
             }
             group.addTask {

@@ -12,7 +12,9 @@ import Testing
 /// bbab06e) for the 31 gpsd logs and four generated JSONL traces, and a few outputs whole.
 /// hemi.log's and rst39.log's `nmea` and `sextant` outputs carry their logs' headings
 /// (issue 21.1): their digests are of those bytes with the four `HDT` or `compass` lines
-/// each gained, and nothing else changed (`grep -v` of those lines gives the former digests).
+/// each gained, and nothing else changed (`grep -v` of those lines gives the former digests);
+/// likewise the `sextant` outputs of the 18 logs with GSV and GSA sentences carry their
+/// satellites as `sky` lines (issue 23.4), and `grep -v '"sky"'` of each gives its former digest.
 @Suite("Streamed export")
 struct StreamedExportTests {
     static let repository = #filePath.components(separatedBy: "/Tests/")[0]
