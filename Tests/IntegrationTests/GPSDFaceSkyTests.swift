@@ -90,4 +90,36 @@ struct GPSDFaceSkyTests {
         let after = try client.reports { $0["class"] == "VERSION" }
         #expect(after.allSatisfy { $0["class"] != "SKY" && !$0.isPositionTPV }, "\(after)")
     }
+
+    @Test(
+        "cgps, under tmux at 80×24 (the smallest it runs on), shows the position set by hand and its made-up sky in the satellite panel (N8, G6), as a screen capture",
+        .requires(.tool("/usr/bin/cgps", package: "gpsd-clients"), .tool("/usr/bin/tmux", package: "tmux")))
+    func cgpsScreen() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
+        let tmux = ["/usr/bin/tmux", "-S", daemon.directory + "/tmux.sock"]
+        // Foundation's Process reports a child's exit only when a pipe it shares with the
+        // child closes, and the tmux server that the client forks keeps it open: the client
+        // is started by a bash that first closes every descriptor above 2.
+        let command = (tmux + ["new-session", "-d", "-x", "80", "-y", "24", "TERM=xterm /usr/bin/cgps 127.0.0.1:\(try daemon.gpsdFacePort())"])
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        let started = try run(["/bin/bash", "-c", #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; exec "# + command])
+        #expect(started.status == 0, "tmux: \(started.stderr)")
+        defer { _ = try? run(tmux + ["kill-server"]) }
+        try daemon.waitForGPSDWatchers(1)
+        #expect(try daemon.ctl(["location", "set", "48.8566", "2.3522", "--alt", "35"]).status == 0)
+        let deadline = monotonicSeconds() + 15
+        var screen = ""
+        while monotonicSeconds() < deadline {
+            screen = try run(tmux + ["capture-pane", "-p"]).stdout
+            if screen.contains("48.85660000 N") && screen.contains("Seen 20/Used 20") { break }
+            usleep(50_000)  // a terminal's screen has no event to wait on
+        }
+        #expect(screen.contains("Latitude:") && screen.contains("48.85660000 N"), "cgps showed:\n\(screen)")
+        // A hand-set fix is simulated (N7): its TPV's status 8 is gpsd's STATUS_SIM, which cgps shows.
+        #expect(screen.contains("2.35220000 E") && screen.contains("3D SIM FIX"), "cgps showed:\n\(screen)")
+        // The satellite panel: the SKY's 20 satellites, a row each ("GP  5    5  41.2  130.5  38.5  Y").
+        #expect(screen.contains("Seen 20/Used 20"), "cgps showed:\n\(screen)")
+        let rows = screen.split(separator: "\n").filter { $0.contains(#/x(GP|GA|BD|GL|QZ|SB) +\d+ +\d+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +Y/#) }
+        #expect(rows.count >= 10, "cgps showed:\n\(screen)")
+    }
 }
