@@ -71,7 +71,7 @@ struct SessionEventTests {
         _ = try await gpsd.nextReport(ofClass: "WATCH")
         let seen = try await Self.sessionEvents(all)
         #expect(seen.map { $0["app"] } == ["com.example.rows", .string(GPSDPeer.unknownApp), .string(GPSDPeer.unknownApp)])
-        #expect(seen.last?["change"] == "changed" && seen.last?["streams"] == ["heading", "location"] && seen.last?["kind"] == "gpsd")
+        #expect(seen.last?["change"] == "changed" && seen.last?["streams"] == ["heading", "location", "satellites"] && seen.last?["kind"] == "gpsd")
         #expect(try await Self.sessionEvents(one).isEmpty)
     }
 }
