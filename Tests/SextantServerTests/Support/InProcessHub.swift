@@ -225,6 +225,17 @@ final class GPSDTestClient {
         }
     }
 
+    /// Every report up to the first of class `name` that `matches` (waited for), then those
+    /// already written after it: what one decision wrote, whenever it is written.
+    func reports(through name: String, where matches: (JSONValue) -> Bool = { _ in true }) async throws -> [JSONValue] {
+        var seen: [JSONValue] = []
+        while true {
+            let report = try await nextReport()
+            seen.append(report)
+            if report["class"]?.stringValue == name && matches(report) { return seen + (try await drainReports()) }
+        }
+    }
+
     /// Reports written so far and not yet read, without waiting.
     func drainReports() async throws -> [JSONValue] {
         while let buffer = try await channel.readOutbound(as: ByteBuffer.self) {
