@@ -73,11 +73,15 @@ struct GNSSProfileTests {
         let path = try daemon.write("walk.jsonl", Self.walk)
         // Reduced: one fix per 2 km cell, and the walk stays in one.
         let wanted = accuracy == "full" ? 16 : 1
+        // gpspipe runs until stopped: at full accuracy it prints SKYs (N8, G6) between the TPVs.
         let gpspipe = try ClientProcess(
-            [GPSDClients.gpspipe, "-w", "-n", String(3 + wanted), "127.0.0.1:\(try daemon.gpsdFacePort())"], directory: daemon.directory, name: "gpspipe")
+            [GPSDClients.gpspipe, "-w", "127.0.0.1:\(try daemon.gpsdFacePort())"], directory: daemon.directory, name: "gpspipe")
         try daemon.waitForGPSDWatchers(1)
         try daemon.replayAtMax(path)
-        return try gpspipe.finish(timeout: 60).compactMap { try? JSONValue.parse($0) }.filter(\.isPositionTPV)
+        return try gpspipe.waitForOutput(timeout: 60, "print \(wanted) TPVs") { output -> [JSONValue]? in
+            let tpvs = output.split(whereSeparator: \.isNewline).compactMap { try? JSONValue.parse(String($0)) }.filter(\.isPositionTPV)
+            return tpvs.count >= wanted ? tpvs : nil
+        }
     }
 
     @Test(

@@ -47,15 +47,18 @@ struct GPSDFaceHeadingTests {
             """
         _ = try daemon.write("att.py", script)
         let path = try daemon.write("heading.jsonl", Self.trace)
-        // The banner, DEVICES and WATCH, then three TPVs and three ATTs.
-        let gpspipe = try ClientProcess([GPSDClients.gpspipe, "-w", "-n", "9", "127.0.0.1:\(port)"], directory: daemon.directory, name: "gpspipe")
+        // gpspipe runs until stopped: it prints SKYs (N8, G6) between the TPVs and ATTs.
+        let gpspipe = try ClientProcess([GPSDClients.gpspipe, "-w", "127.0.0.1:\(port)"], directory: daemon.directory, name: "gpspipe")
         let python = try ClientProcess([GPSDClients.python, daemon.directory + "/att.py", String(port)], directory: daemon.directory, name: "python")
         let denied = try GPSDFaceClient(port: port)
         denied.send(#"?WATCH={"enable":true,"json":true};"#)
         try daemon.waitForGPSDWatchers(3)
 
         try daemon.replayAtMax(path)
-        let reports = try gpspipe.finish(timeout: 60).compactMap { try? JSONValue.parse($0) }
+        let reports = try gpspipe.waitForOutput(timeout: 60, "print three TPVs and three ATTs") { output -> [JSONValue]? in
+            let reports = output.split(whereSeparator: \.isNewline).compactMap { try? JSONValue.parse(String($0)) }
+            return reports.filter(\.isPositionTPV).count >= 3 && reports.filter({ $0["class"] == "ATT" }).count >= 3 ? reports : nil
+        }
         let tpvs = reports.filter(\.isPositionTPV)
         let atts = reports.filter { $0["class"] == "ATT" }
         #expect(tpvs.count == 3 && atts.count == 3, "\(reports)")
