@@ -40,7 +40,7 @@ public final class BrowserBridge: Sendable {
                 complained = false
             } catch {
                 if !complained {
-                    logger.notice("waiting for a browser at \(address): \(error) (Chromium must run with \(ChromiumLauncher.allowOrigin))")
+                    logger.notice("waiting for a browser at \(address): \(error) (Chromium must run with --remote-debugging-port)")
                 }
                 complained = true
             }

@@ -30,7 +30,8 @@ public final class ChromiumLauncher: Sendable {
         devToolsAddress = address
     }
 
-    /// The WebSocket client says `Origin: ws://127.0.0.1`, which Chromium refuses unless allowed.
+    /// The bridge's WebSocket sends no `Origin`, which Chromium accepts; a client that sends
+    /// `Origin: ws://127.0.0.1` (a DevTools tool beside it) is let in too.
     public static let allowOrigin = "--remote-allow-origins=ws://127.0.0.1"
 
     /// Whether the browser is still running.
