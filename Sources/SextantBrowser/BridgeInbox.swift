@@ -11,8 +11,11 @@ import Synchronization
 /// growing backlog of old ones (a phone's browser also hands a page the current position,
 /// not every fix it missed). Every other event from Sextant (authorization, services,
 /// interface orientation, ...) waits in order; they come at the rate people change things.
-/// The browser's own events wait at most `browserEventLimit`, the oldest dropped and
-/// counted: a page that calls the bridge's binding in a loop cannot grow the bridge.
+/// A page's calls of the bridge's binding wait at most `browserEventLimit`, the oldest
+/// dropped and counted: a page that calls it in a loop cannot grow the bridge. The browser's
+/// other events (a page attached or gone, a navigation held for its page's set-up) are
+/// never dropped: they come no faster than the browser opens pages and navigates, and a
+/// held navigation lost would hang its page.
 public final class BridgeInbox: Sendable {
     public static let browserEventLimit = 1024
 
@@ -36,8 +39,8 @@ public final class BridgeInbox: Sendable {
             if let kind = Self.staleKind(of: input), let older = state.waiting.firstIndex(where: { Self.staleKind(of: $0) == kind }) {
                 state.waiting.remove(at: older)
             }
-            if case .cdp = input {
-                if state.browserEvents == Self.browserEventLimit, let oldest = state.waiting.firstIndex(where: Self.isBrowserEvent) {
+            if Self.isBindingCall(input) {
+                if state.browserEvents == Self.browserEventLimit, let oldest = state.waiting.firstIndex(where: Self.isBindingCall) {
                     state.waiting.remove(at: oldest)
                     state.browserEvents -= 1
                     state.droppedBrowserEvents += 1
@@ -71,8 +74,8 @@ public final class BridgeInbox: Sendable {
         }
     }
 
-    private static func isBrowserEvent(_ input: BrowserBridge.Input) -> Bool {
-        if case .cdp = input { return true }
+    private static func isBindingCall(_ input: BrowserBridge.Input) -> Bool {
+        if case .cdp(let event) = input { return event.method == "Runtime.bindingCalled" }
         return false
     }
 }

@@ -31,7 +31,10 @@ public final class BrowserBridge: Sendable {
         while !Task.isCancelled {
             do {
                 let url = try DevToolsAddress.resolve(address)
-                try await CDPConnection.run(url: url, logger: logger, onEvent: { [inbox] in inbox.push(.cdp($0)) }) { [inbox] connection in
+                let onEvent: @Sendable (CDPEvent) -> Void = { [inbox] event in
+                    if BridgeLoop.handledEvents.contains(event.method) { inbox.push(.cdp(event)) }
+                }
+                try await CDPConnection.run(url: url, logger: logger, onEvent: onEvent) { [inbox] connection in
                     inbox.push(.connected(connection))
                     // A line a script (or a test) can wait for.
                     announce("sextant-browser: connected to \(url)")
@@ -58,9 +61,7 @@ public final class BrowserBridge: Sendable {
             for input in inputs {
                 switch input {
                 case .app(.closed(let reason)): return reason
-                case .app(.event(let event)):
-                    let commands = loop.picture.apply(event)
-                    await loop.send(commands)
+                case .app(.event(let event)): await loop.apply(event)
                 case .connected(let connection): await loop.connected(connection)
                 case .disconnected: loop.disconnected()
                 case .cdp(let event): await loop.handle(event)
@@ -71,25 +72,42 @@ public final class BrowserBridge: Sendable {
     }
 }
 
-/// The bridge loop's state: the picture, the connection, the attached pages' sessions and
-/// whether each is visible.
+/// What the bridge keeps of an attached page.
+struct AttachedPage {
+    var visible = true
+    /// The new-document script that tells the page's next documents whether Sextant says
+    /// their position is unavailable (`PageScript.outage`).
+    var outageScript: String?
+}
+
+/// The bridge loop's state: the picture, the connection and the attached pages' sessions.
 struct BridgeLoop {
     var picture: BrowserPicture
     let link: AppLink
     let logger: Logger
     var connection: CDPConnection?
-    var pages: [String: Bool] = [:]
+    var pages: [String: AttachedPage] = [:]
     var appState = AppState.foreground
 
     init(picture: BrowserPicture, link: AppLink, logger: Logger) {
         (self.picture, self.link, self.logger) = (picture, link, logger)
     }
 
+    /// The browser's events the loop acts on; the rest (every page's Runtime and Page
+    /// events) are not queued.
+    static let handledEvents: Set<String> = [
+        "Target.attachedToTarget", "Target.detachedFromTarget", "Runtime.bindingCalled", "Fetch.requestPaused",
+    ]
+
     mutating func connected(_ connection: CDPConnection) async {
         self.connection = connection
         pages = [:]
-        // Every page, those open now and those to come, attached in flat mode and held
-        // before its first script until its overrides are set.
+        // Chromium does not hold a new tab's first navigation for a debugger (it commits
+        // while the auto-attached page is "waiting"), so each document request is held
+        // instead, at the browser, until the loop has set up the page it is for: the page
+        // is attached before its request starts, and the loop takes its inputs in order.
+        await command("Fetch.enable", ["patterns": [["urlPattern": "*", "resourceType": "Document", "requestStage": "Request"]]])
+        // Every page, those open now and those to come, attached in flat mode.
         await command("Target.setAutoAttach", ["autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true])
         await send(picture.browserCommands)
     }
@@ -109,6 +127,10 @@ struct BridgeLoop {
             guard let session = event.params["sessionId"]?.stringValue else { return }
             pages[session] = nil
             updateAppState()
+        case "Fetch.requestPaused":
+            guard let request = event.params["requestId"]?.stringValue else { return }
+            // A navigation cancelled meanwhile has no request left to continue: not a fault.
+            try? await connection?.send("Fetch.continueRequest", ["requestId": .string(request)], session: event.sessionID)
         case "Runtime.bindingCalled":
             guard event.params["name"]?.stringValue == PageScript.bindingName, let session = event.sessionID,
                 let payload = event.params["payload"]?.stringValue
@@ -119,13 +141,36 @@ struct BridgeLoop {
         }
     }
 
+    /// One of the app's events: the pages told whether an outage starts or ends before the
+    /// override that starts or ends it (the script needs it to tell Chromium's made-up
+    /// errors from Sextant's), then what the event changes.
+    mutating func apply(_ event: SextantEvent) async {
+        let wasInOutage = picture.inOutage
+        let commands = picture.apply(event)
+        if picture.inOutage != wasInOutage {
+            for session in pages.keys { await tellOutage(to: session, replacing: pages[session]?.outageScript) }
+        }
+        await send(commands)
+    }
+
+    /// Tells the page's documents, those open and those it will load, whether Sextant says
+    /// its position is unavailable.
+    private mutating func tellOutage(to session: String, replacing script: String?) async {
+        let source = PageScript.outage(picture.inOutage)
+        if let script { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
+        // Run at once in the documents open now, in every frame, and answered once run.
+        let added = await answer("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session)
+        pages[session]?.outageScript = added?["identifier"]?.stringValue
+    }
+
     private mutating func setUp(page session: String) async {
-        pages[session] = true
+        pages[session] = AttachedPage()
         await command("Runtime.enable", [:], session: session)
         // Chromium installs a script added for new documents only in a page whose Page
         // domain is on: without it the wrapper is missing after a navigation.
         await command("Page.enable", [:], session: session)
         await command("Runtime.addBinding", ["name": .string(PageScript.bindingName)], session: session)
+        await tellOutage(to: session, replacing: nil)
         await command(
             "Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source), "runImmediately": true], session: session)
         for pageCommand in picture.pageCommands { await command(pageCommand.method, pageCommand.params, session: session) }
@@ -136,14 +181,14 @@ struct BridgeLoop {
         if payload == PageScript.geolocationRequested {
             if picture.permission == .prompt { link.ask(.authorization) }
         } else if payload.hasPrefix(PageScript.visiblePrefix) {
-            pages[session] = payload.dropFirst(PageScript.visiblePrefix.count) == "visible"
+            pages[session]?.visible = payload.dropFirst(PageScript.visiblePrefix.count) == "visible"
             updateAppState()
         }
     }
 
     /// Foreground while a page is visible (a phone's app is foreground while on screen).
     private mutating func updateAppState() {
-        let state: AppState = pages.values.contains(true) ? .foreground : .background
+        let state: AppState = pages.values.contains { $0.visible } ? .foreground : .background
         guard state != appState else { return }
         appState = state
         link.ask(.state(state))
@@ -162,13 +207,19 @@ struct BridgeLoop {
     }
 
     private func command(_ method: String, _ params: JSONValue, session: String? = nil) async {
-        guard let connection else { return }
+        _ = await answer(method, params, session: session)
+    }
+
+    /// The browser's answer; nil when it failed (logged) or the connection closed.
+    private func answer(_ method: String, _ params: JSONValue, session: String? = nil) async -> JSONValue? {
+        guard let connection else { return nil }
         do {
-            try await connection.send(method, params, session: session)
+            return try await connection.send(method, params, session: session)
         } catch CDPError.closed {
-            return
+            return nil
         } catch {
             logger.warning("\(error)")
+            return nil
         }
     }
 }

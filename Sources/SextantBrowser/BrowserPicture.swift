@@ -61,6 +61,14 @@ public struct BrowserPicture: Sendable, Equatable {
         }
     }
 
+    /// Whether Sextant says the page's position is unavailable (an outage while it may
+    /// have locations): the only time a page hears POSITION_UNAVAILABLE. Before the first
+    /// fix it waits, as a phone's browser waits for its first fix.
+    public var inOutage: Bool {
+        guard permission == .granted, case .unavailable = position else { return false }
+        return true
+    }
+
     /// What Chromium is told as the bridge starts on a browser: the permission.
     public var browserCommands: [CDPCommand] { [Self.setPermission(permission)] }
 

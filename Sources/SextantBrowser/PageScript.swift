@@ -5,6 +5,14 @@
 /// `getCurrentPosition`/`watchPosition` until Sextant's prompt is answered, as a phone holds
 /// an app's first request until the person answers, instead of letting headless Chromium
 /// dismiss its own prompt.
+///
+/// It also keeps from the page the POSITION_UNAVAILABLE that Chromium makes up whenever an
+/// override replaces another while a request waits (`GeolocationImpl::SetOverride` reports
+/// "unavailable" to the waiting request before the new position): at every fix of a stream,
+/// not a thing Sextant decided. A page hears POSITION_UNAVAILABLE only during an outage
+/// (``outage(_:)``, set by the bridge before the override that starts or ends one), a watch
+/// once per outage; otherwise a watch waits for the next position, and a one-shot request
+/// asks again (it waits for the next override: Chromium reports a result once).
 public enum PageScript {
     public static let bindingName = "sextantBridge"
     /// Messages the script sends through the binding.
@@ -12,6 +20,10 @@ public enum PageScript {
     public static let visiblePrefix = "visibility:"
     /// What the bridge evaluates in every page after it changed the permission.
     public static let permissionChanged = "window.__sextantPermissionChanged && window.__sextantPermissionChanged()"
+
+    /// Whether Sextant says the page's position is unavailable, as the script reads it; a
+    /// frame reads its top document's where it may.
+    public static func outage(_ outage: Bool) -> String { "window.__sextantOutage = \(outage);" }
 
     public static let source = #"""
         (() => {
@@ -29,6 +41,11 @@ public enum PageScript {
           window.__sextantPermissionChanged = () => {
             navigator.permissions.query({ name: 'geolocation' }).then((status) => { if (status.state !== 'prompt') release(); });
           };
+          const outage = () => {
+            try { if (typeof window.top.__sextantOutage === 'boolean') return window.top.__sextantOutage; } catch (e) {}
+            return window.__sextantOutage === true;
+          };
+          const madeUp = (error) => error && error.code === 2 && !outage();
           const geolocation = navigator.geolocation;
           if (geolocation) {
             const getCurrentPosition = geolocation.getCurrentPosition.bind(geolocation);
@@ -38,13 +55,21 @@ public enum PageScript {
             let nextWatch = 1;
             geolocation.getCurrentPosition = function (success, error, options) {
               tell('geolocation');
-              decided().then(() => getCurrentPosition(success, error, options));
+              const attempt = () => getCurrentPosition(success, (e) => madeUp(e) ? attempt() : error && error(e), options);
+              decided().then(attempt);
             };
             geolocation.watchPosition = function (success, error, options) {
               tell('geolocation');
               const id = nextWatch++;
               watches.set(id, null);
-              decided().then(() => { if (watches.has(id)) watches.set(id, watchPosition(success, error, options)); });
+              let unavailable = false;
+              const positioned = (position) => { unavailable = false; success(position); };
+              const heard = (e) => {
+                if (madeUp(e) || (e.code === 2 && unavailable)) return;
+                unavailable = e.code === 2;
+                if (error) error(e);
+              };
+              decided().then(() => { if (watches.has(id)) watches.set(id, watchPosition(positioned, heard, options)); });
               return id;
             };
             geolocation.clearWatch = function (id) {

@@ -77,6 +77,19 @@ import Testing
         #expect(picture.pageCommands.first == BrowserPicture.positionUnavailable)
     }
 
+    @Test("The page is in an outage only while authorized and Sextant says the position is unavailable: not before the first fix, not once revoked")
+    func outageOnlyWhenSextantSaysSo() {
+        var picture = Self.picture(.authorizedWhenInUse)
+        #expect(!picture.inOutage, "before the first fix the page waits")
+        _ = picture.apply(.locationUnavailable(reason: "gps lost"))
+        #expect(picture.inOutage)
+        _ = picture.apply(.location(Self.fix))
+        #expect(!picture.inOutage)
+        _ = picture.apply(.locationUnavailable(reason: "gps lost"))
+        _ = picture.apply(.authorization(AuthorizationResult(status: .denied, accuracy: .full)))
+        #expect(!picture.inOutage, "a denied page hears PERMISSION_DENIED, not an outage")
+    }
+
     @Test("O6: interface orientations map to screen.orientation types and angles")
     func interfaceOrientationMapsToScreen() {
         let expected: [(InterfaceOrientation, String, Int64)] = [

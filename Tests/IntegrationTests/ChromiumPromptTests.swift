@@ -1,0 +1,57 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import SextantTestSupport
+import Testing
+
+/// L4 in Chromium: a page that asks while its app is `notDetermined` raises Sextant's prompt
+/// and waits for its answer (docs/browsers.md, "the prompt"). Part of `ChromiumBridgeTests`,
+/// so that one browser runs at a time.
+extension ChromiumBridgeTests {
+    /// A daemon, a browser, the bridge and the reporter's page, the page asking for its
+    /// position while the app has no decision; returns once Sextant's prompt for it is open.
+    private func pageAsking() throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness, JSONValue) {
+        let daemon = try DaemonHarness()
+        let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
+        let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
+        try harness.waitForConnections(1)
+        try browser.open(harness.pageURL)
+        _ = try harness.waitForReports("see the permission prompt") { $0.contains { $0["state"] == "prompt" } ? () : nil }
+        let control = try daemon.control()
+        var prompts: [JSONValue] = []
+        let prompt = try poll(timeout: 30, every: 0.05, failure: { "no prompt for \(Self.app): \(prompts); the page said \(harness.reports())" }) {
+            prompts = try control.call(Method.promptsList).arrayValue ?? []
+            return prompts.first { $0["app"] == .string(Self.app) }
+        }
+        #expect(prompt["level"] == "whenInUse", "\(prompt)")
+        // While the prompt is open, the page's request waits: no error, no position.
+        #expect(!harness.reports().contains { $0["kind"] == "error" || $0["kind"] == "position" }, "\(harness.reports())")
+        return (daemon, browser, harness, prompt)
+    }
+
+    @Test("L4: a page asking while notDetermined raises Sextant's prompt; Allow While Using gives it positions")
+    func pagePromptAllowed() throws {
+        let (daemon, browser, harness, prompt) = try pageAsking()
+        _ = try daemon.control().call(Method.promptsAnswer, ["id": prompt["id"]!, "choice": "allowWhileUsing"])
+        _ = try harness.waitForReports("see the permission granted") { $0.contains { $0["state"] == "granted" } ? () : nil }
+        let walk = Self.walk(from: 2.35, count: 4)
+        try daemon.replay("walk.jsonl", geoclueTrace(walk, step: 0.25, extras: Self.extras))
+        let received = try harness.waitForReports("receive the walk's last position") { reports in
+            reports.contains { $0["lon"]?.doubleValue == walk.last!.lon } ? reports : nil
+        }
+        #expect(!received.contains { $0["kind"] == "error" }, "\(received)")
+        #expect(received.filter { $0["kind"] == "position" }.compactMap { $0["lon"]?.doubleValue } == walk.map(\.lon))
+        _ = browser
+    }
+
+    @Test("L4: a page asking while notDetermined gets PERMISSION_DENIED (code 1) when the prompt is answered Don't Allow")
+    func pagePromptDenied() throws {
+        let (daemon, browser, harness, prompt) = try pageAsking()
+        _ = try daemon.control().call(Method.promptsAnswer, ["id": prompt["id"]!, "choice": "dontAllow"])
+        let error = try harness.waitForReports("receive the error") { $0.first { $0["kind"] == "error" } }
+        #expect(error["code"] == 1, "\(error)")
+        #expect(harness.reports().contains { $0["state"] == "denied" })
+        #expect(harness.positions().isEmpty)
+        _ = browser
+    }
+}
