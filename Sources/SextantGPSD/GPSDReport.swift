@@ -22,7 +22,9 @@ public enum GPSDReport: Sendable, Equatable {
     case devices([String])
     /// One device activated or deactivated (DEVICE: `activated` is absent once it is gone).
     case device(path: String, active: Bool)
-    /// Any other class (SKY, WATCH, GST, ATT, ...).
+    /// A SKY that lists satellites (``sky(_:receivedAt:)``), at its own time when it has one.
+    case sky(SkyView, time: Timestamp)
+    /// Any other class (WATCH, GST, ATT, a SKY with only its DOPs, ...).
     case other(class: String)
 
     /// At most this many devices, of at most this many characters each, are kept from
@@ -67,6 +69,8 @@ public enum GPSDReport: Sendable, Equatable {
             return .version(release: object["release"]?.stringValue ?? "unknown")
         case "TPV":
             return tpv(object, receivedAt: receivedAt, dropped: &dropped)
+        case "SKY":
+            return sky(object, receivedAt: receivedAt)
         case "DEVICES":
             let listed = object["devices"]?.arrayValue ?? []
             return .devices(listed.prefix(maximumDevices).compactMap { $0["path"]?.stringValue.map(devicePath) })

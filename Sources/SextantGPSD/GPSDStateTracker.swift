@@ -54,6 +54,9 @@ struct GPSDStateTracker {
             return change(to: .fix, at: fix.time) + [.sample(Sample(time: fix.time, value: .location(fix)))]
         case .noFix(let tpvTime):
             return change(to: .noFix, at: tpvTime)
+        case .sky(let sky, let skyTime):
+            // The receiver's own sky (N8): the hub makes none up for a live gpsd.
+            return answered(at: time) + [.sample(Sample(time: skyTime, value: .sky(sky)))]
         case .devices(let listed):
             return answered(at: time) + changeDevices(to: Array(listed.prefix(GPSDReport.maximumDevices)))
         case .device(let path, let active):

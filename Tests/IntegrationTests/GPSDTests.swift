@@ -191,4 +191,39 @@ struct GPSDTests {
         #expect(zip(locations, expected).allSatisfy { abs(($0["lat"]?.doubleValue ?? .nan) - ($1["lat"]?.doubleValue ?? .nan)) <= 1e-6 }, "\(locations)")
         #expect(locations.allSatisfy { $0["simulated"] == true }, "\(locations)")
     }
+
+    @Test("issue 23.4/N8: a live gpsd's SKYs reach an app's satellites stream as gpsd sends them (bu353-glonass.log: GPS and GLONASS, read beside the daemon)")
+    func liveSky() throws {
+        let log = "bu353-glonass.log"
+        let gpsd = try GPSDProcess()
+        let reference = try GPSDWatcher(port: gpsd.port)
+        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
+        let app = try daemon.streamingApp("com.example.sky")
+        _ = try app.call(Method.satellitesStart)
+        try daemon.waitForGPSDState("no fix")
+
+        try gpsd.feed(GPSDLog.path(log))
+        let count = try GPSDLog.skyCount(log)
+        #expect(count >= 4, "the log has GSV cycles")
+        var skies: [JSONValue] = []
+        while skies.count < count { skies.append(try reference.nextReport(timeout: 30) { $0["class"] == "SKY" && $0["satellites"] != nil }) }
+        // gpsd's gnssid is u-blox's numbering.
+        let systems: [Int: String] = [0: "gps", 1: "sbas", 2: "galileo", 3: "beidou", 5: "qzss", 6: "glonass"]
+        func listed(_ satellites: JSONValue?, constellation: (JSONValue) -> String?, cn0 key: String) -> [String] {
+            (satellites?.arrayValue ?? []).map { s in
+                let values = [s["el"], s["az"], s[key]].map { $0?.doubleValue.map { "\($0)" } ?? "-" }
+                return "\(constellation(s) ?? "?") \(s["svid"]?.intValue ?? -1) \(values.joined(separator: " ")) \(s["used"] == true ? "used" : "")"
+            }
+        }
+        var glonass = false
+        for sky in skies {
+            let event = try app.nextEvent(timeout: 30, description: "the app's satellites") { $0.method == Event.satellites }
+            let seen = listed(event.params["satellites"], constellation: { $0["constellation"]?.stringValue }, cn0: "cn0")
+            let sent = listed(sky["satellites"], constellation: { $0["gnssid"]?.intValue.flatMap { systems[$0] } }, cn0: "ss")
+            #expect(seen == sent, "the app's sky vs gpsd's SKY \(sky)")
+            #expect(event.params["inView"] == sky["nSat"] && event.params["used"] == sky["uSat"], "\(event.params) vs \(sky)")
+            glonass = glonass || seen.contains { $0.hasPrefix("glonass") }
+        }
+        #expect(glonass, "the log's GLONASS satellites came through")
+    }
 }

@@ -83,7 +83,8 @@ struct GPSDReportTests {
         let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
         #expect(try GPSDReport.decode(line: version, receivedAt: received) == .version(release: "3.22"))
         let sky = #"{"class":"SKY","device":"/tmp/f","hdop":1.0,"satellites":[{"PRN":12,"el":73.0,"az":67.0,"ss":0.0,"used":false}]}"#
-        #expect(try GPSDReport.decode(line: sky, receivedAt: received) == .other(class: "SKY"))
+        let twelve = SatelliteInView(constellation: .gps, svid: 12, elevation: 73, azimuth: 67, cn0: 0, used: false)
+        #expect(try GPSDReport.decode(line: sky, receivedAt: received) == .sky(SkyView(satellites: [twelve]), time: received))
         #expect(try GPSDReport.decode(line: #"{"class":"WATCH","enable":true,"json":true}"#, receivedAt: received) == .other(class: "WATCH"))
     }
 

@@ -30,6 +30,11 @@ enum GPSDLog {
         // Some .chk files end their lines with CR LF, one Character to Swift: not "\n".
         return text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix(#"{"class":"TPV""#) }.count
     }
+    /// How many SKY reports listing satellites gpsd produced for the log, per its `.chk` file.
+    static func skyCount(_ name: String) throws -> Int {
+        let text = try String(contentsOfFile: path(name) + ".chk", encoding: .utf8)
+        return text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix(#"{"class":"SKY""#) && $0.contains(#""satellites":"#) }.count
+    }
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now.
