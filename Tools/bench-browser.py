@@ -11,7 +11,7 @@ both are compared with the moment the daemon had the fix due (the replay's start
 speed; bench-fanout.py's start_replay). Prints p50 and p99 of each, the fixes each got (the
 page is handed the latest fix whenever the bridge is free, so at high speed it skips some),
 and the resident memory of the bridge and of the browser (every process under it) at the
-start and the end. Fails when the last fix misses either, or, at smoke size, when the app
+start and the end, and each minute between. Fails when the last fix misses either, or, at smoke size, when the app
 misses one.
 
 Usage: Tools/bench-browser.py [--seconds 600] [--speed 100] [--bin-dir .build/release] [--smoke]
@@ -240,8 +240,13 @@ def main():
         deadline = time.monotonic() + args.seconds + 60
         # The page is handed the latest fix whenever the bridge is free (docs/browsers.md,
         # "Rates"): at high speed it skips fixes, so the run ends with the last one.
+        # Sampled each minute too: a leak grows steadily, a cache filling levels off.
+        series, next_sample = [], time.monotonic() + 60
         while time.monotonic() < deadline and (fixes - 1 not in server.arrivals or fixes - 1 not in plain_arrivals):
             time.sleep(0.1)
+            if time.monotonic() >= next_sample:
+                series.append((status_kb(bridge.pid, "VmRSS") / 1024, tree_rss_mib(bridge.pid)))
+                next_sample += 60
         rss_end = (status_kb(bridge.pid, "VmRSS") / 1024, tree_rss_mib(bridge.pid))
 
         def due(index):
@@ -255,6 +260,8 @@ def main():
         print(f"{'fix -> plain app.sock app':30} {plain_p50:8.2f} ms {plain_p99:7.2f} ms   {plain_count}")
         print(f"{'RSS of the bridge':30} {rss_start[0]:8.1f} MiB at the start, {rss_end[0]:.1f} MiB at the end")
         print(f"{'RSS of the browser':30} {rss_start[1]:8.1f} MiB at the start, {rss_end[1]:.1f} MiB at the end")
+        if series:
+            print(f"{'each minute, bridge / browser':30} " + ", ".join(f"{b:.1f} / {w:.0f}" for b, w in series) + " MiB")
         print(f"(the page's geolocation errors by code: {server.errors or 'none'}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
         if fixes - 1 not in server.arrivals or fixes - 1 not in plain_arrivals:
             sys.exit(f"the last fix did not reach {'the page' if fixes - 1 not in server.arrivals else 'the app'}")

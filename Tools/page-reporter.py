@@ -5,8 +5,9 @@ the page itself rather than from anything Sextant says.
 
 Serves GET / (the page) and takes POST /report on 127.0.0.1 at a free port. GET /sensors is
 the page the Chromium tests read: it also reports the geolocation permission's state,
-`screen.orientation` (`change` true for its change event), `deviceorientation`, `devicemotion`
-(`accelerationIncludingGravity`) and `navigator.devicePosture` as they change, each
+`screen.orientation` (`change` true for its change event), `deviceorientation`,
+`deviceorientationabsolute`, `devicemotion` (`accelerationIncludingGravity`), the generic
+`Accelerometer` and `AbsoluteOrientationSensor` (`values`) and `navigator.devicePosture` as they change, each
 position with `performance.now()` (`now`) and, with `?reload=N`, reloads itself once after
 its Nth position (its numbering goes on across the reload). Prints
 `listening URL` first, then each report as one JSON line, in the page's order (`seq`
@@ -87,6 +88,33 @@ window.addEventListener("deviceorientation", (event) => {
   lastAngles = angles;
   report({kind: "orientation", alpha: event.alpha, beta: event.beta, gamma: event.gamma});
 });
+let lastAbsolute = "";
+window.addEventListener("deviceorientationabsolute", (event) => {
+  const angles = [event.alpha, event.beta, event.gamma].join(",");
+  if (angles === lastAbsolute) return;
+  lastAbsolute = angles;
+  report({kind: "absolute", alpha: event.alpha, beta: event.beta, gamma: event.gamma});
+});
+// The generic sensors, read as a page would (Generic Sensor API): each reading reported once.
+const genericSensor = (name, kind, values) => {
+  if (!window[name]) return;
+  let last = "";
+  try {
+    const sensor = new window[name]({frequency: 10});
+    sensor.addEventListener("reading", () => {
+      const read = values(sensor);
+      if (read.join(",") === last) return;
+      last = read.join(",");
+      report({kind: kind, values: read});
+    });
+    sensor.addEventListener("error", (event) => report({kind: kind + "Error", name: event.error.name, message: event.error.message}));
+    sensor.start();
+  } catch (error) {
+    report({kind: kind + "Error", name: error.name, message: String(error)});
+  }
+};
+genericSensor("Accelerometer", "accelerometer", (s) => [s.x, s.y, s.z]);
+genericSensor("AbsoluteOrientationSensor", "quaternion", (s) => Array.from(s.quaternion));
 let lastMotion = "";
 window.addEventListener("devicemotion", (event) => {
   const g = event.accelerationIncludingGravity;

@@ -130,7 +130,7 @@ struct BridgeLoop {
         case "Fetch.requestPaused":
             guard let request = event.params["requestId"]?.stringValue else { return }
             // A navigation cancelled meanwhile has no request left to continue: not a fault.
-            try? await connection?.send("Fetch.continueRequest", ["requestId": .string(request)], session: event.sessionID)
+            _ = try? await connection?.send("Fetch.continueRequest", ["requestId": .string(request)], session: event.sessionID)
         case "Runtime.bindingCalled":
             guard event.params["name"]?.stringValue == PageScript.bindingName, let session = event.sessionID,
                 let payload = event.params["payload"]?.stringValue

@@ -1,3 +1,4 @@
+import Foundation
 import SextantProtocol
 
 /// Where a CDP command goes: the browser's own session, or each attached page's.
@@ -77,6 +78,8 @@ public struct BrowserPicture: Sendable, Equatable {
         var commands = [geolocationOverride]
         if let interface { commands.append(Self.screenOrientation(interface)) }
         commands.append(deviceOrientationOverride)
+        commands.append(Self.absoluteOrientationOverride)
+        if let reading = absoluteOrientationReading { commands.append(reading) }
         if let posture { commands.append(Self.postureOverride(posture)) }
         commands.append(Self.accelerometerOverride)
         if let motion { commands.append(Self.accelerometerReading(motion)) }
@@ -101,10 +104,10 @@ public struct BrowserPicture: Sendable, Equatable {
             return [Self.screenOrientation(change.orientation)]
         case .deviceOrientation(let change):
             device = change.orientation
-            return [deviceOrientationOverride]
+            return [deviceOrientationOverride] + (absoluteOrientationReading.map { [$0] } ?? [])
         case .heading(let reading):
             heading = reading.trueHeading ?? reading.magnetic
-            return [deviceOrientationOverride]
+            return [deviceOrientationOverride] + (absoluteOrientationReading.map { [$0] } ?? [])
         case .posture(let change):
             posture = change.state
             return [Self.postureOverride(change.state)]
@@ -172,10 +175,10 @@ public struct BrowserPicture: Sendable, Equatable {
         return CDPCommand("Emulation.setDeviceMetricsOverride", params, to: .everyPage)
     }
 
-    /// `deviceorientation`'s angles: beta and gamma from how the device is held (its
+    /// `deviceorientation`'s angles, degrees: beta and gamma from how the device is held (its
     /// orientation from the accelerometer), alpha from the compass heading (W3C: alpha
     /// grows counter-clockwise, so alpha = 360 − heading); alpha 0 while there is none.
-    public var deviceOrientationOverride: CDPCommand {
+    public var orientationAngles: (alpha: Double, beta: Double, gamma: Double) {
         let (beta, gamma): (Double, Double) =
             switch device {
             case .portrait: (90, 0)
@@ -186,9 +189,46 @@ public struct BrowserPicture: Sendable, Equatable {
             case .faceDown: (180, 0)
             }
         let alpha = heading.map { (360 - $0).truncatingRemainder(dividingBy: 360) } ?? 0
+        return (alpha, beta, gamma)
+    }
+
+    /// `deviceorientation` and the generic `RelativeOrientationSensor` (Chromium derives
+    /// the sensor's reading from this override).
+    public var deviceOrientationOverride: CDPCommand {
+        let angles = orientationAngles
         return CDPCommand(
-            "DeviceOrientation.setDeviceOrientationOverride", ["alpha": .double(alpha), "beta": .double(beta), "gamma": .double(gamma)],
+            "DeviceOrientation.setDeviceOrientationOverride",
+            ["alpha": .double(angles.alpha), "beta": .double(angles.beta), "gamma": .double(angles.gamma)], to: .everyPage)
+    }
+
+    /// The page's absolute orientation is Sextant's: `deviceorientationabsolute` and the
+    /// generic `AbsoluteOrientationSensor` read the override, and have nothing before the
+    /// first heading (a phone without a compass has no absolute orientation).
+    public static let absoluteOrientationOverride = CDPCommand(
+        "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "absolute-orientation"], to: .everyPage)
+
+    /// The absolute orientation once there is a heading: the rotation of W3C's angles
+    /// (alpha about z, then beta about the turned x, then gamma about the turned y) as the
+    /// unit quaternion (x, y, z, w) the sensor reports.
+    public var absoluteOrientationReading: CDPCommand? {
+        guard heading != nil else { return nil }
+        let q = Self.quaternion(orientationAngles)
+        return CDPCommand(
+            "Emulation.setSensorOverrideReadings",
+            ["type": "absolute-orientation", "reading": ["quaternion": ["x": .double(q.x), "y": .double(q.y), "z": .double(q.z), "w": .double(q.w)]]],
             to: .everyPage)
+    }
+
+    /// z(alpha) · x(beta) · y(gamma), each half-angle quaternion multiplied out.
+    static func quaternion(_ angles: (alpha: Double, beta: Double, gamma: Double)) -> (x: Double, y: Double, z: Double, w: Double) {
+        let half = Double.pi / 360
+        let (ca, sa) = (cos(angles.alpha * half), sin(angles.alpha * half))
+        let (cb, sb) = (cos(angles.beta * half), sin(angles.beta * half))
+        let (cg, sg) = (cos(angles.gamma * half), sin(angles.gamma * half))
+        return (
+            x: ca * sb * cg - sa * cb * sg, y: ca * cb * sg + sa * sb * cg,
+            z: sa * cb * cg + ca * sb * sg, w: ca * cb * cg - sa * sb * sg
+        )
     }
 
     /// How often the bridge asks for the accelerometer (`motion.start`'s interval): 50 a

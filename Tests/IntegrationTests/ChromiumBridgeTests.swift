@@ -17,15 +17,25 @@ struct ChromiumBridgeTests {
 
     static let extras = #","hAcc":4,"alt":35,"vAcc":3,"speed":1.5,"course":90"#
 
-    @Test("L9: the page receives the walk with its altitude, heading and speed, and nothing after a revoke")
-    func pageFollowsTheRules() throws {
+    /// A daemon, a headless Chromium, the bridge attached to it and the reporter's page
+    /// opened in it: the app given `authorization` first when there is one, and the page
+    /// waited for until it reports the geolocation permission `state` when there is one.
+    func openPage(authorization: String? = nil, until state: JSONValue? = nil) throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness) {
         let daemon = try DaemonHarness()
-        try daemon.setPermission(Self.app, "authorizedWhenInUse")
+        if let authorization { try daemon.setPermission(Self.app, authorization) }
         let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
         let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
         try harness.waitForConnections(1)
         try browser.open(harness.pageURL)
-        _ = try harness.waitForReports("see the permission granted") { $0.contains { $0["state"] == "granted" } ? () : nil }
+        if let state {
+            _ = try harness.waitForReports("see the permission \(state)") { $0.contains { $0["state"] == state } ? () : nil }
+        }
+        return (daemon, browser, harness)
+    }
+
+    @Test("L9: the page receives the walk with its altitude, heading and speed, and nothing after a revoke")
+    func pageFollowsTheRules() throws {
+        let (daemon, browser, harness) = try openPage(authorization: "authorizedWhenInUse", until: "granted")
 
         let granted = Self.walk(from: 2.35, count: 12)
         try daemon.replay("granted.jsonl", geoclueTrace(granted, step: 0.25, extras: Self.extras))
@@ -47,6 +57,7 @@ struct ChromiumBridgeTests {
 
         // Nothing of the revoked walk reached the page.
         #expect(harness.positions().count == granted.count, "\(harness.positions())")
+        withExtendedLifetime(browser) {}
     }
 
     @Test("L10: an app with reduced accuracy gives the page the 2 km cell app.sock gives it, without altitude, speed or heading")

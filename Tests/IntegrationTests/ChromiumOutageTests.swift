@@ -8,13 +8,7 @@ import Testing
 extension ChromiumBridgeTests {
     @Test("A GNSS outage is one POSITION_UNAVAILABLE (code 2) to the page's watch; none before the first fix nor while fixes stream")
     func outageIsOneError() throws {
-        let daemon = try DaemonHarness()
-        try daemon.setPermission(Self.app, "authorizedWhenInUse")
-        let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
-        let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
-        try harness.waitForConnections(1)
-        try browser.open(harness.pageURL)
-        _ = try harness.waitForReports("see the permission granted") { $0.contains { $0["state"] == "granted" } ? () : nil }
+        let (daemon, browser, harness) = try openPage(authorization: "authorizedWhenInUse", until: "granted")
 
         // Six fixes, the GPS source lost, six fixes again: each fix replaces the page's
         // override while its watch waits, which is where Chromium makes up an error.

@@ -11,12 +11,7 @@ extension ChromiumBridgeTests {
     /// A daemon, a browser, the bridge and the reporter's page, the page asking for its
     /// position while the app has no decision; returns once Sextant's prompt for it is open.
     private func pageAsking() throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness, JSONValue) {
-        let daemon = try DaemonHarness()
-        let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
-        let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
-        try harness.waitForConnections(1)
-        try browser.open(harness.pageURL)
-        _ = try harness.waitForReports("see the permission prompt") { $0.contains { $0["state"] == "prompt" } ? () : nil }
+        let (daemon, browser, harness) = try openPage(until: "prompt")
         let control = try daemon.control()
         var prompts: [JSONValue] = []
         let prompt = try poll(timeout: 30, every: 0.05, failure: { "no prompt for \(Self.app): \(prompts); the page said \(harness.reports())" }) {

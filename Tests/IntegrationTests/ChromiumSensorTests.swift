@@ -10,12 +10,7 @@ extension ChromiumBridgeTests {
     /// A daemon, a browser, the bridge and the reporter's page, no location decision (none
     /// of this needs one).
     private func page() throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness) {
-        let daemon = try DaemonHarness()
-        let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
-        let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
-        try harness.waitForConnections(1)
-        try browser.open(harness.pageURL)
-        return (daemon, browser, harness)
+        try openPage()
     }
 
     @Test("O6 O7: after each rotation the page's screen.orientation (type, angle, change event) is the app's interface orientation")
@@ -80,5 +75,48 @@ extension ChromiumBridgeTests {
         // Sextant has no linear acceleration nor gyroscope: null, as on a phone without them.
         #expect(motions.allSatisfy { $0["acceleration"] == .null && $0["rotationRate"] == .null }, "\(motions)")
         _ = browser
+    }
+
+    @Test("H2 O1: deviceorientation, deviceorientationabsolute and the generic AbsoluteOrientationSensor follow the compass and the device held upright; the generic Accelerometer reads the accelerometer")
+    func orientationFollowsTheCompass() throws {
+        let (daemon, browser, harness) = try page()
+        let control = try daemon.control()
+        _ = try control.call(Method.deviceSet, ["acceleration": ["x": 0, "y": 9.80665, "z": 0]])
+        _ = try harness.waitForReports("see the device upright (beta 90)") {
+            $0.first { $0["kind"] == "orientation" && $0["beta"]?.doubleValue == 90 && $0["alpha"]?.doubleValue == 0 }
+        }
+        let accelerometer = try harness.waitForReports("read the generic Accelerometer") { reports -> [Double]? in
+            let values = reports.last { $0["kind"] == "accelerometer" }?["values"]?.arrayValue?.compactMap(\.doubleValue)
+            return values.flatMap { abs($0[1] - 9.8) < 0.05 ? $0 : nil }
+        }
+        #expect(abs(accelerometer[0]) < 0.05 && abs(accelerometer[2]) < 0.05, "\(accelerometer)")
+        // Before a heading there is no absolute orientation: no reading, no angles.
+        #expect(!harness.reports().contains { $0["kind"] == "quaternion" || ($0["kind"] == "absolute" && $0["alpha"] != .null) }, "\(harness.reports())")
+
+        // W3C's alpha = 360 − heading; the quaternions worked by hand from z(alpha)·x(90°).
+        let half = 0.5.squareRoot()
+        let turns: [(heading: Double, alpha: Double, quaternion: [Double])] = [
+            (90, 270, [-0.5, 0.5, 0.5, -0.5]), (180, 180, [0, half, half, 0]),
+        ]
+        func close(_ a: JSONValue?, _ b: Double) -> Bool { abs((a?.doubleValue ?? .nan) - b) < 0.1 }
+        for turn in turns {
+            _ = try control.call(Method.deviceSet, ["heading": ["magnetic": .double(turn.heading)]])
+            for kind in ["orientation", "absolute"] {
+                _ = try harness.waitForReports("show \(kind) alpha \(turn.alpha)") { reports in
+                    reports.last { $0["kind"] == .string(kind) }.flatMap {
+                        close($0["alpha"], turn.alpha) && close($0["beta"], 90) && close($0["gamma"], 0) ? () : nil
+                    }
+                }
+            }
+            // A quaternion and its negation are the same rotation.
+            _ = try harness.waitForReports("read the quaternion \(turn.quaternion)") { reports in
+                reports.last { $0["kind"] == "quaternion" }.flatMap { report -> Void? in
+                    let q = report["values"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+                    let same = { (sign: Double) in q.count == 4 && zip(q, turn.quaternion).allSatisfy { abs($0 - sign * $1) < 0.002 } }
+                    return same(1) || same(-1) ? () : nil
+                }
+            }
+        }
+        withExtendedLifetime(browser) {}
     }
 }

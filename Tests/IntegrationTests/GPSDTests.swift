@@ -38,14 +38,21 @@ struct GPSDTests {
         }
     }
 
-    @Test("gpsd's TPVs reach an authorized app as the same fixes, one for one (lat/lon within 1e-6°, speed, track, time)")
-    func sideBySide() throws {
+    /// A real gpsd, a plain client reading gpsd's own reports beside the daemon, the daemon
+    /// reading gpsd and `app` streaming its locations; returns once the daemon watches gpsd
+    /// (gpsd streams only to clients already watching).
+    private func liveGPSD(app id: String) throws -> (GPSDProcess, GPSDWatcher, DaemonHarness, SextantConnection) {
         let gpsd = try GPSDProcess()
         let reference = try GPSDWatcher(port: gpsd.port)
         let daemon = try DaemonHarness(gpsdPort: gpsd.port)
-        let app = try daemon.streamingApp("com.example.gps")
-        // gpsd streams only to clients already watching: the daemon must be one first.
+        let app = try daemon.streamingApp(id)
         try daemon.waitForGPSDState("no fix")
+        return (gpsd, reference, daemon, app)
+    }
+
+    @Test("gpsd's TPVs reach an authorized app as the same fixes, one for one (lat/lon within 1e-6°, speed, track, time)")
+    func sideBySide() throws {
+        let (gpsd, reference, daemon, app) = try liveGPSD(app: "com.example.gps")
 
         try gpsd.feed(GPSDLog.path(Self.log))
         let tpvs = try reference.tpvs(try GPSDLog.tpvCount(Self.log))
@@ -127,11 +134,7 @@ struct GPSDTests {
     @Test("A receiver without fix (mode 1 TPVs) gives no location, and status says no fix")
     func receiverWithoutFix() throws {
         let noFixLog = "tn200.log"
-        let gpsd = try GPSDProcess()
-        let reference = try GPSDWatcher(port: gpsd.port)
-        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
-        let app = try daemon.streamingApp("com.example.nofix")
-        try daemon.waitForGPSDState("no fix")
+        let (gpsd, reference, daemon, app) = try liveGPSD(app: "com.example.nofix")
 
         try gpsd.feed(GPSDLog.path(noFixLog))
         let tpvs = try reference.tpvs(try GPSDLog.tpvCount(noFixLog))
@@ -141,15 +144,12 @@ struct GPSDTests {
         try gpsd.feed(GPSDLog.path(Self.log))
         let firstFix = try reference.nextReport(timeout: 30) { $0["class"] == "TPV" && ($0["mode"]?.intValue ?? 0) >= 2 && $0["lat"] != nil }
         expectSame(try app.locations(1), as: [firstFix])
+        withExtendedLifetime(daemon) {}
     }
 
     @Test("record: fixes from gpsd are recorded, and replaying the recording gives the same location events, simulated this time (N7)")
     func recordLiveThenReplay() throws {
-        let gpsd = try GPSDProcess()
-        let reference = try GPSDWatcher(port: gpsd.port)
-        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
-        let app = try daemon.streamingApp("com.example.rec")
-        try daemon.waitForGPSDState("no fix")
+        let (gpsd, reference, daemon, app) = try liveGPSD(app: "com.example.rec")
         let recording = daemon.directory + "/live.jsonl"
         _ = try daemon.control().call(Method.recordStart, ["path": .string(recording)])
 
@@ -176,11 +176,7 @@ struct GPSDTests {
     @Test("issue 23.5/N7: a receiver in simulator mode (GPSmap-76S.log: gpsd's TPV status 8) gives simulated fixes under --simulated-flag auto")
     func simulatorModeReceiver() throws {
         let log = "GPSmap-76S.log"
-        let gpsd = try GPSDProcess()
-        let reference = try GPSDWatcher(port: gpsd.port)
-        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
-        let app = try daemon.streamingApp("com.example.sim")
-        try daemon.waitForGPSDState("no fix")
+        let (gpsd, reference, daemon, app) = try liveGPSD(app: "com.example.sim")
 
         try gpsd.feed(GPSDLog.path(log))
         let tpvs = try reference.tpvs(try GPSDLog.tpvCount(log))
@@ -190,17 +186,14 @@ struct GPSDTests {
         let locations = try app.locations(expected.count)
         #expect(zip(locations, expected).allSatisfy { abs(($0["lat"]?.doubleValue ?? .nan) - ($1["lat"]?.doubleValue ?? .nan)) <= 1e-6 }, "\(locations)")
         #expect(locations.allSatisfy { $0["simulated"] == true }, "\(locations)")
+        withExtendedLifetime(daemon) {}
     }
 
     @Test("issue 23.4/N8: a live gpsd's SKYs reach an app's satellites stream as gpsd sends them (bu353-glonass.log: GPS and GLONASS, read beside the daemon)")
     func liveSky() throws {
         let log = "bu353-glonass.log"
-        let gpsd = try GPSDProcess()
-        let reference = try GPSDWatcher(port: gpsd.port)
-        let daemon = try DaemonHarness(gpsdPort: gpsd.port)
-        let app = try daemon.streamingApp("com.example.sky")
+        let (gpsd, reference, daemon, app) = try liveGPSD(app: "com.example.sky")
         _ = try app.call(Method.satellitesStart)
-        try daemon.waitForGPSDState("no fix")
 
         try gpsd.feed(GPSDLog.path(log))
         let count = try GPSDLog.skyCount(log)
@@ -225,5 +218,6 @@ struct GPSDTests {
             glonass = glonass || seen.contains { $0.hasPrefix("glonass") }
         }
         #expect(glonass, "the log's GLONASS satellites came through")
+        withExtendedLifetime(daemon) {}
     }
 }

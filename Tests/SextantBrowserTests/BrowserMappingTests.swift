@@ -77,6 +77,18 @@ import Testing
         #expect(picture.pageCommands.first == BrowserPicture.positionUnavailable)
     }
 
+    @Test("The absolute orientation has a reading only once there is a heading; face up heading north is no rotation")
+    func absoluteOrientationNeedsAHeading() {
+        var picture = BrowserPicture(
+            authorization: AuthorizationResult(status: .notDetermined, accuracy: .full), servicesEnabled: true, interface: .portrait,
+            device: .faceUp)
+        #expect(picture.absoluteOrientationReading == nil)
+        #expect(picture.pageCommands.contains(BrowserPicture.absoluteOrientationOverride))
+        let commands = picture.apply(.heading(WireHeading(magnetic: 0, trueHeading: nil, accuracy: 5, time: Timestamp(seconds: 0))))
+        let identity: JSONValue = ["type": "absolute-orientation", "reading": ["quaternion": ["x": 0.0, "y": 0.0, "z": 0.0, "w": 1.0]]]
+        #expect(commands.last == CDPCommand("Emulation.setSensorOverrideReadings", identity, to: .everyPage), "\(commands)")
+    }
+
     @Test("The page is in an outage only while authorized and Sextant says the position is unavailable: not before the first fix, not once revoked")
     func outageOnlyWhenSextantSaysSo() {
         var picture = Self.picture(.authorizedWhenInUse)

@@ -48,14 +48,26 @@ final class ChromiumProcess {
     }
 }
 
-/// A request to DevTools' HTTP side on loopback; the body of its answer.
+/// A request to DevTools' HTTP side on loopback; the body of its answer. Read up to its
+/// `Content-Length`: Chromium keeps the connection open whatever `Connection: close` says.
 func httpRequest(port: UInt16, _ method: String, _ path: String) throws -> String {
     guard let fd = connectLoopback(port: port) else { throw HarnessError("no DevTools on port \(port)") }
     let lines = SocketLines(fd: fd, peer: "DevTools")
     lines.send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
-    var answer: [String] = []
-    while let line = try? lines.nextLine(timeout: 10) { answer.append(line) }
-    return answer.joined(separator: "\n")
+    var length = 0
+    while true {
+        let header = try lines.nextLine(timeout: 10).trimmingCharacters(in: ["\r"])
+        if header.isEmpty { break }
+        let (name, value) = (header.prefix { $0 != ":" }, header.drop { $0 != ":" }.dropFirst())
+        if name.lowercased() == "content-length" { length = Int(value.trimmingCharacters(in: .whitespaces)) ?? 0 }
+    }
+    var body: [String] = [], read = 0
+    while read < length {
+        let line = try lines.nextLine(timeout: 10)
+        body.append(line)
+        read += line.utf8.count + 1
+    }
+    return body.joined(separator: "\n")
 }
 
 /// The reporter's server and the bridge for `app` on a browser at `port`.
