@@ -9,7 +9,8 @@ import SextantProtocol
 public final class BrowserBridge: Sendable {
     public enum Input: Sendable {
         case app(AppLink.Input)
-        case connected(CDPConnection)
+        /// A DevTools connection to the browser at `url` opened.
+        case connected(CDPConnection, url: String)
         case disconnected
         case cdp(CDPEvent)
     }
@@ -35,9 +36,7 @@ public final class BrowserBridge: Sendable {
                     if BridgeLoop.handledEvents.contains(event.method) { inbox.push(.cdp(event)) }
                 }
                 try await CDPConnection.run(url: url, logger: logger, onEvent: onEvent) { [inbox] connection in
-                    inbox.push(.connected(connection))
-                    // A line a script (or a test) can wait for.
-                    announce("sextant-browser: connected to \(url)")
+                    inbox.push(.connected(connection, url: url))
                 }
                 logger.info("the browser at \(address) closed its DevTools connection; waiting for it to come back")
                 complained = false
@@ -62,7 +61,7 @@ public final class BrowserBridge: Sendable {
                 switch input {
                 case .app(.closed(let reason)): return reason
                 case .app(.event(let event)): await loop.apply(event)
-                case .connected(let connection): await loop.connected(connection)
+                case .connected(let connection, let url): await loop.connected(connection, url: url)
                 case .disconnected: loop.disconnected()
                 case .cdp(let event): await loop.handle(event)
                 }
@@ -99,7 +98,7 @@ struct BridgeLoop {
         "Target.attachedToTarget", "Target.detachedFromTarget", "Runtime.bindingCalled", "Fetch.requestPaused",
     ]
 
-    mutating func connected(_ connection: CDPConnection) async {
+    mutating func connected(_ connection: CDPConnection, url: String) async {
         self.connection = connection
         pages = [:]
         // Chromium does not hold a new tab's first navigation for a debugger (it commits
@@ -110,6 +109,9 @@ struct BridgeLoop {
         // Every page, those open now and those to come, attached in flat mode.
         await command("Target.setAutoAttach", ["autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true])
         await send(picture.browserCommands)
+        // A line a script (or a test) can wait for: from here on, a page opened is set up
+        // before its first document runs.
+        announce("sextant-browser: connected to \(url)")
     }
 
     mutating func disconnected() {

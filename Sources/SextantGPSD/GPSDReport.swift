@@ -22,8 +22,8 @@ public enum GPSDReport: Sendable, Equatable {
     case devices([String])
     /// One device activated or deactivated (DEVICE: `activated` is absent once it is gone).
     case device(path: String, active: Bool)
-    /// A SKY that lists satellites (``sky(_:receivedAt:)``), at its own time when it has one.
-    case sky(SkyView, time: Timestamp)
+    /// A SKY that lists satellites (``sky(_:)``), with its own time when it has one.
+    case sky(SkyView, time: Timestamp?)
     /// Any other class (WATCH, GST, ATT, a SKY with only its DOPs, ...).
     case other(class: String)
 
@@ -70,7 +70,7 @@ public enum GPSDReport: Sendable, Equatable {
         case "TPV":
             return tpv(object, receivedAt: receivedAt, dropped: &dropped)
         case "SKY":
-            return sky(object, receivedAt: receivedAt)
+            return sky(object)
         case "DEVICES":
             let listed = object["devices"]?.arrayValue ?? []
             return .devices(listed.prefix(maximumDevices).compactMap { $0["path"]?.stringValue.map(devicePath) })

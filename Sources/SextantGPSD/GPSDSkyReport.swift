@@ -9,9 +9,9 @@ import SextantProtocol
 /// dB-Hz (0 when absent: tracked without a signal), `used`. gpsd also sends SKYs that carry
 /// only the DOPs, no `satellites`: those say nothing of the sky and are not one.
 extension GPSDReport {
-    static func sky(_ object: [String: JSONValue], receivedAt: Timestamp) -> GPSDReport {
+    static func sky(_ object: [String: JSONValue]) -> GPSDReport {
         guard case .array(let listed)? = object["satellites"] else { return .other(class: "SKY") }
-        let time = object["time"]?.stringValue.flatMap(TPVFieldCheck.time(rfc3339:)) ?? receivedAt
+        let time = object["time"]?.stringValue.flatMap(TPVFieldCheck.time(rfc3339:))
         let satellites = listed.prefix(SkyView.maximumSatellites).compactMap(satellite)
         return .sky(SkyView(satellites: satellites), time: time)
     }

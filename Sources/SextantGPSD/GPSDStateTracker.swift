@@ -45,18 +45,26 @@ struct GPSDStateTracker {
     private(set) var state: GPSDSourceState = .connecting
     /// The devices gpsd last said it reads.
     private(set) var devices: [String] = []
+    /// The time of the latest fix on this connection, on the receiver's clock.
+    private(set) var lastFixTime: Timestamp?
 
     /// A line arrived: gpsd is there. A fix becomes a location, preceded by `ok` when
     /// fixes (re)start; a TPV without fix moves to `no fix`.
     mutating func received(_ report: GPSDReport, at time: Timestamp) -> [GPSDSourceEvent] {
         switch report {
         case .position(let fix):
+            lastFixTime = fix.time
             return change(to: .fix, at: fix.time) + [.sample(Sample(time: fix.time, value: .location(fix)))]
         case .noFix(let tpvTime):
             return change(to: .noFix, at: tpvTime)
         case .sky(let sky, let skyTime):
-            // The receiver's own sky (N8): the hub makes none up for a live gpsd.
-            return answered(at: time) + [.sample(Sample(time: skyTime, value: .sky(sky)))]
+            // The receiver's own sky (N8): the hub makes none up for a live gpsd. A SKY
+            // without a time (gpsd 3.22 sends none) is stamped with the latest fix's, so that
+            // the sky stays on the fixes' clock, which a recording keeps as one timeline.
+            // Before the first fix that clock is not known (a TPV without fix may have no
+            // time either), and such a SKY is not passed on.
+            guard let stamp = skyTime ?? lastFixTime else { return answered(at: time) }
+            return answered(at: time) + [.sample(Sample(time: stamp, value: .sky(sky)))]
         case .devices(let listed):
             return answered(at: time) + changeDevices(to: Array(listed.prefix(GPSDReport.maximumDevices)))
         case .device(let path, let active):
@@ -82,7 +90,8 @@ struct GPSDStateTracker {
 
     /// A connection attempt failed, or an open connection ended.
     mutating func unreachable(at time: Timestamp) -> [GPSDSourceEvent] {
-        change(to: .lost, at: time)
+        lastFixTime = nil
+        return change(to: .lost, at: time)
     }
 
     private mutating func change(to new: GPSDSourceState, at time: Timestamp) -> [GPSDSourceEvent] {

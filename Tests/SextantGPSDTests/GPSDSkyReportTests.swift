@@ -18,17 +18,37 @@ struct GPSDSkyReportTests {
             SatelliteInView(constellation: .gps, svid: 30, elevation: 60, azimuth: 311, cn0: 44, used: false),
         ])
         let report = try GPSDReport.decode(line: line, receivedAt: received)
-        #expect(report == .sky(expected, time: received))
+        #expect(report == .sky(expected, time: nil))
         #expect(expected.inView == 4 && expected.used == 0)
     }
 
-    @Test("A SKY with only its DOPs (no satellites) says nothing of the sky; its time, when it has one, stamps the sky")
+    @Test("A SKY with only its DOPs (no satellites) says nothing of the sky; its time, when it has one, is the sky's")
     func dopsOnlyAndTime() throws {
         let dops = #"{"class":"SKY","device":"/dev/ttyUSB0","xdop":1.26,"ydop":2.39,"hdop":2.72,"pdop":6.24}"#
         #expect(try GPSDReport.decode(line: dops, receivedAt: received) == .other(class: "SKY"))
         let timed = #"{"class":"SKY","time":"2026-03-01T08:00:05.000Z","satellites":[]}"#
         let time = Timestamp(year: 2026, month: 3, day: 1, secondsOfDay: 8 * 3600 + 5)
         #expect(try GPSDReport.decode(line: timed, receivedAt: received) == .sky(SkyView(satellites: []), time: time))
+    }
+
+    @Test("A SKY without a time takes the latest fix's (the receiver's clock); one before the first fix is not passed on")
+    func skyOnTheFixesClock() throws {
+        var tracker = GPSDStateTracker()
+        let sky = try GPSDReport.decode(line: #"{"class":"SKY","satellites":[{"gnssid":0,"svid":5,"ss":30,"used":true}]}"#, receivedAt: received)
+        func skies(_ events: [GPSDSourceEvent]) -> [Sample] {
+            events.compactMap { event in
+                guard case .sample(let sample) = event, case .sky = sample.value else { return nil }
+                return sample
+            }
+        }
+        #expect(skies(tracker.received(sky, at: received)).isEmpty)
+        // A TPV without fix says nothing of the receiver's clock (its time may be gpsd's arrival).
+        #expect(skies(tracker.received(.noFix(time: received), at: received)).isEmpty)
+        #expect(skies(tracker.received(sky, at: received)).isEmpty)
+        let receiverTime = Timestamp(year: 2019, month: 4, day: 6, secondsOfDay: 3600)
+        _ = tracker.received(.position(LocationFix(latitude: 1, longitude: 2, time: receiverTime)), at: received)
+        let five = SatelliteInView(constellation: .gps, svid: 5, cn0: 30, used: true)
+        #expect(skies(tracker.received(sky, at: received)) == [Sample(time: receiverTime, value: .sky(SkyView(satellites: [five])))])
     }
 
     @Test("Without gnssid and svid (gpsd before 3.18) a satellite is named by its PRN in gpsd's numbering")
