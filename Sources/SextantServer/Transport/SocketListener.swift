@@ -59,13 +59,13 @@ enum SocketListener {
             .get()
     }
 
-    /// A listening-ready socket bound at `path` with `mode` from the moment it exists.
+    /// A listening-ready socket bound at `path` with `mode`, never more open than `mode`.
     ///
-    /// The mode is never set on the path afterwards: between a `bind` and a `chmod` of the
-    /// path, a symlink put in the socket's place would have the chmod change its target.
     /// Linux gives the new socket file the socket inode's mode (set with `fchmod` before
-    /// `bind`) less the umask, so the umask is narrowed to the bits `mode` leaves out for
-    /// the duration of the `bind`.
+    /// `bind`) less the umask: at most `mode`. The umask is left alone (it is the process's,
+    /// and a file another thread created while it was changed would get the wrong mode);
+    /// the bits it took are given back through the file itself, never through the path (a
+    /// symlink put in the socket's place would have a `chmod` of the path change its target).
     ///
     /// With `group`, the socket file is then given that group (`--control-group`): `lchown`
     /// changes the group of whatever is at the path without following a symlink, so a
@@ -81,12 +81,13 @@ enum SocketListener {
         guard fchmod(socket.raw, mode) == 0 else {
             throw ListenError(description: "cannot set the mode of the socket for \(path): \(String(cString: strerror(errno)))")
         }
-        let previousMask = umask(0o777 & ~mode)
         let bound = address.withSockaddr { Glibc.bind(socket.raw, $0, $1) }
-        let bindError = errno
-        umask(previousMask)
         guard bound == 0 else {
-            throw ListenError(description: "cannot bind \(path): \(String(cString: strerror(bindError)))")
+            throw ListenError(description: "cannot bind \(path): \(String(cString: strerror(errno)))")
+        }
+        if let failure = giveMode(mode, toSocketAt: path) {
+            unlink(path)
+            throw ListenError(description: failure)
         }
         if let group, lchown(path, uid_t.max, group) != 0 {
             let reason = String(cString: strerror(errno))
@@ -94,6 +95,27 @@ enum SocketListener {
             throw ListenError(description: "cannot give \(path) the group \(group) (--control-group): \(reason)")
         }
         return socket
+    }
+
+    /// Linux's `O_PATH` (asm-generic/fcntl.h), which Swift's Glibc module does not export.
+    private static let openPath: Int32 = 0o10000000
+
+    /// Sets the mode of the socket file just bound at `path`, through a descriptor of the
+    /// file itself (`O_PATH | O_NOFOLLOW`, changed as `/proc/self/fd/N`): a symlink swapped
+    /// in is refused, not followed. Why it failed, or nil.
+    private static func giveMode(_ mode: mode_t, toSocketAt path: String) -> String? {
+        let file = open(path, openPath | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { return "cannot open \(path) to set its mode: \(String(cString: strerror(errno)))" }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == geteuid() else {
+            return "\(path) is no longer the socket just bound there"
+        }
+        guard info.st_mode & 0o7777 != mode else { return nil }
+        guard chmod("/proc/self/fd/\(file)", mode) == 0 else {
+            return "cannot set the mode of \(path) (through /proc/self/fd): \(String(cString: strerror(errno)))"
+        }
+        return nil
     }
 
     /// A stale socket file (no daemon behind it) is replaced; a live one means another

@@ -77,9 +77,7 @@ public enum AtomicFile {
     /// replaces, or a new file's mode (0666 less the umask: mkstemp makes it 0600).
     private static func keep(_ replaced: stat?, on fd: Int32, path: String) -> TraceExportError? {
         guard let replaced else {
-            let mask = umask(0)
-            umask(mask)
-            return fchmod(fd, 0o666 & ~mask) == 0 ? nil : TraceExportError("\(path): chmod: \(errorText())")
+            return fchmod(fd, 0o666 & ~currentUmask()) == 0 ? nil : TraceExportError("\(path): chmod: \(errorText())")
         }
         // The owner first: a change of owner clears set-id bits, which the mode then restores.
         if geteuid() == 0, fchown(fd, replaced.st_uid, replaced.st_gid) != 0 { return TraceExportError("\(path): chown: \(errorText())") }
@@ -87,4 +85,15 @@ public enum AtomicFile {
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }
+
+    /// The process's umask, read without changing it (`/proc/self/status`, Linux 4.7 and
+    /// later): setting it to read it back would give a file another thread creates meanwhile
+    /// the wrong mode. Without /proc, the usual 022.
+    static func currentUmask() -> mode_t {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let mask = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o022 }
+        return mask
+    }
 }
