@@ -39,14 +39,19 @@ def replay_and_check(control, chrome, path, locations, background):
         assert seen(chrome)[-1] == last
 
 
+def open_page(control, bridge, chrome, page_url):
+    """The app authorized while in use, the browser bound to it, the page open and granted."""
+    control.grant(WEB_APP)
+    bridge(WEB_APP, chrome)
+    chrome.get(page_url)
+    assert wait_until(chrome, "return window.permission === 'granted'")
+
+
 def test_a_minimized_window_is_the_background_and_restored_the_foreground(
     sextant_control, sextant_browser, chrome, page_url, walk
 ):
     path, locations = walk
-    sextant_control.grant(WEB_APP)
-    sextant_browser(WEB_APP, chrome)
-    chrome.get(page_url)
-    assert wait_until(chrome, "return window.permission === 'granted'")
+    open_page(sextant_control, sextant_browser, chrome, page_url)
     wait_for_state(sextant_control, "foreground")
 
     chrome.minimize_window()
@@ -62,10 +67,7 @@ def test_the_control_side_moves_the_page_to_the_background_and_back(
     sextant_control, sextant_browser, chrome, page_url, walk
 ):
     path, locations = walk
-    sextant_control.grant(WEB_APP)
-    sextant_browser(WEB_APP, chrome)
-    chrome.get(page_url)
-    assert wait_until(chrome, "return window.permission === 'granted'")
+    open_page(sextant_control, sextant_browser, chrome, page_url)
 
     sextant_control.set_app_state(WEB_APP, "background")
     wait_for_state(sextant_control, "background")
