@@ -12,11 +12,13 @@ cd "$(dirname "$0")/.."
 python3 Tools/check-code-shape.py Sources
 python3 Tools/check-code-shape.py Tests
 swift build --build-tests "$@"
-# The in-process hub tests are async: they await on Swift's cooperative pool, as wide as the
-# machine has cores, which the integration tests' blocking waits (child processes, sockets
-# read with deadlines) can hold for minutes on 2 cores. Each set runs in a process of its own.
-swift test --skip-build --filter SextantServerTests "$@"
-swift test --skip-build --skip SextantServerTests "$@"
+# The in-process tests that await (the hub's, the bridge's WebSocket client and inbox, the
+# store's writes) run on Swift's cooperative pool, as wide as the machine has cores, which
+# the integration tests' blocking waits (child processes, sockets read with deadlines) can
+# hold for minutes on 2 cores. Each set runs in a process of its own.
+awaiting='SextantServerTests|SextantBrowserTests|SextantStoreTests'
+swift test --skip-build --filter "$awaiting" "$@"
+swift test --skip-build --skip "$awaiting" "$@"
 
 bin="$(swift build --show-bin-path "$@")"
 # The man pages built from docs/ (pandoc, man --warnings), and sextantctl's bash completion.

@@ -17,6 +17,9 @@ struct GNSSProfileTests {
         return lines.joined(separator: "\n") + "\n"
     }()
 
+    /// The walk's fixes without the walk: 16 fixes at one place, climbing a metre a second.
+    static let standing = walk.replacing(#/"lat":48\.0[0-9]*/#, with: #""lat":48.0"#)
+
     /// Every location an app receives from a replay of the walk at `speed`, until the replay finishes.
     private func replayed(_ arguments: [String], speed: JSONValue) throws -> [JSONValue] {
         let daemon = try DaemonHarness(arguments: arguments)
@@ -65,13 +68,14 @@ struct GNSSProfileTests {
         }
     }
 
-    /// The TPVs with a position that `gpspipe -w` prints of a replay of the walk at max, its
+    /// The TPVs with a position that `gpspipe -w` prints of a replay at max of the fixes standing, its
     /// client granted `accuracy`.
     private func gpspipeTPVs(accuracy: String, _ arguments: [String] = []) throws -> [JSONValue] {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"] + arguments)
         _ = try daemon.control().call(Method.permissionsSet, ["app": "gpsd.gpspipe", "status": "authorizedAlways", "accuracy": .string(accuracy)])
-        let path = try daemon.write("walk.jsonl", Self.walk)
-        // Reduced: one fix per 2 km cell, and the walk stays in one.
+        let path = try daemon.write("standing.jsonl", Self.standing)
+        // Reduced: one fix per 2 km cell, and the device stands in one (a walk could cross a
+        // cell's edge: the app's grid offset is drawn at random, L10).
         let wanted = accuracy == "full" ? 16 : 1
         // gpspipe runs until stopped: at full accuracy it prints SKYs (N8, G6) between the TPVs.
         let gpspipe = try ClientProcess(
