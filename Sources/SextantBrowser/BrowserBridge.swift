@@ -150,16 +150,16 @@ struct BridgeLoop {
         let wasInOutage = picture.inOutage
         let commands = picture.apply(event)
         if picture.inOutage != wasInOutage {
-            for session in pages.keys { await tellOutage(to: session, replacing: pages[session]?.outageScript) }
+            for session in pages.keys { await tellOutage(to: session) }
         }
         await send(commands)
     }
 
     /// Tells the page's documents, those open and those it will load, whether Sextant says
     /// its position is unavailable.
-    private mutating func tellOutage(to session: String, replacing script: String?) async {
+    private mutating func tellOutage(to session: String) async {
         let source = PageScript.outage(picture.inOutage)
-        if let script { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
+        if let script = pages[session]?.outageScript { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
         // Run at once in the documents open now, in every frame, and answered once run.
         let added = await answer("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session)
         pages[session]?.outageScript = added?["identifier"]?.stringValue
@@ -172,7 +172,7 @@ struct BridgeLoop {
         // domain is on: without it the wrapper is missing after a navigation.
         await command("Page.enable", [:], session: session)
         await command("Runtime.addBinding", ["name": .string(PageScript.bindingName)], session: session)
-        await tellOutage(to: session, replacing: nil)
+        await tellOutage(to: session)
         await command(
             "Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source), "runImmediately": true], session: session)
         for pageCommand in picture.pageCommands { await command(pageCommand.method, pageCommand.params, session: session) }

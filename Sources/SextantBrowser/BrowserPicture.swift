@@ -77,9 +77,8 @@ public struct BrowserPicture: Sendable, Equatable {
     public var pageCommands: [CDPCommand] {
         var commands = [geolocationOverride]
         if let interface { commands.append(Self.screenOrientation(interface)) }
-        commands.append(deviceOrientationOverride)
         commands.append(Self.absoluteOrientationOverride)
-        if let reading = absoluteOrientationReading { commands.append(reading) }
+        commands += orientationCommands
         if let posture { commands.append(Self.postureOverride(posture)) }
         commands.append(Self.accelerometerOverride)
         if let motion { commands.append(Self.accelerometerReading(motion)) }
@@ -104,10 +103,10 @@ public struct BrowserPicture: Sendable, Equatable {
             return [Self.screenOrientation(change.orientation)]
         case .deviceOrientation(let change):
             device = change.orientation
-            return [deviceOrientationOverride] + (absoluteOrientationReading.map { [$0] } ?? [])
+            return orientationCommands
         case .heading(let reading):
             heading = reading.trueHeading ?? reading.magnetic
-            return [deviceOrientationOverride] + (absoluteOrientationReading.map { [$0] } ?? [])
+            return orientationCommands
         case .posture(let change):
             posture = change.state
             return [Self.postureOverride(change.state)]
@@ -199,6 +198,12 @@ public struct BrowserPicture: Sendable, Equatable {
         return CDPCommand(
             "DeviceOrientation.setDeviceOrientationOverride",
             ["alpha": .double(angles.alpha), "beta": .double(angles.beta), "gamma": .double(angles.gamma)], to: .everyPage)
+    }
+
+    /// The device's orientation as the page reads it: `deviceorientation`, and the absolute
+    /// orientation once there is a heading.
+    var orientationCommands: [CDPCommand] {
+        [deviceOrientationOverride] + (absoluteOrientationReading.map { [$0] } ?? [])
     }
 
     /// The page's absolute orientation is Sextant's: `deviceorientationabsolute` and the
