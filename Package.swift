@@ -22,6 +22,10 @@ let package = Package(
         // The control panel in the browser: an HTTP and WebSocket face of control.sock.
         .executable(name: "sextant-panel", targets: ["sextant-panel"]),
         .executable(name: "sextant-browser", targets: ["sextant-browser"]),
+        // The five programs in one binary, chosen by the name it is run as (argv[0]), as
+        // busybox is: what `make install` and the .deb ship, so that the Swift runtime and the
+        // packages linked in are there once, not five times.
+        .executable(name: "sextant", targets: ["sextant"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -103,21 +107,25 @@ let package = Package(
         // A small blocking client of both sockets: sextantctl, the demo, tests and apps.
         .target(name: "SextantClient", dependencies: ["SextantProtocol", "SextantSocket"]),
 
-        .executableTarget(
-            name: "sextantd",
+        // Each program is a library of its own (its command, without @main) and a two-line
+        // executable; the multi-call `sextant` links all five libraries.
+        .target(
+            name: "SextantdMain",
             dependencies: [
                 "SextantServer", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            path: "Sources/sextantd"
         ),
-        .executableTarget(
-            name: "sextantctl",
+        .target(
+            name: "SextantctlMain",
             dependencies: [
                 "SextantClient", "SextantTraces", "CProcessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/sextantctl"
         ),
 
         // The panel: the router table, the token, the Origin check, the security headers, the
@@ -136,9 +144,10 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .executableTarget(
-            name: "sextant-panel",
-            dependencies: ["SextantPanel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        .target(
+            name: "SextantPanelMain",
+            dependencies: ["SextantPanel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/sextant-panel"
         ),
 
         // The Chromium bridge: a CDP client (commands, answers, events, a session per page) and
@@ -157,15 +166,28 @@ let package = Package(
             ]
         ),
         // `sextantctl browser` execs it, so that sextantctl links no WebSocket stack.
-        .executableTarget(
-            name: "sextant-browser",
-            dependencies: ["SextantBrowser", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        .target(
+            name: "SextantBrowserMain",
+            dependencies: ["SextantBrowser", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/sextant-browser"
         ),
 
         // A minimal app, as an example of the app protocol (the demo runs it).
+        .target(
+            name: "SampleAppMain",
+            dependencies: ["SextantClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/SampleApp"
+        ),
+
+        .executableTarget(name: "sextantd", dependencies: ["SextantdMain"], path: "Sources/Programs/sextantd"),
+        .executableTarget(name: "sextantctl", dependencies: ["SextantctlMain"], path: "Sources/Programs/sextantctl"),
+        .executableTarget(name: "sextant-panel", dependencies: ["SextantPanelMain"], path: "Sources/Programs/sextant-panel"),
+        .executableTarget(name: "sextant-browser", dependencies: ["SextantBrowserMain"], path: "Sources/Programs/sextant-browser"),
+        .executableTarget(name: "SampleApp", dependencies: ["SampleAppMain"], path: "Sources/Programs/sextant-sample-app"),
         .executableTarget(
-            name: "SampleApp",
-            dependencies: ["SextantClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            name: "sextant",
+            dependencies: ["SextantdMain", "SextantctlMain", "SextantPanelMain", "SextantBrowserMain", "SampleAppMain"],
+            path: "Sources/Programs/sextant"
         ),
 
         // What the test targets share: the seeded generator, child processes, temporary

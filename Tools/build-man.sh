@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the man pages from docs/*.md with pandoc: sextantd(8), sextantctl(1),
-# sextant-protocol(7), sextant-rules(7), sextant-trace(5), into OUT/man1, man5, man7, man8.
+# sextant-protocol(7), sextant-rules(7), sextant-gpsd(7) (from docs/gpsd.md),
+# sextant-trace(5), into OUT/man1, man5, man7, man8.
 #   bash Tools/build-man.sh OUT
 # Each docs/NAME.SECTION.md starts with "# NAME(SECTION)" and "## NAME", "## SYNOPSIS", ...:
 # shifting the headings up one level makes the first the page's title (.TH) and the others
@@ -13,10 +14,13 @@ command -v pandoc > /dev/null || { echo "build-man: pandoc is missing (bash Tool
 version="$(sed -n 's/^public let sextantVersion = "\(.*\)"$/\1/p' Sources/SextantProtocol/Version.swift)"
 [ -n "$version" ] || { echo "build-man: no sextantVersion in Sources/SextantProtocol/Version.swift" >&2; exit 1; }
 
-pages=(sextantd.8 sextantctl.1 sextant-protocol.7 sextant-rules.7 sextant-trace.5)
-for page in "${pages[@]}"; do
+# PAGE, or PAGE=SOURCE where the page's text is a doc of another name.
+pages=(sextantd.8 sextantctl.1 sextant-protocol.7 sextant-rules.7 sextant-gpsd.7=docs/gpsd.md sextant-trace.5)
+for entry in "${pages[@]}"; do
+    page="${entry%%=*}"
     section="${page##*.}"
     source="docs/$page.md"
+    [ "$entry" = "$page" ] || source="${entry#*=}"
     # The date of the page's last change, so that building twice gives the same file.
     date="$(git log -1 --format=%cs -- "$source" 2>/dev/null || true)"
     mkdir -p "$out/man$section"

@@ -5,11 +5,14 @@
 # Environment: PREFIX (default /usr/local), DESTDIR (default empty: the live system),
 # SCRATCH (swift build's folder, default .build).
 #
-# The binaries are built with --static-swift-stdlib: they need no Swift toolchain, only
-# Debian's libgps, libudev, libsqlite3 and glibc; the build fails if any still asks for a
-# library of /opt/swift. What goes where:
-#   PREFIX/sbin/sextantd, PREFIX/bin/sextantctl, PREFIX/bin/sextant-sample-app,
-#   PREFIX/bin/sextant-panel
+# The five programs are one multi-call binary, `sextant` (it runs the program it is named
+# as), built with --static-swift-stdlib: it needs no Swift toolchain, only Debian's libgps,
+# libudev, libsqlite3, libsystemd and glibc; the build fails if it still asks for a library
+# of /opt/swift. One binary holds the Swift runtime, Foundation and the packages once, where
+# five static binaries held them five times. What goes where:
+#   PREFIX/bin/sextant                   the binary; links to it: PREFIX/sbin/sextantd,
+#                                        PREFIX/bin/sextantctl, sextant-panel, sextant-browser,
+#                                        sextant-sample-app
 #   PREFIX/share/man/man{1,5,7,8}/        sextantctl(1), sextant-trace(5), sextant-protocol(7),
 #                                        sextant-rules(7), sextantd(8), from docs/ by pandoc
 #   PREFIX/share/bash-completion/completions/sextantctl, PREFIX/share/zsh/vendor-completions/
@@ -26,14 +29,13 @@ action="${1:-install}"
 prefix="${PREFIX:-/usr/local}"
 destdir="${DESTDIR:-}"
 scratch="${SCRATCH:-.build}"
-executables=(sextantd sextantctl sextant-sample-app sextant-panel)
+# The links to the multi-call binary in PREFIX/bin (sextantd's is in PREFIX/sbin).
+programs=(sextantctl sextant-panel sextant-browser sextant-sample-app)
 
 build() {
-    swift build -c release --static-swift-stdlib --scratch-path "$scratch"
+    swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product sextant
     bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
-    for executable in "${executables[@]}"; do
-        check_no_swift_runtime "$bin/$executable"
-    done
+    check_no_swift_runtime "$bin/sextant"
     rm -rf "$scratch/install-man" && bash Tools/build-man.sh "$scratch/install-man"
 }
 
@@ -50,20 +52,22 @@ check_no_swift_runtime() {
 install_tree() {
     local root="$destdir$prefix"
     install -d "$root/sbin" "$root/bin"
-    install -m 0755 "$bin/sextantd" "$root/sbin/sextantd"
-    install -m 0755 "$bin/sextantctl" "$bin/sextant-sample-app" "$bin/sextant-panel" "$root/bin/"
-    # Without their debug information (a third of their size); their symbols stay, so that
-    # a crash's backtrace still names functions.
-    strip --strip-debug "$root/sbin/sextantd" "$root/bin/sextantctl" "$root/bin/sextant-sample-app" "$root/bin/sextant-panel"
+    install -m 0755 "$bin/sextant" "$root/bin/sextant"
+    # Without its debug information (a third of its size); its symbols stay, so that a
+    # crash's backtrace still names functions.
+    strip --strip-debug "$root/bin/sextant"
+    local program
+    for program in "${programs[@]}"; do ln -sfn sextant "$root/bin/$program"; done
+    ln -sfn ../bin/sextant "$root/sbin/sextantd"
 
     for page in "$scratch"/install-man/man*/*; do
         install -D -m 0644 "$page" "$root/share/man/$(basename "$(dirname "$page")")/$(basename "$page")"
     done
 
     install -d "$root/share/bash-completion/completions" "$root/share/zsh/vendor-completions" "$root/share/fish/vendor_completions.d"
-    "$bin/sextantctl" --generate-completion-script bash > "$root/share/bash-completion/completions/sextantctl"
-    "$bin/sextantctl" --generate-completion-script zsh > "$root/share/zsh/vendor-completions/_sextantctl"
-    "$bin/sextantctl" --generate-completion-script fish > "$root/share/fish/vendor_completions.d/sextantctl.fish"
+    "$bin/sextant" sextantctl --generate-completion-script bash > "$root/share/bash-completion/completions/sextantctl"
+    "$bin/sextant" sextantctl --generate-completion-script zsh > "$root/share/zsh/vendor-completions/_sextantctl"
+    "$bin/sextant" sextantctl --generate-completion-script fish > "$root/share/fish/vendor_completions.d/sextantctl.fish"
     chmod 0644 "$root"/share/{bash-completion/completions/sextantctl,zsh/vendor-completions/_sextantctl,fish/vendor_completions.d/sextantctl.fish}
 
     install_units "$root/lib/systemd/system"

@@ -2,7 +2,7 @@
 # Builds a Debian package of Sextant with dpkg-deb, from the tree `make install` makes with
 # PREFIX=/usr, and prints its path (.build/deb/sextant_VERSION_ARCH.deb, or under SCRATCH).
 #   bash Tools/package-deb.sh            (SCRATCH: swift build's folder, default .build)
-# Depends is what dpkg-shlibdeps finds the four binaries need (libc6, libgps28, libudev1,
+# Depends is what dpkg-shlibdeps finds the multi-call binary needs (libc6, libgps28, libudev1,
 # libsqlite3-0, libsystemd0, libxml2 with their lowest versions, from Debian's symbols files): the Swift runtime
 # is linked in; and libjs-leaflet, the map of the panel (sextant-panel serves Debian's copy). Man pages and the changelog are compressed as Debian does.
 set -euo pipefail
@@ -39,8 +39,7 @@ printf 'sextant (%s) unstable; urgency=medium\n\n  * Built from the source tree 
 mkdir -p "$stage/DEBIAN"
 printf 'Source: sextant\n\nPackage: sextant\nArchitecture: any\n' > "$out/debian/control"
 depends="$(cd "$out" && dpkg-shlibdeps -O \
-    debian/sextant/usr/sbin/sextantd debian/sextant/usr/bin/sextantctl debian/sextant/usr/bin/sextant-sample-app \
-    debian/sextant/usr/bin/sextant-panel \
+    debian/sextant/usr/bin/sextant \
     | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
@@ -52,6 +51,7 @@ Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends, libjs-leaflet
 Recommends: gpsd
+Suggests: chromium
 Section: misc
 Priority: optional
 Description: emulated phone location and orientation services for Linux apps

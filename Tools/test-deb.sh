@@ -19,6 +19,7 @@ deb="${1:-$(SEXTANT_DEB_COMPRESSION=gzip bash Tools/package-deb.sh | tail -n 1)}
 # Built as the user; only the root and the chroot need root.
 [ "$(id -u)" -eq 0 ] || exec sudo SEXTANT_DEBIAN_MIRROR="${SEXTANT_DEBIAN_MIRROR:-}" bash "$PWD/Tools/test-deb.sh" "$(realpath "$deb")"
 mirror="${SEXTANT_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+SEXTANT_DEB_INSTALLED_BOUND_MIB="${SEXTANT_DEB_INSTALLED_BOUND_MIB:-115}"
 
 root="$(mktemp -d "${TMPDIR:-/var/tmp}/sextant-deb-root.XXXXXX")"
 mounts=()
@@ -48,14 +49,27 @@ mount --bind /dev "$root/dev" && mounts+=("$root/dev")
 
 fail() { echo "test-deb: $*" >&2; exit 1; }
 in_root test ! -e /opt/swift || fail "/opt/swift is visible in the root"
-for binary in /usr/sbin/sextantd /usr/bin/sextantctl /usr/bin/sextant-sample-app /usr/bin/sextant-panel; do
-    libraries="$(in_root ldd "$binary")"
-    ! grep -q 'not found' <<< "$libraries" || fail "$binary lacks libraries in a clean bookworm:"$'\n'"$libraries"
+libraries="$(in_root ldd /usr/bin/sextant)"
+! grep -q 'not found' <<< "$libraries" || fail "/usr/bin/sextant lacks libraries in a clean bookworm:"$'\n'"$libraries"
+# Every program is installed, by its name, and runs (each a link to the multi-call binary).
+for program in /usr/sbin/sextantd /usr/bin/sextantctl /usr/bin/sextant-panel /usr/bin/sextant-browser /usr/bin/sextant-sample-app; do
+    in_root test -x "$program" || fail "$program is not installed"
+    in_root "$program" --help > /dev/null || fail "$program --help failed"
 done
+# sextantctl finds the programs it runs (the bridge, the panel) where they are installed.
+in_root sextantctl browser --help > /dev/null || fail "sextantctl browser does not find sextant-browser"
+in_root sextantctl panel --help > /dev/null || fail "sextantctl panel does not find sextant-panel"
+# What the package installs, bounded: five static binaries installed 276 MiB, the one
+# multi-call binary (symbols kept, debug information stripped) about 103 MiB. A change that brings back a binary per program
+# (or links something big) fails here.
+installed_kib="$(dpkg-deb --field "$deb" Installed-Size)"
+bound_kib=$((SEXTANT_DEB_INSTALLED_BOUND_MIB * 1024))
+[ "$installed_kib" -le "$bound_kib" ] || fail "the package installs $((installed_kib / 1024)) MiB, over its bound of ${SEXTANT_DEB_INSTALLED_BOUND_MIB} MiB"
+echo "test-deb: the package installs $((installed_kib / 1024)) MiB (bound ${SEXTANT_DEB_INSTALLED_BOUND_MIB} MiB)"
 version="$(in_root sextantd --version)"
 [ "$version" = "$(dpkg-deb --field "$deb" Version)" ] || fail "sextantd --version says '$version', the package $(dpkg-deb --field "$deb" Version)"
 echo "test-deb: sextantd --version: $version"
-for file in /usr/share/man/man8/sextantd.8.gz /usr/share/man/man1/sextantctl.1.gz /usr/share/man/man5/sextant-trace.5.gz \
+for file in /usr/share/man/man8/sextantd.8.gz /usr/share/man/man1/sextantctl.1.gz /usr/share/man/man5/sextant-trace.5.gz /usr/share/man/man7/sextant-gpsd.7.gz \
     /usr/share/bash-completion/completions/sextantctl /usr/share/sextant/demo-walk.jsonl \
     /usr/share/sextant/panel/index.html /usr/share/javascript/leaflet/leaflet.js; do
     in_root test -s "$file" || fail "$file is not installed"

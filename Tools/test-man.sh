@@ -14,7 +14,8 @@ bash Tools/build-man.sh "$out"
 
 failed=0
 fail() { echo "test-man: $1" >&2; failed=1; }
-for page in sextantd.8 sextantctl.1 sextant-protocol.7 sextant-rules.7 sextant-trace.5; do
+pages=(sextantd.8 sextantctl.1 sextant-protocol.7 sextant-rules.7 sextant-gpsd.7 sextant-trace.5)
+for page in "${pages[@]}"; do
     name="${page%.*}" section="${page##*.}"
     file="$out/man$section/$page"
     [ -s "$file" ] || { fail "$page was not built"; continue; }
@@ -29,5 +30,5 @@ for page in sextantd.8 sextantctl.1 sextant-protocol.7 sextant-rules.7 sextant-t
         grep -qx "\.SH $heading" "$file" || fail "$page: no $heading section"
     done
 done
-[ "$failed" -eq 0 ] && echo "test-man: 5 pages, no warnings"
+[ "$failed" -eq 0 ] && echo "test-man: ${#pages[@]} pages, no warnings"
 exit "$failed"

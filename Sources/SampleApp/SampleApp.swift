@@ -9,7 +9,6 @@ import SextantProtocol
 
 /// A minimal app using Sextant the way a real app would: say hello, ask for permission,
 /// start a location stream, print what arrives. Read it as an example of the app protocol.
-@main
 struct SampleApp: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sextant-sample-app",

@@ -5,7 +5,6 @@ import SextantBrowser
 import SextantProtocol
 
 /// `sextant-browser` (run as `sextantctl browser`): makes a Chromium one of Sextant's apps.
-@main
 struct SextantBrowserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sextant-browser",

@@ -4,7 +4,6 @@ import SextantPanel
 import SextantProtocol
 
 /// `sextant-panel`: the control panel in the browser, for one daemon.
-@main
 struct PanelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sextant-panel",

@@ -201,7 +201,9 @@ final class PrivateDaemon {
     /// COMMAND as spawned: through `sextantctl exec-supervised`, which gives it SIGTERM as its
     /// parent-death signal, then execs it.
     static func supervised(_ command: [String]) -> [String] {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        // sextantctl by its own name beside this binary: installed, the binary is the multi-call
+        // `sextant`, which chooses the program by the name it is run as.
+        let me = DemoTools.ownDirectory() + "/sextantctl"
         return [me, "exec-supervised", "--parent", String(getpid()), "--"] + command
     }
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SextantProtocol
 
-@main
 struct SextantctlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sextantctl",
@@ -27,7 +26,7 @@ struct SextantctlCommand: ParsableCommand {
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options
     /// every command takes may also come before the command's name, as with git or docker.
-    static func main() {
+    static func main(arguments commandLine: [String]) {
         // A parent may start us with SIGINT and SIGTERM blocked (Foundation's Process does):
         // `watch` and the waits must still end on Ctrl-C or kill.
         var stopSignals = sigset_t()
@@ -35,7 +34,7 @@ struct SextantctlCommand: ParsableCommand {
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        let arguments = movingCommonOptionsAfterCommand(Array(CommandLine.arguments.dropFirst()))
+        let arguments = movingCommonOptionsAfterCommand(commandLine)
         // With --json (before a `--` that starts run's COMMAND), every error is JSON on stdout.
         ExitStatus.jsonErrors = arguments.prefix { $0 != "--" }.contains("--json")
         do {

@@ -12,7 +12,6 @@ import ServiceLifecycle
 
 extension GnssProvider: ExpressibleByArgument {}
 
-@main
 struct SextantdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sextantd",

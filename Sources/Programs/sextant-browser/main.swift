@@ -1,0 +1,3 @@
+import SextantBrowserMain
+
+await SextantBrowserMain.Program.main(Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,3 @@
+import SextantPanelMain
+
+await SextantPanelMain.Program.main(Array(CommandLine.arguments.dropFirst()))

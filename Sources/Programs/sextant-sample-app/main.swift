@@ -1,0 +1,3 @@
+import SampleAppMain
+
+await SampleAppMain.Program.main(Array(CommandLine.arguments.dropFirst()))

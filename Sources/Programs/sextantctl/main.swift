@@ -1,0 +1,3 @@
+import SextantctlMain
+
+await SextantctlMain.Program.main(Array(CommandLine.arguments.dropFirst()))

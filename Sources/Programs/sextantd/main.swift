@@ -1,0 +1,3 @@
+import SextantdMain
+
+await SextantdMain.Program.main(Array(CommandLine.arguments.dropFirst()))
