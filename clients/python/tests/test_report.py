@@ -22,7 +22,8 @@ def test_walk_then_revoked(sextant_app, sextant_control):
     app.monitor_region("gate<&>", 48.0, 2.35, 200, notify_initial_state=True)
     app.start_location()
     app.wait_for("region")
-    app.wait_for("location", lambda e: e["lat"] >= 48.0009)
+    if not any(e.method == "location" and e["lat"] >= 48.0009 for e in app.received):
+        app.wait_for("location", lambda e: e["lat"] >= 48.0009)
     sextant_control.revoke("com.example.shown")
     app.wait_for("authorization", lambda e: e["status"] == "denied")
     assert False, "<script>alert('the app said')</script>"

@@ -13,6 +13,7 @@ from .connection import Event
 #: Rows of the event table and characters of a value shown, so that a page stays readable.
 TABLE_ROWS = 1000
 VALUE_CHARS = 400
+FAILURE_CHARS = 100_000
 
 COLOURS = {
     "location": "#1d4ed8", "significantChange": "#1e40af", "authorization": "#d97706", "prompt": "#9333ea",
@@ -77,7 +78,7 @@ def lane_of(event: Event) -> str:
 
 def header(facts: ReportFacts) -> str:
     outcome = esc(facts.outcome)
-    failure = "<h2>Failure</h2><pre>%s</pre>" % esc(facts.failure) if facts.failure else ""
+    failure = "<h2>Failure</h2><pre>%s</pre>" % esc(compact(facts.failure, FAILURE_CHARS)) if facts.failure else ""
     return (
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Sextant report: %s</title><style>%s</style></head><body>"
         "<h1>%s <span class=\"%s\">%s</span></h1><p class=\"note\">%.3f s of test; what the daemon published and each app "
