@@ -23,7 +23,7 @@ COLOURS = {
 
 STYLE = """
 body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:24px;color:#111;max-width:1200px}
-h1{font-size:20px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #ddd}
+h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:14px}
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:480px;font-size:12px}
 table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}
 td.value{font-family:monospace;word-break:break-all}td:first-child{white-space:nowrap}.failed{color:#b91c1c}.passed{color:#15803d}.note{color:#555}
@@ -60,6 +60,8 @@ def compact(value: Any, limit: int = VALUE_CHARS) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], value_columns: Sequence[int] = ()) -> str:
+    if not rows:
+        return '<p class="note">none</p>'
     head = "".join("<th>%s</th>" % esc(h) for h in headers)
     body = "".join(
         "<tr>%s</tr>" % "".join(
