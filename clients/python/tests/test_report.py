@@ -109,3 +109,22 @@ def test_the_record_of_what_the_daemon_published_stays_bounded(sextant_daemon, s
     finally:
         recorder.stop()
     assert recorder.ended is not None
+
+
+def test_every_text_an_app_or_the_daemon_wrote_is_escaped():
+    from sextant import Event
+    from sextant.report_html import ReportFacts, render
+
+    hostile = "\"'><img src=x onerror=alert(1)></iframe><script>alert(2)</script>"
+    facts = ReportFacts(
+        test="t" + hostile, outcome="failed", failure=hostile, started=100.0, finished=101.0,
+        watched=[(100.5, Event("location", {"app": hostile, "lat": 1, "lon": 2, "note": hostile})), (100.6, Event(hostile, {}))],
+        watch_note=hostile, apps=[(hostile, 1, [Event(hostile, {"x": hostile})])],
+        snapshot={"permissions": [{"app": hostile, "status": hostile}], "prompts": [{"id": hostile}],
+                  "sessions": [{"app": hostile}], "status": {"x": hostile}},
+        log_tail=hostile, plot_html="<html>" + hostile + "</html>", plot_note=hostile, bridges=[(hostile, hostile)],
+    )
+    page = render(facts)
+    assert_self_contained(page)
+    assert hostile not in page and "<img" not in page and page.count("<iframe") == 1
+    assert page.count("&lt;img src=x onerror=alert(1)&gt;") >= 10
