@@ -128,3 +128,15 @@ def test_every_text_an_app_or_the_daemon_wrote_is_escaped():
     assert_self_contained(page)
     assert hostile not in page and "<img" not in page and page.count("<iframe") == 1
     assert page.count("&lt;img src=x onerror=alert(1)&gt;") >= 10
+
+
+def test_pytest_html_links_the_page(pytester):
+    """Runs where pytest-html is installed (Tools/test.sh's environment has none)."""
+    import pytest
+
+    pytest.importorskip("pytest_html")
+    pytester.makepyfile(PASSING + "    assert False\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--html=out/report.html")
+    result.assert_outcomes(failed=1)
+    [path] = {path for path in report_paths(result.stdout.str()) if "/sextant-reports/" in path}
+    assert "file://" + path in (pytester.path / "out" / "report.html").read_text()

@@ -205,10 +205,20 @@ def attach_report(item: Any, report: Any) -> None:
     item.user_properties.append(("sextant_report", path))
     report.user_properties = list(report.user_properties) + [("sextant_report", path)]
     setattr(item.config, _WRITTEN_KEY, getattr(item.config, _WRITTEN_KEY, []) + [path])
-    if item.config.pluginmanager.hasplugin("html"):
-        from pytest_html import extras  # type: ignore[import-not-found]
+    link_in_pytest_html(item.config, report, path)
 
-        report.extras = list(getattr(report, "extras", [])) + [extras.url("file://" + path, name="Sextant report")]
+
+def link_in_pytest_html(config: Any, report: Any, path: str) -> None:
+    """A link to the page among pytest-html's extras (``extras`` from its version 4, ``extra`` before)."""
+    if not config.pluginmanager.hasplugin("html"):
+        return
+    try:
+        import pytest_html  # type: ignore[import-not-found]
+        from pytest_html import extras
+    except ImportError:
+        return
+    attribute = "extra" if str(getattr(pytest_html, "__version__", "4")).split(".")[0] in ("1", "2", "3") else "extras"
+    setattr(report, attribute, list(getattr(report, attribute, [])) + [extras.url("file://" + path, name="Sextant report")])
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
