@@ -19,7 +19,7 @@ def test_hello_and_authorization_through_a_prompt(sextant_daemon, sextant_contro
     prompt = sextant_control.wait_for_prompt(app="com.example.maps")
     assert (prompt.app, prompt.kind, prompt.level) == ("com.example.maps", "authorization", "whenInUse")
     assert not pending.done()
-    answer = sextant_control.answer_prompt(prompt, "allowWhileUsing", precise=False)
+    answer = sextant_control.answer_prompt(prompt, "allowWhileUsing", approximate=True)
     assert answer["status"] == "authorizedWhenInUse"
     assert pending.result() == sextant.Authorization("authorizedWhenInUse", "reduced")
     event = app.wait_for("authorization")

@@ -8,7 +8,8 @@
   :class:`RunDaemon`: the one ``sextantctl run`` started, when a test runs under it.
 - A pytest plugin (``sextant.pytest_plugin``, registered through the ``pytest11`` entry
   point): the fixtures ``sextant_daemon``, ``sextant_control``, ``sextant_app`` and
-  ``sextant_browser`` and the ``sextant`` marker.
+  ``sextant_browser`` and the ``sextant`` marker; a failing test that used them leaves an HTML
+  report (:mod:`sextant.report`), and ``--sextant-report DIR`` keeps one for every test.
 - :class:`BrowserBridge`: a Chromium bound to an app id (``sextantctl browser``).
 - :mod:`sextant.traces`: traces written by a test (``write_trace``, ``compass_turns``).
 

@@ -119,6 +119,18 @@ class Connection:
             self._closed = True
             self._socket.close()
 
+    def shutdown(self) -> None:
+        """Ends the connection for a reader in another thread: its wait sees the connection
+        closed (``close`` from another thread would leave it waiting on a closed descriptor)."""
+        try:
+            self._socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def read_available(self) -> None:
+        """Reads what has arrived, without waiting: events land in ``history`` and wait to be read."""
+        self._read_available()
+
     def __enter__(self) -> "Connection":
         return self
 

@@ -3,13 +3,37 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar, Union
 
 from . import _protocol as wire
 from .app import region_params
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
+
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def accepts_precise(method: Method) -> Method:
+    """Lets ``method`` (which takes ``approximate``, as sextantctl's ``--approximate``) still
+    take ``precise``, its old and inverted name, with a DeprecationWarning."""
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if "precise" in kwargs:
+            precise = kwargs.pop("precise")
+            if "approximate" in kwargs:
+                raise TypeError("%s: give approximate= only (precise= is its old, inverted name)" % method.__name__)
+            warnings.warn(
+                "%s(precise=%r) is deprecated: say approximate=%r, as sextantctl's --approximate"
+                % (method.__name__, precise, not precise), DeprecationWarning, stacklevel=2)
+            kwargs["approximate"] = not precise
+        return method(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -158,13 +182,16 @@ class Control:
         return [Permission.from_json(p) for p in self.call(wire.METHOD_PERMISSIONS_LIST)]
 
     def set_permission(self, app: str, status: str, accuracy: Optional[str] = None) -> Permission:
+        """Store ``status`` (``authorizedWhenInUse``, ``denied``...) and ``accuracy`` (``full``
+        or ``reduced``) for ``app``, as ``sextantctl permissions set``."""
         params = {"app": app, "status": status}
         if accuracy is not None:
             params["accuracy"] = accuracy
         return Permission.from_json(self.call(wire.METHOD_PERMISSIONS_SET, params))
 
     def grant(self, app: str, always: bool = False, approximate: bool = False) -> Permission:
-        """Authorize ``app`` when in use (or always), with full (or reduced) accuracy."""
+        """Authorize ``app`` when in use (or ``always``), with full accuracy (or reduced:
+        ``approximate``)."""
         return self.set_permission(app, "authorizedAlways" if always else "authorizedWhenInUse", "reduced" if approximate else "full")
 
     def revoke(self, app: str) -> Permission:
@@ -180,11 +207,12 @@ class Control:
     def prompts(self) -> List[Prompt]:
         return [Prompt.from_json(p) for p in self.call(wire.METHOD_PROMPTS_LIST)]
 
-    def answer_prompt(self, prompt: Union[Prompt, str], choice: str, precise: bool = True) -> Dict[str, Any]:
-        """Answer a prompt (``allowOnce``, ``allowWhileUsing``, ``allowAlways``, ``dontAllow``)
-        or an alert (``settings``, ``cancel``)."""
+    @accepts_precise
+    def answer_prompt(self, prompt: Union[Prompt, str], choice: str, *, approximate: bool = False) -> Dict[str, Any]:
+        """Answer a prompt (``allowOnce``, ``allowWhileUsing``, ``allowAlways``, ``dontAllow``;
+        reduced accuracy with ``approximate``) or an alert (``settings``, ``cancel``)."""
         prompt_id = prompt.id if isinstance(prompt, Prompt) else prompt
-        return self.call(wire.METHOD_PROMPTS_ANSWER, {"id": prompt_id, "choice": choice, "precise": precise})
+        return self.call(wire.METHOD_PROMPTS_ANSWER, {"id": prompt_id, "choice": choice, "precise": not approximate})
 
     def wait_for_prompt(self, app: Optional[str] = None, kind: Optional[str] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Prompt:
         """The oldest pending prompt (of ``app``, of ``kind``), waiting for one to be raised."""
@@ -199,13 +227,19 @@ class Control:
             event = watch.wait_for(wire.EVENT_PROMPT, lambda e: fits(Prompt.from_json(e.params)), timeout)
             return Prompt.from_json(event.params)
 
-    def answer(self, app: str, choice: str, precise: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
-        """Waits for ``app``'s prompt and answers it with ``choice``."""
-        return self.answer_prompt(self.wait_for_prompt(app, timeout=timeout), choice, precise)
+    @accepts_precise
+    def answer(
+        self, app: str, choice: str, *, approximate: bool = False, timeout: Optional[float] = DEFAULT_TIMEOUT
+    ) -> Dict[str, Any]:
+        """Waits for ``app``'s prompt and answers it with ``choice`` (reduced accuracy with
+        ``approximate``)."""
+        return self.answer_prompt(self.wait_for_prompt(app, timeout=timeout), choice, approximate=approximate)
 
-    def set_prompt_policy(self, mode: str, precise: bool = True) -> Dict[str, Any]:
-        """Answer every new prompt with ``mode`` (a choice), or ``ask``."""
-        return self.call(wire.METHOD_PROMPTS_POLICY, {"mode": mode, "precise": precise})
+    @accepts_precise
+    def set_prompt_policy(self, mode: str, *, approximate: bool = False) -> Dict[str, Any]:
+        """Answer every new prompt with ``mode`` (a choice; reduced accuracy with
+        ``approximate``), or ``ask``."""
+        return self.call(wire.METHOD_PROMPTS_POLICY, {"mode": mode, "precise": not approximate})
 
     # Apps
 

@@ -125,6 +125,7 @@ class Daemon(DaemonAccess):
 
     @property
     def log_path(self) -> str:
+        """The daemon's log file (standard output and error), in its directory."""
         if self.directory is None:
             raise RuntimeError("the daemon is not started")
         return self.directory + "/sextantd.log"
@@ -194,6 +195,7 @@ class Daemon(DaemonAccess):
 
     @property
     def running(self) -> bool:
+        """Whether the daemon's process is alive."""
         return self.process is not None and self.process.poll() is None
 
     def __enter__(self) -> "Daemon":
@@ -267,6 +269,7 @@ class RunDaemon(DaemonAccess):
 
     @property
     def running(self) -> bool:
+        """Whether run's daemon still serves its control socket."""
         return os.path.exists(os.path.join(self.runtime_dir, "control.sock"))
 
     def restore_scene(self) -> None:
