@@ -57,17 +57,22 @@ struct FrameHeaderScanner {
     private var skip: UInt64 = 0
     private(set) var sawUnmasked = false
 
-    mutating func read(_ bytes: some Collection<UInt8>) {
-        for byte in bytes {
-            if sawUnmasked { return }
+    /// Reads the next bytes of the connection; a payload is passed over whole, not byte by byte.
+    mutating func read<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) {
+        var index = bytes.startIndex
+        while index < bytes.endIndex, !sawUnmasked {
+            if skip > 0 {
+                let step = Int(min(skip, UInt64(bytes.distance(from: index, to: bytes.endIndex))))
+                skip -= UInt64(step)
+                index = bytes.index(index, offsetBy: step)
+                continue
+            }
+            let byte = bytes[index]
+            index = bytes.index(after: index)
             if !inFrames {
                 headTail.append(byte)
                 if headTail.count > 4 { headTail.removeFirst() }
                 if headTail == [13, 10, 13, 10] { inFrames = true }
-                continue
-            }
-            if skip > 0 {
-                skip -= 1
                 continue
             }
             header.append(byte)
