@@ -4,8 +4,8 @@ import Synchronization
 
 /// What the panel holds open, bounded as the daemon bounds its sockets: each connection
 /// has `headTimeout` to send its first request's head; each peer (a local user, found by
-/// the uid that owns its end of the loopback connection; a remote host by its address) has
-/// a share of connections; and all of them stay under the descriptor limit, with a reserve
+/// the uid that owns its end of the loopback connection; a remote host by its address) but
+/// the panel's own user and root has a share of connections; and all of them stay under the descriptor limit, with a reserve
 /// for the daemon's link and the files the panel reads, so that `accept` never meets EMFILE.
 final class PanelConnections: Sendable {
     static let headTimeout: TimeAmount = .seconds(10)
@@ -28,10 +28,18 @@ final class PanelConnections: Sendable {
         return Int(min(limit.rlim_cur, 1 << 20))
     }
 
+    /// The users without a share: the panel's own (who holds the token, and could stop the
+    /// panel anyway) and root, as the daemon's gpsd face exempts them.
+    let exempt: Set<uid_t> = [0, getuid()]
+
     /// Takes a place for a connection of `peer`; false when its share is used up.
     func take(_ peer: PeerKey) -> Bool {
         open.withLock { open in
             let held = open[peer, default: 0]
+            if case .user(let uid) = peer, exempt.contains(uid) {
+                open[peer] = held + 1
+                return true
+            }
             guard held < Self.perPeer else { return false }
             open[peer] = held + 1
             return true

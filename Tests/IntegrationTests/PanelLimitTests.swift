@@ -65,4 +65,23 @@ import Testing
         let waited = monotonicSeconds() - started
         #expect(waited >= 9 && waited < 25, "closed after \(waited) s: \(String(decoding: bytes, as: UTF8.self))")
     }
+
+    @Test func issue36_4_atMost64PagesAreOpenAndTheNextIsRefusedWith503() throws {
+        let daemon = try DaemonHarness()
+        let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
+        var pages: [PanelWebSocket] = []
+        for _ in 0..<64 { pages.append(try panel.webSocket()) }
+        switch try PanelWebSocket.handshake(port: panel.port, headers: ["Host: \(panel.host)", "Origin: \(panel.origin)", panel.protocols]) {
+        case .success: Issue.record("a 65th page was opened")
+        case .failure(let reply): #expect(reply.status == 503 && reply.body.contains("64 pages"), "\(reply.status) \(reply.body)")
+        }
+        // One closed, one more may open.
+        pages.removeLast()
+        let again = try poll(timeout: 10, failure: { "no page admitted after one closed" }) { () -> PanelWebSocket? in
+            guard case .success(let socket) = try PanelWebSocket.handshake(port: panel.port, headers: ["Host: \(panel.host)", "Origin: \(panel.origin)", panel.protocols]) else { return nil }
+            return socket
+        }
+        again.call(1, "status")
+        #expect(try again.answer(1)["result"] != nil)
+    }
 }
