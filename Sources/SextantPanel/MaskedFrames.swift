@@ -15,8 +15,10 @@ final class MaskedFramesHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private var scanner = FrameHeaderScanner()
     private var upgraded = false
+    private var refused = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
         let bytes = unwrapInboundIn(data)
         scanner.read(bytes.readableBytesView)
         if upgraded, scanner.sawUnmasked { return refuse(context: context) }
@@ -40,6 +42,7 @@ final class MaskedFramesHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Close 1002 (protocol error), then the connection.
     private func refuse(context: ChannelHandlerContext) {
+        refused = true
         let frame = context.channel.allocator.buffer(bytes: [0x88, 0x02, 0x03, 0xEA])
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(frame))).whenComplete { _ in context.close(promise: nil) }
     }

@@ -9,6 +9,8 @@ import Synchronization
 /// for the daemon's link and the files the panel reads, so that `accept` never meets EMFILE.
 final class PanelConnections: Sendable {
     static let headTimeout: TimeAmount = .seconds(10)
+    /// A kept-alive HTTP connection with no request this long is closed.
+    static let idleTimeout: TimeAmount = .seconds(60)
     /// One peer's connections at once: a browser's six per host, a few tabs' WebSockets.
     static let perPeer = 32
     /// Descriptors kept for everything but connections.

@@ -68,7 +68,11 @@ public struct PanelServer: Sendable {
             RefusingUpgradeChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
-                    configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: PageSession.maximumMessage, autoPing: .disabled, validateUTF8: true))),
+                    configuration: .init(
+                        // A kept-alive HTTP connection idle this long is closed (the first
+                        // head has its own deadline: `UpgradeRefusalHandler`).
+                        http1: .init(idleTimeout: PanelConnections.idleTimeout),
+                        ws: WebSocketServerConfiguration(maxFrameSize: PageSession.maximumMessage, autoPing: .disabled, validateUTF8: true))),
                 admission: admission, connections: connections)
         }
         return Application(
