@@ -135,9 +135,11 @@ enum LoopbackOwner {
 
     /// An nlmsghdr and an inet_diag_req_v2 asking for the TCP socket `remote` → `local`.
     static func request(remote: SocketAddress, local: SocketAddress) -> [UInt8]? {
-        guard let from = addressBytes(remote), let to = addressBytes(local), from.family == to.family,
+        guard var from = addressBytes(remote), var to = addressBytes(local), from.family == to.family,
             let sport = remote.port, let dport = local.port
         else { return nil }
+        // An IPv4 client of a dual-stack (`::`) listener: its own socket is an IPv4 one.
+        if let v4from = mappedIPv4(from), let v4to = mappedIPv4(to) { (from, to) = (v4from, v4to) }
         var message: [UInt8] = []
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value) { message += $0 } }
         append(UInt32(16 + 56))  // nlmsg_len
@@ -164,6 +166,12 @@ enum LoopbackOwner {
         let type = UInt16(answer[4]) | UInt16(answer[5]) << 8
         guard type == 20 else { return nil }
         return answer[80..<84].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+    }
+
+    /// `::ffff:a.b.c.d` as the IPv4 address it stands for.
+    static func mappedIPv4(_ address: (family: UInt8, bytes: [UInt8])) -> (family: UInt8, bytes: [UInt8])? {
+        guard address.family == UInt8(AF_INET6), address.bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] else { return nil }
+        return (UInt8(AF_INET), Array(address.bytes[12..<16]) + [UInt8](repeating: 0, count: 12))
     }
 
     /// The address family and its 16 bytes as the socket id holds them (IPv4 in the first 4).

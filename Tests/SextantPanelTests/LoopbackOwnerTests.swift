@@ -14,6 +14,9 @@ struct LoopbackOwnerTests {
         #expect(Array(request[24..<28]) == [0xCA, 0x12, 0, 80])
         #expect(Array(request[28..<32]) == [127, 0, 0, 1] && Array(request[44..<48]) == [127, 0, 0, 1])
         #expect(LoopbackOwner.request(remote: try SocketAddress(ipAddress: "::1", port: 1), local: try SocketAddress(ipAddress: "127.0.0.1", port: 80)) == nil)
+        // An IPv4 client of a `::` listener is asked for as the IPv4 socket it is.
+        let mapped = try #require(LoopbackOwner.request(remote: try SocketAddress(ipAddress: "::ffff:127.0.0.1", port: 1), local: try SocketAddress(ipAddress: "::ffff:127.0.0.1", port: 80)))
+        #expect(mapped[16] == UInt8(AF_INET) && Array(mapped[28..<32]) == [127, 0, 0, 1])
     }
 
     @Test func aRealLoopbackConnectionIsOurs() throws {
