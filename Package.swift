@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "SextantPanel",
             dependencies: [
-                "SextantClient", "SextantProtocol", "SextantSocket", "SextantCore", "SextantTraces",
+                "SextantClient", "SextantProtocol", "SextantSocket", "SextantCore", "SextantTraces", "CMalloc",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

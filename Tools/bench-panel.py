@@ -3,7 +3,7 @@
 
 Starts a private sextantd, connects N apps to app.sock as Tools/bench-fanout.py does (each
 granted, streaming locations and orientation, read by Tools/fanout-reader.c), starts
-sextant-panel on it with K WebSocket readers (pages, as a browser's: Origin and cookie),
+sextant-panel on it with K WebSocket readers (pages, as a browser's: Origin and the token as a subprotocol),
 and a plain `sextantctl watch --json` beside them, then replays at speed 1 a trace of 10 Hz
 fixes and a 50 Hz accelerometer. It prints, for the panel and for the plain watch reader
 of the same run:
@@ -85,7 +85,7 @@ class PageReader(threading.Thread):
             s = socket.create_connection(("127.0.0.1", port))
             key = base64.b64encode(os.urandom(16)).decode()
             s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
-                       f"Cookie: sextant-panel={token}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       f"Sec-WebSocket-Protocol: sextant-panel, sextant-token.{token}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
             reply = b""
             while b"\r\n\r\n" not in reply:
@@ -169,7 +169,7 @@ def start_panel(bin_dir, runtime, work):
     panel = subprocess.Popen([os.path.join(bin_dir, "sextant-panel"), "--runtime-dir", runtime, "--assets", work],
                              stdout=subprocess.PIPE, stderr=open(os.path.join(work, "panel.log"), "w"))
     line = panel.stdout.readline().decode().strip()
-    found = re.match(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})$", line)
+    found = re.match(r"http://127\.0\.0\.1:(\d+)/#token=([0-9a-f]{64})$", line)
     if not found:
         sys.exit(f"sextant-panel printed {line!r}; see {work}/panel.log")
     return panel, int(found.group(1)), found.group(2)

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Uses the `sextant-panel` page in headless Chromium as a tester would, one step at a time.
 
-Opens URL (the line sextant-panel printed, with its token) in Debian's Chromium driven over
+Opens URL (the line sextant-panel printed, its token in the #fragment, or the file
+sextant-panel --open writes) in Debian's Chromium driven over
 the DevTools protocol on a pipe (Tools/cdp_pipe.py), then reads one JSON command a line on
 stdin and answers each with one JSON line on stdout: {"ok": true, ...} or {"ok": false,
 "error": "..."}. The clicks are real mouse events at the element's place on the screen

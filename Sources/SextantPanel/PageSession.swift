@@ -3,6 +3,7 @@ import NIOCore
 import NIOWebSocket
 import SextantProtocol
 import Synchronization
+import CMalloc
 
 /// One page's WebSocket: its requests forwarded to the daemon (or answered by the panel),
 /// and the daemon's events pushed to it in batches.
@@ -19,7 +20,11 @@ struct PageSession {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let outbox = PageOutbox()
-        pages.add(outbox)
+        guard pages.add(outbox) else {
+            // Admitted with another page meanwhile: 1013, try again later.
+            try await outbound.close(.unknown(1013), reason: "the panel has its most pages open")
+            return
+        }
         defer {
             pages.remove(outbox)
             outbox.close()
@@ -104,14 +109,28 @@ final class PanelPages: Sendable {
         var away: String?
     }
 
-    func add(_ outbox: PageOutbox) {
+    /// At most this many pages at once: each holds a socket, its buffers and an outbox.
+    static let maximum = 64
+
+    /// Adds a page unless `maximum` are open.
+    func add(_ outbox: PageOutbox) -> Bool {
         state.withLock { state in
+            guard state.outboxes.count < Self.maximum else { return false }
             state.outboxes.append(outbox)
             if let away = state.away { outbox.push(answer: away) }
+            return true
         }
     }
 
-    func remove(_ outbox: PageOutbox) { state.withLock { $0.outboxes.removeAll { $0 === outbox } } }
+    /// Removes a page; once none is open, the heap's free pages go back to the system
+    /// (a burst of pages leaves hundreds of MB free but held otherwise).
+    func remove(_ outbox: PageOutbox) {
+        let none = state.withLock { state in
+            state.outboxes.removeAll { $0 === outbox }
+            return state.outboxes.isEmpty
+        }
+        if none { malloc_trim(0) }
+    }
 
     func publish(_ line: ByteBuffer) {
         for outbox in state.withLock({ $0.outboxes }) { outbox.push(event: line) }

@@ -4,8 +4,17 @@ import Synchronization
 
 /// Who may use the panel: the holder of its token, through a Host that names the panel
 /// itself (no DNS rebinding) and, for the WebSocket, from the panel's own origin.
+///
+/// The token never travels in a cookie (cookies ignore the port: every server on
+/// 127.0.0.1 would get it) nor in a URL's path or query (logs, history, argv): the page
+/// gets it in the URL's fragment, which no browser sends, keeps it in its origin's
+/// sessionStorage, and presents it itself: as a `Sec-WebSocket-Protocol` value
+/// (`sextant-token.TOKEN`) on the WebSocket, as `Authorization: Bearer TOKEN` on HTTP.
 public final class PanelAccess: Sendable {
-    public static let cookieName = "sextant-panel"
+    /// The subprotocol the panel answers a WebSocket with; the page offers it beside the token.
+    public static let subprotocol = "sextant-panel"
+    /// A `Sec-WebSocket-Protocol` value that carries the token: this prefix and the token.
+    public static let tokenProtocolPrefix = "sextant-token."
 
     /// 32 random bytes, in hex.
     public let token: String
@@ -30,11 +39,15 @@ public final class PanelAccess: Sendable {
     public var port: Int { boundPort.withLock { $0 } }
     func bound(to port: Int) { boundPort.withLock { $0 = port } }
 
-    /// The URL the command prints: a wildcard listener is opened through loopback.
-    public var url: String {
+    /// The panel's origin: a wildcard listener is opened through loopback.
+    public var origin: String {
         let host = listen.isWildcard ? (listen.host == "::" ? "[::1]" : "127.0.0.1") : HostName.bracketed(listen.host)
-        return "http://\(host):\(port)/?token=\(token)"
+        return "http://\(host):\(port)"
     }
+
+    /// The URL that opens the panel: the token in the fragment, which the browser keeps to
+    /// itself and the page reads.
+    public var url: String { origin + "/#token=" + token }
 
     /// The Host header names this panel: one of its addresses with its port. A name other
     /// than `localhost` is refused, so that a page of evil.example whose name was re-pointed
@@ -62,25 +75,22 @@ public final class PanelAccess: Sendable {
         return difference == 0
     }
 
-    /// The request carries the token, as our cookie or as `?token=`.
-    func admits(_ request: Request) -> Bool {
-        admits(token: request.uri.queryParameters["token"], cookies: request.headers[values: .cookie])
+    /// An HTTP request carries the token as `Authorization: Bearer TOKEN`.
+    func admits(authorization headers: [String]) -> Bool {
+        headers.contains { header in header.hasPrefix("Bearer ") && matches(header.dropFirst("Bearer ".count)) }
     }
 
-    /// The same from the `?token=` given, if any, and the Cookie headers.
-    func admits(token query: Substring?, cookies: [String]) -> Bool {
-        if let query, matches(query) { return true }
-        for header in cookies {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.drop { $0 == " " }
-                guard let equals = trimmed.firstIndex(of: "=") else { continue }
-                if trimmed[..<equals] == Self.cookieName, matches(trimmed[trimmed.index(after: equals)...]) { return true }
-            }
+    /// A WebSocket upgrade offers the token as one of its `Sec-WebSocket-Protocol` values.
+    func admits(protocols headers: [String]) -> Bool {
+        Self.offeredProtocols(headers).contains { offered in
+            offered.hasPrefix(Self.tokenProtocolPrefix) && matches(offered.dropFirst(Self.tokenProtocolPrefix.count))
         }
-        return false
     }
 
-    var cookie: String { "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
+    /// The values of `Sec-WebSocket-Protocol` headers (each a comma-separated list).
+    static func offeredProtocols(_ headers: [String]) -> [Substring] {
+        headers.flatMap { $0.split(separator: ",") }.map { $0.drop { $0 == " " }.prefix { $0 != " " } }
+    }
 
     /// `HOST:PORT` (or `[V6]:PORT`) split; nil without a port.
     static func split(_ header: String) -> (String, Int)? {

@@ -30,6 +30,22 @@ public struct PanelConfiguration: Sendable {
 
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
 
+    /// The folder of traces: a source tree's `Traces` when the program runs from its build
+    /// folder, else `$XDG_DATA_HOME/sextant/traces` (`~/.local/share/sextant/traces`). Never
+    /// the current directory, which may hold anything.
+    public static func defaultTraces(executable: String, environment: [String: String]) -> String {
+        var folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            folder = folder.deletingLastPathComponent()
+            let traces = folder.appendingPathComponent("Traces").path
+            if FileManager.default.fileExists(atPath: traces), FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return traces
+            }
+        }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return data + "/sextant/traces"
+    }
+
     /// The installed page (`PREFIX/share/sextant/panel`, beside `PREFIX/bin/sextant-panel`),
     /// else the source tree's `web/panel` when the program runs from a build folder
     /// (`.build/debug/sextant-panel`).

@@ -82,13 +82,20 @@ struct PanelMethods: Sendable {
         ])
     }
 
-    /// `name` as a plain file name of the traces folder (no path, no `..`).
+    /// `name` as a plain file name of the traces folder (no path, no `..`), and the file it
+    /// names, symlinks followed, still inside the folder: a link out of it is refused.
     func tracePath(_ params: JSONValue?) -> Result<String, RPCError> {
         guard let name = params?["name"]?.stringValue else { return .failure(.invalidParams("panel.trace needs name, a file of panel.traces")) }
         guard StaticFolder.isPlainName(Substring(name)) || (!name.contains("/") && !name.hasPrefix(".") && !name.isEmpty) else {
             return .failure(.invalidParams("name \(name) is not a file name of the traces folder"))
         }
-        return .success(URL(fileURLWithPath: tracesDirectory).appendingPathComponent(name).path)
+        let folder = URL(fileURLWithPath: tracesDirectory).resolvingSymlinksInPath().path
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
+            return .failure(.invalidParams("\(name) leads out of the traces folder \(folder) (to \(resolved)): the panel opens only the folder's own files"))
+        }
+        return .success(resolved)
     }
 }
 

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The headers every response carries, errors included: the page's CSP (no inline script
 /// or style, no frame around it, nothing fetched but from the panel and the tile host),
-/// no MIME sniffing, no referrer (the token is in the first URL), no caching.
+/// no MIME sniffing, no referrer, no caching.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: String
 
@@ -45,11 +45,16 @@ public enum ContentPolicy {
     }
 }
 
-/// Refuses a request whose Host is not the panel's own (a DNS-rebinding page).
+/// Refuses a request whose Host is not the panel's own (a DNS-rebinding page), and one
+/// that names two (which of them a proxy or a check would read is anyone's guess).
 struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: PanelAccess
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // HTTPTypes keeps the first Host as the authority and any other as a field.
+        guard request.headers[values: .panelHost].isEmpty else {
+            return PlainResponse.make(.badRequest, "The request names more than one Host.\n")
+        }
         guard access.allowsHost(request.hostHeader) else {
             return PlainResponse.make(.forbidden, "Host \(request.hostHeader ?? "(none)") is not this panel's address; open the URL sextant-panel printed.\n")
         }
@@ -57,29 +62,26 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// No token, no panel. `GET /?token=TOKEN` trades the token for the cookie (and a
-/// redirect to `/`, so the token leaves the address bar); every other request needs either.
+/// The page's own files hold no secret and are served to anyone who names the panel's
+/// Host (a browser cannot add a header to a navigation or a `<script>`); everything else
+/// needs `Authorization: Bearer TOKEN`. `/ws` checks its token itself (`WebSocketAdmission`).
 struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: PanelAccess
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.path == "/", let offered = request.uri.queryParameters["token"] {
-            guard access.matches(offered) else { return Self.refusal }
-            var response = Response(status: .seeOther)
-            response.headers[.location] = "/"
-            response.headers[.setCookie] = access.cookie
-            return response
-        }
-        // The WebSocket's route says itself why an upgrade was refused (403), token included.
-        guard access.admits(request) || request.uri.path == "/ws" else { return Self.refusal }
+        guard Self.isPublic(request.uri.path) || access.admits(authorization: request.headers[values: .authorization]) else { return Self.refusal }
         return try await next(request, context)
     }
 
+    static func isPublic(_ path: String) -> Bool {
+        path == "/" || path == "/ws" || path.hasPrefix("/assets/") || path.hasPrefix("/leaflet/")
+    }
+
     static var refusal: Response {
-        PlainResponse.make(
-            .unauthorized,
-            "<!doctype html><title>Sextant panel</title><p>This panel needs its token: open the URL that <code>sextant-panel</code> (or <code>sextantctl panel</code>) printed, with its <code>?token=</code>.</p>\n",
-            type: "text/html; charset=utf-8")
+        var response = PlainResponse.make(
+            .unauthorized, "This needs the panel's token: Authorization: Bearer TOKEN (TOKEN as in the #token= of the URL sextant-panel printed).\n")
+        response.headers[.wwwAuthenticate] = "Bearer realm=\"sextant-panel\""
+        return response
     }
 }
 
@@ -95,4 +97,5 @@ extension HTTPField.Name {
     static let panelContentSecurityPolicy = HTTPField.Name("Content-Security-Policy")!
     static let panelContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
     static let panelReferrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let panelHost = HTTPField.Name("Host")!
 }

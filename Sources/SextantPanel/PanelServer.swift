@@ -62,18 +62,24 @@ public struct PanelServer: Sendable {
         let address = BindAddress.hostname(configuration.listen.host, port: configuration.listen.port)
         let session = PageSession(pages: pages, methods: methods, hello: hello)
         let webSocketResponder = makeWebSocketRouter(session: session).buildResponder()
-        let admission = WebSocketAdmission(access: access)
+        let admission = WebSocketAdmission(access: access, pages: pages)
+        let connections = PanelConnections()
         let server = HTTPServerBuilder { responder in
             RefusingUpgradeChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
-                    configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: PageSession.maximumMessage, autoPing: .disabled))),
-                admission: admission)
+                    configuration: .init(
+                        // A kept-alive HTTP connection idle this long is closed (the first
+                        // head has its own deadline: `UpgradeRefusalHandler`).
+                        http1: .init(idleTimeout: PanelConnections.idleTimeout),
+                        ws: WebSocketServerConfiguration(maxFrameSize: PageSession.maximumMessage, autoPing: .disabled, validateUTF8: true))),
+                admission: admission, connections: connections)
         }
         return Application(
-            router: makeRouter(),
+            router: makeRouter(admission: admission),
             server: server,
-            configuration: ApplicationConfiguration(address: address, serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: address, serverName: nil, availableConnectionsDelegate: MaximumAvailableConnections(connections.total, logger: logger)),
             onServerRunning: { channel in
                 access.bound(to: channel.localAddress?.port ?? access.port)
                 onListening(access.url)
@@ -82,7 +88,7 @@ public struct PanelServer: Sendable {
     }
 
     /// The HTTP side: every request through the security headers, the Host check and the token.
-    func makeRouter() -> Router<BasicRequestContext> {
+    func makeRouter(admission: WebSocketAdmission) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(SecurityHeadersMiddleware(tiles: configuration.tiles))
         router.middlewares.add(HostCheckMiddleware(access: access))
@@ -101,16 +107,19 @@ public struct PanelServer: Sendable {
         }
         // An upgrade refused (`UpgradeRefusalHandler`) or a plain GET: say why.
         router.get("/ws") { request, _ in
-            PlainResponse.make(.forbidden, WebSocketAdmission(access: access).refusal(request) ?? "This is the panel's WebSocket: upgrade to it from the panel's page.\n")
+            guard let refusal = admission.refusal(request) else {
+                return PlainResponse.make(.upgradeRequired, "This is the panel's WebSocket: upgrade to it from the panel's page.\n")
+            }
+            return PlainResponse.make(refusal.status, refusal.reason)
         }
         return router
     }
 
     func makeWebSocketRouter(session: PageSession) -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        let admission = WebSocketAdmission(access: access)
+        let admission = WebSocketAdmission(access: access, pages: session.pages)
         router.ws("/ws") { request, _ in
-            admission.refusal(request) == nil ? .upgrade([:]) : .dontUpgrade
+            admission.refusal(request) == nil ? .upgrade([.secWebSocketProtocol: PanelAccess.subprotocol]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, _ in
             // A page's socket lasts as long as the page: the server's graceful shutdown
             // (SIGTERM, SIGINT) would otherwise wait for every open page to close.
@@ -119,34 +128,5 @@ public struct PanelServer: Sendable {
             }
         }
         return router
-    }
-}
-
-/// Whether a WebSocket upgrade may go ahead: the panel's Host, its token, and an Origin
-/// that is the panel's own, so that no other site's page can drive the daemon.
-struct WebSocketAdmission: Sendable {
-    let access: PanelAccess
-
-    /// Why the upgrade is refused, or nil.
-    func refusal(_ request: Request) -> String? {
-        refusal(host: request.hostHeader, origin: request.headers[.origin], admitted: access.admits(request))
-    }
-
-    /// The same for a request as NIO reads it, before the upgrade; any other path than
-    /// `/ws` has no WebSocket.
-    func refusal(_ head: HTTPRequestHead) -> String? {
-        let uri = URI(head.uri)
-        guard uri.path == "/ws" else { return "No WebSocket at \(uri.path): the panel's is /ws.\n" }
-        let admitted = access.admits(token: uri.queryParameters["token"], cookies: head.headers["cookie"])
-        return refusal(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin"), admitted: admitted)
-    }
-
-    private func refusal(host: String?, origin: String?, admitted: Bool) -> String? {
-        guard access.allowsHost(host) else { return "Host \(host ?? "(none)") is not this panel's address.\n" }
-        guard admitted else { return "The WebSocket needs the panel's cookie: open the URL sextant-panel printed.\n" }
-        guard access.allowsOrigin(origin, host: host) else {
-            return "WebSocket upgrade refused: Origin \(origin ?? "(none)") is not this panel's (http://\(host ?? ""))\n"
-        }
-        return nil
     }
 }

@@ -8,7 +8,8 @@ struct Panel: ParsableCommand {
         abstract: "Serve the control panel in the browser (runs sextant-panel).",
         discussion: """
             Runs the sextant-panel beside this sextantctl (else the one on PATH) with ARGS: \
-            it prints http://127.0.0.1:PORT/?token=TOKEN once it listens. Its options: \
+            it prints http://127.0.0.1:PORT/#token=TOKEN once it listens (--open hands it to the browser \
+            through a file only you can read, never on a command line). Its options: \
             --socket PATH, --runtime-dir DIR, --listen HOST:PORT, --open, --tiles URL-TEMPLATE, \
             --traces DIR, --assets DIR, --leaflet DIR (sextant-panel --help).
             """)

@@ -81,11 +81,26 @@ final class PanelBrowserTests {
         try browser.step(["do": "screenshot", "name": "overview"])
     }
 
-    @Test("issue 25.5: a trace opened from the panel's folder, and the seek slider moved with the mouse: the daemon's replay stands where the slider was let go")
-    func seekSliderSeeksTheReplay() throws {
-        try browser.step(["do": "choose", "selector": "#trace-list", "value": "walk.jsonl"])
+    @Test("issue 36.10: Open shows a trace and changes nothing, its t = 0 control line included; Play plays it, and the seek slider moved with the mouse leaves the daemon's replay where the slider was let go")
+    func openChangesNothingUntilPlayAndTheSliderSeeks() throws {
+        // Location Services off at t = 0, then the 60 s walk.
+        let walk = syntheticTrace(count: 601, step: 0.1).split(separator: "\n", omittingEmptySubsequences: true)
+        let control = #"{"t":0,"control":{"method":"services.set","params":{"enabled":false}}}"#
+        try ([String(walk[0]), control] + walk.dropFirst().map(String.init)).joined(separator: "\n").write(
+            toFile: traces + "/services-off.jsonl", atomically: true, encoding: .utf8)
+        try browser.step(["do": "click", "selector": "#trace-refresh"])
+        try browser.step(["do": "choose", "selector": "#trace-list", "value": "services-off.jsonl"])
         try browser.step(["do": "click", "selector": "#replay-open"])
-        try daemon.waitForStatus("the opened trace to be paused") { $0["replay"]?["state"] == "paused" }
+        try browser.step(["do": "waitFor", "expression": "document.querySelectorAll('#timeline-marks .mark').length === 1 && !document.getElementById('replay-play').disabled"])
+        let opened = try status()
+        #expect(opened["servicesEnabled"] == true, "Open played the t = 0 control line: \(opened)")
+        #expect(!["running", "paused"].contains(opened["replay"]?["state"]?.stringValue ?? ""), "Open started the replay: \(opened)")
+        try browser.step(["do": "click", "selector": "#replay-play"])
+        try daemon.waitForStatus("Play to play the trace's control line") { $0["servicesEnabled"] == false && $0["replay"]?["state"] == "running" }
+        try browser.step(["do": "waitFor", "expression": "!document.getElementById('replay-pause').disabled"])
+        try browser.step(["do": "click", "selector": "#replay-pause"])
+        try daemon.waitForStatus("the replay to be paused") { $0["replay"]?["state"] == "paused" }
+        try browser.step(["do": "waitFor", "expression": "!document.getElementById('seek').disabled"])
         let slid = try browser.step(["do": "slide", "selector": "#seek", "fraction": 0.75])
         let value = try #require(slid["value"]?.doubleValue)
         #expect(value > 30 && value < 60, "slider at \(value) s of 60")

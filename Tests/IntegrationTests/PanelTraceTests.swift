@@ -44,13 +44,46 @@ import Testing
         let daemon = try DaemonHarness()
         let template = "https://{s}.tile.example/{z}/{x}/{y}.png"
         let panel = try PanelProcess(daemon: daemon, arguments: ["--tiles", template], folders: try PanelFolders())
-        let reply = try panel.get("/", headers: ["Cookie: \(panel.cookie)"])
+        let reply = try panel.get("/")
         #expect(reply.header("Content-Security-Policy")?.contains("img-src 'self' data: https://*.tile.example;") == true)
-        let config = try JSONValue.parse(try panel.get("/config.json", headers: ["Cookie: \(panel.cookie)"]).body)
+        let config = try JSONValue.parse(try panel.get("/config.json", headers: [panel.authorization]).body)
         #expect(config["tiles"] == .string(template))
         let socket = try panel.webSocket()
         #expect(try socket.next { $0["hello"] != nil }["hello"]?["tiles"] == .string(template))
         let refused = try SextantTestSupport.run([Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--tiles", "javascript:alert(1)"])
         #expect(refused.status == 64)
+    }
+
+    @Test func issue36_10_aTraceNameThatLinksOutOfTheFolderIsRefused() throws {
+        let daemon = try DaemonHarness()
+        let folders = try PanelFolders()
+        let outside = folders.scratch.file("outside.jsonl")
+        try syntheticTrace(count: 11, step: 1).write(toFile: outside, atomically: true, encoding: .utf8)
+        try syntheticTrace(count: 11, step: 1).write(toFile: folders.traces + "/inside.jsonl", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folders.traces + "/out.jsonl", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: folders.traces + "/alias.jsonl", withDestinationPath: "inside.jsonl")
+        let panel = try PanelProcess(daemon: daemon, folders: folders)
+        let socket = try panel.webSocket()
+        socket.call(1, "panel.trace", ["name": "out.jsonl"])
+        let refused = try socket.answer(1)["error"]
+        #expect(refused?["code"] == -32602, "\(String(describing: refused))")
+        #expect(refused?["message"]?.stringValue?.contains("leads out of the traces folder") == true, "\(String(describing: refused))")
+        // A link that stays inside is the file it names.
+        socket.call(2, "panel.trace", ["name": "alias.jsonl"])
+        #expect(try socket.answer(2)["result"]?["path"] == .string(folders.traces + "/inside.jsonl"))
+    }
+
+    @Test func issue36_10_theTracesFolderIsTheCheckoutsTracesNotTheCurrentDirectory() throws {
+        let daemon = try DaemonHarness()
+        let folders = try PanelFolders()
+        let elsewhere = folders.scratch.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try syntheticTrace(count: 11, step: 1).write(toFile: elsewhere + "/private.jsonl", atomically: true, encoding: .utf8)
+        let panel = try PanelProcess(daemon: daemon, folders: folders, traces: false, directory: elsewhere)
+        let socket = try panel.webSocket()
+        socket.call(1, "panel.traces")
+        let listed = try #require(try socket.answer(1)["result"])
+        #expect(listed["dir"] == .string(Repository.root + "/Traces"), "\(listed)")
+        #expect(listed["traces"]?.arrayValue?.contains { $0["name"] == "private.jsonl" } == false)
     }
 }

@@ -40,8 +40,9 @@ export class PanelReplay {
         return value === "max" ? "max" : Number(value);
     }
 
-    /** Loads the chosen trace for the map and the timeline, and starts it paused after its
-     * first moment (`until` 0): the device stands at the trace's start until Play. */
+    /** Loads the chosen trace for the map and the timeline, and nothing more: its control
+     * lines (a prompt policy, grants) and its fixes change the daemon only once Play is
+     * pressed. */
     async open() {
         const name = this.element("trace-list").value;
         if (!name) return;
@@ -51,16 +52,20 @@ export class PanelReplay {
             this.scenario = scenario ? await this.call("panel.trace", { name: scenario }) : null;
             this.map.showTrace(this.trace);
             this.drawTimeline();
-            await this.call("replay.start", { ...this.startParams(), until: 0 });
             this.show(await this.call("replay.status"));
         } catch (error) {
             this.report(error);
         }
     }
 
+    /** The daemon's replay is this trace's (not one started elsewhere). */
+    playsThisTrace() {
+        return Boolean(this.trace && this.status && this.status.path === this.trace.path);
+    }
+
     play() {
         const state = this.status && this.status.state;
-        const start = state === "paused" ? this.call("replay.resume") :
+        const start = state === "paused" && this.playsThisTrace() ? this.call("replay.resume") :
             this.call("replay.start", this.startParams()).then(() => this.call("replay.status"));
         start.then((s) => this.show(s), this.report);
     }
@@ -73,7 +78,7 @@ export class PanelReplay {
 
     /** Speed and loop are replay.start's: the replay starts again there, where it stood. */
     async restartAtSpeed() {
-        if (!this.trace || !this.status || !["running", "paused"].includes(this.status.state)) return;
+        if (!this.playsThisTrace() || !["running", "paused"].includes(this.status.state)) return;
         const { position, state } = this.status;
         try {
             const until = state === "paused" ? { until: 0 } : {};

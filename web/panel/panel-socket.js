@@ -2,20 +2,23 @@
 // batches handed on whole. Reconnects after a loss, since the daemon or the panel may
 // restart while a tester keeps the page open.
 
+import { panelToken, socketProtocols } from "./panel-token.js";
+
 export class PanelSocket {
-    constructor({ onHello, onEvents, onState, onDaemon }) {
+    constructor({ onHello, onEvents, onState, onDaemon, onNoToken }) {
         this.onHello = onHello;
         this.onEvents = onEvents;
         this.onState = onState;
         this.onDaemon = onDaemon;
         this.nextId = 1;
         this.waiting = new Map();
-        this.connect();
+        this.token = panelToken();
+        if (this.token) this.connect(); else onNoToken();
     }
 
     connect() {
         const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-        this.socket = new WebSocket(`${scheme}//${location.host}/ws`);
+        this.socket = new WebSocket(`${scheme}//${location.host}/ws`, socketProtocols(this.token));
         this.socket.addEventListener("open", () => this.onState(true));
         this.socket.addEventListener("message", (message) => this.receive(message.data));
         this.socket.addEventListener("close", () => {

@@ -37,6 +37,11 @@ function report(error) {
 }
 
 const socket = new PanelSocket({
+    onNoToken: () => {
+        const bar = element("error-bar");
+        bar.textContent = "This page needs the panel's token: open the URL sextant-panel printed (…/#token=…), or run sextantctl panel --open.";
+        bar.hidden = false;
+    },
     onHello: (hello) => {
         element("version").textContent = `sextant ${hello.version || ""}`;
         if (hello.tiles) map.useTiles(hello.tiles);

@@ -11,18 +11,28 @@ final class PanelProcess {
     /// Held as long as the panel serves them.
     let folders: PanelFolders
 
-    init(daemon: DaemonHarness, arguments: [String] = [], folders: PanelFolders) throws {
+    /// `environment`: variables added to the test's own for the panel.
+    /// `descriptors`: the panel's `ulimit -n`; `directory`: its current directory.
+    init(
+        daemon: DaemonHarness, arguments: [String] = [], folders: PanelFolders, environment: [String: String] = [:], traces: Bool = true,
+        descriptors: Int? = nil, directory: String? = nil
+    ) throws {
         self.folders = folders
+        let limit = descriptors.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? []
+        let place = directory.map { ["/usr/bin/env", "-C", $0] } ?? []
         reader = try LineReader(
-            [
+            place + limit + [
                 Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets,
-                "--leaflet", folders.leaflet, "--traces", folders.traces,
-            ] + arguments)
+                "--leaflet", folders.leaflet,
+            ] + (traces ? ["--traces", folders.traces] : []) + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         guard let (_, line, _) = reader.waitForLine(timeout: 30, where: { $0.hasPrefix("http://") }) else {
             throw HarnessError("sextant-panel printed no URL: \(reader.allLines)")
         }
         url = line
-        guard let components = URLComponents(string: line), let port = components.port, let token = components.queryItems?.first(where: { $0.name == "token" })?.value else {
+        guard let components = URLComponents(string: line), let port = components.port,
+            let token = components.fragment.flatMap({ $0.hasPrefix("token=") ? String($0.dropFirst(6)) : nil })
+        else {
             throw HarnessError("not a panel URL: \(line)")
         }
         self.port = UInt16(port)
@@ -31,16 +41,20 @@ final class PanelProcess {
 
     var origin: String { "http://127.0.0.1:\(port)" }
     var host: String { "127.0.0.1:\(port)" }
-    var cookie: String { "sextant-panel=\(token)" }
+    /// The header that carries the token on HTTP.
+    var authorization: String { "Authorization: Bearer \(token)" }
+    /// The header that carries it on the WebSocket's upgrade, as the page sends it.
+    var protocols: String { "Sec-WebSocket-Protocol: sextant-panel, sextant-token.\(token)" }
 
     /// A GET with the panel's Host and the given extra header lines.
-    func get(_ target: String, headers: [String] = []) throws -> HTTPReply {
-        try HTTPReply.exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n")
+    func get(_ target: String, headers: [String] = [], timeout: Double = 15) throws -> HTTPReply {
+        try HTTPReply.exchange(
+            port: port, "GET \(target) HTTP/1.1\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n", timeout: timeout)
     }
 
-    /// A WebSocket with the cookie and the panel's own Origin.
+    /// A WebSocket with the token and the panel's own Origin.
     func webSocket(receiveBuffer: Int32? = nil) throws -> PanelWebSocket {
-        try PanelWebSocket.open(port: port, headers: ["Host: \(host)", "Origin: \(origin)", "Cookie: \(cookie)"], receiveBuffer: receiveBuffer)
+        try PanelWebSocket.open(port: port, headers: ["Host: \(host)", "Origin: \(origin)", protocols], receiveBuffer: receiveBuffer)
     }
 
     deinit { reader.stop() }
@@ -161,19 +175,20 @@ final class PanelWebSocket {
         }
     }
 
-    /// A masked frame, as a browser sends it.
-    func send(opcode: UInt8 = 1, _ payload: [UInt8], fin: Bool = true) {
+    /// A masked frame, as a browser sends it (or, `masked: false`, as no client may).
+    func send(opcode: UInt8 = 1, _ payload: [UInt8], fin: Bool = true, masked: Bool = true) {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
+        let maskBit: UInt8 = masked ? 0x80 : 0
         if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
+            frame.append(maskBit | UInt8(payload.count))
         } else if payload.count <= 0xFFFF {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+            frame += [maskBit | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         } else {
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (UInt64($0) * 8)) & 0xFF) }
         }
-        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
-        frame += mask
+        let mask: [UInt8] = masked ? [0x12, 0x34, 0x56, 0x78] : [0, 0, 0, 0]
+        if masked { frame += mask }
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         var sent = 0
         while sent < frame.count {
@@ -187,6 +202,22 @@ final class PanelWebSocket {
 
     func call(_ id: Int, _ method: String, _ params: JSONValue = [:]) {
         send(JSONValue.object(["id": .int(Int64(id)), "method": .string(method), "params": params]).serialized())
+    }
+
+    /// The status code of the close frame the panel sends next (skipping messages), or nil
+    /// when it closes the connection without one.
+    func closeCode(timeout: Double = 15) throws -> Int? {
+        let deadline = monotonicSeconds() + timeout
+        while true {
+            if let (opcode, payload, length) = Self.frame(in: buffer) {
+                buffer.removeFirst(length)
+                if opcode == 8 { return payload.count >= 2 ? Int(payload[payload.startIndex]) << 8 | Int(payload[payload.startIndex + 1]) : nil }
+                continue
+            }
+            guard monotonicSeconds() < deadline else { throw HarnessError("no close frame within \(timeout) s") }
+            guard let chunk = HTTPReply.receive(fd, until: deadline) else { return nil }
+            buffer += chunk
+        }
     }
 
     /// The next text message (a server sends each in one frame), or nil once closed.
