@@ -77,8 +77,8 @@ import Testing
         let socket = try panel.webSocket()
         _ = try socket.next { $0["hello"] != nil }
         // A stopped daemon answers nothing: the first 32 wait, the 33rd is refused at once.
-        kill(daemon.process.processIdentifier, SIGSTOP)
         defer { kill(daemon.process.processIdentifier, SIGCONT) }
+        try stopProcess(pid: daemon.process.processIdentifier)
         for id in 1...33 { socket.call(id, "status") }
         let refused = try socket.next { $0["id"] != nil }
         #expect(refused["id"] == 33)
@@ -103,8 +103,8 @@ import Testing
         // The panel is stopped while 200 fixes are published: its watch socket holds them,
         // and it reads them in a burst once it goes on.
         let panelPID = panel.reader.pid
-        kill(panelPID, SIGSTOP)
         defer { kill(panelPID, SIGCONT) }
+        try stopProcess(pid: panelPID)
         for index in 0..<200 { _ = try control.call("device.set", ["location": ["lat": .double(10 + Double(index) / 1000), "lon": 20]]) }
         kill(panelPID, SIGCONT)
         var latitudes: [Double] = []

@@ -58,6 +58,25 @@ final class RawSocket {
     }
 }
 
+/// Stops a process with SIGSTOP and returns once the kernel says it is stopped (state `T`
+/// in /proc/PID/stat): kill(2) only queues the signal.
+func stopProcess(pid: Int32, deadline seconds: Double = 10) throws {
+    kill(pid, SIGSTOP)
+    let end = Date().addingTimeInterval(seconds)
+    while processState(pid: pid) != "T" {
+        guard Date() < end else { throw HarnessError("process \(pid) did not stop within \(seconds) s") }
+        usleep(1000)
+    }
+}
+
+/// The state letter of /proc/PID/stat (R, S, T, …), nil once the process is gone.
+func processState(pid: Int32) -> Character? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let afterName = stat.range(of: ") ")
+    else { return nil }
+    return stat[afterName.upperBound...].first
+}
+
 /// CPU seconds (user + system) a process has used so far, from /proc/PID/stat.
 func cpuSeconds(pid: Int32) -> Double {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
