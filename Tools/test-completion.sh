@@ -74,6 +74,9 @@ expect "max" sextantctl run --speed m
 expect "set" sextantctl heading s
 expect "release" sextantctl heading rel
 expect "ask allowOnce allowWhileUsing allowAlways dontAllow" sextantctl prompts policy ""
+# Issue 43.11: the GNSS presets (RULES N3) and off.
+expect "open-sky urban forest indoor off" sextantctl gnss profile ""
+expect "open-sky off" sextantctl gnss profile o
 
 # No daemon: no app ids, no prompt ids, no message.
 mkdir -m 0700 "$work/none"

@@ -42,6 +42,7 @@ struct Status: ParsableCommand {
                     lines.append("Held by hand:      " + held.map { Text.plain($0) }.joined(separator: ", "))
                 }
                 lines.append("Location:          " + (s["location"].flatMap { $0.isNull ? nil : Text.coordinate($0) } ?? "none yet"))
+                if let loss = s["locationUnavailable"]?.stringValue { lines.append("Unavailable:       " + loss) }
                 lines.append("Sessions:          \(Text.plain(s["sessions"]))")
                 if let regions = s["regions"] {
                     lines.append("Regions:           \(Text.plain(regions["count"])) (\(Text.plain(regions["apps"])) apps)")
@@ -328,9 +329,10 @@ struct LocationCommand: ParsableCommand {
         @Option(help: "Altitude, metres.") var alt: Double?
         @Option(help: "Speed, m/s.") var speed: Double?
         @Option(help: "Course, degrees from true north.") var course: Double?
-        @Option(help: "Horizontal accuracy, metres (default 5).") var accuracy: Double?
+        @Option(parsing: .unconditional, help: "Horizontal accuracy, metres (default 5).") var accuracy: Double?
 
         func validate() throws {
+            try Validated.accuracy(accuracy, unit: "metres")
             guard numbers.count == 2, numbers.allSatisfy({ Double($0) != nil }) else {
                 throw ValidationError("give two numbers: LAT LON (e.g. -33.8568 151.2153)")
             }

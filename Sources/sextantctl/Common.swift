@@ -108,7 +108,9 @@ enum Text {
 
     static func coordinate(_ fix: JSONValue) -> String {
         guard let lat = fix[LocationKey.latitude]?.doubleValue, let lon = fix[LocationKey.longitude]?.doubleValue else { return "-" }
-        var s = String(format: "%.6f, %.6f  ±%gm", lat, lon, fix[LocationKey.horizontalAccuracy]?.doubleValue ?? 0)
+        // To 0.1 m, as every line that shows a fix: a profile's accuracies have many digits.
+        let accuracy = ((fix[LocationKey.horizontalAccuracy]?.doubleValue ?? 0) * 10).rounded() / 10
+        var s = String(format: "%.6f, %.6f  ±%gm", lat, lon, accuracy)
         if let alt = fix[LocationKey.altitude]?.doubleValue { s += String(format: "  alt %.1fm", alt) }
         if let speed = fix[LocationKey.speed]?.doubleValue { s += String(format: "  %.1fm/s", speed) }
         if let course = fix[LocationKey.course]?.doubleValue { s += String(format: "  %.0f°", course) }
@@ -155,5 +157,14 @@ extension Text {
         case "retrying": return "\(plain(dbus["bus"])) bus: retrying (\(plain(dbus["error"])))"
         default: return "\(plain(dbus["bus"])) bus: \(plain(dbus["state"]))"
         }
+    }
+}
+
+/// Checks of option values shared by several commands, each refusal naming the option.
+enum Validated {
+    /// `--accuracy`: an accuracy is a distance or an angle either side, so 0 or more.
+    static func accuracy(_ value: Double?, unit: String) throws {
+        guard let value, value < 0 || !value.isFinite else { return }
+        throw ValidationError("--accuracy must be 0 or more \(unit), not \(Text.plain(.double(value)))")
     }
 }

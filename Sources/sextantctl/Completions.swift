@@ -15,6 +15,8 @@ enum Completions {
     static let policies = CompletionKind.list(["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue))
     /// A replay's speed: `max`, or a factor of real time (any number; these are examples).
     static let speeds = CompletionKind.list([ReplaySpeed.max.description, "1", "2", "10"])
+    /// `gnss profile`'s SPEC: a preset (RULES N3) or off; events follow a comma.
+    static let gnssProfiles = CompletionKind.list(["open-sky", "urban", "forest", "indoor", "off"])
     static let traceFormats = CompletionKind.list(["sextant", "gpx", "geojson", "kml", "nmea"])
 
     /// The app ids the daemon knows: those with a stored decision and those connected now.

@@ -61,7 +61,8 @@ struct Demo: ParsableCommand {
                 throw Failure("sextantd exited with status \(status); its log:\n\(log)")
             }
             session.waitForApp(timeout: 10)
-            step("Done. Try it yourself: sextantd & then sextantctl status, watch, prompts list, replay start …")
+            let ctl = DemoTools.typed(DemoTools.ownDirectory() + "/sextantctl")
+            step("Done. Try it yourself: \(DemoTools.typed(tools.sextantd)) & then \(ctl) status, watch, prompts list, replay start …")
         }
     }
 

@@ -144,6 +144,16 @@ enum DemoTools {
         return (me as NSString).deletingLastPathComponent
     }
 
+    /// How a user types `program` in a shell: its name when PATH finds it there (installed),
+    /// else its path (a checkout's build folder is on no PATH).
+    static func typed(_ program: String) -> String {
+        let directory = URL(fileURLWithPath: (program as NSString).deletingLastPathComponent).resolvingSymlinksInPath().path
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map {
+            URL(fileURLWithPath: String($0)).resolvingSymlinksInPath().path
+        }
+        return path.contains(directory) ? (program as NSString).lastPathComponent : program
+    }
+
     /// The sample app lives beside sextantctl; sextantd too in a build folder, and in the
     /// sibling sbin once installed (PREFIX/bin/sextantctl, PREFIX/sbin/sextantd).
     static func locate() throws -> Tools {

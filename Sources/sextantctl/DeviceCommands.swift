@@ -153,7 +153,12 @@ struct HeadingCommand: ParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "Degrees, 0 to 360.") var degrees: Double
         @Flag(name: .customLong("true"), help: "DEG is from true (geographic) north.") var fromTrueNorth = false
-        @Option(help: ArgumentHelp("Degrees either side, as Core Location's headingAccuracy.", valueName: "A")) var accuracy: Double?
+        // `.unconditional`: a negative value is read as the value, and refused by name, not
+        // taken for an option.
+        @Option(parsing: .unconditional, help: ArgumentHelp("Degrees either side, as Core Location's headingAccuracy.", valueName: "A"))
+        var accuracy: Double?
+
+        func validate() throws { try Validated.accuracy(accuracy, unit: "degrees") }
 
         func run() throws {
             try reporting {

@@ -15,7 +15,7 @@ struct GNSSCommand: ParsableCommand {
                 Every source starts afresh with it; the same seed gives the same fixes.
                 """)
         @OptionGroup var common: CommonOptions
-        @Argument(help: "A spec such as urban,tunnel@60+30, or off.") var spec: String
+        @Argument(help: "A spec such as urban,tunnel@60+30, or off.", completion: Completions.gnssProfiles) var spec: String
         @Option(help: ArgumentHelp("The generator's seed (the daemon's --seed unless given).", valueName: "n")) var seed: UInt64?
 
         func run() throws {

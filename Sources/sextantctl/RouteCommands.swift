@@ -14,13 +14,15 @@ struct RouteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Speed along the route, m/s.", valueName: "m/s")) var speed: Double = GPXReader.defaultSpeed
     @Option(help: ArgumentHelp("Seconds of travel between fixes (default 1).", valueName: "s")) var interval: Double?
     @Option(help: ArgumentHelp("Metres of path between fixes, instead of --interval.", valueName: "m")) var distance: Double?
-    @Option(help: ArgumentHelp("Horizontal accuracy of every fix, metres.", valueName: "m")) var accuracy: Double = LocationFix.defaultHorizontalAccuracy
+    @Option(parsing: .unconditional, help: ArgumentHelp("Horizontal accuracy of every fix, metres.", valueName: "m"))
+    var accuracy: Double = LocationFix.defaultHorizontalAccuracy
     @Option(help: ArgumentHelp("Time of the first fix, RFC 3339 (default: now).", valueName: "time")) var start: String?
     @Option(help: ArgumentHelp("Add a compass: course (its true heading follows the way, the phone held pointing along it).", valueName: "course"))
     var heading: RouteHeadingChoice?
 
     func validate() throws {
         guard interval == nil || distance == nil else { throw ValidationError("give --interval or --distance, not both") }
+        try Validated.accuracy(accuracy, unit: "metres")
         _ = try waypoints()
         if let start, Timestamp(rfc3339: start) == nil { throw ValidationError("--start must be an RFC 3339 time, not \(start)") }
     }
@@ -143,7 +145,7 @@ extension LocationCommand {
             guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
                 throw Failure("cannot create a temporary directory: \(String(cString: strerror(errno)))")
             }
-            return String(cString: template)
+            return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }

@@ -16,6 +16,18 @@ struct DemoTests {
         #expect(out.contains("authorization changed: denied"), "\(out)")
         #expect(out.contains("the daemon went away"), "the app sees the daemon stop: \(out)")
         #expect(out.components(separatedBy: "  app │ location ").count > 50, "the walk's fixes reach the app")
+        // Issue 43.11: a build folder is on no PATH: the closing line gives the paths.
+        #expect(out.contains("Try it yourself: \(Binaries.sextantd) & then \(Binaries.sextantctl) status"), "\(out)")
+    }
+
+    @Test("issue 43.11: with the programs on PATH (installed), the demo's closing line names them as typed: sextantd &")
+    func closingLineByNameOnPath() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Binaries.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try run(
+            [Binaries.sextantctl, "demo", "--trace", Repository.root + "/Traces/demo-walk.jsonl", "--speed", "max"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Try it yourself: sextantd & then sextantctl status"), "\(result.stdout)")
     }
 }
 

@@ -74,6 +74,15 @@ struct GPSDFaceTests {
         #expect(status.stdout.contains("gpsd face:         127.0.0.1:\(try daemon.gpsdFacePort())"), "status: \(status.stdout)")
     }
 
+    @Test("issue 43.11: the libgps program the tests build is left in the build folder, not in TMPDIR after every run")
+    func libgpsReaderOutsideTMPDIR() throws {
+        let reader = try GPSDClients.libgpsReader.get()
+        #expect(FileManager.default.isExecutableFile(atPath: reader))
+        #expect(reader.hasPrefix(Repository.root + "/.build/"), "\(reader)")
+        let temporary = (NSTemporaryDirectory() as NSString).standardizingPath
+        #expect(!(reader as NSString).standardizingPath.hasPrefix(temporary + "/"), "\(reader) is under TMPDIR \(temporary)")
+    }
+
     @Test("L1/L10: gpspipe -w, Python's gps module and a libgps program get the same positions (within 1e-6°) as an app on app.sock from the same replay")
     func realClientsSamePositions() throws {
         let reader = try GPSDClients.libgpsReader.get()

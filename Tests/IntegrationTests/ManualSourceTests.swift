@@ -31,6 +31,26 @@ struct ManualSourceTests {
         #expect(json["location"]?["hAcc"]?.doubleValue == 5 && json["location"]?["time"] != nil, "\(json)")
     }
 
+    @Test("issue 43.11: --accuracy -3 is refused naming --accuracy (not 'Missing value'), by location set, heading set and location route")
+    func negativeAccuracyRefused() throws {
+        let daemon = try DaemonHarness()
+        for command in [["location", "set", "-33.8", "151.2"], ["heading", "set", "45"], ["location", "route", "48.85,2.29", "48.86,2.30"]] {
+            let result = try daemon.ctl(command + ["--accuracy", "-3"])
+            #expect(result.status != 0 && result.stderr.contains("--accuracy must be 0 or more"), "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"), "\(command): \(result.stderr)")
+        }
+        #expect(try daemon.control().call(Method.status)["held"] == [], "nothing held")
+    }
+
+    @Test("issue 43.11: status shows a fix's accuracy to 0.1 m, as watch and location set do")
+    func statusRoundsAccuracy() throws {
+        let daemon = try DaemonHarness()
+        let set = try daemon.ctl(["location", "set", "48.8566", "2.3522", "--accuracy", "3.64108"])
+        #expect(set.stdout.contains("±3.6m"), "\(set.stdout)\(set.stderr)")
+        let status = try daemon.ctl(["status"]).stdout
+        #expect(status.contains("±3.6m") && !status.contains("3.64108"), "\(status)")
+    }
+
     @Test("sextantctl takes --runtime-dir and --json before the command too, and SEXTANT_RUNTIME_DIR instead of --runtime-dir")
     func commonOptionsAnywhere() throws {
         let daemon = try DaemonHarness()

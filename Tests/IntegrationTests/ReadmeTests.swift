@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SextantTestSupport
 
 /// Issue 24.5: what the README and the testing guide tell a new user to type works as written.
 @Suite("The README as written")
@@ -21,6 +22,38 @@ struct ReadmeTests {
         #expect(!named.isEmpty, "the paths are found")
         let missing = named.filter { !FileManager.default.fileExists(atPath: Repository.root + "/" + $0) }
         #expect(missing.isEmpty, "\(document) names files that do not exist: \(missing.sorted())")
+    }
+
+    /// Each `$ sextantctl trace info PATH` sample in the README: the path and the lines shown
+    /// after it, up to the end of its block.
+    static func traceInfoSamples(in text: String) -> [(path: String, lines: [String])] {
+        var samples: [(path: String, lines: [String])] = []
+        var current: (path: String, lines: [String])?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("$ sextantctl trace info ") {
+                current = (String(line.dropFirst("$ sextantctl trace info ".count)), [])
+            } else if line.hasPrefix("```") || line.hasPrefix("$ ") {
+                if let finished = current { samples.append(finished) }
+                current = nil
+            } else {
+                current?.lines.append(line)
+            }
+        }
+        return samples
+    }
+
+    @Test("issue 43.11: the README's trace info sample is what sextantctl trace info prints for that trace now")
+    func traceInfoSampleIsTrue() throws {
+        let text = try String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)
+        let samples = Self.traceInfoSamples(in: text)
+        #expect(!samples.isEmpty, "the README shows trace info")
+        for sample in samples {
+            // From the checkout, as the README's reader types it: the path is printed as given.
+            let result = try run(["/bin/sh", "-c", #"cd "$0" && exec "$1" trace info "$2""#, Repository.root, Binaries.sextantctl, sample.path])
+            #expect(result.status == 0, "\(sample.path): \(result.stderr)")
+            let printed = result.stdout.split(separator: "\n").map(String.init)
+            #expect(printed == sample.lines, "README's sample of \(sample.path) differs from the command's output:\n\(result.stdout)")
+        }
     }
 
     @Test("issue 24.5: the README names no trace that is not in the repository, no install path of one PREFIX, and every runtime library")

@@ -195,8 +195,11 @@ struct HeadingEngineTests {
         var stream = HeadingStream()
         #expect([0.0, 0.5, 0.99, 1.0, 1.5, 0.5, 359.9, 359.6].map { stream.admits($0) }
             == [true, false, false, true, false, false, true, false])
+        // Filter 0: every change, of the heading or of its accuracy; a repeat is nothing new
+        // (a compass held by hand at 50 Hz, issue 43.5).
         var everything = HeadingStream(filter: 0)
-        #expect([10.0, 10, 10].allSatisfy { everything.admits($0) })
+        #expect([(10.0, 5.0), (10, 5), (10.01, 5), (10.01, 3), (10.01, 3)].map { everything.admits($0.0, accuracy: $0.1) }
+            == [true, false, true, true, false])
     }
 
     @Test("H6: the model is asked again only when the place moved 0.05° or the date a day")

@@ -30,6 +30,9 @@ struct GNSSProfileHubTests {
         return (hub, control, app)
     }
 
+    /// N4a: what apps hear when the profile's receiver loses its fix.
+    static let noFixReason = "no GNSS fix: the receiver sees no satellite (a tunnel or an outage)"
+
     static func locations(_ app: TestClient) async throws -> [JSONValue] {
         try await app.drainEvents().filter { $0.method == Event.location }.map(\.params)
     }
@@ -66,6 +69,35 @@ struct GNSSProfileHubTests {
         await hub.advance(by: .seconds(30))
         let received = Self.seconds(try await Self.locations(app))
         #expect(received == Array(1..<8) + Array(14..<30))
+    }
+
+    @Test("N4a, issue 43.7: a tunnel is told: the app hears one locationUnavailable between its last fix and the next; watch and status show it")
+    func n4aTunnelIsTold() async throws {
+        let (hub, control, app) = try await Self.replaying(configure: { $0.gnssProfile = Self.profile("open-sky,tunnel@8+5") })
+        let watcher = try await hub.connect(.control)
+        _ = try await watcher.call(Method.watch, ["topics": [.string(Event.locationUnavailable)]])
+        await hub.advance(by: .milliseconds(10_500))
+        let events = try await app.drainEvents().filter { $0.method == Event.location || $0.method == Event.locationUnavailable }
+        #expect(events.suffix(2).map(\.method) == [Event.location, Event.locationUnavailable], "\(events)")
+        #expect(events.last?.params["reason"] == .string(Self.noFixReason))
+        #expect(Self.seconds(events.dropLast().map(\.params)).last == 7)
+        #expect(try await control.call(Method.status)["locationUnavailable"] == .string(Self.noFixReason))
+        #expect(try await watcher.drainEvents().map(\.method) == [Event.locationUnavailable], "watch shows what the app heard")
+        await hub.advance(by: .seconds(5))
+        #expect(Self.seconds(try await Self.locations(app)).first == 14)
+        #expect(try await control.call(Method.status)["locationUnavailable"] == .null, "over at the next fix")
+    }
+
+    @Test("N4a: with no app streaming, a tunnel still shows in watch, once")
+    func n4aTunnelWatchedWithoutApps() async throws {
+        let hub = try InProcessHub(configure: { $0.gnssProfile = Self.profile("open-sky,tunnel@8+5") })
+        let path = try HubTimeTests.write(Self.walk, in: hub, as: "walk.jsonl")
+        let control = try await hub.connect(.control)
+        _ = try await control.call(Method.watch, ["topics": [.string(Event.locationUnavailable)]])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .seconds(20))
+        let watched = try await control.drainEvents().filter { $0.method == Event.locationUnavailable }
+        #expect(watched.map { $0.params["reason"] } == [.string(Self.noFixReason)])
     }
 
     @Test("N6: the app gets the reported fix (moved, its hAcc the profile's), watch shows the truth beside it, status names the profile")

@@ -106,6 +106,9 @@ public struct HeadingEngine: Sendable {
         return decided(heading, calibration: false)
     }
 
+    /// Nothing feeds the heading any more: no latest until the next reading.
+    public mutating func forgetLatest() { latest = nil }
+
     private mutating func decided(_ heading: Heading, calibration: Bool) -> HeadingDecision {
         latest = heading
         guard calibration != needsCalibration else { return HeadingDecision(heading: heading) }

@@ -2,7 +2,8 @@ import SextantProtocol
 
 /// One app's heading stream (RULES H7): iOS `headingFilter`, degrees. A heading is
 /// delivered when it moved at least `filter` from the last one delivered to the stream,
-/// compared after the turn to the app's interface orientation; 0 delivers every sample.
+/// compared after the turn to the app's interface orientation; 0 delivers every sample that
+/// differs from the last delivered (a compass held at rest says nothing new 50 times a second).
 public struct HeadingStream: Sendable, Equatable {
     /// Core Location's default `headingFilter`.
     public static let defaultFilter = 1.0
@@ -11,16 +12,23 @@ public struct HeadingStream: Sendable, Equatable {
 
     public let filter: Double
     public private(set) var lastDelivered: Double?
+    private var lastAccuracy: Double??
 
     public init(filter: Double = HeadingStream.defaultFilter) {
         precondition(Self.filterRange.contains(filter), "a heading filter is within 0...180 degrees")
         self.filter = filter
     }
 
-    /// Whether the heading (degrees) leaves for this stream; if so it is the new reference.
-    public mutating func admits(_ heading: Double) -> Bool {
-        if let last = lastDelivered, HeadingMath.separation(heading, last) < filter { return false }
+    /// Whether the heading (degrees) of `accuracy` leaves for this stream; if so it is the
+    /// new reference. With filter 0 one that repeats the last delivered, accuracy and all, stays.
+    public mutating func admits(_ heading: Double, accuracy: Double? = nil) -> Bool {
+        if let last = lastDelivered {
+            let moved = HeadingMath.separation(heading, last)
+            if moved < filter { return false }
+            if filter == 0, moved == 0, lastAccuracy == .some(accuracy) { return false }
+        }
         lastDelivered = heading
+        lastAccuracy = .some(accuracy)
         return true
     }
 }

@@ -41,7 +41,7 @@ extension GeoClueFace {
 
     /// The client's session, opened once its app id is bound to its uid (docs/security.md).
     private func openSession(_ client: GeoClueClient) -> EventLoopFuture<AppSession> {
-        if let session = client.session { return handle.eventLoop.makeSucceededFuture(session) }
+        if let session = client.session { return handle.eventLoop.assumeIsolated().makeSucceededFuture(session) }
         let app = client.desktopID
         let open = { [self] () throws(RPCError) -> JSONValue in
             guard clients[client.number]?.client === client else { throw RPCError.internalError("the client was deleted") }
@@ -61,7 +61,7 @@ extension GeoClueFace {
                 }.nonisolated()
             default:
                 guard let session = client.session else { throw RPCError.internalError("no session") }
-                return handle.eventLoop.makeSucceededFuture(session)
+                return handle.eventLoop.assumeIsolated().makeSucceededFuture(session)
             }
         } catch {
             return handle.eventLoop.makeFailedFuture(error)

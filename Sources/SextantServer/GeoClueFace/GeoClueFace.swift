@@ -168,7 +168,7 @@ final class GeoClueFace: DBusFace {
 
     /// Runs `body` on the loop with the sender's own client, or fails the call as GeoClue
     /// does for another sender's client.
-    func withOwnClient(_ call: any DBusCall, _ body: @escaping (GeoClueClient) -> Void) {
+    func withOwnClient(_ call: any DBusCall, _ body: @escaping @Sendable (GeoClueClient) -> Void) {
         handle.eventLoop.execute { [self] in
             guard let number = GeoClueObjectPath.clientNumber(call.path), let entry = clients[number] else {
                 return call.fail(.unknownObject("no client at \(call.path)"))

@@ -36,6 +36,8 @@ final class GNSSProfiles {
     private var recordsSky: Set<SourceName> = []
     /// The second of each source's last synthesized sky: one sky a second of fix time.
     private var lastSkySecond: [SourceName: Int64] = [:]
+    /// The sources whose latest fix offered went through (N4a: a loss is told once).
+    private var hadFix: Set<SourceName> = []
 
     init(spec: GNSSProfileSpec?, seed: UInt64, simulatedFlag: SimulatedFlag) {
         self.spec = spec
@@ -51,6 +53,7 @@ final class GNSSProfiles {
         self.seed = seed
         engines = [:]
         lastSkySecond = [:]
+        hadFix = []
     }
 
     /// The fix `source` reports for `truth`: flagged simulated or not, through the profile
@@ -59,12 +62,22 @@ final class GNSSProfiles {
         var fix = truth
         fix.simulated = simulatedFlag.isSimulated(from: source, sourceSays: truth.simulated, recorded: truth.recordedSimulated)
         guard let spec else { return fix }
-        return engines[source, default: GNSSDegradation(spec: spec, seed: seed)].report(fix)
+        let reported = engines[source, default: GNSSDegradation(spec: spec, seed: seed)].report(fix)
+        if reported != nil { hadFix.insert(source) }
+        return reported
+    }
+
+    /// N4a: whether `source`'s receiver just lost its fix to a tunnel or an outage (it had
+    /// one at the fix before, and sees no satellite now): true once a loss.
+    func fixLost(from source: SourceName) -> Bool {
+        guard engines[source]?.reception == .blocked else { return false }
+        return hadFix.remove(source) != nil
     }
 
     /// The source starts over (a new replay): its next fix is the profile's origin again.
     func sourceRestarted(_ source: SourceName) {
         engines[source] = nil
+        hadFix.remove(source)
         recordsSky.remove(source)
         lastSkySecond[source] = nil
     }

@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 
 /// Magnetometer and compass readings in (``SensorHandlers``), with the accelerometer's
-/// gravity; `heading` and `headingCalibration` events out (RULES H1–H8). The engine decides
+/// gravity; `heading` and `headingCalibration` events out (RULES H1–H9). The engine decides
 /// the heading; the hub turns it to each app's interface, adds the declination at the place
 /// the app may know, and applies the rules of who may have what.
 extension Hub {
@@ -37,7 +37,7 @@ extension Hub {
             if let calibration { publish(to: session, calibration) }
             let interface = session.interface.orientation ?? .portrait
             let magnetic = HeadingMath.turned(decided.magnetic, to: interface)
-            guard session.heading?.stream.admits(magnetic) == true else { continue }
+            guard session.heading?.stream.admits(magnetic, accuracy: decided.accuracy) == true else { continue }
             let trueHeading = trueHeading(of: decided, for: session, atFullAccuracy: fullAccuracyTrue)
             publish(to: session, payloads.event(interface: interface, magnetic: magnetic, trueHeading: trueHeading))
         }
@@ -45,7 +45,16 @@ extension Hub {
         if let needed = decision.calibrationChanged {
             broadcastToWatchers(Event.headingCalibration, HeadingCalibrationEvent(needed: needed, time: decided.time).params)
         }
-        broadcastToWatchers(Event.heading, HeadingEvent(heading: decided, magnetic: decided.magnetic).params, kind: .sensor)
+        // The control side is trusted with where the device is: it sees `true` too (H6), and
+        // a heading only when it changed, not each of a held compass's 50 readings a second.
+        let watched = decided.json(magnetic: decided.magnetic, trueHeading: fullAccuracyTrue)
+        guard heading.watchedChanged(watched) else { return }
+        broadcastToWatchers(Event.heading, watched, kind: .sensor)
+    }
+
+    /// `heading` in `status`: the latest heading with its true heading as a watcher sees it.
+    var headingStatusJSON: JSONValue {
+        heading.statusJSON(trueHeading: heading.engine.latest.flatMap(fullAccuracyTrueHeading(of:)))
     }
 
     /// H8 (L8): an app in the background hears the compass only with Always. Asked of
@@ -80,7 +89,7 @@ extension Hub {
 
     /// H6: the true heading of an app at full accuracy: the compass's own, or magnetic +
     /// the declination at the latest fix; without a fix, only the compass's own.
-    private func fullAccuracyTrueHeading(of decided: Heading) -> Double? {
+    func fullAccuracyTrueHeading(of decided: Heading) -> Double? {
         if let reported = decided.reportedTrue { return reported }
         guard let fix = location.lastFix else { return nil }
         let declination = heading.fullAccuracyModel(at: fix, time: decided.time).declination
@@ -119,16 +128,52 @@ final class HeadingState {
     private var model = MagneticModelCache()
     /// The source of the latest magnetometer or compass reading heard, for `status`.
     private(set) var source: SourceName?
+    /// H9: the time of each source's latest compass reading.
+    private var lastCompass: [SourceName: Timestamp] = [:]
+    /// The latest `heading` watchers saw, without its time: the next is sent only if it differs.
+    private var lastWatched: JSONValue?
 
-    func heard(_ kind: SensorKind.ID, from source: SourceName) {
+    /// Whether a reading of `kind` from `source` at `time` may decide the heading: H9, a
+    /// source that gives compass readings is heard through them, not its magnetometer's,
+    /// while its latest compass reading is less than ``compassPrecedence`` older.
+    func heard(_ kind: SensorKind.ID, from source: SourceName, at time: Timestamp) -> Bool {
+        if kind == SensorKind.compass.id {
+            lastCompass[source] = time
+        } else if kind == SensorKind.magnetometer.id, let compass = lastCompass[source] {
+            let since = time.nanoseconds - compass.nanoseconds
+            if since >= 0, since < Self.compassPrecedence { return false }
+        }
         if kind == SensorKind.magnetometer.id || kind == SensorKind.compass.id { self.source = source }
+        return true
     }
 
-    /// `heading` in `status`: the latest heading in the device's natural orientation, its
-    /// source and the calibration state; null before the first.
-    var statusJSON: JSONValue {
+    /// H9: how long a source's compass reading keeps its magnetometer from the heading.
+    static let compassPrecedence: Int64 = 2_000_000_000
+
+    /// Whether `watched` differs from the last heading watchers saw, time aside; if so it is
+    /// the new reference.
+    func watchedChanged(_ watched: JSONValue) -> Bool {
+        var members = watched.objectValue ?? [:]
+        members["time"] = nil
+        guard JSONValue.object(members) != lastWatched else { return false }
+        lastWatched = .object(members)
+        return true
+    }
+
+    /// Nothing feeds the heading any more (its hold released): `status` says null until the
+    /// next reading, and watchers see that one whatever it is.
+    func forget() {
+        engine.forgetLatest()
+        source = nil
+        lastWatched = nil
+    }
+
+    /// `heading` in `status`: the latest heading in the device's natural orientation with
+    /// the true heading at the latest fix, its source and the calibration state; null before
+    /// the first and after its hold is released.
+    func statusJSON(trueHeading: Double?) -> JSONValue {
         guard let latest = engine.latest else { return .null }
-        var members = latest.json(magnetic: latest.magnetic, trueHeading: nil).objectValue ?? [:]
+        var members = latest.json(magnetic: latest.magnetic, trueHeading: trueHeading).objectValue ?? [:]
         members["source"] = source.map { .string($0.rawValue) } ?? .null
         members["calibrationNeeded"] = .bool(engine.needsCalibration)
         return .object(members)

@@ -15,10 +15,11 @@ extension Hub {
     ) -> EventLoopFuture<Void> {
         let options = TraceLoadOptions(
             gpxSpeed: configuration.gpxSpeed, gpxInterval: configuration.gpxInterval, gnssProvider: gnssProvider ?? configuration.gnssProvider)
-        // A JSONL trace is checked whole here, off the loop, and then read as it plays.
+        // A JSONL trace is checked whole here, off the loop, and then read as it plays; the
+        // hub is called on its loop only, so what follows the load runs isolated to it.
         return fileThread.runIfActive(eventLoop: eventLoop) { () -> Result<LoadedReplay, TraceLoadError> in
             Self.load(path: path, scenario: scenario, options: options, access: access)
-        }.flatMapThrowing { [self] loaded in
+        }.assumeIsolated().flatMapThrowing { [self] loaded in
             switch loaded {
             case .success(let replay):
                 for control in replay.controls { try ControlActions.check(control, against: controlMethods) }
@@ -32,7 +33,7 @@ extension Hub {
                     .invalidTrace, "\(error.path):\(error.line): \(error.reason)",
                     data: ["path": .string(error.path), "line": .int(Int64(error.line)), "reason": .string(error.reason)])
             }
-        }
+        }.nonisolated()
     }
 
     /// A trace and its control actions (its own and a scenario's), merged.

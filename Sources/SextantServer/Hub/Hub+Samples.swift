@@ -23,7 +23,10 @@ extension Hub {
             // the reported one; the recording above keeps the truth.
             let fix = gnss.report(truth, from: source)
             synthesizeSky(at: truth.time, from: source)
-            guard let fix else { return }
+            guard let fix else {
+                if gnss.fixLost(from: source) { locationUnavailable(Self.noFixReason, from: source) }
+                return
+            }
             publishLocation(fix, truth: truth)
         case .gps(let signal):
             gpsSignal(signal, from: source)
@@ -44,7 +47,7 @@ extension Hub {
         guard let handle = SensorHandlers.all[reading.kind],
             motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
         else { return }
-        heading.heard(reading.kind, from: source)
+        guard heading.heard(reading.kind, from: source, at: time) else { return }
         handle(self, reading, time)
     }
 
@@ -61,6 +64,7 @@ extension Hub {
     func releaseByHand(_ kind: SensorKind.ID) {
         manualSensors.release(kind)
         guard !manualSensors.holdsTopic(of: kind) else { return }
+        if ManualSensors.sharingTopic(with: kind).contains(SensorKind.compass.id), heading.source == .manual { heading.forget() }
         for sharing in ManualSensors.sharingTopic(with: kind) { motion.release(sharing) }
     }
 
@@ -128,16 +132,28 @@ extension Hub {
     func gpsSignal(_ signal: GPSSignal, from source: SourceName) {
         switch signal {
         case .lost, .noFix:
-            if signal == .lost, location.loss == nil {
-                let reason = source == .gpsd ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source.rawValue))"
-                location.lost(reason)
-                for session in sessions.ordered where session.stream != nil {
-                    tellLocationUnavailable(session, reason)
-                }
+            if signal == .lost {
+                locationUnavailable(source == .gpsd ? "the GPS source (gpsd) was lost" : "the GPS source was lost (\(source.rawValue))", from: source)
             }
         case .ok:
             break
         }
+    }
+
+    /// N4a: what apps hear when a GNSS profile's receiver loses its fix.
+    static let noFixReason = "no GNSS fix: the receiver sees no satellite (a tunnel or an outage)"
+
+    /// No fix comes until the next one, for `reason`: told once to every streaming app, and
+    /// to watchers (who see it in `status`'s `locationUnavailable` too) when no app streams.
+    func locationUnavailable(_ reason: String, from source: SourceName) {
+        guard location.loss == nil else { return }
+        location.lost(reason)
+        var told = false
+        for session in sessions.ordered where session.stream != nil {
+            told = true
+            tellLocationUnavailable(session, reason)
+        }
+        if !told { broadcastToWatchers(Event.locationUnavailable, ["reason": .string(reason)]) }
     }
 
     func tellLocationUnavailable(_ session: AppSession, _ reason: String) {

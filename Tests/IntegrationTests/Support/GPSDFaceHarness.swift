@@ -17,19 +17,30 @@ enum GPSDClients {
         .tool(gpspipe, package: "gpsd-clients"), .tool(python, package: "python3-gps"), .file("/usr/include/gps.h", package: "libgps-dev"),
     ])
 
-    /// `Tools/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`, into a
-    /// directory that lasts as long as the run.
+    /// `Tools/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`, into the
+    /// build folder (`.build/test-tools`), never TMPDIR: a static is never deinitialised, so a
+    /// temporary directory held by one would be left behind after every run (issue 43.11).
+    /// Built under a name of this process's own, then renamed into place: two test processes
+    /// may build it at once.
     static let libgpsReader: Result<String, HarnessError> = {
-        guard let directory = buildDirectory else { return .failure(HarnessError("cannot make a directory to build libgps-reader in")) }
-        let output = directory.file("libgps-reader")
+        let directory = toolsDirectory
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil else {
+            return .failure(HarnessError("cannot make \(directory) to build libgps-reader in"))
+        }
+        let output = directory + "/libgps-reader"
+        let building = output + ".\(getpid())"
         let source = Repository.root + "/Tools/gpsd-clients/libgps-reader.c"
-        guard let built = try? run(["/usr/bin/cc", "-O2", "-Wall", "-o", output, source, "-lgps", "-lm"]), built.status == 0 else {
+        guard let built = try? run(["/usr/bin/cc", "-O2", "-Wall", "-o", building, source, "-lgps", "-lm"]), built.status == 0,
+            rename(building, output) == 0
+        else {
+            unlink(building)
             return .failure(HarnessError("cannot build \(source) against libgps (Debian: libgps-dev)"))
         }
         return .success(output)
     }()
 
-    private static let buildDirectory = try? TemporaryDirectory("libgps-reader")
+    /// Where test tools built from the repository's sources go: beside the build's own products.
+    static let toolsDirectory = Repository.root + "/.build/test-tools"
 }
 
 /// A real client process whose standard output goes to a file, stopped at the end of the test.

@@ -32,6 +32,7 @@ struct AppUpdateMethod: RPCMethod {
             hub.publishInterface(session.interface.setInterfaceLocked(interfaceLocked, hub.interfaceConditions, state: hub.appState(of: session)), to: session)
         }
         guard let state else { return .result(hub.appStateJSON(session)) }
-        return .later(hub.setAppState(session, state, by: .app).map { hub.appStateJSON(session) })
+        // On the hub's loop: the hub and the session are read there, never sent across.
+        return .later(hub.setAppState(session, state, by: .app).assumeIsolated().map { hub.appStateJSON(session) }.nonisolated())
     }
 }

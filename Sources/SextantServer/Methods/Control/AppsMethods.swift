@@ -34,6 +34,8 @@ struct AppsUpdateMethod: RPCMethod {
             guard !targets.isEmpty else { throw RPCError(.unknownApp, "no live session of app \"\(app)\"") }
         }
         let moves = targets.map { hub.setAppState($0, state, by: .control) }
-        return .later(EventLoopFuture.andAllSucceed(moves, on: hub.eventLoop).map { .array(targets.map(hub.appEntry)) })
+        // On the hub's loop: the hub and the sessions are read there, never sent across.
+        let moved = EventLoopFuture.andAllSucceed(moves, on: hub.eventLoop).assumeIsolated()
+        return .later(moved.map { .array(targets.map(hub.appEntry)) }.nonisolated())
     }
 }
