@@ -51,7 +51,18 @@ struct DevToolsSocket {
                 }
             }
         switch try await upgrade.get() {
-        case .upgraded(let channel): return DevToolsSocket(channel: channel)
+        case .upgraded(let channel):
+            // Before anything of the app's goes out: the peer must be this user's or root's.
+            do {
+                guard let local = channel.channel.localAddress, let remote = channel.channel.remoteAddress,
+                    let localIP = local.ipAddress, let localPort = local.port, let remoteIP = remote.ipAddress, let remotePort = remote.port
+                else { throw DevToolsAddress.Failure.refused("\(url): the connection's addresses are unknown") }
+                try DevToolsPeer.check(local: (localIP, localPort), remote: (remoteIP, remotePort))
+            } catch {
+                try? await channel.channel.close()
+                throw error
+            }
+            return DevToolsSocket(channel: channel)
         case .declined: throw Failure.declined(url)
         }
     }
@@ -68,7 +79,7 @@ struct DevToolsSocket {
             }
         }
         // Chromium refuses a Host that is not an address or localhost (DNS rebinding), and an Origin it was not told of: none is sent.
-        let headers = HTTPHeaders([("Host", "\(host):\(port)"), ("Content-Length", "0")])
+        let headers = HTTPHeaders([("Host", DevToolsAddress.authority(host, port)), ("Content-Length", "0")])
         return NIOTypedHTTPClientUpgradeConfiguration(
             upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers), upgraders: [upgrader],
             notUpgradingCompletionHandler: { channel in
