@@ -27,6 +27,37 @@ enum DevToolsPeer {
         }
     }
 
+    /// Throws unless every socket listening on `ip`:`port` (or on the wildcard address of
+    /// its family, or [::] for IPv4 too) is this user's or root's; and, when `required`,
+    /// unless there is one.
+    static func checkListener(ip: String, port: Int, required: Bool, proc: String = "/proc") throws(DevToolsAddress.Failure) {
+        let shown = DevToolsAddress.authority(ip, UInt16(port))
+        var found = false
+        for file in ["tcp", "tcp6"] {
+            guard let table = readTable("\(proc)/self/net/\(file)") else { continue }
+            for uid in listeners(in: table, ip: ip, port: port) {
+                found = true
+                guard uid == geteuid() || uid == 0 else {
+                    throw .refused(
+                        "\(shown) is listened on by another user (uid \(uid)), not this user (uid \(geteuid())) nor root: refused, "
+                            + "the app's positions would go to it (is your browser on the other loopback address, 127.0.0.1 or [::1]?)")
+                }
+            }
+        }
+        if required, !found { throw .unreachable("no browser listens at \(shown)") }
+    }
+
+    /// The uids of the listening sockets (state 0A) of `table` that take connections to `ip`:`port`.
+    static func listeners(in table: String, ip: String, port: Int) -> [UInt32] {
+        let wildcards = ["0.0.0.0", "::"]
+        return table.split(separator: "\n").dropFirst().compactMap { line -> UInt32? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 10, fields[3] == "0A" else { return nil }
+            guard ([ip] + wildcards).contains(where: { matches(fields[1], ($0, port)) }) else { return nil }
+            return UInt32(fields[7])
+        }
+    }
+
     /// The uid owning the server's side, waiting up to a second for the kernel to list it
     /// (an accepted socket appears as its handshake completes).
     static func owner(server: Address, client: Address, proc: String) -> UInt32? {

@@ -42,6 +42,10 @@ struct DevToolsSocket {
         guard url.hasPrefix("ws://"), let (host, port) = try? DevToolsAddress.hostAndPort(url) else { throw Failure.unsupported(url) }
         let afterScheme = url.dropFirst("ws://".count)
         let path = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
+        // Before connecting: the listener there must be this user's or root's.
+        for ip in host == "localhost" ? ["127.0.0.1", "::1"] : [host] {
+            try DevToolsPeer.checkListener(ip: ip, port: Int(port), required: host != "localhost")
+        }
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
             .connect(host: host, port: Int(port)) { channel in
@@ -51,18 +55,7 @@ struct DevToolsSocket {
                 }
             }
         switch try await upgrade.get() {
-        case .upgraded(let channel):
-            // Before anything of the app's goes out: the peer must be this user's or root's.
-            do {
-                guard let local = channel.channel.localAddress, let remote = channel.channel.remoteAddress,
-                    let localIP = local.ipAddress, let localPort = local.port, let remoteIP = remote.ipAddress, let remotePort = remote.port
-                else { throw DevToolsAddress.Failure.refused("\(url): the connection's addresses are unknown") }
-                try DevToolsPeer.check(local: (localIP, localPort), remote: (remoteIP, remotePort))
-            } catch {
-                try? await channel.channel.close()
-                throw error
-            }
-            return DevToolsSocket(channel: channel)
+        case .upgraded(let channel): return DevToolsSocket(channel: channel)
         case .declined: throw Failure.declined(url)
         }
     }

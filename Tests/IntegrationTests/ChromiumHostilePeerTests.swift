@@ -41,7 +41,8 @@ extension ChromiumBridgeTests {
             SextantTestSupport.stop(browser.process)
             _ = try? run(["/usr/bin/pkill", "-KILL", "-f", "--", "--user-data-dir=\(profile)"])
         }
-        try browser.waitForOutput(timeout: 60, "listen on [::1]") { _ in browser.errors().contains("DevTools listening on ws://[::1]:\(port)/") ? () : nil }
+        let listening = "DevTools listening on ws://[::1]:\(port)/"
+        try browser.waitForOutput(timeout: 60, "listen on [::1]") { _ in browser.errors().contains(listening) ? () : nil }
 
         let refused = try bridge(daemon, "http://127.0.0.1:\(port)")
         try refused.waitForOutput(timeout: 30, "refuse the squatter") { _ in said(refused).contains("uid 65534") ? () : nil }
@@ -51,7 +52,8 @@ extension ChromiumBridgeTests {
         SextantTestSupport.stop(refused.process)
 
         let found = try bridge(daemon, "http://localhost:\(port)")
-        try found.waitForOutput(timeout: 30, "connect to the browser on [::1]") { $0.contains("sextant-browser: connected to ws://[::1]:\(port)/") ? () : nil }
+        let connected = "sextant-browser: connected to ws://[::1]:\(port)/"
+        try found.waitForOutput(timeout: 30, "connect to the browser on [::1]") { $0.contains(connected) ? () : nil }
         SextantTestSupport.stop(found.process)
     }
 
