@@ -96,9 +96,10 @@ extension ChromiumBridgeTests {
         let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
         let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
         try harness.waitForConnections(1)
-        // Waits for the binding, then flips 20,000 times, the last call "hidden".
+        // Waits for the bridge's script (which says "visible" as it starts: a data: page is
+        // not held for its set-up), then flips 20,000 times, the last call "hidden".
         let page = """
-            <script>const go = () => { if (!window.sextantBridge) return setTimeout(go, 10);
+            <script>const go = () => { if (!window.__sextantPermissionChanged) return setTimeout(go, 10);
             for (let i = 0; i < 20000; i++) sextantBridge(i % 2 ? 'visibility:hidden' : 'visibility:visible'); }; go();</script>
             """
         let url = "data:text/html;base64," + Data(page.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "%2B")
