@@ -14,9 +14,13 @@ public final class ChromiumLauncher: Sendable {
     private let child = ChildState()
     private let pipe: Mutex<DevToolsPipe.Ends?>
 
+    /// Held (flock) for as long as the bridge runs: a profile whose lock no one holds was
+    /// left by a bridge that was killed, and the next launch removes it.
+    private let profileLock: Int32
+
     public init(executable: String, extraArguments: [String] = []) throws {
-        profile = FileManager.default.temporaryDirectory.appendingPathComponent("sextant-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        ProfileDirectory.removeAbandoned()
+        (profile, profileLock) = try ProfileDirectory.make()
         var arguments = [
             executable, "--headless", "--remote-debugging-pipe", "--user-data-dir=\(profile.path)",
             "--no-first-run", "--no-default-browser-check", "--disable-gpu",
@@ -37,6 +41,7 @@ public final class ChromiumLauncher: Sendable {
             close(commands[1])
             close(answers[0])
             try? FileManager.default.removeItem(at: profile)
+            close(profileLock)
             throw LaunchFailure("cannot start \(executable): \(String(cString: strerror(-started)))")
         }
         pid = started
@@ -92,6 +97,50 @@ public final class ChromiumLauncher: Sendable {
             }
         }
         try? FileManager.default.removeItem(at: profile)
+        close(profileLock)
+    }
+}
+
+/// The launched browser's private profiles, in the temporary directory: each appears under
+/// its name already locked (made under another name, then renamed), so that a launch never
+/// takes another's for abandoned.
+enum ProfileDirectory {
+    static let prefix = "sextant-browser-launch-"
+    static let lockName = "sextant.lock"
+
+    /// A new profile, and the descriptor holding its lock.
+    static func make() throws -> (URL, Int32) {
+        let temporary = FileManager.default.temporaryDirectory
+        let name = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = temporary.appendingPathComponent("sextant-staging-\(name)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lock = open(staging.appendingPathComponent(lockName).path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
+            try? FileManager.default.removeItem(at: staging)
+            throw LaunchFailure("cannot lock a profile in \(temporary.path): \(String(cString: strerror(errno)))")
+        }
+        let profile = temporary.appendingPathComponent(prefix + name)
+        guard rename(staging.path, profile.path) == 0 else {
+            close(lock)
+            try? FileManager.default.removeItem(at: staging)
+            throw LaunchFailure("cannot make a profile in \(temporary.path): \(String(cString: strerror(errno)))")
+        }
+        return (profile, lock)
+    }
+
+    /// Removes this user's profiles whose lock no bridge holds (their bridge was killed).
+    static func removeAbandoned() {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            let path = temporary.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else { continue }
+            let lock = open(path + "/" + lockName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard lock >= 0 else { continue }
+            if flock(lock, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: path) }
+            close(lock)
+        }
     }
 }
 

@@ -34,10 +34,22 @@ extension ChromiumBridgeTests {
         let listening = ProcessTree.listeningSockets()
         let held = tree.map { ($0, ProcessTree.sockets(of: $0).intersection(listening)) }.filter { !$0.1.isEmpty }
         #expect(held.isEmpty, "processes of the bridge's listening on TCP: \(held.map { "\($0.0) \(ProcessTree.command(of: $0.0))" })")
+        let profileDirectory = tree.lazy.compactMap { pid in
+            ProcessTree.command(of: pid).split(separator: " ").first { $0.hasPrefix("--user-data-dir=") }.map { String($0.dropFirst("--user-data-dir=".count)) }
+        }.first
         kill(bridge, SIGKILL)
         try poll(timeout: 30, every: 0.05, failure: {
             "still running 30 s after the bridge was killed: \(tree.filter { !ProcessTree.isGone($0) }.map { "\($0) \(ProcessTree.command(of: $0))" })"
         }) { tree.allSatisfy(ProcessTree.isGone) ? () : nil }
+
+        // Its profile, left behind, goes at the next launch.
+        let profile = try #require(profileDirectory, "no --user-data-dir in \(tree.map(ProcessTree.command))")
+        #expect(FileManager.default.fileExists(atPath: profile))
+        let next = try ClientProcess(
+            [Binaries.sextantctl, "browser", "--runtime-dir", daemon.runtime, "--app", Self.app, "--launch"], directory: daemon.directory, name: "bridge-again")
+        try next.waitForOutput(timeout: 60, "connect to the browser") { $0.contains("sextant-browser: connected to") ? () : nil }
+        #expect(!FileManager.default.fileExists(atPath: profile), "\(profile) is still there")
+        SextantTestSupport.stop(next.process)
     }
 }
 
