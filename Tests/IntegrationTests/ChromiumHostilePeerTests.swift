@@ -15,6 +15,8 @@ extension ChromiumBridgeTests {
         var command = ["/usr/bin/python3", script, mode] + (port.map { ["\($0)"] } ?? [])
         if let uid { command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command }
         let peer = try ClientProcess(command, directory: daemon.directory, name: "peer-\(mode)")
+        // Python has read the script once it listens.
+        defer { try? FileManager.default.removeItem(atPath: script) }
         let listening = try peer.waitForOutput(timeout: 20, "listen") { output in
             output.split(separator: "\n").first { $0.hasPrefix("listening ") }.flatMap { UInt16($0.dropFirst("listening ".count)) }
         }
