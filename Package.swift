@@ -155,7 +155,7 @@ let package = Package(
         .target(
             name: "SextantBrowser",
             dependencies: [
-                "SextantProtocol", "SextantClient",
+                "SextantProtocol", "SextantClient", "CProcessControl",
                 // A WebSocket client of NIO's own parts: the browser's endpoint is ws:// on
                 // loopback, so nothing of TLS (swift-nio-ssl) is built for it.
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,7 +2,7 @@
 """Measures the Chromium bridge (`sextantctl browser`, docs/browsers.md): fix → page latency
 beside plain app.sock's, and the memory of the browser and the bridge over a run.
 
-Starts a private sextantd, one plain app on app.sock and `sextantctl browser --launch` (a
+Starts a private sextantd, one plain app on app.sock and `sextantctl browser --launch --open` (a
 headless Chromium of its own) showing a page that watches its position. Both apps are
 authorized always. A trace of fixes at 10 Hz of trace time is replayed at `--speed`; the
 page stamps each position in its watchPosition callback with performance.timeOrigin +
@@ -23,7 +23,6 @@ import argparse
 import http.server
 import json
 import os
-import re
 import shutil
 import socket
 import statistics
@@ -32,7 +31,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tools"))
@@ -152,20 +150,20 @@ def tree_rss_mib(root):
     return total / 1024
 
 
-def start_bridge(bin_dir, runtime, work):
+def start_bridge(bin_dir, runtime, work, page):
+    """The bridge on a Chromium of its own (driven through a pipe: no DevTools port), showing `page`."""
     bridge = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantctl"), "browser", "--runtime-dir", runtime, "--app", "bench.web", "--launch"],
+        [os.path.join(bin_dir, "sextantctl"), "browser", "--runtime-dir", runtime, "--app", "bench.web", "--launch", "--open", page],
         stdout=subprocess.PIPE, stderr=open(os.path.join(work, "bridge.log"), "w"), text=True)
-    port = None
+    attached = False
     for line in bridge.stdout:
-        found = re.match(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
-        port = int(found.group(1)) if found else port
         if line.startswith("sextant-browser: attached to a page"):
+            attached = True
             break
-    if port is None:
-        sys.exit("sextantctl browser --launch printed no DevTools address; see " + work)
+    if not attached:
+        sys.exit("sextantctl browser --launch attached to no page; see " + work)
     threading.Thread(target=lambda: [None for _ in bridge.stdout], daemon=True).start()
-    return bridge, port
+    return bridge
 
 
 def start_replay(control, trace, speed):
@@ -226,9 +224,7 @@ def main():
         plain_arrivals = {}
         threading.Thread(target=read_plain_app, args=(plain, plain_arrivals), daemon=True).start()
 
-        bridge, port = start_bridge(args.bin_dir, runtime, work)
-        page = "http://127.0.0.1:%d/" % server.server_address[1]
-        urllib.request.urlopen(urllib.request.Request("http://127.0.0.1:%d/json/new?%s" % (port, page), method="PUT"), timeout=30)
+        bridge = start_bridge(args.bin_dir, runtime, work, "http://127.0.0.1:%d/" % server.server_address[1])
         deadline = time.monotonic() + 60
         while server.reports == 0:
             if time.monotonic() > deadline:

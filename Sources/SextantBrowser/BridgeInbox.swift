@@ -13,16 +13,20 @@ import Synchronization
 /// interface orientation, ...) waits in order; they come at the rate people change things.
 /// A page's calls of the bridge's binding wait at most `browserEventLimit`, the oldest
 /// dropped and counted: a page that calls it in a loop cannot grow the bridge. The browser's
-/// other events (a page attached or gone, a navigation held for its page's set-up) are
-/// never dropped: they come no faster than the browser opens pages and navigates, and a
-/// held navigation lost would hang its page.
+/// other events (a page attached or gone, a navigation held for its page's set-up) are not
+/// dropped one by one, since a held navigation lost would hang its page: a browser opens
+/// pages and navigates far slower than the bridge sets them up, so at most `pageEventLimit`
+/// wait, and one more is refused (`push` answers false): the connection is then closed
+/// with an error, and a browser that floods the bridge cannot grow it either.
 public final class BridgeInbox: Sendable {
     public static let browserEventLimit = 1024
+    public static let pageEventLimit = 4096
 
     private struct State {
         var waiting: [BrowserBridge.Input] = []
         var browserEvents = 0
         var droppedBrowserEvents = 0
+        var pageEvents = 0
     }
 
     private let state = Mutex(State())
@@ -34,8 +38,14 @@ public final class BridgeInbox: Sendable {
         (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    public func push(_ input: BrowserBridge.Input) {
-        state.withLock { state in
+    /// Queues `input`; false, and nothing queued, when it is a page event over the limit.
+    @discardableResult
+    public func push(_ input: BrowserBridge.Input) -> Bool {
+        let queued = state.withLock { state in
+            if Self.isPageEvent(input) {
+                guard state.pageEvents < Self.pageEventLimit else { return false }
+                state.pageEvents += 1
+            }
             if let kind = Self.staleKind(of: input), let older = state.waiting.firstIndex(where: { Self.staleKind(of: $0) == kind }) {
                 state.waiting.remove(at: older)
             }
@@ -48,8 +58,10 @@ public final class BridgeInbox: Sendable {
                 state.browserEvents += 1
             }
             state.waiting.append(input)
+            return true
         }
-        wake.yield()
+        if queued { wake.yield() }
+        return queued
     }
 
     /// Everything waiting, in order, and how many browser events were dropped since the
@@ -72,6 +84,11 @@ public final class BridgeInbox: Sendable {
         case .motion: return Event.motion
         default: return nil
         }
+    }
+
+    private static func isPageEvent(_ input: BrowserBridge.Input) -> Bool {
+        if case .cdp(let event) = input { return event.method != "Runtime.bindingCalled" }
+        return false
     }
 
     private static func isBindingCall(_ input: BrowserBridge.Input) -> Bool {

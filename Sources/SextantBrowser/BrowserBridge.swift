@@ -13,6 +13,8 @@ public final class BrowserBridge: Sendable {
         case connected(CDPConnection, url: String)
         case disconnected
         case cdp(CDPEvent)
+        /// A page to open at `url` (`--open`), once the connection is set up.
+        case open(String)
     }
 
     /// Bounded: a newer reading replaces a stale one waiting (``BridgeInbox``).
@@ -32,10 +34,7 @@ public final class BrowserBridge: Sendable {
         while !Task.isCancelled {
             do {
                 let url = try DevToolsAddress.resolve(address)
-                let onEvent: @Sendable (CDPEvent) -> Void = { [inbox] event in
-                    if BridgeLoop.handledEvents.contains(event.method) { inbox.push(.cdp(event)) }
-                }
-                try await CDPConnection.run(url: url, logger: logger, onEvent: onEvent) { [inbox] connection in
+                try await CDPConnection.run(url: url, logger: logger, onEvent: queueEvent) { [inbox] connection in
                     inbox.push(.connected(connection, url: url))
                 }
                 logger.info("the browser at \(address) closed its DevTools connection; waiting for it to come back")
@@ -48,6 +47,30 @@ public final class BrowserBridge: Sendable {
             }
             inbox.push(.disconnected)
             try? await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// Drives the browser the bridge launched, through its pipe, until the pipe closes
+    /// (the browser ended, or the connection failed: there is no second connection to it).
+    /// The pages `opening` are opened once it is set up.
+    public func connect(launched browser: ChromiumLauncher, opening: [String] = []) async -> String {
+        do {
+            try await CDPConnection.run(pipe: browser, logger: logger, onEvent: queueEvent) { [inbox] connection in
+                inbox.push(.connected(connection, url: "the browser it launched (pid \(browser.pid), DevTools pipe)"))
+                for url in opening { inbox.push(.open(url)) }
+            }
+            return "the browser it launched closed its DevTools pipe"
+        } catch {
+            return "the browser it launched: \(error)"
+        }
+    }
+
+    /// Queues what the loop acts on of the browser's events; throws, closing the
+    /// connection, when the browser sends more page events than the loop can take.
+    private var queueEvent: @Sendable (CDPEvent) throws -> Void {
+        { [inbox] event in
+            guard BridgeLoop.handledEvents.contains(event.method) else { return }
+            guard inbox.push(.cdp(event)) else { throw BrowserFlood() }
         }
     }
 
@@ -64,10 +87,18 @@ public final class BrowserBridge: Sendable {
                 case .connected(let connection, let url): await loop.connected(connection, url: url)
                 case .disconnected: loop.disconnected()
                 case .cdp(let event): await loop.handle(event)
+                case .open(let url): await loop.open(url)
                 }
             }
         }
         return "the bridge stopped"
+    }
+}
+
+/// The browser sent more page events than the bridge could set pages up for.
+struct BrowserFlood: Error, CustomStringConvertible {
+    var description: String {
+        "the browser sent more than \(BridgeInbox.pageEventLimit) page events (attachments, navigations) the bridge had not taken yet: closing its DevTools connection"
     }
 }
 
@@ -92,6 +123,9 @@ struct BridgeLoop {
         (self.picture, self.link, self.logger) = (picture, link, logger)
     }
 
+    /// The most pages the bridge sets up at once.
+    static let pageLimit = 1024
+
     /// The browser's events the loop acts on; the rest (every page's Runtime and Page
     /// events) are not queued.
     static let handledEvents: Set<String> = [
@@ -114,6 +148,11 @@ struct BridgeLoop {
         announce("sextant-browser: connected to \(url)")
     }
 
+    /// Opens a page (set up, as every page, before its first document runs).
+    func open(_ url: String) async {
+        await command("Target.createTarget", ["url": .string(url)])
+    }
+
     mutating func disconnected() {
         connection = nil
         pages = [:]
@@ -123,7 +162,16 @@ struct BridgeLoop {
         switch event.method {
         case "Target.attachedToTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }
-            if event.params["targetInfo"]?["type"]?.stringValue == "page" { await setUp(page: session) }
+            if event.params["targetInfo"]?["type"]?.stringValue == "page" {
+                // Each page set up is kept until it goes: beyond the limit a page is closed,
+                // never left to run without Sextant's overrides.
+                guard pages.count < Self.pageLimit else {
+                    logger.warning("more than \(Self.pageLimit) pages at once: closing the newest")
+                    await command("Target.closeTarget", ["targetId": event.params["targetInfo"]?["targetId"] ?? ""])
+                    return
+                }
+                await setUp(page: session)
+            }
             await command("Runtime.runIfWaitingForDebugger", [:], session: session)
         case "Target.detachedFromTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }

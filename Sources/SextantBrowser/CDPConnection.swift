@@ -20,48 +20,115 @@ public enum CDPError: Error, CustomStringConvertible, Equatable {
     case browser(method: String, code: Int, message: String)
     /// The connection closed before the answer came.
     case closed(method: String)
+    /// No answer came in time: the connection is closed (a browser that stops answering,
+    /// or a peer that is no browser, must not hang the bridge).
+    case timedOut(method: String, seconds: Int)
 
     public var description: String {
         switch self {
         case .browser(let method, let code, let message): return "\(method): the browser answered \(code) \(message)"
         case .closed(let method): return "\(method): the DevTools connection closed before the answer"
+        case .timedOut(let method, let seconds): return "\(method): no answer within \(seconds) s; closing the DevTools connection"
         }
     }
 }
 
-/// One DevTools connection (a WebSocket to the browser's endpoint, `DevToolsSocket`): commands numbered and
-/// answered in any order, events handed to `onEvent`, every page reached through its
-/// session id on the same socket (CDP's flat mode).
+/// What a CDP connection travels on: a WebSocket to a browser's DevTools port (`--cdp`), or
+/// the pipe of a browser the bridge launched (`--launch`). Both bound every message.
+enum CDPTransport {
+    case socket(DevToolsSocket)
+    case pipe(DevToolsPipe)
+
+    func exchange(outgoing: AsyncStream<String>, received: (String) -> Void) async throws {
+        switch self {
+        case .socket(let socket): try await socket.exchange(outgoing: outgoing, received: received)
+        case .pipe(let pipe): try await pipe.exchange(outgoing: outgoing, received: received)
+        }
+    }
+}
+
+/// One DevTools connection (`CDPTransport`): commands numbered and answered in any order,
+/// each within `commandTimeout`, events handed to `onEvent`, every page reached through its
+/// session id on the same connection (CDP's flat mode).
 public final class CDPConnection: Sendable {
+    private struct Waiter: Sendable {
+        var method: String
+        var sent: ContinuousClock.Instant
+        var continuation: CheckedContinuation<JSONValue, any Error>
+    }
+
     private struct Pending: Sendable {
         var nextID = 0
-        var waiting: [Int: (method: String, continuation: CheckedContinuation<JSONValue, any Error>)] = [:]
+        var waiting: [Int: Waiter] = [:]
         var closed = false
     }
+
+    /// How long the browser has to answer a command: long enough for a page busy loading.
+    public static let commandTimeout: Duration = .seconds(10)
 
     private let outgoing: AsyncStream<String>.Continuation
     private let outgoingLines: AsyncStream<String>
     private let pending = Mutex(Pending())
+    private let timeout: Duration
+    /// Why the connection must close now (a command unanswered, an event refused).
+    private let abort: AsyncStream<String>.Continuation
+    private let aborts: AsyncStream<String>
 
-    private init() {
+    private init(timeout: Duration) {
+        self.timeout = timeout
         (outgoingLines, outgoing) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+        (aborts, abort) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(1))
     }
 
-    /// Connects to `url` (a `ws://…/devtools/browser/…` address), runs `body` with the
-    /// connection and returns when the socket closes; events go to `onEvent` in order.
+    /// Connects to `url` (a `ws://…/devtools/browser/…` address), checks that the listener
+    /// is this user's or root's (``DevToolsPeer``), runs `body` with the connection and
+    /// returns when the socket closes; events go to `onEvent` in order, and one it throws
+    /// for closes the connection.
     public static func run(
-        url: String, logger: Logger, onEvent: @escaping @Sendable (CDPEvent) -> Void,
+        url: String, logger: Logger, commandTimeout: Duration = commandTimeout, onEvent: @escaping @Sendable (CDPEvent) throws -> Void,
         body: @escaping @Sendable (CDPConnection) async -> Void
     ) async throws {
-        let connection = CDPConnection()
         let socket = try await DevToolsSocket.connect(to: url, limits: .devTools)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await body(connection) }
-            do {
-                try await socket.exchange(outgoing: connection.outgoingLines) { connection.received($0, onEvent: onEvent) }
-            } catch {
-                logger.debug("DevTools connection: \(error)")
+        try await run(.socket(socket), logger: logger, commandTimeout: commandTimeout, onEvent: onEvent, body: body)
+    }
+
+    /// The same over the pipe of a browser the bridge launched.
+    public static func run(
+        pipe launched: ChromiumLauncher, logger: Logger, commandTimeout: Duration = commandTimeout,
+        onEvent: @escaping @Sendable (CDPEvent) throws -> Void, body: @escaping @Sendable (CDPConnection) async -> Void
+    ) async throws {
+        let pipe = try await DevToolsPipe.open(launched.takePipe(), messageLimit: DevToolsSocket.Limits.devTools.messageSize)
+        try await run(.pipe(pipe), logger: logger, commandTimeout: commandTimeout, onEvent: onEvent, body: body)
+    }
+
+    static func run(
+        _ transport: CDPTransport, logger: Logger, commandTimeout: Duration, onEvent: @escaping @Sendable (CDPEvent) throws -> Void,
+        body: @escaping @Sendable (CDPConnection) async -> Void
+    ) async throws {
+        let connection = CDPConnection(timeout: commandTimeout)
+        // Each task answers whether its end ends the connection.
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await body(connection)
+                return false
             }
+            group.addTask {
+                do {
+                    try await transport.exchange(outgoing: connection.outgoingLines) { connection.received($0, onEvent: onEvent) }
+                } catch {
+                    logger.debug("DevTools connection: \(error)")
+                }
+                return true
+            }
+            group.addTask { await connection.watchAnswers() }
+            group.addTask {
+                for await reason in connection.aborts {
+                    logger.warning("\(reason)")
+                    return true
+                }
+                return true
+            }
+            while let ends = await group.next(), !ends {}
             connection.closeAll()
             group.cancelAll()
         }
@@ -74,7 +141,7 @@ public final class CDPConnection: Sendable {
             let id: Int? = pending.withLock { state in
                 guard !state.closed else { return nil }
                 state.nextID += 1
-                state.waiting[state.nextID] = (method, continuation)
+                state.waiting[state.nextID] = Waiter(method: method, sent: .now, continuation: continuation)
                 return state.nextID
             }
             guard let id else { return continuation.resume(throwing: CDPError.closed(method: method)) }
@@ -82,10 +149,27 @@ public final class CDPConnection: Sendable {
         }
     }
 
-    /// Whether the socket has closed.
+    /// Whether the connection has closed.
     public var isClosed: Bool { pending.withLock { $0.closed } }
 
-    private func received(_ text: String, onEvent: (CDPEvent) -> Void) {
+    /// Until cancelled, once a second: a command unanswered for longer than the timeout
+    /// fails, and the connection closes (its answers can no longer be trusted to come).
+    private func watchAnswers() async -> Bool {
+        while (try? await Task.sleep(for: .seconds(1))) != nil {
+            let now = ContinuousClock.now
+            let late = pending.withLock { state in
+                state.waiting.filter { now - $0.value.sent > timeout }.map { state.waiting.removeValue(forKey: $0.key)! }
+            }
+            guard let first = late.first else { continue }
+            let seconds = Int(timeout.components.seconds)
+            for waiter in late { waiter.continuation.resume(throwing: CDPError.timedOut(method: waiter.method, seconds: seconds)) }
+            abort.yield(CDPError.timedOut(method: first.method, seconds: seconds).description)
+            return true
+        }
+        return false
+    }
+
+    private func received(_ text: String, onEvent: (CDPEvent) throws -> Void) {
         switch CDPMessage.read(text) {
         case .answer(let id, let result):
             let waiter = pending.withLock { $0.waiting.removeValue(forKey: id) }
@@ -94,7 +178,8 @@ public final class CDPConnection: Sendable {
             case .failure(let failure):
                 waiter?.continuation.resume(throwing: CDPError.browser(method: waiter?.method ?? "?", code: failure.code, message: failure.message))
             }
-        case .event(let event): onEvent(event)
+        case .event(let event):
+            do { try onEvent(event) } catch { abort.yield("\(error)") }
         case nil: break
         }
     }
@@ -107,6 +192,7 @@ public final class CDPConnection: Sendable {
         }
         for waiter in waiters { waiter.continuation.resume(throwing: CDPError.closed(method: waiter.method)) }
         outgoing.finish()
+        abort.finish()
     }
 }
 

@@ -42,6 +42,10 @@ struct DevToolsSocket {
         guard url.hasPrefix("ws://"), let (host, port) = try? DevToolsAddress.hostAndPort(url) else { throw Failure.unsupported(url) }
         let afterScheme = url.dropFirst("ws://".count)
         let path = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
+        // Before connecting: the listener there must be this user's or root's.
+        for ip in host == "localhost" ? ["127.0.0.1", "::1"] : [host] {
+            try DevToolsPeer.checkListener(ip: ip, port: Int(port), required: host != "localhost")
+        }
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(5))
             .connect(host: host, port: Int(port)) { channel in
@@ -68,7 +72,7 @@ struct DevToolsSocket {
             }
         }
         // Chromium refuses a Host that is not an address or localhost (DNS rebinding), and an Origin it was not told of: none is sent.
-        let headers = HTTPHeaders([("Host", "\(host):\(port)"), ("Content-Length", "0")])
+        let headers = HTTPHeaders([("Host", DevToolsAddress.authority(host, port)), ("Content-Length", "0")])
         return NIOTypedHTTPClientUpgradeConfiguration(
             upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers), upgraders: [upgrader],
             notUpgradingCompletionHandler: { channel in

@@ -22,8 +22,11 @@ struct SextantBrowserCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A Chromium's DevTools address: http://127.0.0.1:9222 or ws://…/devtools/browser/….", valueName: "url"))
     var cdp: String?
 
-    @Flag(help: "Start Debian's Chromium headless with a private profile and print its DevTools address.")
+    @Flag(help: "Start Debian's Chromium headless with a private profile, driven through a pipe only the bridge holds (no DevTools port).")
     var launch = false
+
+    @Option(help: ArgumentHelp("With --launch: a page to open once the bridge is ready (may be repeated).", valueName: "url"))
+    var open: [String] = []
 
     @Option(help: ArgumentHelp("The Chromium that --launch starts.", valueName: "path"))
     var chromium = "/usr/bin/chromium"
@@ -36,6 +39,7 @@ struct SextantBrowserCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (cdp == nil) != !launch else { throw ValidationError("give either --cdp URL or --launch") }
+        guard open.isEmpty || launch else { throw ValidationError("--open is for --launch (open pages in a browser you started yourself)") }
         if let cdp {
             do { _ = try DevToolsAddress.hostAndPort(cdp) } catch { throw ValidationError(error.description) }
         }
@@ -50,7 +54,7 @@ struct SextantBrowserCommand: AsyncParsableCommand {
         // Kept for as long as the bridge runs: they stop the launched browser on SIGTERM and SIGINT.
         let signalSources = browser.map(Self.stopOnSignals) ?? []
         defer { withExtendedLifetime(signalSources) {} }
-        let address = browser?.devToolsAddress ?? cdp ?? ""
+        let address = browser.map { "a pipe to Chromium (pid \($0.pid))" } ?? cdp ?? ""
         let bridge = BrowserBridge(logger: logger)
         let (appInputs, appFeed) = AsyncStream.makeStream(of: AppLink.Input.self)
         let (link, hello): (AppLink, HelloResult)
@@ -69,11 +73,14 @@ struct SextantBrowserCommand: AsyncParsableCommand {
                 for await input in appInputs { bridge.push(.app(input)) }
                 return nil
             }
-            group.addTask {
-                await bridge.connectForever(to: address)
-                return nil
+            if let browser {
+                group.addTask { await bridge.connect(launched: browser, opening: open) }
+            } else {
+                group.addTask {
+                    await bridge.connectForever(to: address)
+                    return nil
+                }
             }
-            if let browser { group.addTask { await Self.waitForExit(of: browser) } }
             group.addTask { await bridge.run(picture: picture, link: link) }
             var reason: String?
             while reason == nil, let next = await group.next() { reason = next }
@@ -87,7 +94,7 @@ struct SextantBrowserCommand: AsyncParsableCommand {
     private func startChromium() throws -> ChromiumLauncher {
         do {
             let browser = try ChromiumLauncher(executable: chromium)
-            announce("DevTools listening on \(browser.devToolsAddress)")
+            announce("sextant-browser: launched \(chromium) (pid \(browser.pid)), DevTools on a pipe")
             return browser
         } catch {
             throw failure("sextant-browser: \(error)", status: 69)
@@ -106,11 +113,6 @@ struct SextantBrowserCommand: AsyncParsableCommand {
             source.resume()
             return source
         }
-    }
-
-    private static func waitForExit(of browser: ChromiumLauncher) async -> String {
-        while browser.isRunning && !Task.isCancelled { try? await Task.sleep(for: .milliseconds(200)) }
-        return "the browser it launched exited"
     }
 
     private func failure(_ message: String, status: Int32) -> ExitCode {

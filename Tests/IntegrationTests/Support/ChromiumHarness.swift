@@ -77,12 +77,18 @@ final class BrowserBridgeHarness {
     private(set) var pageURL: String
     private let directory: String
 
-    init(daemon: DaemonHarness, app: String, port: UInt16) throws {
+    /// The bridge on the browser at `address`, or given `nil`, on a browser it launches
+    /// (`--launch`) and opens the reporter's page in (`--open`).
+    init(daemon: DaemonHarness, app: String, address: String?) throws {
         directory = daemon.directory
         (reporter, pageURL) = try Self.startReporter(directory: directory, name: "page-reporter")
+        let browser = address.map { ["--cdp", $0] } ?? ["--launch", "--open", pageURL]
         bridge = try ClientProcess(
-            [Binaries.sextantctl, "browser", "--runtime-dir", daemon.runtime, "--app", app, "--cdp", "http://127.0.0.1:\(port)"],
-            directory: daemon.directory, name: "bridge")
+            [Binaries.sextantctl, "browser", "--runtime-dir", daemon.runtime, "--app", app] + browser, directory: daemon.directory, name: "bridge")
+    }
+
+    convenience init(daemon: DaemonHarness, app: String, port: UInt16) throws {
+        try self.init(daemon: daemon, app: app, address: "http://127.0.0.1:\(port)")
     }
 
     /// A reporter of its own for another page (a new browser's page numbers its reports afresh).
