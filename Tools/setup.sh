@@ -19,6 +19,8 @@
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench-nmea.sh's peak memory and rates; smoke runs in Tools/test.sh)
 #   Python tests: python3-venv, python3-pytest (the client builds with the standard library)
+#   PyPI:         gps3, a gpsd client library from PyPI, in a venv of its own
+#                 (Tools/setup-pypi-clients.sh; docs/compatibility.md)
 #                 (the client in clients/python and examples/, run by Tools/test.sh)
 #   Installing:   pandoc (the man pages from docs/), man-db and groff-base (Tools/test-man.sh:
 #                 man --warnings, lexgrog), dpkg-dev (dpkg-shlibdeps, for the .deb's Depends),
@@ -50,13 +52,13 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
     echo "setup: all system packages are installed"
-    exit 0
+else
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "setup: installing ${missing[*]}"
-$sudo apt-get update
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+bash "$(dirname "$0")/setup-pypi-clients.sh"
 # The Debian gpsd package starts a system gpsd on :2947 where systemd runs; the tests
 # start their own on free ports and do not need it.

@@ -67,31 +67,8 @@ public enum GPSDRequest: Equatable, Sendable {
     case device(configure: Bool)
     case version
 
-    /// One request, `?` included, its `;` or newline left off.
-    public static func parse(_ text: Substring) throws(GPSDRequestError) -> GPSDRequest {
-        let (verb, argument) = split(text)
-        switch verb {
-        case "?WATCH":
-            guard let argument else { return .watch(nil) }
-            return .watch(try object(argument, of: "WATCH"))
-        case "?POLL": return .poll
-        case "?DEVICES": return .devices
-        case "?DEVICE":
-            guard let argument else { return .device(configure: false) }
-            _ = try object(argument, of: "DEVICE")
-            return .device(configure: true)
-        case "?VERSION": return .version
-        default:
-            throw GPSDRequestError("Unrecognized request '\(text.prefix(64))'")
-        }
-    }
-
-    private static func split(_ text: Substring) -> (Substring, Substring?) {
-        guard let equals = text.firstIndex(of: "=") else { return (text, nil) }
-        return (text[..<equals], text[text.index(after: equals)...])
-    }
-
-    private static func object(_ text: Substring, of verb: String) throws(GPSDRequestError) -> [String: JSONValue] {
+    /// A `?WATCH=` or `?DEVICE=` argument: one JSON object.
+    static func object(_ text: Substring, of verb: String) throws(GPSDRequestError) -> [String: JSONValue] {
         let value: JSONValue
         do {
             value = try JSONValue.parse(String(text))
@@ -107,40 +84,4 @@ public enum GPSDRequest: Equatable, Sendable {
 public struct GPSDRequestError: Error, Equatable, Sendable {
     public var message: String
     public init(_ message: String) { self.message = message }
-}
-
-/// Where the next request is in the bytes a gpsd client sent: each starts with `?` and ends
-/// at `;` or a newline (libgps sends `;\n`, some scripts only one of them); a `;` inside a
-/// JSON string does not end one. Bytes outside a request are skipped, as gpsd skips them.
-public enum GPSDRequestScan: Equatable, Sendable {
-    /// No whole request yet: the first `skip` bytes (those before any `?`) can go.
-    case incomplete(skip: Int)
-    /// A request from offset `start` to `end` (its `;` or newline, left off); the bytes up
-    /// to and including `end` are used.
-    case request(start: Int, end: Int)
-    /// A request longer than `maxLength`: every byte is used.
-    case tooLong
-
-    /// gpsd's own limit on a client request is about 1 KiB; some room beyond it.
-    public static let maxLength = 4096
-
-    /// Scans `bytes` (offsets from its start).
-    public static func next<Bytes: RandomAccessCollection>(in bytes: Bytes) -> GPSDRequestScan where Bytes.Element == UInt8, Bytes.Index == Int {
-        guard let first = bytes.firstIndex(of: UInt8(ascii: "?")) else { return .incomplete(skip: bytes.count) }
-        let start = first - bytes.startIndex
-        var inString = false
-        var escaped = false
-        for index in first..<bytes.endIndex {
-            let byte = bytes[index]
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: ";") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                return .request(start: start, end: index - bytes.startIndex)
-            }
-            if index - first >= maxLength { return .tooLong }
-        }
-        return .incomplete(skip: start)
-    }
 }

@@ -15,6 +15,9 @@ public struct Trace: Sendable, Equatable {
     public var skipped: [String: Int]
     /// Control actions at times of the trace (a JSONL trace's control lines), in order.
     public var controls: [TraceControl]
+    /// Whether each fix carries its own time, which may be older than its place (a
+    /// GnssLogger fix written late): the replay keeps that lag (`ReplayableTrace`).
+    public var fixesKeepOwnTime = false
 
     public init(
         start: Timestamp, profile: DeviceProfile? = nil, samples: [TraceSample] = [], skipped: [String: Int] = [:], controls: [TraceControl] = []

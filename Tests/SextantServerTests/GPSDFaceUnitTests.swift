@@ -14,22 +14,36 @@ import Testing
 /// /proc lookup and the listen addresses (docs/gpsd.md).
 @Suite("gpsd face: requests, reports, NMEA, /proc")
 struct GPSDFaceUnitTests {
-    private func frames(_ chunks: [String]) throws -> [GPSDFrame] {
-        let channel = EmbeddedChannel(handler: ByteToMessageHandler(GPSDRequestFramer()))
-        for chunk in chunks { try channel.writeInbound(ByteBuffer(string: chunk)) }
+    /// Each read's requests, as the face's read handler passes them on.
+    private func frames(_ reads: [String]) throws -> [GPSDFrame] {
+        let channel = EmbeddedChannel(handler: GPSDReadHandler())
+        for read in reads { try channel.writeInbound(ByteBuffer(string: read)) }
         var out: [GPSDFrame] = []
         while let frame: GPSDFrame = try channel.readInbound() { out.append(frame) }
         _ = try? channel.finish()
         return out
     }
 
-    @Test("requests end at ; or a newline, across reads; a ; inside a JSON string does not end one; bytes outside requests are skipped")
-    func framing() throws {
-        #expect(try frames(["?VERSION;?POLL\n", "junk ?WAT", #"CH={"device":"a;b"};"#]) == [
-            .request("?VERSION"), .request("?POLL"), .request(#"?WATCH={"device":"a;b"}"#),
-        ])
-        #expect(try frames([#"?WATCH={"enable":true,"json":true};"# + "\n"]) == [.request(#"?WATCH={"enable":true,"json":true}"#)])
-        #expect(try frames(["?" + String(repeating: "A", count: GPSDRequestFramer.maxLength + 1)]) == [.tooLong])
+    private func unrecognized(_ text: String) -> GPSDFrame { .failure(GPSDRequestError("Unrecognized request '\(text)'")) }
+
+    @Test("issue 42.1: each read is read as gpsd 3.22 reads it: no terminator needed at its end, several per read, CR/LF between, a request cut across reads is two pieces")
+    func readsAsGPSD() throws {
+        let watch: GPSDFrame = .success(.watch(["enable": true, "json": true]))
+        #expect(try frames([#"?WATCH={"enable":true,"json":true}"#]) == [watch], "gps3's unterminated ?WATCH")
+        #expect(try frames([#"?WATCH={"enable":true,"json":true};"# + "\r\n"]) == [watch])
+        #expect(try frames([#"?WATCH={"enable":true,"json":true}"# + "\n"]) == [watch])
+        #expect(try frames(["?VERSION;?DEVICES;"]) == [.success(.version), .success(.devices)])
+        #expect(try frames(["?VERSION;\r\n?DEVICES;\n", "?POLL; ?WATCH;"]) == [.success(.version), .success(.devices), .success(.poll), .success(.watch(nil))])
+        #expect(try frames([#"?WATCH={"enable":true}?VERSION;"#]) == [.success(.watch(["enable": true])), .success(.version)])
+        #expect(try frames([#"?WATCH={"device":"a;b}"};"#]) == [.success(.watch(["device": "a;b}"]))])
+        #expect(try frames(["?VERSI", "ON;"]) == [unrecognized("?VERSI")], "the second piece does not start with ?")
+        #expect(try frames(["?VERSION\r\n", "?VERSION", "?POLL"]) == [unrecognized("?VERSION"), unrecognized("?VERSION"), unrecognized("?POLL")])
+        #expect(try frames(["?VERSION;junk"]) == [.success(.version), unrecognized("junk")])
+        #expect(try frames(["  ?VERSION;", "\n?VERSION;", "junk ?VERSION;"]) == [], "a read that does not start with ? is ignored")
+        #expect(try frames(["?version;"]) == [unrecognized("?version;")])
+        guard case .failure(let error) = try frames(["?WATCH={\"enable\":tru;\n"]).first else { throw TestFailure("no ERROR") }
+        #expect(error.message.hasPrefix("Invalid WATCH"))
+        #expect(try frames(["?DEVICE;", #"?DEVICE={"path":"/dev/x"}"#]) == [.success(.device(configure: false)), .success(.device(configure: true))])
     }
 
     @Test("?WATCH changes the members it names and keeps the others; unknown members are ignored and wrong types refused, as gpsd")
@@ -41,10 +55,7 @@ struct GPSDFaceUnitTests {
         #expect(try GPSDWatch().applying(["enable": true]).json == false, "gpsd 3.22 turns nothing on by itself")
         #expect(throws: GPSDRequestError.self) { try GPSDWatch().applying(["enable": "yes"]) }
         #expect(throws: GPSDRequestError.self) { try GPSDWatch().applying(["raw": 9]) }
-        #expect(try GPSDRequest.parse("?WATCH") == .watch(nil))
-        #expect(try GPSDRequest.parse("?DEVICE") == .device(configure: false))
-        #expect(throws: GPSDRequestError("Unrecognized request '?NOPE'")) { try GPSDRequest.parse("?NOPE") }
-        #expect(throws: GPSDRequestError.self) { try GPSDRequest.parse("?WATCH={\"enable\":tr") }
+        #expect(GPSDRequestReader.requests(in: Array("?NOPE;".utf8)) == [.failure(GPSDRequestError("Unrecognized request '?NOPE;'"))])
     }
 
     @Test("a TPV carries gpsd's members in gpsd's order and decimals; a fix without altitude is mode 2")

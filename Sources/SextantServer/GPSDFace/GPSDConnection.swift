@@ -60,16 +60,10 @@ final class GPSDConnection {
     func handle(_ frame: GPSDFrame) {
         guard !isClosed else { return }
         lastRequest = hub.clock.monotonicNanoseconds()
-        switch frame {
-        case .tooLong:
-            hub.logger.notice("gpsd client sent a request over \(GPSDRequestFramer.maxLength) bytes: closing", metadata: ["client": "\(label)"])
-            refuse("request longer than \(GPSDRequestFramer.maxLength) bytes")
-        case .request(let text):
-            do throws(GPSDRequestError) {
-                try perform(GPSDRequest.parse(text[...]))
-            } catch {
-                send(GPSDReport.error(error.message), kind: .essential)
-            }
+        do throws(GPSDRequestError) {
+            try perform(frame.get())
+        } catch {
+            send(GPSDReport.error(error.message), kind: .essential)
         }
     }
 

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import SextantGPSD
 import ServiceLifecycle
 
 /// Where the gpsd face listens: `[HOST:]PORT` as `--gpsd-listen` takes it. A bare port
@@ -120,6 +121,8 @@ enum GPSDListener {
                 .serverChannelOption(.backlog, value: 64)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.autoRead, value: false)  // until the peer is identified
+                // gpsd's read size: a request is read as gpsd reads it (GPSDReadHandler).
+                .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: GPSDRequestReader.readSize))
                 .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -129,7 +132,7 @@ enum GPSDListener {
                             return
                         }
                         channel.closeFuture.whenComplete { _ in budget.give() }
-                        try sync.addHandler(ByteToMessageHandler(GPSDRequestFramer()))
+                        try sync.addHandler(GPSDReadHandler())
                         try sync.addHandler(GPSDConnectionHandler(face: face.value))
                     }
                 }

@@ -193,7 +193,10 @@ struct ReplaySchedule {
         if atLapEnd { endLap() }
         var value = sample.value
         if case .location(var fix) = value {
-            fix.time = time
+            // A fix delivered late (a GnssLogger row written after later ones) is older
+            // than its place in the trace: it keeps that lag, as the phone delivered it.
+            let lag = trace.fixesKeepOwnTime ? max(0, trace.start.nanoseconds &+ sample.offset &- fix.time.nanoseconds) : 0
+            fix.time = Timestamp(nanoseconds: time.nanoseconds &- lag)
             value = .location(fix)
         }
         return .sample(Sample(time: time, value: value))

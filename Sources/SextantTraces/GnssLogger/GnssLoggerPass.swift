@@ -151,6 +151,7 @@ struct GnssLoggerPass {
     mutating func finish(_ sink: (TraceSample) throws(TraceError) -> Void) throws(TraceError) -> Timestamp {
         try flushSky(sink)
         try ordering.finish(path: path, sink)
+        skipped.merge(ordering.late.counts) { $0 + $1 }
         guard let start = ordering.start else {
             let reason =
                 providers.isEmpty

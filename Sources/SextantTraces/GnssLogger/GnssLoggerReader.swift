@@ -32,7 +32,9 @@ public enum GnssLoggerReader {
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>, path: String, provider choice: GnssProvider = .automatic) throws(TraceError) -> Trace {
         var samples: [TraceSample] = []
         let (start, skipped) = try pass(.bytes(bytes), path: path, choice: choice) { samples.append($0) }
-        return Trace(start: start, samples: samples, skipped: skipped)
+        var trace = Trace(start: start, samples: samples, skipped: skipped)
+        trace.fixesKeepOwnTime = true
+        return trace
     }
 
     /// The open file `fd` read as a stream, a line at a time: its samples handed to `sink`

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SextantCore
+import SextantProtocol
 
 /// Android GnssLogger recordings (`GnssLoggerReader`): checked in one pass that writes
 /// the samples, in time order, to an unlinked temporary file they play from
@@ -36,8 +38,9 @@ struct GnssLoggerReaderFormat: TraceReaderFormat {
                 try spool.append(SampleRecord.record(sample, skies: skies))
                 last = sample.offset
             }
-            return SpooledSampleTrace(
-                start: start, samples: try spool.sealed(), skies: try skies.sealed(), durationNanoseconds: last, skipped: skipped)
+            return GnssLoggerSpooledTrace(
+                spooled: SpooledSampleTrace(
+                    start: start, samples: try spool.sealed(), skies: try skies.sealed(), durationNanoseconds: last, skipped: skipped))
         } catch {
             throw .invalid(error)
         }
@@ -52,4 +55,19 @@ struct GnssLoggerReaderFormat: TraceReaderFormat {
 
 extension TraceFormat {
     public static let gnsslogger = TraceFormat(GnssLoggerReaderFormat())
+}
+
+/// A GnssLogger recording's spooled samples, whose fixes keep their own times (a fix
+/// written late plays where written, stamped as the phone stamped it).
+struct GnssLoggerSpooledTrace: ReplayableTrace {
+    let spooled: SpooledSampleTrace
+
+    var start: Timestamp { spooled.start }
+    var profile: DeviceProfile? { nil }
+    var sampleCount: Int { spooled.sampleCount }
+    var durationNanoseconds: Int64 { spooled.durationNanoseconds }
+    var skipped: [String: Int] { spooled.skipped }
+    var fixesKeepOwnTime: Bool { true }
+    func traceSample(at index: Int) throws(TraceError) -> TraceSample { try spooled.traceSample(at: index) }
+    func firstIndex(atOrAfter offset: Int64) throws(TraceError) -> Int { try spooled.firstIndex(atOrAfter: offset) }
 }

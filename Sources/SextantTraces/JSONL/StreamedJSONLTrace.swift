@@ -24,11 +24,16 @@ public protocol ReplayableTrace: Sendable {
     var skipped: [String: Int] { get }
     /// Its control actions (a JSONL trace's control lines), in order, held in memory.
     var controls: [TraceControl] { get }
+    /// Whether a fix's own time (`LocationFix.time`) may be older than its place in the
+    /// trace (a GnssLogger fix written late, with the time the phone gave it): a replay
+    /// then stamps it that much earlier than its place. Otherwise a fix's time is its place.
+    var fixesKeepOwnTime: Bool { get }
 }
 
 extension ReplayableTrace {
     public var skipped: [String: Int] { [:] }
     public var controls: [TraceControl] { [] }
+    public var fixesKeepOwnTime: Bool { false }
 }
 
 extension Trace: ReplayableTrace {

@@ -80,7 +80,7 @@ final class InProcessHub {
         let faces = try await registeredFaces()
         try await loop.submit {
             try channel.pipeline.syncOperations.addHandlers([
-                ByteToMessageHandler(GPSDRequestFramer()), GPSDConnectionHandler(face: faces.value.gpsd),
+                GPSDReadHandler(), GPSDConnectionHandler(face: faces.value.gpsd),
             ])
         }.get()
         try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test-gpsd")).get()
@@ -98,7 +98,7 @@ final class InProcessHub {
         let faces = try await registeredFaces()
         try await loop.submit {
             try channel.pipeline.syncOperations.addHandlers([
-                ResetByPeer(), ByteToMessageHandler(GPSDRequestFramer()), GPSDConnectionHandler(face: faces.value.gpsd),
+                ResetByPeer(), GPSDReadHandler(), GPSDConnectionHandler(face: faces.value.gpsd),
             ])
         }.get()
         try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test-gpsd")).get()

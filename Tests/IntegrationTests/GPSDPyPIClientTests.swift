@@ -1,0 +1,54 @@
+import Foundation
+import SextantProtocol
+import SextantTestSupport
+import Testing
+
+/// gpsd client libraries from PyPI against the gpsd face (issue 42.1, docs/compatibility.md),
+/// installed by Tools/setup-pypi-clients.sh in .build/pypi-gpsd-clients.
+enum PyPIGPSDClients {
+    static let python = Repository.root + "/.build/pypi-gpsd-clients/bin/python3"
+
+    static let requirement = Requirement("needs gps3 from PyPI (bash Tools/setup-pypi-clients.sh)") {
+        FileManager.default.isExecutableFile(atPath: python)
+            && FileManager.default.fileExists(atPath: Repository.root + "/.build/pypi-gpsd-clients/lib")
+    }
+}
+
+@Suite("gpsd face: PyPI gpsd clients", .serialized, .requires(PyPIGPSDClients.requirement))
+struct GPSDPyPIClientTests {
+    /// gps3 as its own documentation uses it: `watch()` sends
+    /// `?WATCH={"enable":true,"json":true}` with no `;` and no newline; each line read is
+    /// unpacked by its `DataStream` (which passes over what it cannot parse: gps3 reads a
+    /// line through a new file object each time and can lose the rest of a read, with
+    /// gpsd as with Sextant); it stops at the first TPV with a position.
+    static let gps3Client = """
+        import sys
+        from importlib.metadata import version
+        from gps3 import gps3
+        print("gps3", version("gps3"), flush=True)
+        socket = gps3.GPSDSocket()
+        socket.connect(host="127.0.0.1", port=int(sys.argv[1]))
+        socket.watch()
+        stream = gps3.DataStream()
+        while True:
+            line = socket.next(timeout=1)
+            if line:
+                stream.unpack(line)
+                if stream.TPV["lat"] != "n/a":
+                    print("TPV", stream.TPV["lat"], stream.TPV["lon"], flush=True)
+                    break
+        """
+
+    @Test("issue 42.1: Python's gps3 0.33.3, whose ?WATCH has no terminator, is watching at once and gets positions")
+    func gps3GetsPositions() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["python3"])
+        let script = try daemon.write("gps3_client.py", Self.gps3Client)
+        let client = try ClientProcess([PyPIGPSDClients.python, script, String(try daemon.gpsdFacePort())], directory: daemon.directory, name: "gps3")
+        try client.waitForLine("gps3 0.33.3")
+        try daemon.waitForGPSDWatchers(1)
+        try daemon.replayAtMax(GPSDLog.path("haicom-305N.log"))
+        #expect(try client.exitStatus(timeout: 60) == 0, "\(client.output())\(client.errors())")
+        #expect(client.output().split(whereSeparator: \.isNewline).last?.hasPrefix("TPV -27.") == true, "\(client.output())")
+    }
+}
