@@ -41,6 +41,14 @@ public struct HubConfiguration: Sendable {
     public var visits = VisitSettings()
     /// `--max-regions`: how many regions one app may monitor (RULES R8).
     public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
+    /// `--max-apps-per-uid`: how many app ids with something stored one uid other than
+    /// root and the daemon's own may hold (docs/security.md).
+    public var maxAppsPerUID = HubConfiguration.defaultMaxAppsPerUID
+    /// `--max-regions-per-uid`: how many regions the apps of one such uid may monitor in all.
+    public var maxRegionsPerUID = HubConfiguration.defaultMaxRegionsPerUID
+
+    public static let defaultMaxAppsPerUID = 256
+    public static let defaultMaxRegionsPerUID = 1000
 
     public init() {}
 }
@@ -220,6 +228,7 @@ public final class Hub {
         session.cancelOnceWaiters()
         perform(authorization.closeSession(id))
         sessionClosed(session)
+        appSessionEnded(session.app)
     }
 
     // MARK: - Authorization requests
@@ -320,7 +329,8 @@ public final class Hub {
                 }
             }
         }
-        return write(changes)
+        // The engine's own effects, not an app's request: never refused for a limit.
+        return write(changes, from: .control)
     }
 
     /// A decision takes effect on the live engine (Hub+Store's `commitDecision`, once its
