@@ -41,14 +41,9 @@ public struct HubConfiguration: Sendable {
     public var visits = VisitSettings()
     /// `--max-regions`: how many regions one app may monitor (RULES R8).
     public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
-    /// `--max-apps-per-uid`: how many app ids with something stored one uid other than
-    /// root and the daemon's own may hold (docs/security.md).
+    /// `--max-apps-per-uid`, `--max-regions-per-uid` (docs/security.md, AppOwners.swift).
     public var maxAppsPerUID = HubConfiguration.defaultMaxAppsPerUID
-    /// `--max-regions-per-uid`: how many regions the apps of one such uid may monitor in all.
     public var maxRegionsPerUID = HubConfiguration.defaultMaxRegionsPerUID
-
-    public static let defaultMaxAppsPerUID = 256
-    public static let defaultMaxRegionsPerUID = 1000
 
     public init() {}
 }
