@@ -39,11 +39,9 @@ public struct HubConfiguration: Sendable {
     public var significantChanges = SignificantChangeSettings()
     /// `--visit-radius` and `--visit-duration` (RULES V1, V2).
     public var visits = VisitSettings()
-    /// `--max-regions`: how many regions one app may monitor (RULES R8).
+    /// `--max-regions` (RULES R8), `--max-apps-per-uid`, `--max-regions-per-uid` (docs/security.md).
     public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
-    /// `--max-apps-per-uid`, `--max-regions-per-uid` (docs/security.md, AppOwners.swift).
-    public var maxAppsPerUID = HubConfiguration.defaultMaxAppsPerUID
-    public var maxRegionsPerUID = HubConfiguration.defaultMaxRegionsPerUID
+    public var maxAppsPerUID = defaultMaxAppsPerUID, maxRegionsPerUID = defaultMaxRegionsPerUID
 
     public init() {}
 }
@@ -223,7 +221,6 @@ public final class Hub {
         session.cancelOnceWaiters()
         perform(authorization.closeSession(id))
         sessionClosed(session)
-        appSessionEnded(session.app)
     }
 
     // MARK: - Authorization requests
@@ -324,8 +321,7 @@ public final class Hub {
                 }
             }
         }
-        // The engine's own effects, not an app's request: never refused for a limit.
-        return write(changes, from: .control)
+        return write(changes, from: .control)  // the engine's own effects: never refused for a limit
     }
 
     /// A decision takes effect on the live engine (Hub+Store's `commitDecision`, once its
