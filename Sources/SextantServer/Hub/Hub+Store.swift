@@ -32,10 +32,10 @@ extension Hub {
     /// with -32603 naming the store. The owners of the apps it stores something of are
     /// written with it (``AppOwners``); an app's own request that would store a binding past
     /// its uid's limit fails with 1013 and writes nothing.
-    func write(_ changes: [StoreChange], from origin: WriteOrigin = .app) -> EventLoopFuture<Void> {
-        guard !changes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+    func write(_ changes: [StoreChange], from origin: WriteOrigin = .app, storingOwnerOf apps: [String] = []) -> EventLoopFuture<Void> {
+        guard !changes.isEmpty || !apps.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
         let bindings: [(app: String, uid: UInt32)]
-        do throws(RPCError) { bindings = try bindingsToStore(with: changes, from: origin) } catch {
+        do throws(RPCError) { bindings = try bindingsToStore(for: apps + changes.compactMap(\.appStored), from: origin) } catch {
             return eventLoop.makeFailedFuture(error)
         }
         let promise = eventLoop.makePromise(of: Void.self)
@@ -192,12 +192,28 @@ extension Hub {
                 data: ["app": .string(app), "owner": .int(Int64(owner)), "uid": .int(Int64(uid))])
         }
         stored.owners.bindUnwritten(app, to: uid)
-        do {
-            return .result(try open())
-        } catch {
+        guard stored.owners[app] == nil, holdsStored(app) else {
+            do {
+                return .result(try open())
+            } catch {
+                appSessionEnded(app)
+                throw error
+            }
+        }
+        // Unbound while it holds something stored (`permissions unbind`): its new owner is
+        // stored before the session opens, as the binding of any app id that holds something.
+        let opened = write([], storingOwnerOf: [app]).assumeIsolated().flatMapThrowing { () throws -> JSONValue in
+            do throws(RPCError) { return try open() } catch { throw error }
+        }.flatMapErrorThrowing { [self] error in
             appSessionEnded(app)
             throw error
         }
+        return .later(opened.nonisolated())
+    }
+
+    /// Whether the store holds something of the app: a decision, a grid shift, a region.
+    func holdsStored(_ app: String) -> Bool {
+        authorization.permissions[app] != nil || stored.fudgers[app] != nil || regions.hasRegions(app)
     }
 
     /// A session of the app ended (or failed to open): with none left, a binding that was
@@ -214,10 +230,10 @@ extension Hub {
     /// The bindings a batch must carry: those of the apps it stores something of that are
     /// not yet confirmed on disk. New ones are counted as stored at once, so that a second
     /// batch asked meanwhile counts them too.
-    private func bindingsToStore(with changes: [StoreChange], from origin: WriteOrigin) throws(RPCError) -> [(app: String, uid: UInt32)] {
+    private func bindingsToStore(for apps: [String], from origin: WriteOrigin) throws(RPCError) -> [(app: String, uid: UInt32)] {
         var bindings: [(app: String, uid: UInt32)] = []
         var new: [UInt32: Int] = [:]
-        for app in changes.compactMap(\.appStored) where !bindings.contains(where: { $0.app == app }) {
+        for app in apps where !bindings.contains(where: { $0.app == app }) {
             if let uid = stored.owners[app] {
                 if stored.owners.confirming.contains(app) { bindings.append((app, uid)) }
             } else if let uid = stored.owners.unwritten[app] {
