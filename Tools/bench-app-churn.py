@@ -108,7 +108,7 @@ def main():
         time.sleep(0.5)
         print(f"one uid (65534) for {args.seconds:.0f} s each, {args.bin_dir}")
         print(f"{'':16} {'app ids':>8} {'store':>16} {'RSS':>18} {'bound':>6} {'regions':>8}  errors")
-        for kind in ("hello", "decision", "region"):
+        for kind in ("hello", "region", "decision"):
             store_before, rss_before = store_bytes(state), status_kb(daemon.pid, "VmRSS")
             ran = subprocess.run(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, script,
                                   os.path.join(runtime, "app.sock"), kind, str(args.seconds), f"com.example.{kind}"],

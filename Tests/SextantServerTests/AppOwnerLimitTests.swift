@@ -34,7 +34,8 @@ struct AppOwnerLimitTests {
             try await client.channel.close()
         }
         #expect(try Self.storedOwners(hub).isEmpty, "no binding on disk")
-        #expect(try await hub.onLoop { $0.stored.owners.appsByUID.isEmpty && $0.stored.owners.unwritten.isEmpty })
+        let control = try await hub.connect(.control)
+        #expect(try await control.call(Method.permissionsOwners) == [], "none held in memory either")
         // While a session lives, its binding holds against another uid.
         let live = try await Self.hello(hub, "com.example.live")
         let other = try await hub.connect(.app, uid: 1000)
