@@ -191,7 +191,10 @@ extension Hub {
                 .wrongUser, "app id \"\(app)\" belongs to uid \(owner); this client is uid \(uid)",
                 data: ["app": .string(app), "owner": .int(Int64(owner)), "uid": .int(Int64(uid))])
         }
-        stored.owners.bindUnwritten(app, to: uid)
+        if stored.owners.owner(of: app) == nil {
+            logger.info("app id bound to its first uid", metadata: ["app": "\(app)", "uid": "\(uid)"])
+            stored.owners.bindUnwritten(app, to: uid)
+        }
         guard stored.owners[app] == nil, holdsStored(app) else {
             do {
                 return .result(try open())
