@@ -10,8 +10,14 @@
    all held; and the daemon's CPU per fix, replaying fixes at speed max with no region
    and then with them all.
 
+3. (--far-and-near N, alone) a fix's cost with N regions held, most far from the device
+   and a few near its walk: the regions are written into the store before the daemon
+   starts (it monitors them all again), the walk replayed at speed max with none and then
+   with them all. With a spatial index the cost follows the regions near the device.
+
 Usage: Tools/bench-regions.py [--apps 1000] [--seconds 20] [--regions 100000]
                               [--bin-dir .build/release] [--smoke]
+       Tools/bench-regions.py --far-and-near 250000 [--bin-dir .build/debug]
 --smoke: 20 apps for 2 s, and 1000 regions, against the debug build; fails if anything
 is refused or any fix misses an app.
 """
@@ -189,8 +195,69 @@ def held(args):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def seed_store(state, count):
+    """`count` regions in the store: all but 20 of them 28-57 km west of the walk, 100 an app;
+    20 along the walk (one app). Written in one transaction, as the daemon stores them."""
+    import sqlite3
+    db = sqlite3.connect(os.path.join(state, "sextant.sqlite3"))
+    rows = []
+    for index in range(count - 20):
+        app, k = divmod(index, PER_APP)
+        lat = 48.85 + 0.45 * (((index * 7919) % 2001 - 1000) / 1000)
+        lon = 1.9 - 0.4 * (((index * 104729) % 1001) / 1000)
+        rows.append((f"com.example.far{app}", f"r{k}", lat, lon, 150.0, 1, 1, None, 0, None))
+    for k in range(20):
+        rows.append(("com.example.near", f"n{k}", 48.85, 2.28 + k * 0.0003, 15.0, 1, 1, None, 0, None))
+    with db:
+        db.executemany("INSERT INTO region VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.close()
+
+
+def far_and_near(args):
+    """Part 3: the CPU a fix costs with `args.far_and_near` regions held, and without."""
+    work = tempfile.mkdtemp(prefix="sextant-bench-regions-")
+    runtime, state = os.path.join(work, "run"), os.path.join(work, "state")
+    walk = os.path.join(work, "walk.jsonl")
+    fixes = 300
+    make_walk(walk, fixes)
+    command = [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state, "--no-gpsd", "--no-iio",
+               "--log-level", "warning", "--max-regions", str(PER_APP)]
+    log = open(os.path.join(work, "sextantd.log"), "w")
+    try:
+        daemon = subprocess.Popen(command, stderr=log)
+        control = Connection(os.path.join(runtime, "control.sock"), daemon)
+        bare_cpu = cpu_per_fix(daemon, control, walk, fixes)
+        bare_rss = rss_mib(daemon.pid)
+        daemon.terminate()
+        daemon.wait(timeout=30)
+        seed_store(state, args.far_and_near)
+        began = time.monotonic()
+        daemon = subprocess.Popen(command, stderr=log)
+        control = Connection(os.path.join(runtime, "control.sock"), daemon)
+        held_count = control.call("status")["regions"]["count"]
+        started = time.monotonic() - began
+        if held_count != args.far_and_near:
+            sys.exit(f"the daemon holds {held_count} regions, not {args.far_and_near}")
+        full_rss = rss_mib(daemon.pid)
+        full_cpu = cpu_per_fix(daemon, control, walk, fixes)
+        again_cpu = cpu_per_fix(daemon, control, walk, fixes)
+        daemon.terminate()
+        daemon.wait(timeout=30)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"3. {held_count} regions held ({held_count - 20} 28-57 km away, 20 along the walk), {args.bin_dir}")
+    print(f"{'started with them all in':34} {started:9.1f} s")
+    print(f"{'RSS none / all held':34} {bare_rss:9.1f} MiB / {full_rss:.1f} MiB")
+    print(f"{'daemon CPU a fix, no regions':34} {bare_cpu:9.1f} us   ({fixes} fixes at speed max)")
+    print(f"{'daemon CPU a fix, all held':34} {full_cpu:9.1f} us   (the first replay: its first fix decides every region)")
+    print(f"{'daemon CPU a fix, all held again':34} {again_cpu:9.1f} us   (+{again_cpu - bare_cpu:.1f} us over none)")
+    print(f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
+
+
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--far-and-near", type=int, default=0, metavar="N",
+                        help="part 3 alone: a fix's cost with N regions held, most far from the device")
     parser.add_argument("--apps", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--regions", type=int, default=100_000)
@@ -200,6 +267,9 @@ def main():
     if args.smoke:
         args.apps, args.seconds, args.regions = 20, 2, 1000
     args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
+    if args.far_and_near:
+        far_and_near(args)
+        return
 
     plain, geofenced = fanout(args, 0), fanout(args, 20)
     print(f"1. fan-out, {args.apps} apps, {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}")

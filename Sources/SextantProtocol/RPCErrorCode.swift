@@ -26,6 +26,9 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     case tooManyRegions = 1011
     /// `region.monitor` while region monitoring is unavailable to the app: reduced accuracy (RULES R10).
     case regionMonitoringUnavailable = 1012
+    /// An app's request that would store something for a new app id of a uid that holds as
+    /// many app ids with something stored as it may (docs/security.md "App ids and uids").
+    case tooManyApps = 1013
 
     public var name: String {
         switch self {
@@ -47,6 +50,7 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .tooManyRequests: return "tooManyRequests"
         case .tooManyRegions: return "tooManyRegions"
         case .regionMonitoringUnavailable: return "regionMonitoringUnavailable"
+        case .tooManyApps: return "tooManyApps"
         }
     }
 
@@ -69,8 +73,11 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .invalidTrace: return "a trace has a bad line"
         case .wrongUser: return "hello with an app id bound to another uid"
         case .tooManyRequests: return "a session has as many requests waiting as it may"
-        case .tooManyRegions: return "region.monitor past the app's limit of regions (20 unless sextantd --max-regions)"
+        case .tooManyRegions:
+            return "region.monitor past the app's limit of regions (20 unless sextantd --max-regions) or its uid's (1000 unless --max-regions-per-uid)"
         case .regionMonitoringUnavailable: return "region.monitor with reduced accuracy: region monitoring needs full accuracy"
+        case .tooManyApps:
+            return "a new app id's first decision or region past its uid's limit of app ids with something stored (256 unless sextantd --max-apps-per-uid)"
         }
     }
 }

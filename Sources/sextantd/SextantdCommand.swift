@@ -51,6 +51,17 @@ struct SextantdCommand: AsyncParsableCommand {
         help: ArgumentHelp("Regions (geofences) one app may monitor (default 20, as iOS; 100 as Android).", valueName: "n"))
     var maxRegions: Int = RegionMonitor.defaultMaxRegionsPerApp
 
+    @Option(
+        name: .customLong("max-apps-per-uid"),
+        help: ArgumentHelp(
+            "App ids with a stored decision or region one uid may hold, root and the daemon's own excepted (default 256).", valueName: "n"))
+    var maxAppsPerUID: Int = HubConfiguration.defaultMaxAppsPerUID
+
+    @Option(
+        name: .customLong("max-regions-per-uid"),
+        help: ArgumentHelp("Regions the apps of one uid may monitor in all, root and the daemon's own excepted (default 1000).", valueName: "n"))
+    var maxRegionsPerUID: Int = HubConfiguration.defaultMaxRegionsPerUID
+
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
     var stateDirectory: String?
 
@@ -177,6 +188,10 @@ struct SextantdCommand: AsyncParsableCommand {
         guard maxClients >= 1, maxClients <= 1_000_000 else { throw ValidationError("--max-clients must be between 1 and 1000000") }
         guard ioThreads >= 1, ioThreads <= 1024 else { throw ValidationError("--io-threads must be between 1 and 1024") }
         guard maxRegions >= 1, maxRegions <= 100_000 else { throw ValidationError("--max-regions must be between 1 and 100000") }
+        guard maxAppsPerUID >= 1, maxAppsPerUID <= 1_000_000 else { throw ValidationError("--max-apps-per-uid must be between 1 and 1000000") }
+        guard maxRegionsPerUID >= 1, maxRegionsPerUID <= 1_000_000 else {
+            throw ValidationError("--max-regions-per-uid must be between 1 and 1000000")
+        }
         guard ReplaySpeed(parsing: speed) != nil else {
             throw ValidationError(ReplaySpeed.optionProblem)
         }
@@ -297,6 +312,8 @@ struct SextantdCommand: AsyncParsableCommand {
         hub.visits = VisitSettings(radius: visitRadius, minimumStay: visitDuration)
         hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
         hub.maxRegionsPerApp = maxRegions
+        hub.maxAppsPerUID = maxAppsPerUID
+        hub.maxRegionsPerUID = maxRegionsPerUID
         return hub
     }
 

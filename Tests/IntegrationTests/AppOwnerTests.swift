@@ -32,7 +32,9 @@ struct AppOwnerTests {
     func otherUserCannotClaimAnAppID() throws {
         let daemon = try daemonReachableByOthers()
         do {
+            // The policy's dontAllow is stored: the binding is stored with it.
             let (app, _) = try daemon.app("com.example.rootapp")
+            _ = try? app.call(Method.authorizationRequest, ["level": "whenInUse"])
             app.close()
         }
         #expect(try owners(daemon) == [["app": "com.example.rootapp", "uid": 0]])

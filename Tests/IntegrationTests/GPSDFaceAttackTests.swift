@@ -143,7 +143,9 @@ struct GPSDFaceAttackTests {
         #expect(bound.contains { $0["app"] == .string("gpsd.uid\(Self.nobody)") && $0["uid"] == .int(Int64(Self.nobody)) }, "\(bound)")
         #expect(bound.contains { $0["app"] == .string("gpsd.uid\(Self.other)") && $0["uid"] == .int(Int64(Self.other)) }, "\(bound)")
 
-        // A client of the daemon's own uid: its name is readable.
+        // A client of the daemon's own uid: its name is readable. (A binding is stored once
+        // the app id holds something: here the decision granted before it connects.)
+        #expect(try daemon.ctl(["permissions", "grant", "gpsd.gpspipe"], asUser: daemon.user).status == 0)
         let own = try run(Self.asUser(Self.dynamicUser) + [GPSDClients.gpspipe, "-w", "-n", "3", "127.0.0.1:\(port)"])
         #expect(own.stdout.contains(#""class":"WATCH""#), "\(own.stdout)\(own.stderr)")
         let ownerList = try JSONValue.parse(try daemon.ctl(["permissions", "owners", "--json"], asUser: daemon.user).stdout).arrayValue ?? []

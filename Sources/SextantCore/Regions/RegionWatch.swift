@@ -25,7 +25,7 @@ struct RegionWatch: Sendable {
     /// Metres per degree of longitude at the centre's latitude.
     private let eastScale: Double
     /// Radius plus hysteresis: a fix beyond it is outside (R2).
-    private let outer: Double
+    let outer: Double
 
     static let northScale = Geo.earthRadius * .pi / 180
 
@@ -121,7 +121,11 @@ struct RegionWatch: Sendable {
 
     private func along(_ previous: LocationFix?, _ q: PlanePoint) -> (entry: Double, exit: Double, closest: Double)? {
         guard let previous else { return nil }
-        guard let pass = crossing(plane(latitude: previous.latitude, longitude: previous.longitude), q) else { return nil }
+        let p = plane(latitude: previous.latitude, longitude: previous.longitude)
+        // Ends more than half the world apart east-west on this plane straddle the meridian
+        // opposite the centre: the move went round the far side of the earth, not through here.
+        guard abs(p.x - q.x) <= 180 * eastScale else { return nil }
+        guard let pass = crossing(p, q) else { return nil }
         return (min(1, max(0, pass.entry)), min(1, max(0, pass.exit)), pass.closest)
     }
 }

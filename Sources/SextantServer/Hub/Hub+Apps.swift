@@ -17,7 +17,7 @@ extension Hub {
         let id = session.id
         var before: AppState?
         do {
-            return try commitDecision { engine in
+            return try commitDecision(from: changer == .control ? .control : .app) { engine in
                 // Runs on a staged copy, then on the live engine: `before` ends as the live one's.
                 before = engine.appState(of: id)
                 return ((), engine.setAppState(id, state, by: changer, at: time))

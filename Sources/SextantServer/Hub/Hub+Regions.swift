@@ -40,14 +40,30 @@ extension Hub {
     }
 
     /// Monitors a region for an app (R8) and stores it (R12): the future completes once it is
-    /// on disk. A failed write puts back what was there and fails with -32603.
-    func monitorRegion(_ region: CircularRegion, for app: String) throws(RPCError) -> EventLoopFuture<Void> {
+    /// on disk. A failed write puts back what was there and fails with -32603. An app's own
+    /// region counts against its uid's limit too (docs/security.md); the control side's does
+    /// not stop at it.
+    func monitorRegion(_ region: CircularRegion, for app: String, from origin: WriteOrigin) throws(RPCError) -> EventLoopFuture<Void> {
+        if origin == .app { try checkRegionsOfUID(adding: region, for: app) }
         let replaced: CircularRegion?
         do throws(RegionRefusal) { replaced = try regions.monitor(region, for: app) } catch { throw error.rpcError }
-        return write([.region(app: app, region)]).assumeIsolated().flatMapErrorThrowing { [self] error in
+        return write([.region(app: app, region)], from: origin).assumeIsolated().flatMapErrorThrowing { [self] error in
             regions.undoMonitor(region, replacing: replaced, for: app)
             throw error
         }.nonisolated()
+    }
+
+    /// A new region of an app whose uid (other than root and the daemon's own) monitors as
+    /// many regions as it may, all its apps together, is refused with 1011: a uid that makes
+    /// app ids cannot multiply the per-app limit.
+    private func checkRegionsOfUID(adding region: CircularRegion, for app: String) throws(RPCError) {
+        guard let uid = stored.owners.owner(of: app), isLimited(uid), regions.monitor.state(of: region.identifier, for: app) == nil else { return }
+        let limit = configuration.maxRegionsPerUID
+        let held = stored.owners.apps(of: uid).reduce(0) { $0 + regions.monitor.count(of: $1) }
+        guard held >= limit else { return }
+        throw RPCError(
+            .tooManyRegions, "the apps of uid \(uid) monitor \(held) regions, at most \(limit) in all; stop one first (region.stop)",
+            data: ["uid": .int(Int64(uid)), "limit": .int(Int64(limit))])
     }
 
     /// Stops monitoring an app's region and forgets it on disk: true once removed, false

@@ -29,6 +29,7 @@ extension Hub {
     /// identifies it; its authorization and streams went with it.
     func sessionClosed(_ session: AppSession) {
         logger.info("app session ended", metadata: ["app": "\(session.app)", "session": "\(session.id)"])
+        appSessionEnded(session.app)  // a binding of nothing stored goes with the last session
         guard watchersAdmit(Event.session) else { return }
         session.announced = nil
         broadcastToWatchers(Event.session, closedEntry(session))

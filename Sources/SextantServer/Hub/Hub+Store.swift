@@ -11,13 +11,13 @@ final class StoreBackedState {
     /// Apps whose first grid shift is being written: their reduced fixes wait for it.
     fileprivate(set) var gridOffsetsBeingWritten: Set<String> = []
     /// App id → the uid it is bound to (docs/security.md).
-    fileprivate(set) var owners: [String: UInt32]
+    fileprivate(set) var owners: AppOwners
     /// The last decision change being committed: the next one waits for it.
     fileprivate(set) var decisionInFlight: EventLoopFuture<Void>?
 
     init(snapshot: StoreSnapshot) {
         fudgers = snapshot.fudgers
-        owners = snapshot.owners
+        owners = AppOwners(stored: snapshot.owners)
     }
 }
 
@@ -29,12 +29,22 @@ final class StoreBackedState {
 /// nothing and a `kill -9` loses nothing an app or `sextantctl` has already been told.
 extension Hub {
     /// Writes a batch; the future completes on the event loop once it is committed, or fails
-    /// with -32603 naming the store.
-    func write(_ changes: [StoreChange]) -> EventLoopFuture<Void> {
-        guard !changes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+    /// with -32603 naming the store. The owners of the apps it stores something of are
+    /// written with it (``AppOwners``); an app's own request that would store a binding past
+    /// its uid's limit fails with 1013 and writes nothing.
+    func write(_ changes: [StoreChange], from origin: WriteOrigin = .app, storingOwnerOf apps: [String] = []) -> EventLoopFuture<Void> {
+        guard !changes.isEmpty || !apps.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+        let bindings: [(app: String, uid: UInt32)]
+        do throws(RPCError) { bindings = try bindingsToStore(for: apps + changes.compactMap(\.appStored), from: origin) } catch {
+            return eventLoop.makeFailedFuture(error)
+        }
         let promise = eventLoop.makePromise(of: Void.self)
+        if !bindings.isEmpty {
+            // Registered first: the bindings are settled before any caller hears the outcome.
+            promise.futureResult.assumeIsolated().whenComplete { [self] result in settleBindings(bindings, written: result) }
+        }
         let logger = self.logger
-        store.asyncWrite(changes) { result in
+        store.asyncWrite(bindings.map { StoreChange.owner(app: $0.app, uid: $0.uid) } + changes) { result in
             switch result {
             case .success:
                 promise.succeed()
@@ -70,15 +80,15 @@ extension Hub {
     /// written is staged only once that one is in force (a `permissions reset` sent right
     /// after a `permissions set` resets what was set).
     func commitDecision<Value: Sendable>(
-        _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
+        from origin: WriteOrigin = .app, _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
     ) throws(RPCError) -> EventLoopFuture<Value> {
         let future: EventLoopFuture<Value>
         if let previous = stored.decisionInFlight {
             future = previous.assumeIsolated().flatMap { [self] () -> EventLoopFuture<Value> in
-                do throws(RPCError) { return try stageAndCommit(change) } catch { return eventLoop.makeFailedFuture(error) }
+                do throws(RPCError) { return try stageAndCommit(origin, change) } catch { return eventLoop.makeFailedFuture(error) }
             }.nonisolated()
         } else {
-            future = try stageAndCommit(change)
+            future = try stageAndCommit(origin, change)
         }
         let done = future.assumeIsolated().map { _ in () }.recover { _ in () }.nonisolated()
         stored.decisionInFlight = done
@@ -89,7 +99,7 @@ extension Hub {
     }
 
     private func stageAndCommit<Value: Sendable>(
-        _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
+        _ origin: WriteOrigin, _ change: @escaping (inout AuthorizationEngine) throws(RPCError) -> (Value, [AuthorizationEffect])
     ) throws(RPCError) -> EventLoopFuture<Value> {
         var staged = authorization
         let (stagedResult, stagedEffects) = try change(&staged)
@@ -99,7 +109,7 @@ extension Hub {
             perform(stagedEffects)
             return eventLoop.makeSucceededFuture(stagedResult)
         }
-        return write(written).assumeIsolated().flatMap { [self] in
+        return write(written, from: origin).assumeIsolated().flatMap { [self] in
             let outcome: Result<(Value, [AuthorizationEffect]), RPCError>
             do throws(RPCError) { outcome = .success(try applyDecision(change)) } catch { outcome = .failure(error) }
             let applied = (try? outcome.get().1) ?? []
@@ -108,7 +118,8 @@ extension Hub {
             if !corrections.isEmpty {
                 logger.notice("the store is brought in line with a decision changed during its write", metadata: ["changes": "\(corrections.count)"])
             }
-            return write(corrections).flatMapResult { outcome.map(\.0) }
+            // Bringing the store in line with what is in force is never refused.
+            return write(corrections, from: .control).flatMapResult { outcome.map(\.0) }
         }.nonisolated()
     }
 
@@ -163,8 +174,9 @@ extension Hub {
 extension Hub {
     /// `hello`'s check of who says an app id (docs/security.md): an app id belongs to the
     /// uid that first said it, and is refused to every other uid with 1009 until
-    /// `sextantctl permissions unbind` frees it. A first claim is committed before the
-    /// session opens, so that a restart cannot hand the id to the next uid that asks.
+    /// `sextantctl permissions unbind` frees it. A first claim binds it in memory only; the
+    /// binding is stored with the first thing the app id stores (`write`), and forgotten
+    /// with its last session if nothing was.
     func claimAppID(_ app: String, by peer: any RPCPeer, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
         guard let uid = peer.credentials?.uid else { throw .internalError("the peer's uid is not known") }
         return try claimAppID(app, uid: uid, then: open)
@@ -173,23 +185,86 @@ extension Hub {
     /// The same for a client of any face whose uid the face knows (the gpsd face reads it
     /// from /proc).
     func claimAppID(_ app: String, uid: UInt32, then open: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {
-        if let owner = stored.owners[app] ?? Self.ownerByName(of: app), owner != uid {
+        if let owner = stored.owners.owner(of: app) ?? Self.ownerByName(of: app), owner != uid {
             logger.warning("hello refused: the app id belongs to another uid", metadata: ["app": "\(app)", "owner": "\(owner)", "uid": "\(uid)"])
             throw RPCError(
                 .wrongUser, "app id \"\(app)\" belongs to uid \(owner); this client is uid \(uid)",
                 data: ["app": .string(app), "owner": .int(Int64(owner)), "uid": .int(Int64(uid))])
         }
-        if stored.owners[app] != nil { return .result(try open()) }
-        // Taken at once, so that another uid's hello during the write is refused too.
-        stored.owners[app] = uid
-        logger.info("app id bound to its first uid", metadata: ["app": "\(app)", "uid": "\(uid)"])
-        let opened = write([.owner(app: app, uid: uid)]).assumeIsolated().flatMapError { [self] error in
-            if stored.owners[app] == uid { stored.owners[app] = nil }
-            return eventLoop.makeFailedFuture(error)
-        }.flatMapThrowing { () throws -> JSONValue in
+        if stored.owners.owner(of: app) == nil {
+            logger.info("app id bound to its first uid", metadata: ["app": "\(app)", "uid": "\(uid)"])
+            stored.owners.bindUnwritten(app, to: uid)
+        }
+        guard stored.owners[app] == nil, holdsStored(app) else {
+            do {
+                return .result(try open())
+            } catch {
+                appSessionEnded(app)
+                throw error
+            }
+        }
+        // Unbound while it holds something stored (`permissions unbind`): its new owner is
+        // stored before the session opens, as the binding of any app id that holds something.
+        let opened = write([], storingOwnerOf: [app]).assumeIsolated().flatMapThrowing { () throws -> JSONValue in
             do throws(RPCError) { return try open() } catch { throw error }
+        }.flatMapErrorThrowing { [self] error in
+            appSessionEnded(app)
+            throw error
         }
         return .later(opened.nonisolated())
+    }
+
+    /// Whether the store holds something of the app: a decision, a grid shift, a region.
+    func holdsStored(_ app: String) -> Bool {
+        authorization.permissions[app] != nil || stored.fudgers[app] != nil || regions.hasRegions(app)
+    }
+
+    /// A session of the app ended (or failed to open): with none left, a binding that was
+    /// never stored is forgotten.
+    func appSessionEnded(_ app: String) {
+        guard stored.owners.unwritten[app] != nil, !sessions.ordered.contains(where: { $0.app == app }) else { return }
+        stored.owners.forgetUnwritten(app)
+    }
+
+    /// Whether a uid is held to the limits on what it may make the daemon keep: any uid but
+    /// root and the daemon's own (the control side's).
+    func isLimited(_ uid: UInt32) -> Bool { uid != 0 && uid != configuration.ownerUID }
+
+    /// The bindings a batch must carry: those of the apps it stores something of that are
+    /// not yet confirmed on disk. New ones are counted as stored at once, so that a second
+    /// batch asked meanwhile counts them too.
+    private func bindingsToStore(for apps: [String], from origin: WriteOrigin) throws(RPCError) -> [(app: String, uid: UInt32)] {
+        var bindings: [(app: String, uid: UInt32)] = []
+        var new: [UInt32: Int] = [:]
+        for app in apps where !bindings.contains(where: { $0.app == app }) {
+            if let uid = stored.owners[app] {
+                if stored.owners.confirming.contains(app) { bindings.append((app, uid)) }
+            } else if let uid = stored.owners.unwritten[app] {
+                bindings.append((app, uid))
+                new[uid, default: 0] += 1
+            }
+        }
+        let limit = configuration.maxAppsPerUID
+        for (uid, count) in new where origin == .app && isLimited(uid) && stored.owners.storedCount(of: uid) + count > limit {
+            logger.notice("refused: the uid holds as many stored app ids as it may", metadata: ["uid": "\(uid)", "limit": "\(limit)"])
+            throw RPCError(
+                .tooManyApps,
+                "uid \(uid) holds \(stored.owners.storedCount(of: uid)) app ids with stored decisions or regions, at most \(limit): "
+                    + "nothing more is stored for a new app id of it (sextantctl permissions unbind frees one)",
+                data: ["uid": .int(Int64(uid)), "limit": .int(Int64(limit))])
+        }
+        for (app, uid) in bindings where stored.owners.unwritten[app] == uid { stored.owners.beginStoring(app, as: uid) }
+        return bindings
+    }
+
+    /// After a write that carried bindings: each is confirmed, or, failed, unwritten again.
+    private func settleBindings(_ bindings: [(app: String, uid: UInt32)], written result: Result<Void, any Error>) {
+        for (app, uid) in bindings {
+            switch result {
+            case .success: stored.owners.confirm(app, as: uid)
+            case .failure: stored.owners.storingFailed(app, as: uid, live: sessions.ordered.contains { $0.app == app })
+            }
+        }
     }
 
     /// The uid an app id belongs to by its name alone: `gpsd.uidN` is what the gpsd face calls
@@ -203,17 +278,27 @@ extension Hub {
     }
 
     /// `permissions.owners`: every bound app id with its uid, by app id.
+    /// Those held only while a session lives (nothing of the app stored yet) say `stored: false`.
     func ownerEntries() -> [JSONValue] {
-        stored.owners.keys.sorted().map { ["app": .string($0), "uid": .int(Int64(stored.owners[$0]!))] }
+        let owners = stored.owners
+        return Set(owners.stored.keys).union(owners.unwritten.keys).sorted().map { app in
+            guard let uid = owners.stored[app] else { return ["app": .string(app), "uid": .int(Int64(owners.unwritten[app]!)), "stored": false] }
+            return ["app": .string(app), "uid": .int(Int64(uid))]
+        }
     }
 
     /// `permissions.unbind`: the app id is free for the next uid that says it. Live sessions
     /// keep running; the previous uid is returned (null if it was not bound).
     func unbindAppID(_ app: String) -> EventLoopFuture<JSONValue> {
-        guard let previous = stored.owners[app] else { return eventLoop.makeSucceededFuture(["app": .string(app), "uid": .null]) }
+        guard let previous = stored.owners[app] else {
+            // Bound in memory only (a live session that stored nothing): nothing to write.
+            let unwritten = stored.owners.unwritten[app]
+            stored.owners.unbind(app)
+            return eventLoop.makeSucceededFuture(["app": .string(app), "uid": unwritten.map { .int(Int64($0)) } ?? .null])
+        }
         return write([.owner(app: app, uid: nil)]).assumeIsolated().map { [self] () -> JSONValue in
             // Written first: a failed write leaves the binding as it was.
-            if stored.owners[app] == previous { stored.owners[app] = nil }
+            if stored.owners[app] == previous { stored.owners.unbind(app) }
             logger.info("app id unbound", metadata: ["app": "\(app)", "uid": "\(previous)"])
             return ["app": .string(app), "uid": .int(Int64(previous))]
         }.nonisolated()
@@ -252,5 +337,22 @@ extension Hub {
             answerAuthorization(token, .failure(failure))
         }
         return .deferred
+    }
+}
+
+/// Who asked for a write: an app's own request is held to its uid's limits (docs/security.md);
+/// the control side, playing the user and the system, is not.
+enum WriteOrigin {
+    case app
+    case control
+}
+
+extension StoreChange {
+    /// The app this change stores something of (so whose owner must be stored with it).
+    var appStored: String? {
+        switch self {
+        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _): return app
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved: return nil
+        }
     }
 }

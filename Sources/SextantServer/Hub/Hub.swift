@@ -39,8 +39,9 @@ public struct HubConfiguration: Sendable {
     public var significantChanges = SignificantChangeSettings()
     /// `--visit-radius` and `--visit-duration` (RULES V1, V2).
     public var visits = VisitSettings()
-    /// `--max-regions`: how many regions one app may monitor (RULES R8).
+    /// `--max-regions` (RULES R8), `--max-apps-per-uid`, `--max-regions-per-uid` (docs/security.md).
     public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
+    public var maxAppsPerUID = defaultMaxAppsPerUID, maxRegionsPerUID = defaultMaxRegionsPerUID
 
     public init() {}
 }
@@ -320,7 +321,7 @@ public final class Hub {
                 }
             }
         }
-        return write(changes)
+        return write(changes, from: .control)  // the engine's own effects: never refused for a limit
     }
 
     /// A decision takes effect on the live engine (Hub+Store's `commitDecision`, once its

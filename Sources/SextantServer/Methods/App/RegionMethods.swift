@@ -15,7 +15,7 @@ struct RegionMonitorMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         try call.hub.checkRegionMonitoring(call.session)
-        return .later(try call.hub.monitorRegion(region, for: call.session.app).map { JSONValue.object([:]) })
+        return .later(try call.hub.monitorRegion(region, for: call.session.app, from: .app).map { JSONValue.object([:]) })
     }
 }
 

@@ -11,7 +11,7 @@ struct ServicesSetMethod: RPCMethod {
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let enabled = self.enabled
         // Hub+Store: in effect only once committed.
-        return .later(try call.hub.commitDecision { engine in (EnabledResult(enabled: enabled).json, engine.setServicesEnabled(enabled)) })
+        return .later(try call.hub.commitDecision(from: .control) { engine in (EnabledResult(enabled: enabled).json, engine.setServicesEnabled(enabled)) })
     }
 }
 
@@ -42,7 +42,7 @@ struct PermissionsSetMethod: RPCMethod {
         let warning = Self.unseenWarning(app: app, hub: hub)
         // Hub+Store: in effect only once committed.
         return .later(
-            try hub.commitDecision { engine in
+            try hub.commitDecision(from: .control) { engine in
                 let (entry, effects) = engine.setPermission(app: app, status: status, accuracy: accuracy, at: time)
                 guard let warning, case .object(var members) = entry.json(app: app) else { return (entry.json(app: app), effects) }
                 members["warning"] = .string(warning)
@@ -73,7 +73,7 @@ struct PermissionsResetMethod: RPCMethod {
         let app = self.app
         // Hub+Store: in effect only once committed, every app in one transaction.
         return .later(
-            try call.hub.commitDecision { engine in
+            try call.hub.commitDecision(from: .control) { engine in
                 let (count, effects) = engine.resetPermissions(app: app)
                 return (CountResult(count: count).json, effects)
             })

@@ -20,7 +20,7 @@ struct PromptsAnswerMethod: RPCMethod {
         let (request, time) = (self.request, call.hub.now)
         // Hub+Store: in effect (and the app told) only once committed.
         return .later(
-            try call.hub.commitDecision { (engine: inout AuthorizationEngine) throws(RPCError) in
+            try call.hub.commitDecision(from: .control) { (engine: inout AuthorizationEngine) throws(RPCError) in
                 let id = try Self.promptID(request, in: engine)
                 return try Self.answer(&engine, id: id, choice: request.choice, precise: request.precise ?? true, at: time)
             })
@@ -72,7 +72,7 @@ struct PromptsPolicyMethod: RPCMethod {
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let (policy, time) = (self.policy, call.hub.now)
         // Hub+Store: in effect only once committed.
-        return .later(try call.hub.commitDecision { engine in (policy.json, Self.apply(policy, to: &engine, at: time)) })
+        return .later(try call.hub.commitDecision(from: .control) { engine in (policy.json, Self.apply(policy, to: &engine, at: time)) })
     }
 
     /// The policy on an engine, answering what is pending, oldest first.

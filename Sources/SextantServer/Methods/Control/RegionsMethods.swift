@@ -34,7 +34,7 @@ struct RegionsAddMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        .later(try call.hub.monitorRegion(region, for: app).map { JSONValue.object([:]) })
+        .later(try call.hub.monitorRegion(region, for: app, from: .control).map { JSONValue.object([:]) })
     }
 }
 

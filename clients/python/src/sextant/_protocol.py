@@ -25,8 +25,9 @@ ERRORS = (
     (1008, "invalidTrace", "a trace has a bad line"),
     (1009, "wrongUser", "hello with an app id bound to another uid"),
     (1010, "tooManyRequests", "a session has as many requests waiting as it may"),
-    (1011, "tooManyRegions", "region.monitor past the app's limit of regions (20 unless sextantd --max-regions)"),
+    (1011, "tooManyRegions", "region.monitor past the app's limit of regions (20 unless sextantd --max-regions) or its uid's (1000 unless --max-regions-per-uid)"),
     (1012, "regionMonitoringUnavailable", "region.monitor with reduced accuracy: region monitoring needs full accuracy"),
+    (1013, "tooManyApps", "a new app id's first decision or region past its uid's limit of app ids with something stored (256 unless sextantd --max-apps-per-uid)"),
 )
 
 #: The protocol's error codes and their names.
