@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Builds Sextant's offline time-zone boundary table from tzfpy's answers.
 
-Usage: Tools/tz/make-tz-table.py [--land-depth 9] [--sea-depth 5] [--out Traces/tz/zones.sxtz]
+Usage: Tools/tz/make-tz-table.py [--land-depth 6] [--sea-depth 3] [--out Traces/tz/zones.sxtz]
+       Tools/tz/make-tz-table.py --test-regions --out Traces/tz/test-regions.sxtz
        Tools/tz/make-tz-table.py --points Traces/tz/border-points.tsv   (the tests' expected answers)
 
 Needs tzfpy 2.1.1 (PyPI; MIT code, data ODbL-1.0 from tzf-dist, built from
 timezone-boundary-builder): Tools/tz/setup-venv.sh makes a venv with it.
 
-The table is a grid of 0.25° cells. A cell whose 5×5 samples all give one zone holds that zone;
-a cell with several is a quadtree, split while its samples disagree, down to `land_depth`
-(0.25°/2^9 ≈ 54 m) where two land zones meet and `sea_depth` (0.25°/2^5 ≈ 870 m) where the
-only other zone is a nautical one (Etc/GMT±N). A leaf still mixed at the deepest level holds
-the zone at its centre. docs/timezone.md describes the format; TimeZoneTable.swift reads it.
+The table is a grid of 0.25° cells. A cell whose 5×5 samples all give one zone holds that
+zone; a cell with several is a quadtree, split while a node's samples disagree, down to
+`land_depth` (0.25°/2^6, 434 m) where two land zones meet and `sea_depth` (0.25°/2^3, 3.5 km)
+where the only other zone is a nautical one (Etc/GMT±N). A leaf still mixed at that depth
+holds the chord between the two points where the border crosses its edge (found by
+bisection), and a zone each side; a leaf the border crosses more often holds the zone at its
+centre. docs/timezone.md describes the format and the error bound; ZoneTable.swift reads it.
 """
 import argparse
 import math
