@@ -49,6 +49,16 @@ let package = Package(
             ]
         ),
 
+        // The time-zone table's size, load time and lookup cost beside a plain fix's:
+        // `swift run -c release tz-figures`.
+        .executableTarget(
+            name: "tz-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
+
         // The regions' cost per fix, 20,000 and 100,000 regions:
         // `swift run -c release region-figures`.
         .executableTarget(
