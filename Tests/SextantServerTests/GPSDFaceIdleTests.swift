@@ -60,7 +60,7 @@ struct GPSDFaceIdleTests {
         let fifth = try await watching("10.9.9.1")
         let refused = try await fifth.nextReport()
         #expect(refused["class"] == "ERROR" && refused["message"]?.stringValue?.contains("address 10.9.9.1") == true, "\(refused)")
-        try await fifth.channel.closeFuture.get()
+        if refused["class"] == "ERROR" { try await fifth.channel.closeFuture.get() }
         #expect(try await watching("10.9.9.2").nextReport(ofClass: "WATCH")["enable"] == true, "another address has its own slots")
     }
 }
