@@ -43,8 +43,8 @@ public enum TraceLoader {
 
     /// The largest GeoJSON or KML document: 8 MiB. These are parsed whole, as a tree, and
     /// their samples made from all of it: the daemon's peak memory is about 25 times the
-    /// file's size (a 68 MiB GeoJSON took it to 1.5 GB, a 16 MiB one to 429 MB), so a
-    /// 512 MiB one would exhaust any machine; 8 MiB (about 400 000 positions) stays under
+    /// file's size (a 68 MiB GeoJSON took it to 1.5 GB, a 16 MiB one to 429 MB, an 8 MiB one
+    /// to 234 MB), so a 512 MiB one would exhaust any machine; 8 MiB (about 400 000 positions) stays under
     /// the farm's 256 MiB container limit. A longer route is written as JSONL or GPX,
     /// which are streamed.
     public static let maximumDocumentSize = 8 * 1024 * 1024
