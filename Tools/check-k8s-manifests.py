@@ -1,7 +1,10 @@
 """What Kubernetes' schemas cannot say about deploy/kubernetes/*.yaml (Tools/test-k8s.sh).
 
-Each manifest's pods: the image is this version's, they run as a non-root uid, nothing but
-the gpsd face (2947) is a port, and a Service exposes nothing else. Each sextantd
+Each manifest's pods: the image is this version's, they run as a non-root uid with no
+service account token, every container's root filesystem is read-only, nothing but the
+gpsd face (2947) is a port, and a Service exposes nothing else. Pods a Service exposes are
+under a default-deny NetworkPolicy (ingress and egress) and admit the gpsd face only from
+pods labelled sextant.dev/gpsd-client: "true" (docs/farm.md). Each sextantd
 container's arguments start the real daemon (paths moved into a temporary directory, the
 gpsd face onto a free loopback port) and it answers `sextantctl status`.
 
@@ -18,6 +21,7 @@ import time
 import yaml  # kubernetes-validate's dependency, in the venv Tools/test-k8s.sh makes
 
 GPSD_PORT = 2947
+CLIENT_LABEL = {"sextant.dev/gpsd-client": "true"}
 
 
 def version():
@@ -36,6 +40,8 @@ def check_pod(name, spec, problems):
     context = spec.get("securityContext", {})
     if not context.get("runAsNonRoot") or not context.get("runAsUser"):
         problems.append(f"{name}: the pod must run as a numbered non-root uid")
+    if spec.get("automountServiceAccountToken") is not False:
+        problems.append(f"{name}: automountServiceAccountToken must be false (no pod talks to the API)")
     for container in spec.get("initContainers", []) + spec["containers"]:
         where = f"{name}/{container['name']}"
         if container["image"] != f"sextant:{version()}":
@@ -45,6 +51,33 @@ def check_pod(name, spec, problems):
                 problems.append(f"{where}: port {port['containerPort']}: only the gpsd face may leave a pod")
         if container.get("securityContext", {}).get("allowPrivilegeEscalation") is not False:
             problems.append(f"{where}: allowPrivilegeEscalation must be false")
+        if container.get("securityContext", {}).get("readOnlyRootFilesystem") is not True:
+            problems.append(f"{where}: readOnlyRootFilesystem must be true (an emptyDir for what is written)")
+        if not container.get("resources", {}).get("limits", {}).get("memory"):
+            problems.append(f"{where}: a memory limit is needed")
+
+
+def selects(selector, labels):
+    wanted = selector.get("matchLabels", {})
+    return not selector.get("matchExpressions") and all(labels.get(k) == v for k, v in wanted.items())
+
+
+def check_network_policies(name, labels, policies, problems):
+    """The pods `labels` name (a Service's): denied by default both ways, the gpsd face
+    admitted from the farm's labelled clients only."""
+    mine = [p["spec"] for p in policies if selects(p["spec"].get("podSelector", {}), labels)]
+    if not any(set(p.get("policyTypes", [])) >= {"Ingress", "Egress"} and not p.get("ingress") and not p.get("egress") for p in mine):
+        problems.append(f"{name}: its pods need a default-deny NetworkPolicy (policyTypes Ingress and Egress, no rule)")
+    for policy in mine:
+        if policy.get("egress"):
+            problems.append(f"{name}: a NetworkPolicy lets its pods reach out (egress): a device needs nothing outside")
+        for rule in policy.get("ingress", []):
+            ports = [(port.get("port"), port.get("protocol", "TCP")) for port in rule.get("ports", [])]
+            if ports != [(GPSD_PORT, "TCP")]:
+                problems.append(f"{name}: an ingress rule opens {ports or 'every port'}, not only the gpsd face")
+            peers = rule.get("from", [])
+            if not peers or any(set(peer) != {"podSelector"} or peer["podSelector"].get("matchLabels") != CLIENT_LABEL for peer in peers):
+                problems.append(f"{name}: an ingress rule admits {peers or 'everyone'}, not only pods labelled {CLIENT_LABEL}")
 
 
 def daemon_arguments(spec):
@@ -97,12 +130,15 @@ def main():
     problems = []
     checked = 0
     for path in paths:
-        for document in yaml.safe_load_all(open(path)):
+        documents = list(yaml.safe_load_all(open(path)))
+        policies = [d for d in documents if d["kind"] == "NetworkPolicy"]
+        for document in documents:
             name = f"{os.path.basename(path)}: {document['kind']} {document['metadata']['name']}"
             if document["kind"] == "Service":
                 ports = [port["port"] for port in document["spec"]["ports"]]
                 if ports != [GPSD_PORT]:
                     problems.append(f"{name}: ports {ports}: only the gpsd face may leave a pod")
+                check_network_policies(name, document["spec"].get("selector", {}), policies, problems)
             spec = pod_spec(document)
             if spec is None:
                 continue

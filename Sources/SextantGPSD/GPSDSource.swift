@@ -27,6 +27,8 @@ import SextantProtocol
 /// `NIOLoopBoundBox`). Events go to `deliver` in order, on the loop; none is delivered
 /// once `stop()` has returned.
 public final class GPSDSource: Sendable {
+    /// Monotonic nanoseconds between two warnings of skipped over-long lines.
+    static let overlongWarningInterval: Int64 = 10_000_000_000
     public let endpoint: GPSDEndpoint
     let logger: Logger
     let clock: SextantClock
@@ -163,8 +165,12 @@ public final class GPSDSource: Sendable {
         case .line(let line):
             handle(line)
         case .overlong(let prefix):
+            // A peer may send nothing but such lines: the first is told, then one warning
+            // every 10 s at most, with how many were skipped meanwhile.
+            guard let heldBack = link.overlongWarnings.note("overlong", at: clock.monotonicNanoseconds()) else { return }
+            let since = heldBack > 0 ? " (and \(heldBack) more since the last warning)" : ""
             logger.warning(
-                "gpsd: skipped a line longer than \(GPSDLineBuffer.maximumLineLength) bytes",
+                "gpsd: skipped a line longer than \(GPSDLineBuffer.maximumLineLength) bytes\(since)",
                 metadata: ["gpsd": "\(endpoint)", "start": "\(prefix)"])
         }
     }
@@ -259,4 +265,6 @@ struct GPSDLink {
     var failedAttempts = 0
     /// The state last handed out: the "from" side of the next change the log tells.
     var loggedState: GPSDSourceState?
+    /// Over-long lines skipped, told at most once every ``GPSDSource/overlongWarningInterval``.
+    var overlongWarnings = RateLimitedWarnings(interval: GPSDSource.overlongWarningInterval)
 }

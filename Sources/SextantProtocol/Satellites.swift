@@ -150,9 +150,39 @@ public struct SkyProblem: Error, Equatable, CustomStringConvertible {
 /// The satellites in view at one instant (gpsd's `SKY`, Android's `GnssStatus`): empty when
 /// the receiver sees none (a tunnel).
 public struct SkyView: Sendable, Equatable {
-    public var satellites: [SatelliteInView]
+    /// One entry per satellite (constellation and svid): ``init(satellites:)`` merges copies.
+    public private(set) var satellites: [SatelliteInView]
 
-    public init(satellites: [SatelliteInView]) { self.satellites = satellites }
+    /// The sky of these satellites, a satellite listed twice (a receiver's two signals of it,
+    /// GnssLogger's one row per band, a GSV repeated, a trace written so) kept once, where it
+    /// first came: the strongest C/N0 of its copies, used when any copy is, the first known
+    /// position. Every source's sky is made here, so no app or gpsd client sees one twice.
+    public init(satellites: [SatelliteInView]) { self.satellites = Self.merged(satellites) }
+
+    private struct SatelliteKey: Hashable {
+        let constellation: Constellation
+        let svid: Int
+    }
+
+    private static func merged(_ list: [SatelliteInView]) -> [SatelliteInView] {
+        var index: [SatelliteKey: Int] = [:]
+        var result: [SatelliteInView] = []
+        result.reserveCapacity(list.count)
+        for satellite in list {
+            let key = SatelliteKey(constellation: satellite.constellation, svid: satellite.svid)
+            guard let at = index[key] else {
+                index[key] = result.count
+                result.append(satellite)
+                continue
+            }
+            var kept = result[at]
+            kept.cn0 = max(kept.cn0, satellite.cn0)
+            kept.used = kept.used || satellite.used
+            if kept.elevation == nil || kept.azimuth == nil { (kept.elevation, kept.azimuth) = (satellite.elevation, satellite.azimuth) }
+            result[at] = kept
+        }
+        return result
+    }
 
     /// Satellites in view (gpsd's `nSat`).
     public var inView: Int { satellites.count }

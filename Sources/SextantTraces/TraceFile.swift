@@ -37,21 +37,22 @@ public enum TraceFile {
         return Array(bytes.prefix(max(0, got)))
     }
 
-    static func read(path: String, limit: Int) throws(TraceLoadError) -> [UInt8] {
+    /// `kind`: what the limit is for, in the error ("a trace", "a GeoJSON or KML trace …").
+    static func read(path: String, limit: Int, kind: String = "a trace") throws(TraceLoadError) -> [UInt8] {
         let fd = try openRegular(path: path)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: describe(errno: errno)) }
         let size = Int(info.st_size)
         guard size <= limit else {
-            throw .unreadable(path: path, reason: "the file is \(size) bytes, over the \(limit / 1024 / 1024) MiB a trace may be")
+            throw .unreadable(path: path, reason: "the file is \(size) bytes, over the \(limit / 1024 / 1024) MiB \(kind) may be")
         }
         // The size may change while the file is read: read what is there, up to the limit.
         var bytes = [UInt8](repeating: 0, count: size)
         var count = 0
         while true {
             if count == bytes.count {
-                guard count <= limit else { throw .unreadable(path: path, reason: "the file grew over the \(limit / 1024 / 1024) MiB a trace may be") }
+                guard count <= limit else { throw .unreadable(path: path, reason: "the file grew over the \(limit / 1024 / 1024) MiB \(kind) may be") }
                 bytes.append(contentsOf: repeatElement(0, count: max(4096, count / 4)))
             }
             let got = bytes.withUnsafeMutableBytes { buffer in Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count) }

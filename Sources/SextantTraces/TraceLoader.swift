@@ -41,6 +41,17 @@ public enum TraceLoader {
     /// and has no such limit; GeoJSON and KML are, and `load` reads every format whole.
     public static let maximumFileSize = 512 * 1024 * 1024
 
+    /// The largest GeoJSON or KML document: 8 MiB. These are parsed whole, as a tree, and
+    /// their samples made from all of it: the daemon's peak memory is about 25 times the
+    /// file's size (a 68 MiB GeoJSON took it to 1.5 GB, a 16 MiB one to 429 MB, an 8 MiB one
+    /// to 234 MB), so a 512 MiB one would exhaust any machine; 8 MiB (about 400 000 positions) stays under
+    /// the farm's 256 MiB container limit. A longer route is written as JSONL or GPX,
+    /// which are streamed.
+    public static let maximumDocumentSize = 8 * 1024 * 1024
+
+    /// What ``maximumDocumentSize`` bounds, as its error says it.
+    static let documentKind = "a GeoJSON or KML trace (parsed whole in memory; a longer route goes in JSONL or GPX, which are streamed)"
+
     /// Reads and parses a trace file of any supported format. All or nothing.
     public static func load(path: String, options: TraceLoadOptions = TraceLoadOptions()) throws(TraceLoadError) -> Trace {
         try loadDetectingFormat(path: path, options: options).trace
@@ -52,6 +63,9 @@ public enum TraceLoader {
     ) throws(TraceLoadError) -> (trace: Trace, format: TraceFormat) {
         let bytes = try TraceFile.read(path: path, limit: maximumFileSize)
         let (format, claimed) = TraceFormats.detect(path: path, head: bytes.prefix(TraceFormats.headLength))
+        if format.reader is any WholeFileReaderFormat, bytes.count > maximumDocumentSize {
+            throw .unreadable(path: path, reason: "the file is \(bytes.count) bytes, over the \(maximumDocumentSize / 1024 / 1024) MiB \(documentKind) may be")
+        }
         return try reading(claimed: claimed) { () throws(TraceError) in
             (try bytes.withUnsafeBufferPointer { buffer throws(TraceError) in try format.reader.read(buffer, path: path, options: options) }, format)
         }

@@ -98,7 +98,7 @@ struct Permissions: ParsableCommand {
     /// answer itself, `--json`'s too, is unchanged.
     static func warning(of answer: JSONValue) -> JSONValue {
         if let warning = answer["warning"]?.stringValue {
-            FileHandle.standardError.write(Data("sextantctl: warning: \(warning)\n".utf8))
+            FileHandle.standardError.write(Data("sextantctl: warning: \(TerminalText.escaped(warning))\n".utf8))
         }
         return answer
     }

@@ -37,13 +37,21 @@ struct CommonOptions: ParsableArguments {
     /// Prints a result: JSON with --json, else the human form.
     func output<Value: WireValue>(_ value: Value, human: (Value) -> String) {
         if json {
-            print(value.json.serialized())
+            printJSON(value.json)
         } else {
             let text = human(value)
-            if !text.isEmpty { print(text) }
+            if !text.isEmpty { say(text) }
         }
     }
 }
+
+/// Prints human text sextantctl made, its lines kept and every control character or bidi
+/// control in it escaped: the daemon's answers carry what apps wrote (app ids, region
+/// identifiers, purpose strings), which must not drive the terminal (docs/security.md).
+func say(_ text: String) { print(TerminalText.escapedKeepingLines(text)) }
+
+/// Prints JSON with what a terminal would act on escaped as JSON escapes (still the same JSON).
+func printJSON(_ value: JSONValue) { print(TerminalText.jsonForTerminal(value.serialized())) }
 
 /// A failure to report: message on stderr, exit status 1.
 struct Failure: Error, CustomStringConvertible {
@@ -68,6 +76,9 @@ enum Text {
     static func table(_ header: [String], _ rows: [[String]]) -> String {
         guard !rows.isEmpty else { return "(none)" }
         var widths = header.map(\.count)
+        // A cell is one line: a newline an app wrote in it is shown escaped, not obeyed.
+        let header = header.map(TerminalText.escaped)
+        let rows = rows.map { $0.map(TerminalText.escaped) }
         for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in i == cells.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
@@ -100,7 +111,7 @@ enum Text {
     static func plain(_ value: JSONValue?) -> String {
         switch value {
         case .none, .some(.null): return "-"
-        case .some(.string(let s)): return s
+        case .some(.string(let s)): return TerminalText.escaped(s)
         case .some(.double(let d)): return String(format: "%g", d)
         case .some(let other): return other.serialized()
         }

@@ -40,7 +40,7 @@ struct Demo: ParsableCommand {
             try replay(tracePath, control)
 
             step("Turning the device to landscape: the accelerometer's gravity moves to +x, the judge decides")
-            print("      (by hand: sextantctl rotate landscapeLeft)")
+            say("      (by hand: sextantctl rotate landscapeLeft)")
             _ = try control.call(DeviceSet(orientation: .landscapeLeft))
             _ = try control.nextEvent(timeout: 10, description: "the app's interface to turn") {
                 $0.method == Event.interfaceOrientation && $0.params["app"]?.stringValue == app
@@ -52,7 +52,7 @@ struct Demo: ParsableCommand {
                 $0.method == Event.authorization && $0.params["app"]?.stringValue == app && $0.params["status"]?.stringValue == AuthorizationStatus.denied.rawValue
             }
             let apps = try control.call(AppsList())
-            print(Apps.table(apps).split(separator: "\n").map { "  ctl │ \($0)" }.joined(separator: "\n"))
+            say(Apps.table(apps).split(separator: "\n").map { "  ctl │ \($0)" }.joined(separator: "\n"))
 
             step("Stopping the daemon (SIGTERM): it closes every session, and the app sees it go")
             let status = session.stopDaemon()
@@ -71,7 +71,7 @@ struct Demo: ParsableCommand {
         let prompt = try control.nextEvent(timeout: 15, description: "the app's permission prompt") { $0.method == Event.prompt }
         let id = prompt.params["id"]?.stringValue ?? "?"
         step("Prompt \(id): \"Allow \(app) to use your location?\"  → answering Allow While Using App (precise)")
-        print("      (by hand: sextantctl prompts answer \(id) allowWhileUsing)")
+        say("      (by hand: sextantctl prompts answer \(id) allowWhileUsing)")
         _ = try control.call(PromptsAnswer(id: id, choice: .allowWhileUsing, precise: true))
         _ = try control.nextEvent(timeout: 10, description: "the app's authorization") { $0.method == Event.authorization && $0.params["app"]?.stringValue == app }
     }
@@ -86,7 +86,7 @@ struct Demo: ParsableCommand {
             let state = event.params["state"]?.stringValue
             if position - lastShown >= duration / 5 || state == "finished" {
                 lastShown = position
-                print(String(format: "  ctl │ replay %@ %5.1f/%.1fs (%3.0f%%)", state ?? "?", position, duration, duration > 0 ? 100 * position / duration : 100))
+                say(String(format: "  ctl │ replay %@ %5.1f/%.1fs (%3.0f%%)", state ?? "?", position, duration, duration > 0 ? 100 * position / duration : 100))
                 fflush(nil)
             }
             if state == "finished" || state == "stopped" { break }
@@ -94,7 +94,7 @@ struct Demo: ParsableCommand {
     }
 
     private func step(_ text: String) {
-        print("▸ \(text)")
+        say("▸ \(text)")
         fflush(nil)
     }
 }

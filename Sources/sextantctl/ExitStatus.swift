@@ -36,7 +36,10 @@ enum ExitStatus {
         case let failure as Failure: return say(code: failed, failure.description, status: failed)
         case let client as ClientError:
             switch client {
-            case .rpc(let rpc): return say(code: Int32(truncatingIfNeeded: rpc.code), rpc.message, status: failed, data: rpc.data, human: client.description)
+            case .rpc(let rpc):
+                // The daemon's message, one line whatever an app or a path in it holds.
+                let human = TerminalText.escaped(client.description)
+                return say(code: Int32(truncatingIfNeeded: rpc.code), rpc.message, status: failed, data: rpc.data, human: human)
             case .timedOut: return say(code: timedOut, client.description, status: timedOut)
             case .cannotConnect, .untrustedPeer, .closed, .io: return say(code: unavailable, client.description, status: unavailable)
             }
@@ -48,9 +51,10 @@ enum ExitStatus {
         if jsonErrors {
             var error: [String: JSONValue] = ["code": .int(Int64(code)), "message": .string(message)]
             if let data { error["data"] = data }
-            print(JSONValue.object(["error": .object(error)]).serialized())
+            printJSON(JSONValue.object(["error": .object(error)]))
         } else {
-            FileHandle.standardError.write(Data("sextantctl: \(human ?? message)\n".utf8))
+            // The daemon's message may quote what an app wrote (a region's identifier).
+            FileHandle.standardError.write(Data("sextantctl: \(TerminalText.escapedKeepingLines(human ?? message))\n".utf8))
         }
         return ExitCode(status)
     }

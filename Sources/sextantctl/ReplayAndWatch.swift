@@ -181,9 +181,10 @@ struct Watch: ParsableCommand {
                 }
                 if let app, event.params["app"]?.stringValue != app { continue }
                 if common.json {
-                    print(JSONValue.object(["method": .string(event.method), "params": event.params]).serialized())
+                    printJSON(JSONValue.object(["method": .string(event.method), "params": event.params]))
                 } else {
-                    print(EventText.line(event))
+                    // One line an event, whatever an app wrote in it.
+                    print(TerminalText.escaped(EventText.line(event)))
                 }
                 fflush(nil)  // one line at a time, also into a pipe
             }

@@ -104,7 +104,7 @@ extension TraceCommand {
                     "duration": .double(trace.duration), "distance": .double(motion.distance),
                 ]
                 let text = String(format: "%@: %@ over %.1f m, %.3f s (%@)", output, counts.text, motion.distance, trace.duration, format.rawValue)
-                print(json ? result.serialized() : text)
+                json ? printJSON(result) : say(text)
             }
         }
     }

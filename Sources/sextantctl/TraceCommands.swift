@@ -60,7 +60,7 @@ struct TraceCommand: ParsableCommand {
         }
 
         func output(_ value: JSONValue, human: (JSONValue) -> String) {
-            print(json ? value.serialized() : human(value))
+            json ? printJSON(value) : say(human(value))
         }
     }
 

@@ -7,6 +7,9 @@ import Logging
 /// not reopen, so a hang-up is logged and otherwise ignored (sextantd(8) "SIGNALS").
 enum HangUpSignal {
     static func ignore(logger: Logger) -> DispatchSourceSignal {
+        // Past a file-size limit (the units' LimitFSIZE=, bounding the state directory) a
+        // write fails with EFBIG, which the store reports, instead of the daemon being killed.
+        signal(SIGXFSZ, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         source.setEventHandler { logger.notice("SIGHUP ignored: sextantd has nothing to reload; stop it with SIGTERM") }

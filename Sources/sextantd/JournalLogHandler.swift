@@ -27,12 +27,8 @@ struct JournalLogHandler: LogHandler {
     static func bootstrap(level: Logger.Level) {
         let journal = stderrIsJournal()
         LoggingSystem.bootstrap { label in
-            if journal {
-                var handler = JournalLogHandler(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var handler = StreamLogHandler.standardError(label: label)
+            // Escaped whichever way it goes: lines carry what apps and peers wrote.
+            var handler = EscapingLogHandler(inner: journal ? JournalLogHandler(label: label) : StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }

@@ -31,6 +31,16 @@ struct SystemdUnitTests {
         }
     }
 
+    @Test("issue 36.9: both services bound the daemon's memory (MemoryMax=) and every file it writes, the state directory's store included (LimitFSIZE=)")
+    func servicesAreBounded() throws {
+        for service in ["sextantd.service", "sextantd@.service"] {
+            let text = try String(contentsOfFile: Self.unitDirectory + "/" + service, encoding: .utf8)
+            for directive in ["MemoryMax=512M", "MemorySwapMax=0", "LimitFSIZE=64M"] {
+                #expect(text.contains("\n\(directive)\n"), "\(service): \(directive)")
+            }
+        }
+    }
+
     @Test(
         "systemd-analyze verify accepts every unit, the template's as an instance",
         arguments: [

@@ -68,4 +68,18 @@ struct GPSDSkyReportTests {
             SatelliteInView(constellation: .galileo, svid: 11, elevation: 45, azimuth: 90.5, cn0: 0, used: false),
         ])
     }
+
+    @Test("N8: a SKY listing a satellite twice (by gnssid/svid and again by PRN) is a sky of it once: its strongest ss, used when either is (issue 36.14)")
+    func duplicateSatellite() throws {
+        let line = #"{"class":"SKY","satellites":[{"gnssid":0,"svid":5,"el":40,"az":83,"ss":30,"used":false},{"PRN":5,"ss":44,"used":true},{"gnssid":2,"svid":5,"ss":20,"used":false}]}"#
+        guard case .sky(let sky, _) = try GPSDReport.decode(line: line, receivedAt: received) else {
+            Issue.record("not a sky")
+            return
+        }
+        #expect(sky.satellites == [
+            SatelliteInView(constellation: .gps, svid: 5, elevation: 40, azimuth: 83, cn0: 44, used: true),
+            SatelliteInView(constellation: .galileo, svid: 5, cn0: 20, used: false),
+        ])
+        #expect(sky.inView == 2 && sky.used == 1)
+    }
 }

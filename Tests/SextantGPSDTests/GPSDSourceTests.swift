@@ -42,6 +42,25 @@ struct GPSDSourceTests {
         #expect(peer.connectionCount == 1, "bad lines do not cost the connection")
     }
 
+    @Test("A peer flooding over-long lines: the first is logged, the rest held back (one warning per 10 s at most); the fix after them still comes (issue 36.13)")
+    func overlongFloodIsRateLimited() throws {
+        let peer = try LoopbackPeer()
+        let run = try SourceRun(port: peer.port)
+        defer { run.close() }
+        let connection = try peer.accept()
+        _ = try peer.read(connection, until: "?WATCH")
+        try peer.say([Self.banner], to: connection)
+        try run.waitFor { $0.contains(.state(.noFix)) }
+        let over = String(repeating: "y", count: GPSDLineBuffer.maximumLineLength + 10)
+        let start = monotonicSeconds()
+        try peer.say(Array(repeating: over, count: 200) + [Self.fix], to: connection)
+        try run.waitFor { $0.contains { if case .sample(let s) = $0, case .location = s.value { true } else { false } } }
+        let warnings = run.log.components(separatedBy: "gpsd: skipped a line").count - 1
+        // One, and one more for each 10 s the flood took (none on an unloaded machine).
+        let allowed = 1 + Int((monotonicSeconds() - start) / 10)
+        #expect(warnings >= 1 && warnings <= allowed, "200 over-long lines gave \(warnings) warnings, \(allowed) allowed")
+    }
+
     @Test("The peer hangs up: lost once, then a new attempt after the first back-off step (0.5 s)")
     func reconnectsAfterHangUp() throws {
         let peer = try LoopbackPeer()

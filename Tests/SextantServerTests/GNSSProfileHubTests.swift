@@ -58,8 +58,10 @@ struct GNSSProfileHubTests {
                 hub.ingest(Sample(time: time, value: .location(LocationFix(latitude: 48.5, longitude: 2.2, time: time))), from: .gpsd)
             }
             #expect(try await Self.locations(app).map { $0["simulated"] } == [.bool(gpsd)], "\(flag)")
-            _ = try await hub.connect(.control).call(Method.deviceSet, ["location": ["lat": 48.6, "lon": 2.2]])
+            let taken = try await hub.connect(.control).call(Method.deviceSet, ["location": ["lat": 48.6, "lon": 2.2]])
             #expect(try await Self.locations(app).map { $0["simulated"] } == [.bool(replayed)], "\(flag)")
+            // device.set answers the fix as apps receive it (issue 36.14).
+            #expect(taken["location"]?["simulated"] == .bool(replayed), "device.set's answer under \(flag)")
         }
     }
 

@@ -45,4 +45,22 @@ struct GPSDFaceIdleTests {
         #expect(kept.channel.isActive)
         #expect(try await hub.onLoop { hub in hub.sessions.ordered.count } == 1, "a client that stays still gets its session")
     }
+
+    @Test("issue 36.9: clients from other machines are counted by address: a 5th watcher from one address hears ERROR and is closed, another address is still served")
+    func remoteSlotsPerAddress() async throws {
+        let hub = try InProcessHub()
+        func watching(_ address: String) async throws -> GPSDTestClient {
+            let client = try await hub.connectGPSD(remote: address)
+            try await client.send(#"?WATCH={"enable":true,"json":true}"#)
+            return client
+        }
+        for _ in 0..<GPSDListener.maxClientsPerRemoteAddress {
+            #expect(try await watching("10.9.9.1").nextReport(ofClass: "WATCH")["enable"] == true)
+        }
+        let fifth = try await watching("10.9.9.1")
+        let refused = try await fifth.nextReport()
+        #expect(refused["class"] == "ERROR" && refused["message"]?.stringValue?.contains("address 10.9.9.1") == true, "\(refused)")
+        if refused["class"] == "ERROR" { try await fifth.channel.closeFuture.get() }
+        #expect(try await watching("10.9.9.2").nextReport(ofClass: "WATCH")["enable"] == true, "another address has its own slots")
+    }
 }

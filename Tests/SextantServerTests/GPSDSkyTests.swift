@@ -34,6 +34,29 @@ struct GPSDSkyTests {
         #expect(line.hasSuffix(#","nSat":2,"uSat":1,"satellites":[{"PRN":407,"el":33.5,"az":12.0,"ss":31.5,"used":true,"gnssid":3,"svid":7},{"PRN":66,"ss":0.0,"used":false,"gnssid":6,"svid":2}]}"#), "\(line)")
     }
 
+    @Test("N8: a sky listing a satellite twice reaches the gpsd client and the app once, merged (issue 36.14)")
+    func duplicateSatellitesOnce() async throws {
+        let hub = try InProcessHub()
+        let (_, gpsd) = try await watching(hub)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": "com.example.sky"])
+        _ = try await hub.connect(.control).call(Method.permissionsSet, ["app": "com.example.sky", "status": "authorizedAlways", "accuracy": "full"])
+        _ = try await app.call(Method.satellitesStart)
+        let twice = SkyView(satellites: [
+            SatelliteInView(constellation: .gps, svid: 5, elevation: 40, azimuth: 83, cn0: 30, used: false),
+            SatelliteInView(constellation: .galileo, svid: 5, cn0: 20, used: false),
+            SatelliteInView(constellation: .gps, svid: 5, elevation: 40, azimuth: 83, cn0: 44, used: true),
+        ])
+        try await hub.onLoop { hub in hub.ingest(Sample(time: hub.now.wall, value: .sky(twice)), from: .manual) }
+        let sky = try await gpsd.nextReport(ofClass: "SKY")
+        #expect(sky["nSat"] == 2 && sky["uSat"] == 1, "\(sky)")
+        #expect(sky["satellites"]?.arrayValue?.map { $0["PRN"] } == [5, 305], "\(sky)")
+        #expect(sky["satellites"]?.arrayValue?.first?["ss"] == 44.0, "\(sky)")
+        await hub.advance(by: .milliseconds(1))
+        let heard = try await app.drainEvents().filter { $0.method == Event.satellites }.map(\.params)
+        #expect(heard.count == 1 && heard.first?["inView"] == 2 && heard.first?["used"] == 1, "\(heard)")
+    }
+
     @Test("N8: PRN as gpsd 3.22 writes it: SBAS 133 is 46 (isync.log.chk), SBAS 152 152, GLONASS 64 + svid, QZSS 192 + svid, Galileo 300 + svid")
     func prnNumbering() {
         func prn(_ constellation: Constellation, _ svid: Int) -> Int { SatelliteInView(constellation: constellation, svid: svid, cn0: 0, used: false).prn }
@@ -56,7 +79,8 @@ struct GPSDSkyTests {
     @Test("G6: a SKY of 20 of the longest satellites, at the longest time, is shorter than the 1944 bytes that end cgps 3.22 on 80×24")
     func longestSkyFitsCgps() {
         let longest = SatelliteInView(constellation: .beidou, svid: 63, elevation: -89.96, azimuth: 359.99, cn0: SatelliteInView.maximumCN0, used: false)
-        let sky = SkyView(satellites: Array(repeating: longest, count: 60))
+        // Distinct satellites (a sky keeps one entry per satellite), each as long as svid 63's.
+        let sky = SkyView(satellites: [longest] + (10..<63).map { svid in var s = longest; s.svid = svid; return s })
         let line = GPSDReport.sky(WireSky(sky: sky, time: Timestamp(seconds: 9_000_000_000.999)), device: GPSDDevice.path)
         #expect(line.utf8.count - 2 < 81 * 24, "\(line.utf8.count) bytes")
         #expect(line.contains(#"{"PRN":463,"el":-90.0,"az":360.0,"ss":99.0,"used":false,"gnssid":3,"svid":63}"#), "\(line)")

@@ -102,4 +102,18 @@ struct SkyTraceTests {
             try SextantTraceFormat.read(bad, path: "t.jsonl")
         }
     }
+
+    @Test("issue 36.14: a JSONL sky line listing a satellite twice is read, whole and replayed from its spool, as a sky of it once")
+    func jsonlSkyDuplicate() throws {
+        let line = #"{"t":1,"sky":{"satellites":[{"constellation":"gps","svid":3,"cn0":20,"used":false},{"constellation":"gps","svid":3,"cn0":35,"used":true}]}}"#
+        let text = SextantTraceFormat.header(start: Self.start, profile: nil) + "\n" + line + "\n"
+        let once = SkyView(satellites: [SatelliteInView(constellation: .gps, svid: 3, cn0: 35, used: true)])
+        #expect(once.satellites.count == 1)
+        let trace = try SextantTraceFormat.read(text, path: "t.jsonl")
+        #expect(trace.samples.map(\.value) == [.sky(once)])
+        let scratch = try TemporaryDirectory("sky")
+        let replay = try TraceLoader.openForReplay(path: try scratch.write("t.jsonl", text))
+        guard case .sky(let replayed) = try replay.traceSample(at: 0).value else { Issue.record("no sky replayed"); return }
+        #expect(replayed.satellites.count == 1 && replayed.used == 1)
+    }
 }

@@ -53,6 +53,31 @@ struct TraceFileTests {
         #expect(error == .unreadable(path: path, reason: "the file is 536870913 bytes, over the 512 MiB a trace may be"))
     }
 
+    @Test("A GeoJSON or KML file over 8 MiB is refused for a replay, trace info and load alike, naming the file and the limit; a JSONL one as big is not (issue 36.12)", arguments: ["geojson", "kml"])
+    func wholeDocumentTooBig(ext: String) throws {
+        let scratch = try TemporaryDirectory("trace-files")
+        let path = scratch.path + "/big." + ext
+        // A small valid document, then blanks up to just over the limit: the old reader parsed it.
+        let document = ext == "geojson"
+            ? #"{"type":"LineString","coordinates":[[2.3,48.8],[2.3001,48.8001]]}"#
+            : #"<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><LineString><coordinates>2.3,48.8 2.3001,48.8001</coordinates></LineString></Placemark></kml>"#
+        let size = TraceLoader.maximumDocumentSize + 1
+        let text = document + String(repeating: " ", count: size - document.utf8.count - 1) + "\n"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        let reason = "the file is \(size) bytes, over the 8 MiB a GeoJSON or KML trace (parsed whole in memory; a longer route goes in JSONL or GPX, which are streamed) may be"
+        #expect(throws: TraceLoadError.unreadable(path: path, reason: reason)) { _ = try TraceLoader.openForReplay(path: path) }
+        do {
+            _ = try TraceLoader.summarize(path: path)
+            Issue.record("trace info read \(path)")
+        } catch {
+            #expect("\(error)".contains(path) && "\(error)".contains(reason), "\(error)")
+        }
+        #expect(loadError(path) == .unreadable(path: path, reason: reason))
+        let small = scratch.path + "/small." + ext
+        #expect(FileManager.default.createFile(atPath: small, contents: Data(document.utf8)))
+        #expect(try TraceLoader.openForReplay(path: small).sampleCount == 2)
+    }
+
     @Test("A 15 MB GPX track is read whole (libxml2 refused over 10 MB when handed it at once)")
     func largeGPX() throws {
         let scratch = try TemporaryDirectory("trace-files")

@@ -117,23 +117,23 @@ final class GPSDFace: Face {
         }
     }
 
-    /// Which share of the slots a client counts in: its uid's, or the one of all peers not
-    /// on this machine; none for root and the daemon's own uid, which may take every slot.
-    private func share(of connection: GPSDConnection) -> Int64? {
-        if connection.isRemote { return -1 }
+    /// Which share of the slots a client counts in (``GPSDSlotShare``): its uid's, or for a
+    /// peer not on this machine its address's; none for root and the daemon's own uid,
+    /// which may take every slot.
+    private func share(of connection: GPSDConnection) -> GPSDSlotShare? {
+        if connection.isRemote { return .remoteAddress(connection.channel.remoteAddress?.ipAddress ?? "?") }
         guard let uid = connection.identity?.uid, uid != 0, uid != geteuid() else { return nil }
-        return Int64(uid)
+        return .uid(uid)
     }
 
-    /// Refuses a client beyond its share (``GPSDListener/maxClientsPerUser``), so that one
-    /// user cannot hold every slot; whether it was let in.
+    /// Refuses a client beyond its share's slots (``GPSDSlotShare/limit``), so that one
+    /// user, or one remote address, cannot hold every slot; whether it was let in.
     private func admittedInShare(_ connection: GPSDConnection) -> Bool {
         guard let key = share(of: connection) else { return true }
         let others = connections.values.count { $0 !== connection && !$0.isClosed && share(of: $0) == key }
-        guard others >= GPSDListener.maxClientsPerUser else { return true }
-        let who = key < 0 ? "clients from other machines" : "uid \(key)"
-        hub.logger.notice("gpsd client refused: its uid has its share of the slots", metadata: ["client": "\(connection.label)", "share": "\(GPSDListener.maxClientsPerUser)"])
-        connection.refuse("Sextant serves at most \(GPSDListener.maxClientsPerUser) gpsd clients of one user at once, and \(who) has that many")
+        guard others >= key.limit else { return true }
+        hub.logger.notice("gpsd client refused: its share of the slots is taken", metadata: ["client": "\(connection.label)", "share": "\(key)", "limit": "\(key.limit)"])
+        connection.refuse("Sextant serves at most \(key.limit) gpsd clients of \(key.whose) at once, and \(key) has that many")
         return false
     }
 
@@ -249,4 +249,35 @@ final class GPSDFace: Face {
 
     /// The device fixes come from.
     func currentDevice() -> String { GPSDDevice.path }
+}
+
+/// The part of the gpsd face's slots a client counts in. A local client's uid holds at most
+/// ``GPSDListener/maxClientsPerUser``; a client from another machine cannot be told apart
+/// by uid (and every one is the same app), so each remote address holds at most
+/// ``GPSDListener/maxClientsPerRemoteAddress``: one farm client that leaks watchers (which
+/// are kept however long they are quiet) fills its own share, not every remote client's.
+enum GPSDSlotShare: Hashable, CustomStringConvertible {
+    case uid(uid_t)
+    case remoteAddress(String)
+
+    var limit: Int {
+        switch self {
+        case .uid: GPSDListener.maxClientsPerUser
+        case .remoteAddress: GPSDListener.maxClientsPerRemoteAddress
+        }
+    }
+
+    var whose: String {
+        switch self {
+        case .uid: "one user"
+        case .remoteAddress: "one remote address"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .uid(let uid): "uid \(uid)"
+        case .remoteAddress(let address): "address \(address)"
+        }
+    }
 }

@@ -97,9 +97,10 @@ enum GPSDListener {
     /// gpsd clients served at once, over all the face's listeners: each costs a descriptor
     /// and a /proc scan when it connects. One more hears gpsd's ERROR and is closed.
     static let maxClients = 64
-    /// Of those, what one uid other than root's and the daemon's own may hold; clients
-    /// from other machines (`--gpsd-listen-any`) share one such part.
+    /// Of those, what one uid other than root's and the daemon's own may hold.
     static let maxClientsPerUser = 16
+    /// Of those, what one address of another machine may hold (`--gpsd-listen-any`).
+    static let maxClientsPerRemoteAddress = 4
     /// A client that does not watch is closed after this long without a request.
     static let idleTimeout = TimeAmount.seconds(60)
 

@@ -75,7 +75,9 @@ final class InProcessHub {
     /// A client of the gpsd face. Its peer is not a TCP one, so /proc does not tell who it
     /// is: its app id is `gpsd.unknown`, its session open once connected. It has read the
     /// face's `VERSION` banner.
-    func connectGPSD() async throws -> GPSDTestClient {
+    /// `remote`: a TCP peer address of another machine (no socket of this one has it), the
+    /// face's end being 127.0.0.1:2947; else a peer the face cannot look up.
+    func connectGPSD(remote: String? = nil) async throws -> GPSDTestClient {
         let channel = NIOAsyncTestingChannel(loop: loop)
         let faces = try await registeredFaces()
         try await loop.submit {
@@ -83,7 +85,14 @@ final class InProcessHub {
                 GPSDReadHandler(), GPSDConnectionHandler(face: faces.value.gpsd),
             ])
         }.get()
-        try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test-gpsd")).get()
+        if let remote {
+            // Set before the connect makes the channel active: the face looks its peer up then.
+            channel.localAddress = try SocketAddress(ipAddress: "127.0.0.1", port: 2947)
+            channel.remoteAddress = try SocketAddress(ipAddress: remote, port: 40_000)
+            try await channel.connect(to: try SocketAddress(ipAddress: remote, port: 40_000)).get()
+        } else {
+            try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/sextant-test-gpsd")).get()
+        }
         let client = GPSDTestClient(channel: channel)
         let banner = try await client.nextReport()
         guard banner["class"] == "VERSION" else { throw TestFailure("the gpsd face began with \(banner), not VERSION") }

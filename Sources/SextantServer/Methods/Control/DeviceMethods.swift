@@ -79,6 +79,8 @@ struct DeviceSetMethod: RPCMethod {
         var taken: JSONValue?
         if var fix = location {
             fix.time = time
+            // The flag apps will hear on this fix (N7), so the answer and the event agree.
+            fix.simulated = hub.gnss.simulatedFlag.isSimulated(from: .manual, sourceSays: false)
             hub.ingest(Sample(time: time, value: .location(fix)), from: .manual)
             taken = fix.json(accuracy: nil)
         }
