@@ -87,7 +87,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "debug"))
+    parser.add_argument("--smoke", action="store_true", help="one second of each churn (Tools/bench-smoke.sh)")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds = 1
     work = tempfile.mkdtemp(prefix="sextant-bench-churn-")
     os.chmod(work, 0o755)
     runtime, state = os.path.join(work, "run"), os.path.join(work, "state")

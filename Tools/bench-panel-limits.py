@@ -103,7 +103,10 @@ def main():
     parser.add_argument("--silent", type=int, default=1100)
     parser.add_argument("--as-uid", type=int, default=65534, help="the silent connections' uid (-1: ours)")
     parser.add_argument("--nofile", type=int, default=1024, help="the panel's ulimit -n")
+    parser.add_argument("--smoke", action="store_true", help="20 GETs, 70 pages, 100 silent connections (Tools/bench-smoke.sh)")
     args = parser.parse_args()
+    if args.smoke:
+        args.gets, args.pages, args.silent = 20, 70, 100
     work = tempfile.mkdtemp(prefix="sextant-bench-panel-limits-")
     os.chmod(work, 0o755)
     runtime = os.path.join(work, "run")
