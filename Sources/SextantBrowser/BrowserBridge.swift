@@ -118,6 +118,8 @@ struct BridgeLoop {
     var connection: CDPConnection?
     var pages: [String: AttachedPage] = [:]
     var appState = AppState.foreground
+    /// A page asked for its position while the app had no decision: Sextant's prompt is open.
+    var promptAsked = false
 
     init(picture: BrowserPicture, link: AppLink, logger: Logger) {
         (self.picture, self.link, self.logger) = (picture, link, logger)
@@ -229,12 +231,20 @@ struct BridgeLoop {
 
     private mutating func bindingCalled(_ payload: String, in session: String) {
         if payload == PageScript.geolocationRequested {
-            if picture.permission == .prompt { link.ask(.authorization) }
+            if picture.permission == .prompt {
+                link.ask(.authorization)
+                promptAsked = true
+            }
         } else if payload.hasPrefix(PageScript.visiblePrefix) {
             pages[session]?.visible = payload.dropFirst(PageScript.visiblePrefix.count) == "visible"
             updateAppState()
         }
     }
+
+    static let promptCancelledNotice = """
+        sextant-browser: no page is visible, so the app is in the background and Sextant cancels its open prompt (L6); \
+        the page's request waits and asks again once a page is visible and calls again (docs/browsers.md, "Inspecting a tab")
+        """
 
     /// Foreground while a page is visible (a phone's app is foreground while on screen).
     private mutating func updateAppState() {
@@ -242,6 +252,12 @@ struct BridgeLoop {
         guard state != appState else { return }
         appState = state
         link.ask(.state(state))
+        if state == .background, promptAsked, picture.permission == .prompt {
+            // A tab hidden for a moment (a test tool attaching to inspect it) is the Home
+            // button to Sextant: the tester would otherwise see the prompt vanish, unexplained.
+            announce(Self.promptCancelledNotice)
+        }
+        if state == .background { promptAsked = false }
     }
 
     func send(_ commands: [CDPCommand]) async {

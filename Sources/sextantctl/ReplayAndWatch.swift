@@ -202,6 +202,12 @@ enum EventText {
         return "\(clock)  \(who.padding(toLength: max(24, who.count), withPad: " ", startingAt: 0))  \(event.method.padding(toLength: 20, withPad: " ", startingAt: 0))  \(summary(event))"
     }
 
+    /// Why a prompt closed unanswered, as `watch` says it (the daemon's `reason`).
+    static let cancellations = [
+        "appInBackground": "the app went to the background: L6",
+        "sessionEnded": "the app's session ended",
+    ]
+
     static func summary(_ event: ServerEvent) -> String {
         let p = event.params
         switch event.method {
@@ -210,7 +216,8 @@ enum EventText {
         case Event.servicesEnabled: return p["enabled"]?.boolValue == true ? "on" : "off"
         case Event.prompt: return "\(Text.plain(p["id"])) \(Text.plain(p["kind"])) \(Text.plain(p["level"])) (answer: sextantctl prompts answer \(Text.plain(p["id"])) CHOICE)"
         case Event.promptClosed:
-            return p["cancelled"]?.boolValue == true ? "\(Text.plain(p["id"])) cancelled" : "\(Text.plain(p["id"])) answered \(Text.plain(p["choice"]))"
+            guard p["cancelled"]?.boolValue == true else { return "\(Text.plain(p["id"])) answered \(Text.plain(p["choice"]))" }
+            return "\(Text.plain(p["id"])) cancelled" + (Self.cancellations[p["reason"]?.stringValue ?? ""].map { " (\($0))" } ?? "")
         case Event.replay: return Replay.describe(p)
         case Event.deviceOrientation, Event.interfaceOrientation: return "\(Text.plain(p["previous"])) → \(Text.plain(p["orientation"]))"
         case Event.posture: return "\(Text.plain(p["previous"])) → \(Text.plain(p["state"])) (hinge \(Text.plain(p["hingeAngle"]))°, \(Text.plain(p["fold"])))"

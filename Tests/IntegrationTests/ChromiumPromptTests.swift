@@ -39,6 +39,21 @@ extension ChromiumBridgeTests {
         _ = browser
     }
 
+    @Test("L6, issue 43.8: every page gone while Sextant's prompt is open: the prompt is cancelled and the bridge says why")
+    func pagePromptCancelledWhenHidden() throws {
+        let (daemon, browser, harness, _) = try pageAsking()
+        let targets = try JSONValue.parse(try httpRequest(port: browser.port, "GET", "/json/list")).arrayValue ?? []
+        for target in targets where target["type"] == "page" {
+            try closeTarget(port: browser.port, target["id"]?.stringValue ?? "")
+        }
+        let control = try daemon.control()
+        try poll(timeout: 30, every: 0.05, failure: { "the prompt stayed open, or the bridge said nothing:\n\(harness.bridge.output())" }) {
+            let open = try control.call(Method.promptsList).arrayValue ?? []
+            let said = harness.bridge.output().contains("Sextant cancels its open prompt (L6)")
+            return open.isEmpty && said ? () : nil
+        }
+    }
+
     @Test("L4: a page asking while notDetermined gets PERMISSION_DENIED (code 1) when the prompt is answered Don't Allow")
     func pagePromptDenied() throws {
         let (daemon, browser, harness, prompt) = try pageAsking()
@@ -49,4 +64,13 @@ extension ChromiumBridgeTests {
         #expect(harness.positions().isEmpty)
         _ = browser
     }
+}
+
+/// DevTools' `/json/close/ID`; its status line is enough (the body ends without a newline).
+private func closeTarget(port: UInt16, _ id: String) throws {
+    guard let fd = connectLoopback(port: port) else { throw HarnessError("no DevTools on port \(port)") }
+    let lines = SocketLines(fd: fd, peer: "DevTools")
+    lines.send("GET /json/close/\(id) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+    let status = try lines.nextLine(timeout: 10)
+    guard status.contains(" 200 ") else { throw HarnessError("/json/close/\(id): \(status)") }
 }

@@ -11,7 +11,7 @@ extension AuthorizationEngineTests {
     func l6BackgroundCancels() throws {
         var (engine, prompt) = try engineWithOpenPrompt()
         let effects = engine.setAppState(1, .background, at: clock.now)
-        #expect(effects.contains(.promptClosed(prompt, .cancelled)))
+        #expect(effects.contains(.promptClosed(prompt, .cancelled(.appInBackground))))
         #expect(Self.replies(in: effects) == [10: Self.snapshot(.notDetermined)])
         #expect(engine.prompts.isEmpty)
         #expect(engine.permissions[Self.app] == nil)
@@ -23,7 +23,7 @@ extension AuthorizationEngineTests {
     @Test("L6: a session that ends with its prompt open closes the prompt as cancelled")
     func l6SessionEndCancels() throws {
         var (engine, prompt) = try engineWithOpenPrompt()
-        #expect(engine.closeSession(1) == [.promptClosed(prompt, .cancelled)])
+        #expect(engine.closeSession(1) == [.promptClosed(prompt, .cancelled(.sessionEnded))])
         #expect(engine.prompts.isEmpty)
     }
 

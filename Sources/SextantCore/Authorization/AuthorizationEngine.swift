@@ -108,7 +108,7 @@ public struct AuthorizationEngine: Sendable {
         guard sessions[session] != nil else { return [] }
         var effects: [AuthorizationEffect] = []
         for prompt in prompts where prompt.session == session {
-            effects.append(.promptClosed(prompt, .cancelled))
+            effects.append(.promptClosed(prompt, .cancelled(.sessionEnded)))
         }
         prompts.removeAll { $0.session == session }
         sessions[session] = nil
@@ -135,7 +135,7 @@ public struct AuthorizationEngine: Sendable {
             sessions[session] = record
             // L6: the Home button cancels an open prompt or alert.
             for prompt in prompts where prompt.session == session {
-                effects.append(.promptClosed(prompt, .cancelled))
+                effects.append(.promptClosed(prompt, .cancelled(.appInBackground)))
                 if prompt.kind == .authorization { effects += replyToWaiting(session) }
             }
             prompts.removeAll { $0.session == session }

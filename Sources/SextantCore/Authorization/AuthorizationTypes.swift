@@ -85,8 +85,16 @@ public struct Prompt: Sendable, Equatable {
 /// How a prompt ended.
 public enum PromptOutcome: Sendable, Equatable {
     case answered(PromptChoice, precise: Bool)
-    /// The app went to the background (L6) or its session ended.
-    case cancelled
+    /// Closed unanswered, and why: a tester who sees a prompt vanish is told what closed it.
+    case cancelled(PromptCancellation)
+}
+
+/// Why a prompt closed unanswered (its `reason` on the control side).
+public enum PromptCancellation: String, Sendable, Equatable {
+    /// The app went to the background (L6: the Home button cancels an open prompt).
+    case appInBackground
+    /// The app's session ended.
+    case sessionEnded
 }
 
 /// What the engine asks its owner to do. The owner performs effects in order.

@@ -299,9 +299,8 @@ public final class Hub {
                 case .answered(let choice, let precise):
                     params["choice"] = .string(choice.rawValue)
                     params["precise"] = .bool(precise)
-                case .cancelled:
-                    params["choice"] = .null
-                    params["cancelled"] = true
+                case .cancelled(let reason):
+                    params.merge(["choice": .null, "cancelled": true, "reason": .string(reason.rawValue)]) { $1 }
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
