@@ -3,6 +3,12 @@
 
 const KEEP = 2000;
 
+// Why a prompt closed unanswered (promptClosed's reason), as sextantctl watch says it.
+const cancellations = {
+    appInBackground: "the app went to the background (L6)",
+    sessionEnded: "the app's session ended",
+};
+
 function summary(event) {
     const p = event.params || {};
     switch (event.method) {
@@ -13,7 +19,7 @@ function summary(event) {
     case "deviceOrientation":
     case "interfaceOrientation": return `${p.previous} → ${p.orientation}`;
     case "prompt": return `${p.kind} ${p.level || ""} (${p.id})`;
-    case "promptClosed": return p.cancelled ? `cancelled (${p.id})` : `${p.choice}${p.precise === false ? " imprecise" : ""} (${p.id})`;
+    case "promptClosed": return p.cancelled ? `cancelled${cancellations[p.reason] ? ": " + cancellations[p.reason] : ""} (${p.id})` : `${p.choice}${p.precise === false ? " imprecise" : ""} (${p.id})`;
     case "replay": return `${p.state} ${Number(p.position || 0).toFixed(1)} / ${Number(p.duration || 0).toFixed(1)} s`;
     case "region": return `${p.identifier} ${p.transition} → ${p.state}`;
     case "heading": return `${Number(p.magnetic).toFixed(1)}° magnetic${typeof p.true === "number" ? `, ${p.true.toFixed(1)}° true` : ""}`;
