@@ -133,6 +133,11 @@ enum DevToolsPeer {
         return nil
     }
 
+    /// The text `inet_ntop` wrote, up to its NUL.
+    static func text(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// A socket's own (`getsockname`) or its peer's (`getpeername`) address.
     static func address(of fd: Int32, peer: Bool) -> Address? {
         var storage = sockaddr_storage()
@@ -146,11 +151,11 @@ enum DevToolsPeer {
         case AF_INET:
             var v4 = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self) }
             inet_ntop(AF_INET, &v4.sin_addr, &text, socklen_t(text.count))
-            return (String(cString: text), Int(UInt16(bigEndian: v4.sin_port)))
+            return (Self.text(text), Int(UInt16(bigEndian: v4.sin_port)))
         case AF_INET6:
             var v6 = withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self) }
             inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count))
-            return (String(cString: text), Int(UInt16(bigEndian: v6.sin6_port)))
+            return (Self.text(text), Int(UInt16(bigEndian: v6.sin6_port)))
         default:
             return nil
         }

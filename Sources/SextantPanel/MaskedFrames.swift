@@ -44,7 +44,7 @@ final class MaskedFramesHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func refuse(context: ChannelHandlerContext) {
         refused = true
         let frame = context.channel.allocator.buffer(bytes: [0x88, 0x02, 0x03, 0xEA])
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(frame))).whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(frame))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
 }
 

@@ -106,7 +106,7 @@ final class PeerShareHandler: ChannelInboundHandler, RemovableChannelHandler {
             refused = true
             let text = "The panel serves at most \(PanelConnections.perPeer) connections of one peer (\(peer)) at once.\n"
             let reply = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n" + text
-            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: reply))).whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: reply))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }
         self.peer = peer

@@ -96,7 +96,6 @@ public struct PanelServer: Sendable {
         let assets = StaticFolder(root: configuration.assetsDirectory)
         let leaflet = StaticFolder(root: configuration.leafletDirectory)
         let config = configJSON
-        let access = self.access
         router.get("/") { _, _ in assets.response(["index.html"]) }
         router.get("/assets/{name}") { _, context in assets.response([Substring(context.parameters.get("name") ?? "")]) }
         router.get("/leaflet/**") { _, context in leaflet.response(context.parameters.getCatchAll()) }

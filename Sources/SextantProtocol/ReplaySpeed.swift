@@ -69,7 +69,7 @@ public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .max: return "max"
-        case .factor(let f): return json.serialized()
+        case .factor: return json.serialized()
         }
     }
 }

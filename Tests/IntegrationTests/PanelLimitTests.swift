@@ -70,7 +70,13 @@ import Testing
         let daemon = try DaemonHarness()
         let panel = try PanelProcess(daemon: daemon, folders: try PanelFolders())
         var pages: [PanelWebSocket] = []
-        for _ in 0..<64 { pages.append(try panel.webSocket()) }
+        // Each page counted once its session runs, which says hello: a 65th upgraded before
+        // that would be closed with 1013 once it runs, not refused with 503 at the door.
+        for _ in 0..<64 {
+            let page = try panel.webSocket()
+            _ = try page.next { $0["hello"] != nil }
+            pages.append(page)
+        }
         switch try PanelWebSocket.handshake(port: panel.port, headers: ["Host: \(panel.host)", "Origin: \(panel.origin)", panel.protocols]) {
         case .success: Issue.record("a 65th page was opened")
         case .failure(let reply): #expect(reply.status == 503 && reply.body.contains("64 pages"), "\(reply.status) \(reply.body)")

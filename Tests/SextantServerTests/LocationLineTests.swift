@@ -98,7 +98,7 @@ struct LocationLineTests {
     func everyNumber() {
         var g = SplitMix64(seed: 1012)
         var specials: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.leastNonzeroMagnitude, 1e15, -1e15, 1e16]
-        specials += [9_007_199_254_740_993, 0.1 + 0.2, 1e-4, 1e-5, 123_456_789_012_345.6, -(1e15 - 1)]
+        specials += [9_007_199_254_740_992, (9_007_199_254_740_992 as Double).nextUp, 0.1 + 0.2, 1e-4, 1e-5, 123_456_789_012_345.6, -(1e15 - 1)]
         for value in specials + (0..<50_000).map({ _ in Double(bitPattern: g.next()) }) {
             var buffer = Self.allocator.buffer(capacity: 32)
             LocationLine.writeNumber(value, into: &buffer)

@@ -81,7 +81,7 @@ enum LocationLine {
         // stream's `_writeASCII`: no String is made.
         var text = StackText()
         value.write(to: &text)
-        text.withBytes { buffer.writeBytes($0) }
+        _ = text.withBytes { buffer.writeBytes($0) }
     }
 
     /// `value` in decimal, as `String(value)` writes it.
