@@ -23,6 +23,7 @@ Needs gpsd, gpsfake (gpsd-tools), libgps-dev and cc, and the built sextantd.
 
 import argparse
 import os
+import signal
 import shutil
 import socket
 import statistics
@@ -128,7 +129,9 @@ def latency(args, reader, work):
 
 
 def rate(command, port, reader, count, work, name, ready):
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A process group of its own: gpsfake starts a gpsd, which a kill of gpsfake alone
+    # would leave running.
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         wait_for(ready, 15, name)
         client, out = start_reader(reader, port, count, 5, work, name)
@@ -136,7 +139,7 @@ def rate(command, port, reader, count, work, name, ready):
         got = fixes(out)
         return (len(got) - 1) / (got[-1][1] - got[0][1]), len(got)
     finally:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
 
