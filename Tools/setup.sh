@@ -44,6 +44,8 @@ packages=(
     geoclue-2-demo firefox-esr
     # The Chromium bridge's pytest fixture and example: a Selenium-driven Chromium.
     python3-selenium chromium-driver
+    # Trace files written by another tool, and Sextant's read back by it (GPSBabelTests).
+    gpsbabel
 )
 
 missing=()
