@@ -111,7 +111,7 @@ struct AppOwnerLimitTests {
         #expect(refused["error"]?["data"] == ["uid": .int(Int64(Self.stranger)), "limit": 5])
         _ = try await apps[1].call(Method.regionMonitor, region("b1", 48.1))
         _ = try await control.call(Method.regionsAdd, ["app": "com.example.geo1", "identifier": "c", "lat": 48.0, "lon": 2.0, "radius": 100])
-        #expect(try await hub.onLoop { $0.regions.monitor.count } == 6)
+        #expect(try await hub.onLoop { $0.services(RegionsService.self).regions.monitor.count } == 6)
         // Stopping frees places (the control side's region made the uid hold 6).
         _ = try await apps[0].call(Method.regionStop, ["identifier": "a0"])
         _ = try await apps[0].call(Method.regionStop, ["identifier": "a1"])

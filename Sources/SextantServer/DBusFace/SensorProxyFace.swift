@@ -54,24 +54,29 @@ final class SensorProxyFace: DBusFace {
         compass.set(Self.compassInterface, "CompassHeading", .double(Self.unknownHeading))
         hub.execute { [self] hub in
             mapping.value = SensorProxyOrientation(lastUpright: hub.motion.judge.lastUprightOrientation)
-            deviceOrientationChanged(hub.motion.judge.orientation)
-            if let latest = hub.heading.engine.latest { headingDecided(latest) }
+            show(hub.motion.judge.orientation)
+            if let latest = hub.services(HeadingService.self).heading.engine.latest { show(latest) }
             hub.register(self)
             claims.publish()
         }
     }
 
-    /// On the hub's loop: the judge decided.
-    func deviceOrientationChanged(_ orientation: DeviceOrientation) {
+    /// On the hub's loop: the judge decided an orientation, or the heading engine a heading.
+    func observe(_ change: any DeviceChange) {
+        if let change = change as? DeviceOrientationChanged { show(change.orientation) }
+        if let change = change as? HeadingDecided { show(change.heading) }
+    }
+
+    private func show(_ orientation: DeviceOrientation) {
         object.set(Self.interface, "AccelerometerOrientation", .string(mapping.value.name(for: orientation)))
     }
 
     /// iio-sensor-proxy's `CompassHeading` before any heading is known.
     static let unknownHeading = -1.0
 
-    /// On the hub's loop: the heading engine decided. The magnetic heading in the device's
-    /// natural orientation, as iio-sensor-proxy reports its compass's.
-    func headingDecided(_ heading: Heading) {
+    /// The magnetic heading in the device's natural orientation, as iio-sensor-proxy
+    /// reports its compass's.
+    private func show(_ heading: Heading) {
         compass.set(Self.compassInterface, "CompassHeading", .double(Heading.hundredths(heading.magnetic)))
     }
 

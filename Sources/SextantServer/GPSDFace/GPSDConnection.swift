@@ -152,9 +152,9 @@ extension GPSDConnection: SessionOutput {
         guard watch.enable, watch.json, watch.device == nil || watch.device == owner.currentDevice(),
             let session, hub.authorization.mayReceiveLocations(session.id)
         else { return }
-        let trueHeading = withTrue ? hub.trueHeading(of: heading, for: session) : nil
+        let trueHeading = withTrue ? hub.services(HeadingService.self).trueHeading(of: heading, for: session) : nil
         let report = GPSDReport.attitude(
-            heading, trueHeading: trueHeading, needsCalibration: hub.heading.engine.needsCalibration, device: owner.currentDevice())
+            heading, trueHeading: trueHeading, needsCalibration: hub.services(HeadingService.self).heading.engine.needsCalibration, device: owner.currentDevice())
         send(report, kind: .location)
     }
 

@@ -214,10 +214,9 @@ final class GPSDFace: Face {
     func startWatch(_ session: AppSession) {
         session.stream = LocationStream()
         // Every heading, as gpsd passes on every ATT its compass reports.
-        session.topics.insert(.heading)
-        session.heading = HeadingSubscription(filter: 0)
+        hub.services(HeadingService.self).start(session, filter: 0)
         // The sky, as gpsd sends each SKY its receiver reports (RULES G6).
-        session.topics.insert(.satellites)
+        hub.sessions.subscribe(session, to: .satellites)
         hub.sessionChanged(session)
         hub.replay.locationRequested()
         guard !hub.authorization.isWaitingListFull(session.id) else { return }
@@ -227,9 +226,8 @@ final class GPSDFace: Face {
 
     func stopWatch(_ session: AppSession) {
         session.stream = nil
-        session.topics.remove(.heading)
-        session.heading = nil
-        session.topics.remove(.satellites)
+        hub.services(HeadingService.self).stop(session)
+        hub.sessions.unsubscribe(session, from: .satellites)
         hub.sessionChanged(session)
     }
 

@@ -17,5 +17,7 @@ extension ServicesEnabledEvent: GeoClueEncodable {
 }
 
 extension GeoClueFace: Face {
-    func servicesEnabledChanged(_ enabled: Bool) { servicesSwitched(enabled) }
+    func observe(_ change: any DeviceChange) {
+        if let switched = change as? ServicesEnabledChanged { servicesSwitched(switched.enabled) }
+    }
 }

@@ -58,9 +58,9 @@ extension GeoClueFace {
     /// have at `fix`: only at full accuracy (a reduced fix has no heading, L10), and only a
     /// reading within ``compassFreshness`` of the fix.
     func compassHeading(for session: AppSession?, at fix: LocationFix) -> Double? {
-        guard let session, hub.decidedAccuracy(of: session) == .full, let latest = hub.heading.engine.latest else { return nil }
+        guard let session, hub.decidedAccuracy(of: session) == .full, let latest = hub.services(HeadingService.self).heading.engine.latest else { return nil }
         let (gap, overflow) = latest.time.nanoseconds.subtractingReportingOverflow(fix.time.nanoseconds)
         guard !overflow, gap.magnitude <= Self.compassFreshness.magnitude else { return nil }
-        return hub.trueHeading(of: latest, for: session)
+        return hub.services(HeadingService.self).trueHeading(of: latest, for: session)
     }
 }

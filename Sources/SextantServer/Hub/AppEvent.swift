@@ -80,30 +80,6 @@ struct ServicesEnabledEvent: AppEventKind {
     var params: JSONValue { ["enabled": .bool(enabled)] }
 }
 
-struct DeviceOrientationEvent: AppEventKind {
-    let change: DeviceOrientationChange
-    static var topic: AppTopic { .orientation }
-    var outboundKind: OutboundKind { .sensor }
-    var method: String { Event.deviceOrientation }
-    var params: JSONValue { change.json }
-}
-
-struct InterfaceOrientationEvent: AppEventKind {
-    let change: InterfaceOrientationChange
-    static var topic: AppTopic { .orientation }
-    var outboundKind: OutboundKind { .essential }
-    var method: String { Event.interfaceOrientation }
-    var params: JSONValue { change.json }
-}
-
-struct PostureEvent: AppEventKind {
-    let change: PostureChange
-    static var topic: AppTopic { .posture }
-    var outboundKind: OutboundKind { .sensor }
-    var method: String { Event.posture }
-    var params: JSONValue { change.json }
-}
-
 /// The GPS source is gone: told once per loss to each streaming session. It says where
 /// no fix comes from, not where the device is.
 struct LocationUnavailableEvent: AppEventKind {
@@ -114,72 +90,25 @@ struct LocationUnavailableEvent: AppEventKind {
     var params: JSONValue { ["reason": .string(reason)] }
 }
 
-/// A significant change (RULES S1–S3): a fix, already reduced when the app's accuracy is.
-struct SignificantChangeEvent: AppEventKind {
-    let fix: LocationFix
-    let accuracy: LocationAccuracy
-    static var topic: AppTopic { .significantChanges }
-    static var isLocationDerived: Bool { true }
-    var outboundKind: OutboundKind { .location }
-    var method: String { Event.significantChange }
-    var params: JSONValue { fix.json(accuracy: accuracy) }
-}
-
-/// An arrival or a departure (RULES V1–V5), its coordinate already reduced when the app's
-/// accuracy is. Queued as a location: discarded with them when the app loses the right (L9).
-struct VisitEvent: AppEventKind {
-    let visit: Visit
-    let accuracy: LocationAccuracy
-    static var topic: AppTopic { .visits }
-    static var isLocationDerived: Bool { true }
-    var outboundKind: OutboundKind { .location }
-    var method: String { Event.visit }
-    var params: JSONValue { visit.wire(accuracy).json }
-}
-
-/// One of the app's regions was entered, left or dwelt in, or its first state decided
-/// (RULES R1–R7): location-derived, and for full accuracy only (R10). No coordinates.
-struct RegionTransitionEvent: AppEventKind {
-    let transition: RegionTransition
-    static var topic: AppTopic { .region }
-    static var isLocationDerived: Bool { true }
-    static var needsFullAccuracy: Bool { true }
-    var outboundKind: OutboundKind { .locationDecision }
-    var method: String { Event.region }
-    var params: JSONValue { transition.wire.json }
-}
-
-/// Region monitoring stopped being available to the app (its accuracy became reduced,
-/// R10): says nothing of where the device is.
-/// The satellites in view and used (RULES N8): where the device is, to a few hundred
-/// kilometres, so only for a session that may have full-accuracy locations.
-struct SatellitesEvent: AppEventKind {
-    let sky: WireSky
-    static var topic: AppTopic { .satellites }
-    static var isLocationDerived: Bool { true }
-    static var needsFullAccuracy: Bool { true }
-    var outboundKind: OutboundKind { .location }
-    var method: String { Event.satellites }
-    var params: JSONValue { sky.json }
-}
-
-struct RegionUnavailableEvent: AppEventKind {
-    let reason: String
-    static var topic: AppTopic { .region }
-    var outboundKind: OutboundKind { .essential }
-    var method: String { Event.regionUnavailable }
-    var params: JSONValue { ["reason": .string(reason)] }
-}
-
 /// An event on its way to any number of sessions: its JSON-RPC line is encoded once, on
 /// first use, and the same bytes go to every app.sock session that may have it.
 final class SharedEvent {
     let event: any AppEventKind
+    /// The event's gate (``Hub/mayLeave(_:for:)``), read once here rather than through the
+    /// existential on every delivery.
+    let topic: AppTopic
+    let isLocationDerived: Bool
+    let needsFullAccuracy: Bool
     private var line: ByteBuffer?
     /// The line in a chunk of lines shared between connections, once one asked for it.
     private var sharedRun: SharedLineRun?
 
-    init(_ event: any AppEventKind) { self.event = event }
+    init(_ event: any AppEventKind) {
+        self.event = event
+        topic = event.topic
+        isLocationDerived = event.isLocationDerived
+        needsFullAccuracy = event.needsFullAccuracy
+    }
 
     func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         if let line { return line }
@@ -231,13 +160,6 @@ protocol SessionOutput: AnyObject {
 
 extension SessionOutput {
     func deliver(_ shared: SharedEvent) { deliver(shared.event) }
-}
-
-extension DeviceOrientationChange {
-    /// The `deviceOrientation` event's params.
-    var json: JSONValue {
-        ["orientation": .string(orientation.rawValue), "previous": .string(previous.rawValue), "time": .string(time.rfc3339)]
-    }
 }
 
 extension InterfaceOrientationChange {

@@ -12,25 +12,34 @@ protocol Face: AnyObject {
     func holdsBackReplay(now: Int64) -> Bool
     /// The daemon stops: its clients are closed.
     func close()
-    /// Each decision of the orientation judge (RULES O1–O5), whatever its source.
-    func deviceOrientationChanged(_ orientation: DeviceOrientation)
-    /// Each change of the Location Services switch (RULES L1).
-    func servicesEnabledChanged(_ enabled: Bool)
-    /// Each heading the heading engine decides (RULES H1–H5), whatever its source, in the
-    /// device's natural orientation, before any app's rules.
-    func headingDecided(_ heading: Heading)
+    /// A change of the device a face may show whatever any app asked (the orientation
+    /// judge's decision, the heading, the Location Services switch): one observation for
+    /// every kind, so a new kind is a new ``DeviceChange`` type, not a method here. A face
+    /// ignores the kinds it does not show.
+    func observe(_ change: any DeviceChange)
+}
+
+/// Something the device decided, told to every face (``Face/observe(_:)``) whoever listens.
+protocol DeviceChange {}
+
+/// The Location Services switch changed (RULES L1).
+struct ServicesEnabledChanged: DeviceChange {
+    let enabled: Bool
 }
 
 extension Face {
     var statusMembers: [String: JSONValue] { [:] }
     func holdsBackReplay(now: Int64) -> Bool { false }
     func close() {}
-    func deviceOrientationChanged(_ orientation: DeviceOrientation) {}
-    func servicesEnabledChanged(_ enabled: Bool) {}
-    func headingDecided(_ heading: Heading) {}
+    func observe(_ change: any DeviceChange) {}
 }
 
 extension Hub {
+    /// Every face sees `change`.
+    func observed(_ change: any DeviceChange) {
+        for face in faces { face.observe(change) }
+    }
+
     /// The face of type `F`, if the daemon registered one.
     func face<F: Face>(_ type: F.Type) -> F? {
         for face in faces { if let match = face as? F { return match } }

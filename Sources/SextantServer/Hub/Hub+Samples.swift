@@ -22,7 +22,7 @@ extension Hub {
             // The profile (N1–N5) and the flag (N7) before the rules: the decided fix is
             // the reported one; the recording above keeps the truth.
             let fix = gnss.report(truth, from: source)
-            synthesizeSky(at: truth.time, from: source)
+            services.fixSampled(truth, from: source)
             guard let fix else {
                 if gnss.fixLost(from: source) { locationUnavailable(Self.noFixReason, from: source) }
                 return
@@ -33,7 +33,7 @@ extension Hub {
         case .reading(let reading):
             sensorReading(reading, at: sample.time, from: source)
         case .sky(let sky):
-            recordedSky(sky, at: sample.time, from: source)
+            services.skySampled(sky, at: sample.time, from: source)
         }
     }
 
@@ -44,11 +44,8 @@ extension Hub {
     /// held while a replay plays wins until it is released (O4a).
     func sensorReading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
         if source == .replay, let held = manualSensors.heldBeforeReplay(sharingTopicWith: reading.kind) { releaseByHand(held) }
-        guard let handle = SensorHandlers.all[reading.kind],
-            motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds())
-        else { return }
-        guard heading.heard(reading.kind, from: source, at: time) else { return }
-        handle(self, reading, time)
+        guard services.consumes(reading.kind), motion.admits(reading.kind, source.sensorRank, at: clock.monotonicNanoseconds()) else { return }
+        services.route(reading, at: time, from: source)
     }
 
     /// Holds `reading` by hand (O4a): the manual source repeats it, and the arbiters of
@@ -64,7 +61,7 @@ extension Hub {
     func releaseByHand(_ kind: SensorKind.ID) {
         manualSensors.release(kind)
         guard !manualSensors.holdsTopic(of: kind) else { return }
-        if ManualSensors.sharingTopic(with: kind).contains(SensorKind.compass.id), heading.source == .manual { heading.forget() }
+        services.releasedByHand(kind)
         for sharing in ManualSensors.sharingTopic(with: kind) { motion.release(sharing) }
     }
 
@@ -79,8 +76,7 @@ extension Hub {
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
         fanOutLocation(fix, SharedEvent(LocationEvent(fix, .full)))
-        publishMovement(fix)
-        evaluateRegions(fix)
+        services.fixDecided(fix)
     }
 
     /// What one session gets of a fix, if anything. A session served reduced whose grid is

@@ -214,9 +214,9 @@ extension Hub {
         return .later(opened.nonisolated())
     }
 
-    /// Whether the store holds something of the app: a decision, a grid shift, a region.
+    /// Whether the store holds something of the app: a decision, a grid shift, a service's (a region).
     func holdsStored(_ app: String) -> Bool {
-        authorization.permissions[app] != nil || stored.fudgers[app] != nil || regions.hasRegions(app)
+        authorization.permissions[app] != nil || stored.fudgers[app] != nil || services.holdsStored(app)
     }
 
     /// A session of the app ended (or failed to open): with none left, a binding that was

@@ -23,8 +23,6 @@ extension Hub {
             "servicesEnabled": .bool(authorization.servicesEnabled),
             "rotationLock": .bool(motion.rotationLock),
             "deviceOrientation": .string(motion.judge.orientation.rawValue),
-            "posture": postureJSON,
-            "heading": headingStatusJSON,
             "held": manualSensors.statusJSON,
             "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
             "locationUnavailable": location.loss.map { .string($0) } ?? .null,
@@ -33,8 +31,8 @@ extension Hub {
             "allowOnceTimeout": .double(Double(authorization.allowOnceBackgroundLimit) / 1e9),
             "recording": recorder.map { JSONValue.string($0.path) } ?? .null,
             "gnss": gnss.state.json,
-            "regions": ["count": .int(Int64(regions.monitor.count)), "apps": .int(Int64(regions.monitor.appsMonitoring.count))],
         ]
+        status.merge(services.statusMembers) { $1 }
         for face in faces { status.merge(face.statusMembers) { $1 } }
         return .object(status)
     }

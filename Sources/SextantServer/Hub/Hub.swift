@@ -74,9 +74,11 @@ public final class Hub {
     let stored: StoreBackedState
     let startedAt: Int64
 
-    /// Each socket's methods (`SocketMethods.swift`).
-    let appMethods = MethodTable.appSocket()
-    let controlMethods = MethodTable.controlSocket()
+    /// Each socket's methods (`SocketMethods.swift`, and each service's).
+    private(set) lazy var appMethods = MethodTable.appSocket(services.appMethods)
+    private(set) lazy var controlMethods = MethodTable.controlSocket(services.controlMethods)
+    /// The phone's services (`ServiceRegistry`): what samples and fixes are routed to.
+    private(set) var services: Services!
 
     /// The faces the daemon registered (`register(_:)`), in that order.
     private(set) var faces: [any Face] = []
@@ -86,8 +88,8 @@ public final class Hub {
     private(set) lazy var loopYield = LoopYield(eventLoop: eventLoop)
     /// Control peers that called `watch`, with what they watch, kept apart so that
     /// publishing an event does not look at every connection.
-    private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
-    private(set) var sessions = SessionTable()
+    let watchers = WatcherTable()
+    let sessions = SessionTable()
     /// Authorization requests waiting for a decision, whoever answers them.
     private var authorizationWaiters: [RequestToken: AuthorizationWaiter] = [:]
     private var nextToken: RequestToken = 0
@@ -100,14 +102,8 @@ public final class Hub {
     let locationFanOut = LocationFanOut.State()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
-    /// The heading engine and the model's field at the latest fix (Hub+Heading).
-    let heading = HeadingState()
     /// The GNSS profile and the simulated flag every fix passes through before the rules.
     let gnss: GNSSProfiles
-    /// The device's visits and the sessions that listen for them or for significant changes.
-    private(set) lazy var movement = MovementState(visits: VisitDetector(settings: configuration.visits))
-    /// Every app's regions and what the fixes decided of them (RULES R1–R9).
-    let regions: RegionMonitoring
 
     // Replay and recording.
     private(set) var replay: ReplayPlayer!
@@ -137,9 +133,9 @@ public final class Hub {
             servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.stored = StoreBackedState(snapshot: snapshot)
-        self.regions = RegionMonitoring(maxRegionsPerApp: configuration.maxRegionsPerApp, stored: snapshot.regions)
         self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
+        self.services = Services(hub: self, stored: snapshot)
     }
 
     /// Stops timers and the faces after the sockets are closed (`HubHandle.shutdown`).
@@ -209,7 +205,7 @@ public final class Hub {
     func peerClosed(_ peer: any RPCPeer) {
         eventLoop.preconditionInEventLoop()
         peer.close()
-        watchers[ObjectIdentifier(peer)] = nil
+        watchers.remove(peer)
         authorizationWaiters = authorizationWaiters.filter { !$0.value.belongs(to: peer) }
         if let id = peer.session { closeSession(id) }
         replay.clientDrained()
@@ -219,6 +215,7 @@ public final class Hub {
     func closeSession(_ id: SessionID) {
         guard let session = sessions.close(id) else { return }
         session.cancelOnceWaiters()
+        services.sessionClosed(session)
         perform(authorization.closeSession(id))
         sessionClosed(session)
     }
@@ -286,7 +283,7 @@ public final class Hub {
                     session.output.discardQueuedLocations()
                 }
                 publish(to: session, AuthorizationEvent(snapshot: snapshot))
-                regionsAuthorizationChanged(session, snapshot)
+                services.authorizationChanged(session, snapshot)
                 sessionChanged(session)
             case .reply(let token, let snapshot):
                 answerAuthorization(token, .success(snapshot))
@@ -312,7 +309,7 @@ public final class Hub {
                 for session in sessions.ordered {
                     publish(to: session, event)
                 }
-                for face in faces { face.servicesEnabledChanged(enabled) }
+                observed(ServicesEnabledChanged(enabled: enabled))
             case .scheduleExpiryCheck(let at):
                 let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
                 eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [self] in
@@ -347,10 +344,14 @@ public final class Hub {
     /// hears the event's topic, and a location-derived event only while the rules let the
     /// session have locations (L9: the decision a fix's delivery reads, `decidedAccuracy(of:)`).
     func mayLeave(_ event: any AppEventKind, for session: AppSession) -> Bool {
-        guard session.hears(event.topic) else { return false }
-        guard event.isLocationDerived else { return true }
+        mayLeave(event.topic, event.isLocationDerived, event.needsFullAccuracy, for: session)
+    }
+
+    private func mayLeave(_ topic: AppTopic, _ isLocationDerived: Bool, _ needsFullAccuracy: Bool, for session: AppSession) -> Bool {
+        guard session.hears(topic) else { return false }
+        guard isLocationDerived else { return true }
         guard let accuracy = decidedAccuracy(of: session) else { return false }
-        return accuracy == .full || !event.needsFullAccuracy
+        return accuracy == .full || !needsFullAccuracy
     }
 
     /// Sends an event to an app session, if it may have it, and a copy to the watchers.
@@ -364,36 +365,11 @@ public final class Hub {
     /// The same for an event that goes to many sessions, encoded once for all of them.
     func publish(to session: AppSession, _ shared: SharedEvent) {
         settleOwedLocation(session)
-        guard mayLeave(shared.event, for: session) else { return }
+        guard mayLeave(shared.topic, shared.isLocationDerived, shared.needsFullAccuracy, for: session) else { return }
         session.output.deliver(shared)
         if !watchers.isEmpty {
             broadcastToWatchers(
                 shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.outboundKind, delivered: true)
         }
-    }
-
-    /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
-    /// says whether it went to that app (a watcher of one app sees only those). `params`
-    /// is built only when someone watches: every fix of a replay passes here.
-    func broadcastToWatchers(
-        _ method: String, _ params: @autoclosure () -> JSONValue, app: String? = nil, session: SessionID? = nil,
-        kind: OutboundKind = .essential, delivered: Bool = false
-    ) {
-        guard !watchers.isEmpty else { return }
-        var members = params().objectValue ?? [:]
-        if let app { members["app"] = .string(app) }
-        if let session { members["session"] = .int(Int64(session)) }
-        let watched = JSONValue.object(members)
-        for (peer, filter) in watchers.values where filter.admits(method, deliveredTo: delivered ? app : nil) {
-            peer.notify(method, watched, kind: kind == .location ? .sensor : kind == .locationDecision ? .essential : kind)
-        }
-    }
-
-    /// Whether a watcher would see an event of `method` that went to no app.
-    func watchersAdmit(_ method: String) -> Bool { watchers.values.contains { $0.filter.admits(method, deliveredTo: nil) } }
-
-    /// `watch`: the peer sees the events its filter admits from now on.
-    func watch(_ filter: WatchFilter, on peer: any RPCPeer) {
-        watchers[ObjectIdentifier(peer)] = (peer, filter)
     }
 }

@@ -14,25 +14,15 @@ final class AppSession {
     /// The app's interface orientation under O6–O11.
     var interface: AppInterfaceOrientation
     /// The topics it subscribed to besides `session` and `location` (`orientation.start`...),
-    /// a sensor kind's among them.
-    var topics: Set<AppTopic> = []
+    /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
+    fileprivate(set) var topics = TopicSet()
     var stream: LocationStream?
-    /// Its significant-change service, from `significantChanges.start` (RULES S1–S3).
-    var significantChanges: SignificantChangeMonitor?
-    /// Its `heading.start`: the filter and the model at its served place (Hub+Heading).
-    var heading: HeadingSubscription?
-    /// Its `motion.start`: the interval and the last reading sent (Hub+MotionStream).
-    var motion: MotionSubscription?
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
     /// The authorization engine's answer for this session's locations (nil: none may
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
     var decidedAccuracy: LocationAccuracy?
     var decidedAt: UInt64 = 0
-    /// Whether it may hear the compass (H8, L8) as of the engine's generation
-    /// `headingDecidedAt` (`Hub.mayHaveHeading(_:)`).
-    var mayHaveHeading = false
-    var headingDecidedAt: UInt64 = 0
     /// Told that region monitoring stopped being available (R10), until full accuracy returns.
     var toldRegionsUnavailable = false
     /// Its `apps.list` entry as the watchers were last told it (`Hub.sessionChanged`).
@@ -48,11 +38,10 @@ final class AppSession {
     }
 
     /// What it streams, by topic name, sorted (`apps.list`'s `streams`): its location
-    /// stream, its significant changes and the topics it subscribed to.
+    /// stream and the topics it subscribed to.
     var streams: [String] {
         var names = Set(topics.map(\.name))
         if stream != nil { names.insert(AppTopic.location.name) }
-        if significantChanges != nil { names.insert(AppTopic.significantChanges.name) }
         return names.sorted()
     }
 
@@ -61,7 +50,6 @@ final class AppSession {
         switch topic {
         case .session, .region: return true
         case .location: return stream != nil || !onceWaiters.isEmpty
-        case .significantChanges: return significantChanges != nil
         default: return topics.contains(topic)
         }
     }
@@ -114,19 +102,23 @@ struct OnceWaiters {
     }
 }
 
-/// The live app sessions: the one table of them, by id and in the order they opened.
-struct SessionTable {
+/// The live app sessions: the one table of them, by id, in the order they opened and by
+/// the topics they hear. Changed only through the operations below.
+final class SessionTable {
     private var byID: [SessionID: AppSession] = [:]
     /// Opening order, which is id order: events go to sessions in this order. Kept as a
     /// list so that publishing does not sort on every event.
     private(set) var ordered: [AppSession] = []
+    /// The sessions subscribed to each topic (by its index), in id order: a sample reaches
+    /// the sessions that asked for it without looking at the others.
+    private var byTopic: [[AppSession]] = []
     private var lastID: SessionID = 0
 
     subscript(id: SessionID) -> AppSession? { byID[id] }
 
     var count: Int { ordered.count }
 
-    mutating func open(app: String, output: SessionOutput, interface: AppInterfaceOrientation) -> AppSession {
+    func open(app: String, output: SessionOutput, interface: AppInterfaceOrientation) -> AppSession {
         lastID += 1
         let session = AppSession(id: lastID, app: app, output: output, interface: interface)
         byID[session.id] = session
@@ -134,10 +126,33 @@ struct SessionTable {
         return session
     }
 
-    mutating func close(_ id: SessionID) -> AppSession? {
+    func close(_ id: SessionID) -> AppSession? {
         guard let session = byID.removeValue(forKey: id) else { return nil }
         session.isOpen = false
         ordered.removeAll { $0 === session }
+        for topic in session.topics { unsubscribe(session, from: topic) }
         return session
+    }
+
+    /// The sessions that subscribed to `topic`, in id order.
+    func subscribers(of topic: AppTopic) -> [AppSession] {
+        topic.index < byTopic.count ? byTopic[topic.index] : []
+    }
+
+    /// Whether any session subscribed to `topic`.
+    func isHeard(_ topic: AppTopic) -> Bool { !subscribers(of: topic).isEmpty }
+
+    /// `session` hears `topic` from now on.
+    func subscribe(_ session: AppSession, to topic: AppTopic) {
+        guard session.isOpen, session.topics.insert(topic) else { return }
+        while byTopic.count <= topic.index { byTopic.append([]) }
+        let index = byTopic[topic.index].partitioningIndex { $0.id > session.id }
+        byTopic[topic.index].insert(session, at: index)
+    }
+
+    /// `session` no longer hears `topic`.
+    func unsubscribe(_ session: AppSession, from topic: AppTopic) {
+        guard session.topics.remove(topic) else { return }
+        byTopic[topic.index].removeAll { $0 === session }
     }
 }

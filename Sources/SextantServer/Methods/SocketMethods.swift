@@ -1,28 +1,20 @@
 import SextantProtocol
 
-/// The methods each socket serves: the one place a new method is registered.
+/// The methods each socket serves besides the services' own (each service lists its methods:
+/// `HubService.appMethods`, `.controlMethods`).
 extension MethodTable {
     /// The app socket (PROTOCOL "App socket"): any local program.
-    static func appSocket() -> MethodTable {
+    static func appSocket(_ services: [any RPCMethod.Type] = ServiceRegistry.all.flatMap { $0.appMethods }) -> MethodTable {
         MethodTable(
             .app,
             [
                 HelloMethod.self, AuthorizationGetMethod.self, AuthorizationRequestMethod.self,
-                LocationStartMethod.self, LocationStopMethod.self, LocationOnceMethod.self,
-                SubscriptionMethod<OrientationStart>.self, SubscriptionMethod<OrientationStop>.self,
-                SubscriptionMethod<PostureStart>.self, SubscriptionMethod<PostureStop>.self,
-                AppUpdateMethod.self,
-                MovementServiceMethod<SignificantChangesStart>.self, MovementServiceMethod<SignificantChangesStop>.self,
-                MovementServiceMethod<VisitsStart>.self, MovementServiceMethod<VisitsStop>.self,
-                RegionMonitorMethod.self, RegionStopMethod.self, RegionListMethod.self, RegionStateMethod.self,
-                HeadingStartMethod.self, HeadingStopMethod.self,
-                SubscriptionMethod<SatellitesStart>.self, SubscriptionMethod<SatellitesStop>.self,
-                MotionStartMethod.self, MotionStopMethod.self,
-            ])
+                LocationStartMethod.self, LocationStopMethod.self, LocationOnceMethod.self, AppUpdateMethod.self,
+            ] + services)
     }
 
     /// The control socket (PROTOCOL "Control socket"): `sextantctl`, the daemon's own user and root.
-    static func controlSocket() -> MethodTable {
+    static func controlSocket(_ services: [any RPCMethod.Type] = ServiceRegistry.all.flatMap { $0.controlMethods }) -> MethodTable {
         MethodTable(
             .control,
             [
@@ -34,7 +26,6 @@ extension MethodTable {
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,
                 ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
                 RecordStartMethod.self, RecordStopMethod.self, GNSSProfileMethod.self,
-                RegionsListMethod.self, RegionsAddMethod.self, RegionsRemoveMethod.self,
-            ])
+            ] + services)
     }
 }

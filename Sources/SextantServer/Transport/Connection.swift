@@ -62,7 +62,7 @@ final class Connection {
 }
 
 extension Connection: RPCPeer {
-    func deliver(_ event: any AppEventKind) { writer.sendLine(event.jsonRPCLine(channel.allocator), kind: event.outboundKind) }
+    func deliver(_ event: any AppEventKind) { writer.sendLine(event.jsonRPCLine(writer.allocator), kind: event.outboundKind) }
     func deliver(_ shared: SharedEvent) { writer.sendShared(shared) }
     func discardQueuedLocations() { writer.discardQueuedLocations() }
     var peer: PeerCredentials? { credentials }

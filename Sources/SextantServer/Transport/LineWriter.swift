@@ -63,14 +63,17 @@ final class LineWriter {
         self.logger = logger
         self.wording = wording
         self.lastProgress = clock.monotonicNanoseconds()
+        self.allocator = channel.allocator
     }
 
-    var allocator: ByteBufferAllocator { channel.allocator }
+    /// The channel's allocator, read once: off the channel's loop (the hub's loop, with
+    /// `--io-threads` above 1) NIO reads it under a lock, and every line asked for it.
+    let allocator: ByteBufferAllocator
 
     /// Sends one line of text (with its newline).
     func send(_ text: String, kind: OutboundKind) {
         guard !isClosed else { return }
-        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        var buffer = allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
         sendLine(buffer, kind: kind)
     }
@@ -107,10 +110,10 @@ final class LineWriter {
     func sendShared(_ event: SharedEvent) {
         guard !isClosed else { return }
         guard turnLines == nil, outbox.isEmpty, channel.isWritable else {
-            sendLine(event.jsonRPCLine(channel.allocator), kind: event.event.outboundKind)
+            sendLine(event.jsonRPCLine(allocator), kind: event.event.outboundKind)
             return
         }
-        let line = event.run(in: flushes.sharedLines, channel.allocator)
+        let line = event.run(in: flushes.sharedLines, allocator)
         if let run = turnRun, run.isFollowed(by: line) {
             turnRun!.end = line.end
         } else {
@@ -220,7 +223,7 @@ final class LineWriter {
         guard !isClosed else { return }
         isClosed = true
         handTurnLinesToChannel()
-        var buffer = channel.allocator.buffer(capacity: max(256, text.utf8.count))
+        var buffer = allocator.buffer(capacity: max(256, text.utf8.count))
         buffer.writeString(text)
         ask(.writeAndClose(channel, buffer))
     }

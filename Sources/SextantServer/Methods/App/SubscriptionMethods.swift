@@ -12,9 +12,9 @@ struct SubscriptionMethod<Switch: TopicSwitch>: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         if Switch.on {
-            call.session.topics.insert(Switch.topic)
+            call.hub.sessions.subscribe(call.session, to: Switch.topic)
         } else {
-            call.session.topics.remove(Switch.topic)
+            call.hub.sessions.unsubscribe(call.session, from: Switch.topic)
         }
         return .result([:])
     }
@@ -25,34 +25,4 @@ protocol TopicSwitch {
     static var method: String { get }
     static var topic: AppTopic { get }
     static var on: Bool { get }
-}
-
-extension OrientationStart: TopicSwitch {
-    static var topic: AppTopic { .orientation }
-    static var on: Bool { true }
-}
-
-extension OrientationStop: TopicSwitch {
-    static var topic: AppTopic { .orientation }
-    static var on: Bool { false }
-}
-
-extension PostureStart: TopicSwitch {
-    static var topic: AppTopic { .posture }
-    static var on: Bool { true }
-}
-
-extension PostureStop: TopicSwitch {
-    static var topic: AppTopic { .posture }
-    static var on: Bool { false }
-}
-
-extension SatellitesStart: TopicSwitch {
-    static var topic: AppTopic { .satellites }
-    static var on: Bool { true }
-}
-
-extension SatellitesStop: TopicSwitch {
-    static var topic: AppTopic { .satellites }
-    static var on: Bool { false }
 }

@@ -1,71 +1,107 @@
 import SextantCore
 import SextantProtocol
+import SextantStore
 
-/// Magnetometer and compass readings in (``SensorHandlers``), with the accelerometer's
-/// gravity; `heading` and `headingCalibration` events out (RULES H1–H9). The engine decides
-/// the heading; the hub turns it to each app's interface, adds the declination at the place
-/// the app may know, and applies the rules of who may have what.
-extension Hub {
-    /// H1: the accelerometer's latest reading is the attitude the next field is judged in.
-    func headingGravity(_ reading: Acceleration) { heading.gravity(reading) }
+/// Magnetometer and compass readings in, with the accelerometer's gravity; `heading` and
+/// `headingCalibration` events out (RULES H1–H9). The engine decides the heading; the
+/// service turns it to each app's interface, adds the declination at the place the app may
+/// know, and applies the rules of who may have what.
+final class HeadingService: PhoneService {
+    static var appMethods: [any RPCMethod.Type] { [HeadingStartMethod.self, HeadingStopMethod.self] }
+    /// The accelerometer first: H1, its latest reading is the attitude the next field is judged in.
+    static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id, SensorKind.magnetometer.id, SensorKind.compass.id] }
 
-    /// One magnetometer reading its arbiter let through.
-    func magnetometerSample(_ field: MagneticField, at time: Timestamp) {
-        guard let decision = heading.judge(field, at: time, lastFix: location.lastFix) else { return }
-        publishHeading(decision)
+    private unowned let hub: Hub
+    /// The heading engine and the model's field at the latest fix.
+    let heading = HeadingState()
+    private var subscribers = Subscribers<HeadingSubscription>()
+
+    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+
+    /// `heading.start`: a filter set afresh on each start (H7).
+    func start(_ session: AppSession, filter: Double) {
+        subscribers.set(session, HeadingSubscription(filter: filter))
+        hub.sessions.subscribe(session, to: .heading)
     }
 
-    /// One compass reading its arbiter let through: taken as it is (H1).
-    func compassSample(_ compass: CompassReading, at time: Timestamp) {
-        guard let decision = heading.judge(compass, at: time, lastFix: location.lastFix) else { return }
-        publishHeading(decision)
+    func stop(_ session: AppSession) {
+        subscribers.remove(session)
+        hub.sessions.unsubscribe(session, from: .heading)
+    }
+
+    func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
+
+    var statusMembers: [String: JSONValue] { ["heading": statusJSON] }
+
+    /// The compass held by hand is let go of: `status` says null until the next reading.
+    func releasedByHand(_ kind: SensorKind.ID) {
+        if ManualSensors.sharingTopic(with: kind).contains(SensorKind.compass.id), heading.source == .manual { heading.forget() }
+    }
+
+    func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
+        if let gravity = Acceleration(reading) {
+            heading.gravity(gravity)
+            return
+        }
+        // H9: a source's compass readings silence its magnetometer's for a while.
+        guard heading.heard(reading.kind, from: source, at: time) else { return }
+        let decision: HeadingDecision?
+        if let field = MagneticField(reading) {
+            decision = heading.judge(field, at: time, lastFix: hub.location.lastFix)
+        } else if let compass = CompassReading(reading) {
+            decision = heading.judge(compass, at: time, lastFix: hub.location.lastFix)
+        } else {
+            decision = nil
+        }
+        if let decision { publishHeading(decision) }
     }
 
     private func publishHeading(_ decision: HeadingDecision) {
         let decided = decision.heading
-        for face in faces { face.headingDecided(decided) }
+        hub.observed(HeadingDecided(heading: decided))
         // Apps differ only by their interface (H2) and the true heading they may have (H8):
         // each distinct event is made and encoded once, and its bytes go to all of them.
         var payloads = HeadingPayloads(heading: decided)
         let calibration = decision.calibrationChanged.map { SharedEvent(HeadingCalibrationEvent(needed: $0, time: decided.time)) }
         let fullAccuracyTrue = fullAccuracyTrueHeading(of: decided)
         var heard = false
-        for session in sessions.ordered where session.hears(.heading) {
+        for (session, subscription) in subscribers.entries {
             heard = true
             // H8: the magnetic heading follows L8 (foreground, or background with Always).
-            guard mayHaveHeading(session) else { continue }
-            if let calibration { publish(to: session, calibration) }
+            guard mayHaveHeading(session, subscription) else { continue }
+            if let calibration { hub.publish(to: session, calibration) }
             let interface = session.interface.orientation ?? .portrait
             let magnetic = HeadingMath.turned(decided.magnetic, to: interface)
-            guard session.heading?.stream.admits(magnetic, accuracy: decided.accuracy) == true else { continue }
+            guard subscription.stream.admits(magnetic, accuracy: decided.accuracy) else { continue }
             let trueHeading = trueHeading(of: decided, for: session, atFullAccuracy: fullAccuracyTrue)
-            publish(to: session, payloads.event(interface: interface, magnetic: magnetic, trueHeading: trueHeading))
+            hub.publish(to: session, payloads.event(interface: interface, magnetic: magnetic, trueHeading: trueHeading))
         }
         guard !heard else { return }
         if let needed = decision.calibrationChanged {
-            broadcastToWatchers(Event.headingCalibration, HeadingCalibrationEvent(needed: needed, time: decided.time).params)
+            hub.broadcastToWatchers(Event.headingCalibration, HeadingCalibrationEvent(needed: needed, time: decided.time).params)
         }
         // The control side is trusted with where the device is: it sees `true` too (H6), and
         // a heading only when it changed, not each of a held compass's 50 readings a second.
         let watched = decided.json(magnetic: decided.magnetic, trueHeading: fullAccuracyTrue)
         guard heading.watchedChanged(watched) else { return }
-        broadcastToWatchers(Event.heading, watched, kind: .sensor)
+        hub.broadcastToWatchers(Event.heading, watched, kind: .sensor)
     }
 
     /// `heading` in `status`: the latest heading with its true heading as a watcher sees it.
-    var headingStatusJSON: JSONValue {
+    var statusJSON: JSONValue {
         heading.statusJSON(trueHeading: heading.engine.latest.flatMap(fullAccuracyTrueHeading(of:)))
     }
 
     /// H8 (L8): an app in the background hears the compass only with Always. Asked of
-    /// the engine again only when it changed (as `decidedAccuracy(of:)`): every reading's
+    /// the engine again only when it changed (as `hub.decidedAccuracy(of:)`): every reading's
     /// fan-out reads it for every app.
-    func mayHaveHeading(_ session: AppSession) -> Bool {
-        if session.headingDecidedAt != authorizationGeneration {
-            session.mayHaveHeading = appState(of: session) == .foreground || authorization.authorization(of: session.id).status == .authorizedAlways
-            session.headingDecidedAt = authorizationGeneration
+    private func mayHaveHeading(_ session: AppSession, _ subscription: HeadingSubscription) -> Bool {
+        if subscription.decidedAt != hub.authorizationGeneration {
+            subscription.mayHaveHeading =
+                hub.appState(of: session) == .foreground || hub.authorization.authorization(of: session.id).status == .authorizedAlways
+            subscription.decidedAt = hub.authorizationGeneration
         }
-        return session.mayHaveHeading
+        return subscription.mayHaveHeading
     }
 
     /// H6, H8: the true heading in the device's natural orientation that this session may
@@ -78,11 +114,11 @@ extension Hub {
 
     /// The same, given what an app at full accuracy gets (the same for every one of them).
     private func trueHeading(of decided: Heading, for session: AppSession, atFullAccuracy: Double?) -> Double? {
-        guard let granted = decidedAccuracy(of: session) else { return nil }
+        guard let granted = hub.decidedAccuracy(of: session) else { return nil }
         if granted == .full { return atFullAccuracy }
-        guard let fix = location.lastFix, let fudger = committedFudger(for: session.app) else { return nil }
+        guard let fix = hub.location.lastFix, let fudger = hub.committedFudger(for: session.app) else { return nil }
         let served = fudger.coarsen(fix).fix
-        let elements = session.heading?.model.elements(
+        let elements = subscribers[session]?.model.elements(
             latitude: served.latitude, longitude: served.longitude, height: served.altitude ?? 0, at: decided.time)
         return elements.map { HeadingMath.normalized(decided.magnetic + $0.declination) }
     }
@@ -91,7 +127,7 @@ extension Hub {
     /// the declination at the latest fix; without a fix, only the compass's own.
     func fullAccuracyTrueHeading(of decided: Heading) -> Double? {
         if let reported = decided.reportedTrue { return reported }
-        guard let fix = location.lastFix else { return nil }
+        guard let fix = hub.location.lastFix else { return nil }
         let declination = heading.fullAccuracyModel(at: fix, time: decided.time).declination
         return HeadingMath.normalized(decided.magnetic + declination)
     }
@@ -203,13 +239,22 @@ final class HeadingState {
     }
 }
 
-/// A session's `heading.start`: its filter (H7) and the model at the place it is served,
-/// when that is not the latest fix itself (reduced accuracy).
-struct HeadingSubscription {
+/// A session's `heading.start`: its filter (H7), the model at the place it is served,
+/// when that is not the latest fix itself (reduced accuracy), and whether it may hear the
+/// compass (H8, L8) as of the authorization engine's generation `decidedAt`.
+final class HeadingSubscription {
     var stream: HeadingStream
     var model = MagneticModelCache()
+    var mayHaveHeading = false
+    var decidedAt: UInt64 = 0
 
     init(filter: Double) { stream = HeadingStream(filter: filter) }
+}
+
+/// Observed by the faces (``Face/observe(_:)``): each heading the engine decides (RULES
+/// H1–H5), whatever its source, in the device's natural orientation, before any app's rules.
+struct HeadingDecided: DeviceChange {
+    let heading: Heading
 }
 
 /// A heading without `true`: the app may not know where it is now, or nobody does (H8).

@@ -9,7 +9,7 @@ struct RegionsListMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { app = try RegionsList(p).app }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let monitor = call.hub.regions.monitor
+        let monitor = call.hub.services(RegionsService.self).regions.monitor
         let apps = app.map { [$0] } ?? monitor.appsMonitoring
         let entries = apps.flatMap { app in
             monitor.regions(of: app).map { region in
@@ -34,7 +34,7 @@ struct RegionsAddMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        .later(try call.hub.monitorRegion(region, for: app, from: .control).map { JSONValue.object([:]) })
+        .later(try call.hub.services(RegionsService.self).monitorRegion(region, for: app, from: .control).map { JSONValue.object([:]) })
     }
 }
 
@@ -46,6 +46,6 @@ struct RegionsRemoveMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { request = try RegionsRemove(p) }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        .later(call.hub.stopRegion(request.identifier, for: request.app).map { RegionRemoved(removed: $0).json })
+        .later(call.hub.services(RegionsService.self).stopRegion(request.identifier, for: request.app).map { RegionRemoved(removed: $0).json })
     }
 }

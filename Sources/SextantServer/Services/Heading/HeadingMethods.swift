@@ -14,8 +14,7 @@ struct HeadingStartMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.topics.insert(.heading)
-        call.session.heading = HeadingSubscription(filter: filter)
+        call.hub.services(HeadingService.self).start(call.session, filter: filter)
         return .result([:])
     }
 }
@@ -28,8 +27,7 @@ struct HeadingStopMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.topics.remove(.heading)
-        call.session.heading = nil
+        call.hub.services(HeadingService.self).stop(call.session)
         return .result([:])
     }
 }

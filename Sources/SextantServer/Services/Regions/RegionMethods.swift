@@ -14,8 +14,8 @@ struct RegionMonitorMethod: RPCMethod {
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        try call.hub.checkRegionMonitoring(call.session)
-        return .later(try call.hub.monitorRegion(region, for: call.session.app, from: .app).map { JSONValue.object([:]) })
+        try call.hub.services(RegionsService.self).checkRegionMonitoring(call.session)
+        return .later(try call.hub.services(RegionsService.self).monitorRegion(region, for: call.session.app, from: .app).map { JSONValue.object([:]) })
     }
 }
 
@@ -28,7 +28,7 @@ struct RegionStopMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { identifier = try StopMonitoringRegion(p).identifier }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        .later(call.hub.stopRegion(identifier, for: call.session.app).map { RegionRemoved(removed: $0).json })
+        .later(call.hub.services(RegionsService.self).stopRegion(identifier, for: call.session.app).map { RegionRemoved(removed: $0).json })
     }
 }
 
@@ -42,9 +42,9 @@ struct RegionListMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub, session = call.session!
-        let monitor = hub.regions.monitor
+        let monitor = hub.services(RegionsService.self).regions.monitor
         let regions = monitor.regions(of: session.app).map { region in
-            region.wire(state: hub.revealedState(of: region.identifier, for: session))
+            region.wire(state: hub.services(RegionsService.self).revealedState(of: region.identifier, for: session))
         }
         return .result(RegionList(regions: regions).json)
     }
@@ -59,18 +59,9 @@ struct RegionStateMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { identifier = try RequestRegionState(p).identifier }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        guard let state = call.hub.revealedState(of: identifier, for: call.session) else {
+        guard let state = call.hub.services(RegionsService.self).revealedState(of: identifier, for: call.session) else {
             throw .invalidParams("this app monitors no region \"\(identifier)\"")
         }
         return .result(RegionStateResult(state: RegionStateName(rawValue: state.rawValue)!).json)
-    }
-}
-
-extension Hub {
-    /// A region's state as the session may hear it: `unknown` unless it may have
-    /// full-accuracy locations now (R10); nil when the app monitors no such region.
-    func revealedState(of identifier: String, for session: AppSession) -> RegionState? {
-        guard let state = regions.monitor.state(of: identifier, for: session.app) else { return nil }
-        return decidedAccuracy(of: session) == .full ? state : .unknown
     }
 }

@@ -1,0 +1,164 @@
+import SextantCore
+import SextantProtocol
+import SextantStore
+
+/// One of the phone's services (motion, the sky, heading, regions...) as the hub routes to
+/// it. A service is a folder of its own: this type, its methods, its events and the
+/// subscription state of the sessions that asked for it; its decisions come from a pure
+/// engine in `SextantCore`. It is listed once, in ``ServiceRegistry``, and the hub knows it
+/// only through these requirements: it names no service.
+///
+/// A service is called only for what it asked for: the readings of the kinds it consumes,
+/// and each decided fix only while ``wantsFixes`` (someone hears what it decides from
+/// them), so that a service nobody hears costs nothing per sample.
+protocol PhoneService: AnyObject {
+    /// Made once, with the hub it serves (held `unowned`: the hub owns its services) and
+    /// what the store held at start.
+    init(hub: Hub, stored: StoreSnapshot)
+    /// Its methods on app.sock and on control.sock.
+    static var appMethods: [any RPCMethod.Type] { get }
+    static var controlMethods: [any RPCMethod.Type] { get }
+    /// The sensor kinds whose readings it judges once their arbiter let them through.
+    static var consumedKinds: [SensorKind.ID] { get }
+    /// A reading of one of ``consumedKinds``, in the order the sources gave them.
+    func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName)
+    /// A value of one of its kinds held by hand was let go of (O4a).
+    func releasedByHand(_ kind: SensorKind.ID)
+    /// A sky a source recorded (a trace's `sky`, GnssLogger `Status`, NMEA `GSV`).
+    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName)
+    /// A fix as its source gave it, before the GNSS profile and the rules (the sky made up
+    /// beside it), called only while ``wantsFixes``.
+    func fixSampled(_ truth: LocationFix, from source: SourceName)
+    /// A fix the rules decided, after its delivery to the sessions began, called only while
+    /// ``wantsFixes``.
+    func fixDecided(_ fix: LocationFix)
+    /// Whether anything (a session, a face, a watcher) hears what it decides from fixes now.
+    var wantsFixes: Bool { get }
+    /// The session ended: its subscription goes with it.
+    func sessionClosed(_ session: AppSession)
+    /// The session's authorization changed (its `authorization` event is queued).
+    func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot)
+    /// Whether the store holds something of the app for this service (its id stays bound).
+    func holdsStored(_ app: String) -> Bool
+    /// Its members of `status`, the same object `hello` and the panel read.
+    var statusMembers: [String: JSONValue] { get }
+}
+
+extension PhoneService {
+    static var appMethods: [any RPCMethod.Type] { [] }
+    static var controlMethods: [any RPCMethod.Type] { [] }
+    static var consumedKinds: [SensorKind.ID] { [] }
+    func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {}
+    func releasedByHand(_ kind: SensorKind.ID) {}
+    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName) {}
+    func fixSampled(_ truth: LocationFix, from source: SourceName) {}
+    func fixDecided(_ fix: LocationFix) {}
+    var wantsFixes: Bool { false }
+    func sessionClosed(_ session: AppSession) {}
+    func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {}
+    func holdsStored(_ app: String) -> Bool { false }
+    var statusMembers: [String: JSONValue] { [:] }
+}
+
+/// The hub's services, made from ``ServiceRegistry/all``, with what routes to each: the
+/// consumers of each sensor kind and of fixes, in the registry's order.
+final class Services {
+    let all: [any PhoneService]
+    private let byKind: [SensorKind.ID: [any PhoneService]]
+
+    init(hub: Hub, stored: StoreSnapshot, registry: [any PhoneService.Type] = ServiceRegistry.all) {
+        all = registry.map { $0.init(hub: hub, stored: stored) }
+        var byKind: [SensorKind.ID: [any PhoneService]] = [:]
+        for service in all {
+            for kind in type(of: service).consumedKinds { byKind[kind, default: []].append(service) }
+        }
+        self.byKind = byKind
+    }
+
+    /// The service of type `S` (the registry lists each once).
+    func callAsFunction<S: PhoneService>(_ type: S.Type) -> S {
+        for service in all { if let match = service as? S { return match } }
+        preconditionFailure("\(S.self) is not in ServiceRegistry.all")
+    }
+
+    /// Whether some service judges readings of `kind` (others are recorded, not judged).
+    func consumes(_ kind: SensorKind.ID) -> Bool { byKind[kind] != nil }
+
+    func route(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
+        guard let consumers = byKind[reading.kind] else { return }
+        for service in consumers { service.reading(reading, at: time, from: source) }
+    }
+
+    func fixSampled(_ truth: LocationFix, from source: SourceName) {
+        for service in all where service.wantsFixes { service.fixSampled(truth, from: source) }
+    }
+
+    func fixDecided(_ fix: LocationFix) {
+        for service in all where service.wantsFixes { service.fixDecided(fix) }
+    }
+
+    func sessionClosed(_ session: AppSession) {
+        for service in all { service.sessionClosed(session) }
+    }
+
+    func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {
+        for service in all { service.authorizationChanged(session, snapshot) }
+    }
+
+    func releasedByHand(_ kind: SensorKind.ID) {
+        for service in all { service.releasedByHand(kind) }
+    }
+
+    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName) {
+        for service in all { service.skySampled(sky, at: time, from: source) }
+    }
+
+    func holdsStored(_ app: String) -> Bool { all.contains { $0.holdsStored(app) } }
+
+    /// Every app method and every control method the services serve.
+    var appMethods: [any RPCMethod.Type] { all.flatMap { type(of: $0).appMethods } }
+    var controlMethods: [any RPCMethod.Type] { all.flatMap { type(of: $0).controlMethods } }
+
+    /// Every service's `status` members.
+    var statusMembers: [String: JSONValue] {
+        var members: [String: JSONValue] = [:]
+        for service in all { members.merge(service.statusMembers) { first, _ in first } }
+        return members
+    }
+}
+
+/// The subscription state of the sessions that asked for one service, in id order (the
+/// order events go out in): a sample reaches these, not every session. A state is an
+/// object, changed in place while the table is walked: a delivery may end a session (a
+/// client too far behind), and the walk goes on over the entries as they were.
+struct Subscribers<State: AnyObject> {
+    private(set) var entries: [(session: AppSession, state: State)] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    subscript(session: AppSession) -> State? {
+        guard let index = position(of: session) else { return nil }
+        return entries[index].state
+    }
+
+    /// Adds `session` with `state`, or replaces its state (a second `start`).
+    mutating func set(_ session: AppSession, _ state: State) {
+        if let index = position(of: session) {
+            entries[index].state = state
+        } else {
+            entries.insert((session, state), at: entries.partitioningIndex { $0.session.id > session.id })
+        }
+    }
+
+    @discardableResult
+    mutating func remove(_ session: AppSession) -> State? {
+        guard let index = position(of: session) else { return nil }
+        return entries.remove(at: index).state
+    }
+
+    private func position(of session: AppSession) -> Int? {
+        let index = entries.partitioningIndex { $0.session.id >= session.id }
+        return index < entries.count && entries[index].session === session ? index : nil
+    }
+}

@@ -1,0 +1,105 @@
+import SextantCore
+import SextantProtocol
+import SextantStore
+
+/// The accelerometer's readings to the sessions that asked with `motion.start` (RULES
+/// M1–M3, sextant-rules(7) "MOTION"): as the arbiter let them through, in the device frame,
+/// at most one per session's interval, and only to apps in the foreground.
+final class MotionService: PhoneService {
+    static var appMethods: [any RPCMethod.Type] { [MotionStartMethod.self, MotionStopMethod.self] }
+    static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id] }
+
+    private unowned let hub: Hub
+    private var subscribers = Subscribers<MotionSubscription>()
+
+    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+
+    /// `motion.start`: from the next reading, at most one each `interval` seconds.
+    func start(_ session: AppSession, interval: Double) {
+        subscribers.set(session, MotionSubscription(interval: interval))
+        hub.sessions.subscribe(session, to: .motion)
+    }
+
+    func stop(_ session: AppSession) {
+        subscribers.remove(session)
+        hub.sessions.unsubscribe(session, from: .motion)
+    }
+
+    func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
+
+    /// One accelerometer reading its arbiter let through: nothing to do while nobody asked.
+    func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
+        guard !subscribers.isEmpty, let acceleration = Acceleration(reading) else { return }
+        var event: SharedEvent?
+        for (session, subscription) in subscribers.entries {
+            // M3: the foreground only, as Android 9 stops continuous sensors in the background.
+            guard hub.appState(of: session) == .foreground else {
+                subscription.paused()
+                continue
+            }
+            guard subscription.admits(time) else { continue }
+            let shared = event ?? SharedEvent(MotionEvent(motion: WireMotion(x: acceleration.x, y: acceleration.y, z: acceleration.z, time: time)))
+            event = shared
+            hub.publish(to: session, shared)
+        }
+    }
+}
+
+/// A session's `motion.start`: its interval (M2) and the time of the last reading sent.
+final class MotionSubscription {
+    let interval: Int64
+    private var lastSent: Timestamp?
+
+    init(interval seconds: Double) { interval = Int64((seconds * 1e9).rounded()) }
+
+    /// M2: a reading at least `interval` after the last one sent (by the readings' clock);
+    /// the first, and the first after a reading earlier than the last (a replay sought back).
+    func admits(_ time: Timestamp) -> Bool {
+        if let lastSent, time >= lastSent, time.nanoseconds - lastSent.nanoseconds < interval { return false }
+        lastSent = time
+        return true
+    }
+
+    /// M3: back in the foreground, the next reading is sent at once.
+    func paused() { lastSent = nil }
+}
+
+/// M1: an accelerometer reading as it is. It says how the device is held and moved, not
+/// where it is: not location-derived.
+struct MotionEvent: AppEventKind {
+    let motion: WireMotion
+    static var topic: AppTopic { .motion }
+    var outboundKind: OutboundKind { .sensor }
+    var method: String { Event.motion }
+    var params: JSONValue { motion.json }
+}
+
+/// `motion.start`: `motion` events from the next accelerometer reading on (RULES M1–M3).
+/// It needs no location authorization (M3); starting again sets the interval afresh.
+struct MotionStartMethod: RPCMethod {
+    static let name = Method.motionStart
+    static let requiresSession = true
+    let interval: Double
+
+    init(_ p: Params) throws(RPCError) {
+        interval = try MotionStart(p).interval ?? MotionStart.defaultInterval
+    }
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        call.hub.services(MotionService.self).start(call.session, interval: interval)
+        return .result([:])
+    }
+}
+
+/// `motion.stop`.
+struct MotionStopMethod: RPCMethod {
+    static let name = Method.motionStop
+    static let requiresSession = true
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        call.hub.services(MotionService.self).stop(call.session)
+        return .result([:])
+    }
+}
