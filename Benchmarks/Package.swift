@@ -2,7 +2,7 @@
 // Benchmarks and measured figures for Sextant, a package of its own so that neither the
 // root package nor CI builds it. `swift package benchmark` runs the benchmarks;
 // `swift run -c release orientation-figures`, `swift run -c release gnss-figures` and
-// Tools/bench-nmea.sh print figures.
+// Tools/bench/bench-nmea.sh print figures.
 
 import PackageDescription
 
@@ -80,7 +80,7 @@ let package = Package(
             ]
         ),
 
-        // NMEA decode throughput: Tools/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).
+        // NMEA decode throughput: Tools/bench/bench-nmea.sh (or `swift run -c release NMEAThroughput LOG`).
         .executableTarget(
             name: "NMEAThroughput",
             dependencies: [

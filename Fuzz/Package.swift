@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // libFuzzer targets for Sextant's parsers of outside input, a package of its own so that
 // neither the root package nor CI's normal build builds it. Build and run them with
-// Tools/fuzz.sh (it passes -sanitize=fuzzer,address): each target's main hands its test
+// Tools/ci/fuzz.sh (it passes -sanitize=fuzzer,address): each target's main hands its test
 // function to libFuzzer's driver (CLibFuzzer), since SwiftPM gives executables their own main.
 
 import PackageDescription

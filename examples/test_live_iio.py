@@ -1,7 +1,7 @@
 """Live IIO sensors under umockdev, through `sextantctl run`: a fake accelerometer held on
 its side, a private daemon that reads it (`--iio`), and a check run inside as COMMAND.
 
-umockdev's testbed is driven by Tools/iio-testbed.py (one JSON command a line); the daemon
+umockdev's testbed is driven by Tools/dev/iio-testbed.py (one JSON command a line); the daemon
 started by `sextantctl run` inherits UMOCKDEV_DIR and LD_PRELOAD, and so sees the testbed's
 devices instead of the machine's /sys."""
 
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import REPOSITORY
 
-TESTBED = os.path.join(REPOSITORY, "Tools", "iio-testbed.py")
+TESTBED = os.path.join(REPOSITORY, "Tools", "dev", "iio-testbed.py")
 
 
 def umockdev_available():
@@ -31,7 +31,7 @@ def sextantctl():
 
 
 class UmockdevTestbed:
-    """Tools/iio-testbed.py as a child process."""
+    """Tools/dev/iio-testbed.py as a child process."""
 
     __test__ = False
 
@@ -72,7 +72,7 @@ print("landscapeRight from the IIO accelerometer")
 """
 
 
-@pytest.mark.skipif(not umockdev_available(), reason="umockdev and python3-gi are needed (Tools/setup.sh)")
+@pytest.mark.skipif(not umockdev_available(), reason="umockdev and python3-gi are needed (Tools/ci/setup.sh)")
 def test_a_phone_on_its_side_as_a_live_iio_accelerometer_reads_it(tmp_path):
     testbed = UmockdevTestbed()
     try:

@@ -7,7 +7,7 @@ test to what run set up: the grant, and the walk from its start, waiting for the
 first location request (sextant-rules(7) T1). Outside `run` (`pytest examples`), the
 module's marker gives each test a daemon of its own with the same walk and grant, so the
 same tests pass both ways. A test with options of its own gets its own daemon in both.
-Tools/test.sh runs this file both ways."""
+Tools/ci/test.sh runs this file both ways."""
 
 import os
 from datetime import datetime

@@ -61,12 +61,12 @@ def page_url():
 @pytest.fixture
 def chrome(tmp_path):
     """A headless Chromium driven by Selenium (chromium-driver), on a profile of its own."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="python3-selenium (Tools/setup.sh)")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="python3-selenium (Tools/ci/setup.sh)")
     # Debian's Selenium 4.8 has no webdriver.ChromeService.
     from selenium.webdriver.chrome.service import Service as ChromeService
 
     if not os.access(CHROMEDRIVER, os.X_OK):
-        pytest.skip("chromium-driver (Tools/setup.sh)")
+        pytest.skip("chromium-driver (Tools/ci/setup.sh)")
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     # No --remote-allow-origins: the bridge's WebSocket client sends no Origin (docs/browsers.md).

@@ -7,11 +7,11 @@ import Testing
 /// browser at all (issue 36.8), and with a page that calls its binding in a loop (36.7).
 /// Part of `ChromiumBridgeTests`, so that one browser runs at a time.
 extension ChromiumBridgeTests {
-    /// A hostile peer (`Tools/devtools-hostile-peer.py MODE`), as `uid` when given; its port.
+    /// A hostile peer (`Tools/dev/devtools-hostile-peer.py MODE`), as `uid` when given; its port.
     private func hostilePeer(_ mode: String, port: UInt16? = nil, uid: UInt32? = nil, in daemon: DaemonHarness) throws -> (ClientProcess, UInt16) {
         // Readable by the other user: a copy outside the test's private directory.
         let script = "/tmp/sextant-devtools-peer-\(getpid()).py"
-        _ = try run(["/usr/bin/install", "-m", "0644", Repository.root + "/Tools/devtools-hostile-peer.py", script])
+        _ = try run(["/usr/bin/install", "-m", "0644", Repository.root + "/Tools/dev/devtools-hostile-peer.py", script])
         var command = ["/usr/bin/python3", script, mode] + (port.map { ["\($0)"] } ?? [])
         if let uid { command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + command }
         let peer = try ClientProcess(command, directory: daemon.directory, name: "peer-\(mode)")

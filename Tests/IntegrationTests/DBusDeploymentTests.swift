@@ -3,7 +3,7 @@ import SextantProtocol
 import SextantTestSupport
 import Testing
 
-/// Tools/dbus/sextant.conf in a real dbus-daemon configured as Debian's system bus is
+/// Tools/packaging/dbus/sextant.conf in a real dbus-daemon configured as Debian's system bus is
 /// (nobody owns a name or calls a method unless a policy file says so).
 @Suite("D-Bus deployment: the policy file on a system-type bus")
 struct DBusDeploymentTests {
@@ -31,12 +31,12 @@ struct DBusDeploymentTests {
             <allow receive_type="signal"/>
             <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
           </policy>
-          <include>\(Repository.root)/Tools/dbus/sextant.conf</include>
+          <include>\(Repository.root)/Tools/packaging/dbus/sextant.conf</include>
         </busconfig>
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let bus = try PrivateBus(
             ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
-            refusal: "dbus-daemon refused the configuration with Tools/dbus/sextant.conf")
+            refusal: "dbus-daemon refused the configuration with Tools/packaging/dbus/sextant.conf")
         return (bus, "unix:path=\(socket)")
     }
 

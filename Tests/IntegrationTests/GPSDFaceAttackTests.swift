@@ -57,7 +57,7 @@ struct GPSDFaceAttackTests {
         let trace = try daemon.write("walk.jsonl", syntheticTrace(count: 2000, step: 1))
         let before = try daemon.memoryKiB("VmRSS")
         // The script's text, not its path: uid 65534 need not read the checkout.
-        let script = try String(contentsOfFile: Repository.root + "/Tools/gpsd-churn.py", encoding: .utf8)
+        let script = try String(contentsOfFile: Repository.root + "/Tools/dev/gpsd-churn.py", encoding: .utf8)
         let churner = try ClientProcess(
             Self.asUser(Self.nobody) + ["/usr/bin/python3", "-c", script, "\(port)", "8"], directory: daemon.directory, name: "churn")
         try churner.waitForLine("churning")

@@ -4,11 +4,11 @@ import SextantTestSupport
 import Testing
 
 /// gpsd client libraries from PyPI against the gpsd face (issue 42.1, docs/compatibility.md),
-/// installed by Tools/setup-pypi-clients.sh in .build/pypi-gpsd-clients.
+/// installed by Tools/ci/setup-pypi-clients.sh in .build/pypi-gpsd-clients.
 enum PyPIGPSDClients {
     static let python = Repository.root + "/.build/pypi-gpsd-clients/bin/python3"
 
-    static let requirement = Requirement("needs gps3 from PyPI (bash Tools/setup-pypi-clients.sh)") {
+    static let requirement = Requirement("needs gps3 from PyPI (bash Tools/ci/setup-pypi-clients.sh)") {
         FileManager.default.isExecutableFile(atPath: python)
             && FileManager.default.fileExists(atPath: Repository.root + "/.build/pypi-gpsd-clients/lib")
     }

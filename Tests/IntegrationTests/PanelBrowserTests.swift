@@ -5,7 +5,7 @@ import SextantTestSupport
 import Testing
 
 /// Issue 25.5: the control panel's page in Debian's Chromium, headless, used with the mouse
-/// (Tools/panel-browser.py over the DevTools protocol) against the real `sextant-panel` and
+/// (Tools/dev/panel-browser.py over the DevTools protocol) against the real `sextant-panel` and
 /// daemon. Each outcome is read from the app's side or the daemon's, never from the page.
 @Suite("The control panel in Chromium (issue 25.5)", .serialized, .requires(Panel.requirement))
 final class PanelBrowserTests {

@@ -11,7 +11,7 @@ struct ReplayResponsivenessTests {
     /// Asks `status` 100 times during the replay. Each must be answered (the client's
     /// deadline: a starved loop never answers) while the replay goes on playing between
     /// the answers. How long an answer waits is a figure for the benchmarks
-    /// (`Tools/bench-fanout.py` prints the `status` round trip), not a bound for a test that
+    /// (`Tools/bench/bench-fanout.py` prints the `status` round trip), not a bound for a test that
     /// runs under any load.
     private func expectAnsweredWhilePlaying(_ daemon: DaemonHarness) throws {
         let control = try daemon.control()

@@ -2,11 +2,11 @@ import Foundation
 import SextantTestSupport
 import Testing
 
-/// Issue 14 point 4: the units in Tools/systemd pass `systemd-analyze verify` and rate "OK"
+/// Issue 14 point 4: the units in Tools/packaging/systemd pass `systemd-analyze verify` and rate "OK"
 /// (2.0 or less) in `systemd-analyze security`.
 @Suite("systemd units")
 struct SystemdUnitTests {
-    static let unitDirectory = Repository.root + "/Tools/systemd"
+    static let unitDirectory = Repository.root + "/Tools/packaging/systemd"
     /// The highest exposure `systemd-analyze security` rates "OK".
     static let highestAcceptedExposure = 2.0
 

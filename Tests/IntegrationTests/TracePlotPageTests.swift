@@ -6,7 +6,7 @@ import SextantTraces
 import Testing
 
 /// Issue 24.4: `sextantctl trace plot` on the real logs, its SVG rendered by rsvg-convert and
-/// its HTML page used in headless Chromium (Tools/plot-browser.py drives it over the
+/// its HTML page used in headless Chromium (Tools/dev/plot-browser.py drives it over the
 /// DevTools protocol: hover, wheel, click) as a person would.
 @Suite("sextantctl trace plot: real logs in rsvg and Chromium (issue 24.4)")
 final class TracePlotPageTests {
@@ -59,9 +59,9 @@ final class TracePlotPageTests {
         return path
     }
 
-    /// What Tools/plot-browser.py saw on the page.
+    /// What Tools/dev/plot-browser.py saw on the page.
     func browse(_ page: String) throws -> [String: JSONValue] {
-        let result = try run(["/usr/bin/python3", Repository.root + "/Tools/plot-browser.py", page])
+        let result = try run(["/usr/bin/python3", Repository.root + "/Tools/dev/plot-browser.py", page])
         try #require(result.status == 0, "\(result.stderr)")
         return try #require(JSONValue.parse(result.stdout).objectValue, "\(result.stdout)")
     }

@@ -29,7 +29,7 @@ final class TracePlotRegionsTests {
         let page = directory + "/shop.html"
         let plotted = try ctl(["trace", "plot", Self.walk, "-o", page, "--regions", try regionsFile(Self.shop)])
         try #require(plotted.status == 0, "\(plotted.stderr)")
-        let result = try run(["/usr/bin/python3", Repository.root + "/Tools/plot-browser.py", page])
+        let result = try run(["/usr/bin/python3", Repository.root + "/Tools/dev/plot-browser.py", page])
         try #require(result.status == 0, "\(result.stderr)")
         let seen = try #require(JSONValue.parse(result.stdout).objectValue)
         // The shop's entry at 08:01:51, 111 s from the start (RegionReplayTests, by hand).

@@ -7,7 +7,7 @@ import Testing
 struct WorldMagneticModelTests {
     static let cofPath = #filePath.components(separatedBy: "/Tests/")[0] + "/Traces/wmm/WMM2025.COF"
 
-    @Test("The Swift table is NOAA's WMM2025.COF, line for line (Tools/make-wmm-table.py)")
+    @Test("The Swift table is NOAA's WMM2025.COF, line for line (Tools/dev/make-wmm-table.py)")
     func tableEqualsTheFile() throws {
         let text = try String(contentsOfFile: Self.cofPath, encoding: .utf8)
         var lines = text.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }

@@ -2,7 +2,7 @@ import Foundation
 import SextantCore
 import SextantProtocol
 
-/// The tests' table (Tools/tz/make-tz-table.py --test-regions: only the cells round the
+/// The tests' table (Tools/dev/tz/make-tz-table.py --test-regions: only the cells round the
 /// border points) and tzfpy's answers at the points (Traces/tz/border-points.tsv), both
 /// written by the generator, so that the expected answers are not the code under test's.
 enum ZoneFixtures {
@@ -10,7 +10,7 @@ enum ZoneFixtures {
 
     static let tableBytes: [UInt8] = {
         guard let data = FileManager.default.contents(atPath: directory + "test-regions.sxtz") else {
-            fatalError("no \(directory)test-regions.sxtz: run Tools/tz/make-tz-table.py --test-regions")
+            fatalError("no \(directory)test-regions.sxtz: run Tools/dev/tz/make-tz-table.py --test-regions")
         }
         return [UInt8](data)
     }()

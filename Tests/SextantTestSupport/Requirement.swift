@@ -2,7 +2,7 @@ import Foundation
 
 /// What a test needs of the machine: a program, a file, root. Outside CI a test whose
 /// requirement is missing is skipped, with the reason printed; under `CI=true`, where
-/// `Tools/setup.sh` installs everything and CI runs as root, it fails with that reason,
+/// `Tools/ci/setup.sh` installs everything and CI runs as root, it fails with that reason,
 /// so that nothing is left untested there unnoticed.
 public struct Requirement: Sendable {
     /// What is missing and how to get it, as a skipped test prints it.
@@ -18,14 +18,14 @@ public struct Requirement: Sendable {
 
     /// An executable at `path`, from the Debian package `package`.
     public static func tool(_ path: String, package: String) -> Requirement {
-        Requirement("needs \(path) (Debian \(package): Tools/setup.sh installs it)") {
+        Requirement("needs \(path) (Debian \(package): Tools/ci/setup.sh installs it)") {
             FileManager.default.isExecutableFile(atPath: path)
         }
     }
 
     /// A file at `path`, from the Debian package `package`.
     public static func file(_ path: String, package: String) -> Requirement {
-        Requirement("needs \(path) (Debian \(package): Tools/setup.sh installs it)") { FileManager.default.fileExists(atPath: path) }
+        Requirement("needs \(path) (Debian \(package): Tools/ci/setup.sh installs it)") { FileManager.default.fileExists(atPath: path) }
     }
 
     /// A command that exits 0 (a Python module importable, say).

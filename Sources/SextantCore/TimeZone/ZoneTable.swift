@@ -1,6 +1,6 @@
 /// The offline time-zone boundary table: which IANA zone holds a point, without the network.
 ///
-/// Built by Tools/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
+/// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
 /// ODbL-1.0); docs/timezone.md gives the format and the error bound. The caller hands over
 /// the file's bytes (this type does no I/O). A grid of cells holds a zone each, or a quadtree
 /// down to leaves that hold a zone or a chord where the border crosses them.

@@ -1,7 +1,7 @@
 import Foundation
 import SextantTestSupport
 
-/// Tools/bus-peer.py: any number of D-Bus connections from one process (GLib's Gio), driven
+/// Tools/dev/bus-peer.py: any number of D-Bus connections from one process (GLib's Gio), driven
 /// request by request: GeoClue clients, another peer listening, a forged signal, dozens of
 /// connections of one uid. Under `setpriv` with `uid`, every connection is that user's.
 final class BusPeers {
@@ -12,7 +12,7 @@ final class BusPeers {
     private var answered = 0
 
     init(address: String, uid: UInt32? = nil) throws {
-        let script = try String(contentsOfFile: Repository.root + "/Tools/bus-peer.py", encoding: .utf8)
+        let script = try String(contentsOfFile: Repository.root + "/Tools/dev/bus-peer.py", encoding: .utf8)
         // The script's text, not its path: another uid need not read the checkout.
         let python = ["/usr/bin/python3", "-c", script, address]
         let user = uid.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []

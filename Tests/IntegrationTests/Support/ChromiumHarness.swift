@@ -4,7 +4,7 @@ import SextantTestSupport
 
 // What the Chromium tests need: Debian's chromium headless with DevTools on a port of the
 // test's, the bridge (`sextantctl browser`) attached to it, and the reporter's /sensors page
-// opened in it, whose reports are read from the page itself (Tools/page-reporter.py).
+// opened in it, whose reports are read from the page itself (Tools/dev/page-reporter.py).
 
 enum Chromium {
     static let program = "/usr/bin/chromium"
@@ -97,7 +97,7 @@ final class BrowserBridgeHarness {
     }
 
     private static func startReporter(directory: String, name: String) throws -> (ClientProcess, String) {
-        let script = URL(fileURLWithPath: Repository.root + "/Tools/page-reporter.py").path
+        let script = URL(fileURLWithPath: Repository.root + "/Tools/dev/page-reporter.py").path
         let reporter = try ClientProcess(["/usr/bin/python3", script], directory: directory, name: name)
         let base = try reporter.waitForOutput(timeout: 30, "say where it listens") { output in
             output.split(separator: "\n").first { $0.hasPrefix("listening ") }.map { String($0.dropFirst("listening ".count)) }

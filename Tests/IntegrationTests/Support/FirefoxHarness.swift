@@ -4,7 +4,7 @@ import SextantTestSupport
 
 // What the Firefox test needs: Debian's firefox-esr, headless, on a profile of its own whose
 // GeoClue provider talks to a test bus, and a page whose geolocation reports come back
-// through a loopback server (Tools/page-reporter.py), read from the page itself.
+// through a loopback server (Tools/dev/page-reporter.py), read from the page itself.
 
 enum Firefox {
     static let program = "/usr/bin/firefox-esr"
@@ -53,7 +53,7 @@ final class FirefoxPage {
 
     init(bus: GeoClueTestBus, directory: String) throws {
         let reporterScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Tools/page-reporter.py").standardized.path
+            .appendingPathComponent("../../../Tools/dev/page-reporter.py").standardized.path
         reporter = try ClientProcess(["/usr/bin/python3", reporterScript], directory: directory, name: "page-reporter")
         let url = try reporter.waitForOutput(timeout: 30, "say where it listens") { output in
             output.split(separator: "\n").first { $0.hasPrefix("listening ") }.map { String($0.dropFirst("listening ".count)) }

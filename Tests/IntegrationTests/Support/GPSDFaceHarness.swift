@@ -17,7 +17,7 @@ enum GPSDClients {
         .tool(gpspipe, package: "gpsd-clients"), .tool(python, package: "python3-gps"), .file("/usr/include/gps.h", package: "libgps-dev"),
     ])
 
-    /// `Tools/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`, into the
+    /// `Tools/ci/gpsd-clients/libgps-reader.c` built once per test run with `cc -lgps`, into the
     /// build folder (`.build/test-tools`), never TMPDIR: a static is never deinitialised, so a
     /// temporary directory held by one would be left behind after every run (issue 43.11).
     /// Built under a name of this process's own, then renamed into place: two test processes
@@ -29,7 +29,7 @@ enum GPSDClients {
         }
         let output = directory + "/libgps-reader"
         let building = output + ".\(getpid())"
-        let source = Repository.root + "/Tools/gpsd-clients/libgps-reader.c"
+        let source = Repository.root + "/Tools/ci/gpsd-clients/libgps-reader.c"
         guard let built = try? run(["/usr/bin/cc", "-O2", "-Wall", "-o", building, source, "-lgps", "-lm"]), built.status == 0,
             rename(building, output) == 0
         else {

@@ -17,7 +17,7 @@ enum GPSDBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    static let requirement = Requirement("needs gpsd (Debian gpsd: Tools/setup.sh installs it)") { path != nil }
+    static let requirement = Requirement("needs gpsd (Debian gpsd: Tools/ci/setup.sh installs it)") { path != nil }
 }
 
 /// gpsd's regression logs shipped in Traces/gpsd, with the `.chk` output gpsd 3.22 gave.

@@ -3,7 +3,7 @@ import SextantClient
 import SextantProtocol
 import SextantTestSupport
 
-/// Fake IIO sensors for a real daemon: a umockdev testbed run by `Tools/iio-testbed.py`,
+/// Fake IIO sensors for a real daemon: a umockdev testbed run by `Tools/dev/iio-testbed.py`,
 /// driven over that script's stdin/stdout (one JSON command and one JSON answer a line).
 ///
 /// A daemon started with `environment` sees the testbed's devices instead of the machine's
@@ -19,7 +19,7 @@ final class IIOTestbed {
 
     /// umockdev and its Python bindings.
     static let requirement = Requirement(
-        "needs umockdev and its Python bindings (Debian umockdev, gir1.2-umockdev-1.0, python3-gi: Tools/setup.sh installs them)"
+        "needs umockdev and its Python bindings (Debian umockdev, gir1.2-umockdev-1.0, python3-gi: Tools/ci/setup.sh installs them)"
     ) { isAvailable }
 
     private static let isAvailable: Bool = {
@@ -28,7 +28,7 @@ final class IIOTestbed {
         return probe?.status == 0
     }()
 
-    static let script = Repository.root + "/Tools/iio-testbed.py"
+    static let script = Repository.root + "/Tools/dev/iio-testbed.py"
 
     init() throws {
         let stdin = Pipe(), stdout = Pipe()

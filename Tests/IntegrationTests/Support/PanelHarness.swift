@@ -4,7 +4,7 @@ import SextantProtocol
 import SextantTestSupport
 
 // What the panel's browser test needs beside PanelProcess: Debian's Chromium using the page
-// through Tools/panel-browser.py, one step at a time.
+// through Tools/dev/panel-browser.py, one step at a time.
 
 enum Panel {
     static let chromium = "/usr/bin/chromium"
@@ -16,7 +16,7 @@ enum Panel {
     static let realPage = ["--assets", Repository.root + "/web/panel", "--leaflet", leaflet]
 }
 
-/// Tools/panel-browser.py driving headless Chromium on the panel's page: each `step` sends
+/// Tools/dev/panel-browser.py driving headless Chromium on the panel's page: each `step` sends
 /// one command and waits for its answer line.
 final class PanelBrowser {
     private let process = Process()
@@ -29,7 +29,7 @@ final class PanelBrowser {
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Repository.root + "/Tools/panel-browser.py", url] + (screenshots.map { ["--screenshot", $0] } ?? [])
+        process.arguments = [Repository.root + "/Tools/dev/panel-browser.py", url] + (screenshots.map { ["--screenshot", $0] } ?? [])
         process.standardInput = input
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")

@@ -1,4 +1,4 @@
-"""The client's tests run against the real sextantd: SEXTANT_BIN (set by Tools/test.sh)
+"""The client's tests run against the real sextantd: SEXTANT_BIN (set by Tools/ci/test.sh)
 or the first on PATH. The fixtures come from the package's own pytest plugin."""
 
 import os

@@ -131,7 +131,7 @@ def test_every_text_an_app_or_the_daemon_wrote_is_escaped():
 
 
 def test_pytest_html_links_the_page(pytester):
-    """Runs where pytest-html is installed (Tools/test.sh's environment has none)."""
+    """Runs where pytest-html is installed (Tools/ci/test.sh's environment has none)."""
     import pytest
 
     pytest.importorskip("pytest_html")

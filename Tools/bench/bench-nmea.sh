@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# NMEA decode, whole process: `sextantctl trace info LOG` beside gpsd's `gpsdecode < LOG`,
+# wall time and peak resident set (/usr/bin/time's %M), best of three runs each.
+#
+#   Tools/bench/bench-nmea.sh [--smoke] [--bin-dir DIR] [--reader] [SIZE_MB]   (default 50 MB, .build/release)
+#
+# Builds a log by repeating all the logs of Traces/gpsd until it holds SIZE_MB megabytes.
+# Both programs read the whole log and decode every sentence: gpsdecode writes a JSON
+# report per sentence (to /dev/null), sextantctl prints the trace's summary. --reader also
+# builds Benchmarks/ and times the NMEAReader alone, in process (no file reading, no
+# process start). gpsdecode is in Debian's gpsd-clients.
+#
+# --smoke: a 1 MB log, the debug build, one run each: checks the comparison still runs.
+set -euo pipefail
+
+bench_name=bench-nmea.sh
+bench_help_lines=2,13p
+reader=no
+bench_extra_option() {
+    [ "$1" = --reader ] || return 1
+    reader=yes
+}
+source "$(dirname "$0")/trace-bench-lib.sh"
+bench_options "$@"
+bench_require gpsdecode /usr/bin/time bc "$bin_dir/sextantctl"
+bench_workdir
+log=$work/bench.log
+bench_gpsd_log "$log" $((size_mb * 1000 * 1000))
+bytes=$(stat -c %s "$log")
+sentences=$(grep -c '^[$!]' "$log" || true)
+
+read -r sx_s sx_kb <<< "$(best_of "$bin_dir/sextantctl" trace info "$log")"
+[ -n "$sx_s" ] || exit 1
+bench_printed "sextantctl trace info"
+read -r gd_s gd_kb <<< "$(bench_input=$log best_of gpsdecode)"
+[ -n "$gd_s" ] || exit 1
+
+echo "NMEA decode, $bytes bytes, $sentences sentences, best of $runs ($(bench_load))"
+printf "%-34s %10s %10s %12s\n" "" "seconds" "MB/s" "peak RSS"
+printf "%-34s %10.2f %10.1f %9d KB\n" "sextantctl trace info LOG" "$sx_s" "$(bench_rate "$bytes" "$sx_s")" "$sx_kb"
+printf "%-34s %10.2f %10.1f %9d KB\n" "gpsdecode < LOG (anchor)" "$gd_s" "$(bench_rate "$bytes" "$gd_s")" "$gd_kb"
+printf "sextantctl is %.1f x as fast as gpsdecode (target >= 20 x, peak < 20 MB)\n" "$(echo "($gd_s + 0.0005) / ($sx_s + 0.0005)" | bc -l)"
+
+if [ "$reader" = yes ]; then
+    echo
+    echo "== Sextant's NMEAReader alone, in process (Benchmarks/, swift build -c release)"
+    if ! swift build -c release --package-path "$root/Benchmarks" --product NMEAThroughput > "$work/build.log" 2>&1; then
+        cat "$work/build.log"
+        exit 1
+    fi
+    "$root/Benchmarks/.build/release/NMEAThroughput" "$log" 5
+fi
