@@ -38,6 +38,19 @@ public struct LocationStream: Sendable, Equatable {
         return (out, accuracy)
     }
 
+    /// Whether every fix offered at `authorized` is delivered as it is (full accuracy, no
+    /// distance filter): a run of fixes can then be handed over at once (``delivered(_:)``).
+    public func deliversEvery(_ authorized: LocationAccuracy) -> Bool {
+        served(authorized) == .full && distanceFilter <= 0
+    }
+
+    /// A run of fixes ending with `last` was handed over as it is: what `offer` would have
+    /// left after offering each of them (``deliversEvery(_:)``).
+    public mutating func delivered(_ last: LocationFix) {
+        lastDelivered = last
+        lastCell = nil
+    }
+
     /// The accuracy this stream serves: reduced when the app has reduced, or asked for no better.
     public func served(_ authorized: LocationAccuracy) -> LocationAccuracy {
         authorized == .reduced || desiredAccuracy >= LocationFudger.minimumAccuracy ? .reduced : .full

@@ -69,8 +69,9 @@ extension Hub {
     /// (RULES L1, L8, L10, L11); `location.once` waiters get one; watchers see the fix
     /// before the rules, with the `truth` beside it when a GNSS profile moved it (N6).
     func publishLocation(_ fix: LocationFix, truth: LocationFix) {
-        // The previous fix reaches every session before anything of this one.
-        settleLocationFanOut()
+        // The previous fix reaches every session before anything of this one, but in a
+        // replay's batch (``LocationFanOut``), where each session takes the turn's fixes at once.
+        if !locationFanOut.batching { settleLocationFanOut() }
         location.fixArrived(fix)
         broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor)
         // A full fix is the same for every app: encoded once for all of them; it reaches

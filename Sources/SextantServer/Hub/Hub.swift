@@ -99,7 +99,7 @@ public final class Hub {
     /// What `status` says of each source (`setSourceState`, `updateSourceStates`).
     private(set) var sourceStates = SourceStates()
     /// The fix on its way to the sessions, across turns of the loop.
-    let locationFanOut = LocationFanOut.State()
+    let locationFanOut = LocationFanOut()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
     /// The GNSS profile and the simulated flag every fix passes through before the rules.
@@ -256,6 +256,7 @@ public final class Hub {
     /// Opens a session for an app that came through any face.
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
         let session = sessions.open(app: app, output: output, interface: interface)
+        session.locationCursor = locationFanOut.end  // owed no fix decided before it came
         authorization.openSession(session.id, app: app, state: state, at: now)
         sessionOpened(session, state: state)
         return session

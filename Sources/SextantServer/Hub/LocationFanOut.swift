@@ -1,106 +1,148 @@
 import NIOCore
 import SextantCore
 
-/// A fix on its way to more sessions than one turn of the loop should serve.
+/// The fixes on their way to the sessions: the run of fixes not every session has had yet,
+/// and where each session is in it.
 ///
 /// The rules for each session (RULES L1, L8, L10, L11) and the hand-over of the shared
 /// bytes cost a couple of microseconds a session: at ten thousand sessions, tens of
-/// milliseconds in which the loop reads no socket. So a fix reaches
-/// `HubConfiguration.locationsPerTurn` sessions per turn, the next ones in a later turn
+/// milliseconds in which the loop reads no socket. So a sweep over the sessions reaches
+/// `HubConfiguration.locationsPerTurn` of them per turn, the next ones in a later turn
 /// (``FlushBatcher/inLaterTurn(_:)``), while requests and samples are handled in between.
+/// During a replay's turn at `max` (``Hub/batchingLocations(_:)``) no sweep runs until the
+/// turn's end: each session then takes the turn's fixes in one decision, and a session that
+/// takes every fix as it is (full accuracy, no distance filter, nothing else waiting) takes
+/// them with one look at the rules instead of one per fix.
 ///
-/// Each session still sees what it would have seen had the whole fan-out run at once,
-/// before whatever came next: a session not reached yet is *owed* the fix, and the owed fix
-/// is settled (decided and sent) before anything else reaches that session — another
-/// event (`Hub.publish`), an authorization change (before its queued locations are
-/// discarded, so L9's cut-off holds), a request of its own, the next fix. A settled fix is
-/// decided under the rules in force when it is settled: a session revoked meanwhile gets
-/// nothing.
-///
-/// A class: the loop over its sessions and every session's "is it owed?" read it in place;
-/// as a struct in an optional, each of those reads copied it (the fix with it), a tenth of
-/// a replay's time.
+/// Each session still sees what it would have seen had every fix reached every session at
+/// once, before whatever came next: a session not reached yet is *owed* the fixes after its
+/// cursor, and they are settled (decided and sent) before anything else reaches it —
+/// another event (`Hub.publish`), an authorization change (before its queued locations are
+/// discarded, so L9's cut-off holds), a request of its own. A settled fix is decided under
+/// the rules in force when it is settled: a session revoked meanwhile gets nothing.
 final class LocationFanOut {
-    let fix: LocationFix
-    let fullFix: SharedEvent
-    /// The sessions open when the fix came, in id order.
-    let sessions: [AppSession]
-    /// The next one the fan-out itself reaches.
-    var next = 0
-    /// Sessions further on that were settled early (they skip their turn).
-    var settledEarly: Set<SessionID> = []
-
-    init(fix: LocationFix, fullFix: SharedEvent, sessions: [AppSession]) {
-        self.fix = fix
-        self.fullFix = fullFix
-        self.sessions = sessions
+    struct Entry {
+        let fix: LocationFix
+        let event: SharedEvent
     }
 
-    var isDone: Bool { next >= sessions.count }
+    /// The run: the fixes from number `base` on.
+    private(set) var entries: [Entry] = []
+    private(set) var base: UInt64 = 0
+    /// The number the next fix takes: a session whose cursor is here is owed nothing.
+    var end: UInt64 { base + UInt64(entries.count) }
 
-    /// The hub's fan-out in progress, if any.
-    final class State {
-        private(set) var current: LocationFanOut?
+    /// The sweep in progress: the sessions open when it began, the next one it reaches, and
+    /// the run's end then (fixes added later need another sweep).
+    private var sweep: [AppSession] = []
+    private var next = 0
+    private var sweepEnd: UInt64 = 0
+    /// Whether a later turn will go on with the sweep.
+    var continues = false
+    /// Whether fixes wait for the end of a replay's turn before any sweep.
+    var batching = false
 
-        /// `fanOut` is the fix on its way from now on.
-        func begin(_ fanOut: LocationFanOut) { current = fanOut }
+    /// The most fixes a run holds: past it, the run is settled for every session first.
+    static let runLimit = 4096
 
-        /// `fanOut` is done, if it is still the one on its way.
-        func end(_ fanOut: LocationFanOut) { if current === fanOut { current = nil } }
+    var isFull: Bool { entries.count >= Self.runLimit }
+
+    func append(_ fix: LocationFix, _ event: SharedEvent) {
+        entries.append(Entry(fix: fix, event: event))
     }
 
-    /// Whether `session` has not had this fix yet. Sessions are in id order and a session
-    /// opened after the fix has a larger id than any here, so a range check finds them.
-    func owes(_ session: AppSession) -> Bool {
-        guard next < sessions.count, let last = sessions.last else { return false }
-        return session.id >= sessions[next].id && session.id <= last.id && !settledEarly.contains(session.id)
+    /// Whether `session` has not had every fix of the run yet.
+    func owes(_ session: AppSession) -> Bool { session.locationCursor < end }
+
+    /// The fixes `session` is owed, leaving it owed none.
+    func take(for session: AppSession) -> ArraySlice<Entry> {
+        let from = Int(max(session.locationCursor, base) - base)
+        session.locationCursor = end
+        return entries[from...]
+    }
+
+    /// The next session of the sweep that is owed fixes, if any, starting a new sweep when
+    /// fixes came after the last one began; nil once every open session had the whole run
+    /// (the run is then dropped).
+    func nextOwed(in sessions: SessionTable) -> AppSession? {
+        while true {
+            while next < sweep.count {
+                let session = sweep[next]
+                next += 1
+                if session.isOpen, owes(session) { return session }
+            }
+            guard sweepEnd < end else {
+                base = end
+                entries.removeAll(keepingCapacity: entries.count <= 1024)
+                sweep = []
+                return nil
+            }
+            sweep = sessions.ordered
+            next = 0
+            sweepEnd = end
+        }
     }
 }
 
 extension Hub {
-    /// Sends `fix` to every session, `configuration.locationsPerTurn` per turn of the loop.
+    /// A decided fix joins the run; outside a batch, the sweep begins at once.
     func fanOutLocation(_ fix: LocationFix, _ fullFix: SharedEvent) {
-        settleLocationFanOut()
-        let targets = sessions.ordered
-        locationFanOut.begin(LocationFanOut(fix: fix, fullFix: fullFix, sessions: targets))
+        if locationFanOut.isFull { settleLocationFanOut() }
+        locationFanOut.append(fix, fullFix)
+        guard !locationFanOut.batching else { return }
         continueLocationFanOut(limit: configuration.locationsPerTurn)
     }
 
-    /// Serves up to `limit` sessions of the fan-out in progress; schedules the rest.
-    private func continueLocationFanOut(limit: Int) {
-        guard let fanOut = locationFanOut.current else { return }
-        let targets = fanOut.sessions
-        var served = 0
-        // Its identity tells this fan-out from any other begun meanwhile.
-        while served < limit, locationFanOut.current === fanOut, fanOut.next < targets.count {
-            let session = targets[fanOut.next]
-            fanOut.next += 1
-            let early = !fanOut.settledEarly.isEmpty && fanOut.settledEarly.remove(session.id) != nil
-            served += 1
-            // A session that ended meanwhile gets nothing.
-            guard !early, session.isOpen else { continue }
-            deliverLocation(fanOut.fix, to: session, fullFix: fanOut.fullFix)
-        }
-        guard locationFanOut.current === fanOut, !fanOut.isDone else {
-            locationFanOut.end(fanOut)
-            return
-        }
-        // On the flush batcher's chain of turns, after the writes of this one have left.
-        flushes.inLaterTurn { [self] in continueLocationFanOut(limit: configuration.locationsPerTurn) }
+    /// While `batching`, fixes wait for the end of the batch (a replay's turn at `max`),
+    /// where the sweep begins. Watchers see each app's copy of each fix in order: a batch
+    /// would put them after the turn's other events, so there is none while anyone watches.
+    func batchingLocations(_ batching: Bool) {
+        locationFanOut.batching = batching && watchers.isEmpty
+        if !batching { continueLocationFanOut(limit: configuration.locationsPerTurn) }
     }
 
-    /// Finishes the fan-out in progress at once (the next fix must not overtake it).
+    /// Serves up to `limit` sessions of the sweep; schedules the rest in a later turn.
+    private func continueLocationFanOut(limit: Int) {
+        var served = 0
+        while served < limit, let session = locationFanOut.nextOwed(in: sessions) {
+            served += 1
+            deliverOwedLocations(to: session)
+        }
+        guard served == limit, !locationFanOut.continues else { return }
+        // On the flush batcher's chain of turns, after the writes of this one have left.
+        locationFanOut.continues = true
+        flushes.inLaterTurn { [self] in
+            locationFanOut.continues = false
+            continueLocationFanOut(limit: configuration.locationsPerTurn)
+        }
+    }
+
+    /// Every session gets the whole run at once (the run is full, or must not wait).
     func settleLocationFanOut() {
         continueLocationFanOut(limit: .max)
     }
 
-    /// Before anything else reaches `session`: the fix it is owed, if any, decided now.
-    /// Returns whether it was owed one.
+    /// Before anything else reaches `session`: the fixes it is owed, if any, decided now.
+    /// Returns whether it was owed any.
     @discardableResult
     func settleOwedLocation(_ session: AppSession) -> Bool {
-        guard let fanOut = locationFanOut.current, fanOut.owes(session) else { return false }
-        fanOut.settledEarly.insert(session.id)
-        deliverLocation(fanOut.fix, to: session, fullFix: fanOut.fullFix)
+        guard locationFanOut.owes(session) else { return false }
+        deliverOwedLocations(to: session)
         return true
+    }
+
+    /// The fixes `session` is owed, in order: with one decision when it takes every fix as
+    /// it is (L8, L11: a full-accuracy stream without a distance filter and no
+    /// `location.once` waiting), else fix by fix.
+    private func deliverOwedLocations(to session: AppSession) {
+        let owed = locationFanOut.take(for: session)
+        if owed.count > 1, let last = owed.last, session.onceWaiters.isEmpty, watchers.isEmpty, decidedAccuracy(of: session) == .full,
+            session.stream?.deliversEvery(.full) == true
+        {
+            session.stream?.delivered(last.fix)
+            for entry in owed { session.output.deliver(entry.event) }
+            return
+        }
+        for entry in owed { deliverLocation(entry.fix, to: session, fullFix: entry.event) }
     }
 }

@@ -17,6 +17,8 @@ final class AppSession {
     /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
     fileprivate(set) var topics = TopicSet()
     var stream: LocationStream?
+    /// The number of the next fix of the hub's run it is owed (``LocationFanOut``).
+    var locationCursor: UInt64 = 0
     /// `location.once` requests waiting for the next fix.
     var onceWaiters = OnceWaiters()
     /// The authorization engine's answer for this session's locations (nil: none may

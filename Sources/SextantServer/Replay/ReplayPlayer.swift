@@ -218,10 +218,16 @@ final class ReplayPlayer {
     /// Emits what is due now, within the batch's bounds, then arranges the next turn.
     private func turn() {
         guard state == .running, !actionInFlight, !storeWriteInFlight, var schedule else { return }
+        // At `max`, the previous turn's fixes reach every session before more are read: the
+        // run of fixes owed stays one turn long (``LocationFanOut``).
+        if schedule.speed == .max, hub.locationFanOut.continues { return afterPoll() }
         let clock = hub.clock
         let started = clock.monotonicNanoseconds()
         var now = started
         var emitted = 0
+        // At `max`, each session takes the turn's fixes in one decision at its end.
+        hub.batchingLocations(schedule.speed == .max)
+        defer { hub.batchingLocations(false) }  // on the early returns too
         while emitted < Self.batchSize, now - started < Self.batchTime {
             if schedule.speed == .max, emitted % Self.holdCheckInterval == 0, clientsHoldBack(now: now) {
                 self.schedule = schedule
@@ -241,6 +247,8 @@ final class ReplayPlayer {
             emitted += 1
             now = clock.monotonicNanoseconds()
         }
+        // The turn's fixes reach the sessions before the replay says anything more.
+        hub.batchingLocations(false)
         self.schedule = schedule
         if now - lastProgressReport >= 250_000_000 { report() }
         if schedule.isPaused { return paused() }
