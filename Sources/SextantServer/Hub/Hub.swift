@@ -268,6 +268,7 @@ public final class Hub {
     /// once every store write among the effects is on disk.
     @discardableResult
     func perform(_ effects: [AuthorizationEffect]) -> EventLoopFuture<Void> {
+        if locationFanOut.batching, !effects.isEmpty { batchingLocations(false) }  // decided under the rules in force until now
         var changes: [StoreChange] = []
         for effect in effects {
             switch effect {

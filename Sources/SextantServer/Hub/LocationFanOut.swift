@@ -94,11 +94,27 @@ extension Hub {
     }
 
     /// While `batching`, fixes wait for the end of the batch (a replay's turn at `max`),
-    /// where the sweep begins. Watchers see each app's copy of each fix in order: a batch
-    /// would put them after the turn's other events, so there is none while anyone watches.
+    /// where the sweep begins. A batch begins only while every session takes every fix as
+    /// it is or none, so that no fix's delivery has an effect of its own to wait for (a
+    /// reduced session's first fix writes its grid, and the replay waits for that: L10), and
+    /// it ends at anything that may change that (an effect of the authorization engine, a
+    /// control action the replay plays). Watchers see each app's copy of each fix in order:
+    /// a batch would put them after the turn's other events, so there is none while anyone
+    /// watches.
     func batchingLocations(_ batching: Bool) {
-        locationFanOut.batching = batching && watchers.isEmpty
-        if !batching { continueLocationFanOut(limit: configuration.locationsPerTurn) }
+        guard batching else {
+            locationFanOut.batching = false
+            return continueLocationFanOut(limit: configuration.locationsPerTurn)
+        }
+        locationFanOut.batching = watchers.isEmpty && sessions.ordered.allSatisfy(takesEveryFixAsItIs)
+    }
+
+    /// Whether `session` takes every fix as it is, or none: no `location.once` waits, and
+    /// its stream, if any, is at full accuracy without a distance filter (L8, L10, L11).
+    private func takesEveryFixAsItIs(_ session: AppSession) -> Bool {
+        guard session.onceWaiters.isEmpty else { return false }
+        guard let stream = session.stream else { return true }
+        return decidedAccuracy(of: session) == .full && stream.deliversEvery(.full)
     }
 
     /// Serves up to `limit` sessions of the sweep; schedules the rest in a later turn.
@@ -136,9 +152,7 @@ extension Hub {
     /// `location.once` waiting), else fix by fix.
     private func deliverOwedLocations(to session: AppSession) {
         let owed = locationFanOut.take(for: session)
-        if owed.count > 1, let last = owed.last, session.onceWaiters.isEmpty, watchers.isEmpty, decidedAccuracy(of: session) == .full,
-            session.stream?.deliversEvery(.full) == true
-        {
+        if owed.count > 1, let last = owed.last, session.stream != nil, takesEveryFixAsItIs(session), watchers.isEmpty {
             session.stream?.delivered(last.fix)
             for entry in owed { session.output.deliver(entry.event) }
             return

@@ -242,6 +242,7 @@ final class ReplayPlayer {
                 hub.ingest(sample, from: .replay)
                 if storeWriteInFlight { return }
             case .control(let control, let time):
+                hub.batchingLocations(false)  // the fixes before the action reach the apps before it acts
                 guard play(control, at: time, then: { [self] goOn in if goOn { turn() } }) else { return }
             }
             emitted += 1
