@@ -9,8 +9,9 @@ import SextantStore
 /// only through these requirements: it names no service.
 ///
 /// A service is called only for what it asked for: the readings of the sensor kinds and the
-/// records of the record kinds it consumes, and each decided fix only while ``wantsFixes`` (someone hears what it decides from
-/// them), so that a service nobody hears costs nothing per sample.
+/// records of the record kinds it consumes, and each decided fix only while ``wantsFixes``
+/// (someone hears what it decides from them), so that a service nobody hears costs nothing
+/// per sample.
 protocol PhoneService: AnyObject {
     /// Made once, with the hub it serves (held `unowned`: the hub owns its services) and
     /// what the store held at start.
