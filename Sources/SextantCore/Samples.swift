@@ -118,16 +118,15 @@ public enum GPSSignal: String, Sendable, Equatable, CaseIterable {
     case ok
 }
 
-/// One reading from any source: a fix, a GPS source's state, the satellites it sees (none
-/// of the three is arbitrated nor judged by an engine of motion), or a sensor's reading,
-/// whatever its kind (``SensorKinds``).
+/// One reading from any source: a fix, a GPS source's state (neither is arbitrated nor
+/// judged by an engine of motion), a sensor's reading, whatever its kind (``SensorKinds``),
+/// or a record of some kind (``RecordKinds``: the satellites it sees).
 public enum SampleValue: Sendable, Equatable {
     case location(LocationFix)
     case reading(SensorReading)
     case gps(GPSSignal)
-    /// The satellites in view and used (RULES N8), as recorded (GnssLogger `Status`, NMEA
-    /// `GSV`/`GSA`, gpsd's `SKY`).
-    case sky(SkyView)
+    /// A non-scalar sample, whatever its kind (`SampleValue.sky`).
+    case record(SampleRecord)
 }
 
 /// A reading stamped with the time it was taken.

@@ -16,16 +16,19 @@ public enum SextantTraceFormat: Sendable {
 
     /// Reads a whole trace. Nothing is returned unless every line is good: a bad line
     /// throws with its 1-based physical line number.
-    public static func read(_ text: String, path: String, sensors: SensorKindTable = SensorKinds.all) throws(TraceError) -> Trace {
+    public static func read(
+        _ text: String, path: String, sensors: SensorKindTable = SensorKinds.all, records: RecordKindTable = RecordKinds.all
+    ) throws(TraceError) -> Trace {
         var text = text
-        return try text.withUTF8 { bytes in Result { () throws(TraceError) in try read(bytes, path: path, sensors: sensors) } }.get()
+        return try text.withUTF8 { bytes in Result { () throws(TraceError) in try read(bytes, path: path, sensors: sensors, records: records) } }.get()
     }
 
     /// Reads a whole trace from its bytes, a line at a time: no copy of the file is made.
     public static func read(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, sensors: SensorKindTable = SensorKinds.all
+        _ bytes: UnsafeBufferPointer<UInt8>, path: String, sensors: SensorKindTable = SensorKinds.all,
+        records: RecordKindTable = RecordKinds.all
     ) throws(TraceError) -> Trace {
-        var reader = JSONLLineReader(path: path, sensors: sensors)
+        var reader = JSONLLineReader(path: path, sensors: sensors, records: records)
         var samples: [TraceSample] = []
         // One sample a line at most: room for all at once, rather than doubling (and
         // briefly holding twice) the array as it grows.
@@ -58,24 +61,28 @@ public enum SextantTraceFormat: Sendable {
         return Trace(start: start, profile: profile)
     }
 
-    /// The kinds of sample a line can carry: a fix, a GPS state, or a reading of one of the
-    /// sensor kinds of the table the reader was given (``SensorKinds/all`` unless told).
+    /// The kinds of sample a line can carry: a fix, a GPS state, a reading of one of the
+    /// sensor kinds of the table the reader was given (``SensorKinds/all`` unless told), or
+    /// a record of one of the record kinds of its other table (``RecordKinds/all``).
     enum SampleKind: CustomStringConvertible {
-        case location, gps, sky
+        case location, gps
         case sensor(SensorKind)
+        case record(RecordKind)
 
         /// Its key on a line.
         var description: String {
             switch self {
             case .location: return "location"
             case .gps: return "gps"
-            case .sky: return "sky"
             case .sensor(let kind): return kind.name
+            case .record(let kind): return kind.name
             }
         }
 
         /// Every kind a line may carry, in the order messages list them.
-        static func all(_ sensors: SensorKindTable) -> [SampleKind] { [.location] + sensors.kinds.map { .sensor($0) } + [.gps, .sky] }
+        static func all(_ sensors: SensorKindTable, _ records: RecordKindTable) -> [SampleKind] {
+            [.location] + sensors.kinds.map { .sensor($0) } + [.gps] + records.kinds.map { .record($0) }
+        }
 
         /// The names of a fix's numbers, by slot.
         static let locationFields = LocationKey.numbers
@@ -85,26 +92,28 @@ public enum SextantTraceFormat: Sendable {
             switch self {
             case .location: return Self.locationFields[slot]
             case .sensor(let kind): return kind.fields[slot].name
-            case .gps, .sky: return ""
+            case .gps, .record: return ""
             }
         }
     }
 
     /// A sample line's offset (checked against `Trace.maximumOffset` and the end of
-    /// time) and its value (checked by `LocationFix.problem` and the sensor kind's bounds).
+    /// time) and its value (checked by `LocationFix.problem`, the sensor kind's bounds or
+    /// the record kind's reader).
     static func readSample(
-        _ o: [String: JSONValue], start: Timestamp, sensors: SensorKindTable = SensorKinds.all, fail: (String) -> TraceError
+        _ o: [String: JSONValue], start: Timestamp, sensors: SensorKindTable = SensorKinds.all,
+        records: RecordKindTable = RecordKinds.all, fail: (String) -> TraceError
     ) throws(TraceError) -> (Int64, SampleValue) {
         let offset = try readOffset(o["t"], start: start, fail: fail)
-        let kinds = SampleKind.all(sensors).filter { o[$0.description] != nil }
+        let kinds = SampleKind.all(sensors, records).filter { o[$0.description] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
-            let names = SampleKind.all(sensors).map(\.description).joined(separator: ", ")
+            let names = SampleKind.all(sensors, records).map(\.description).joined(separator: ", ")
             throw fail(kinds.isEmpty ? "no sample: expected one of \(names)" : "one sample a line, got \(kinds.map(\.description).joined(separator: " and "))")
         }
         guard case .object(let body) = o[kind.description]! else { throw fail("\"\(kind)\" must be an object") }
-        if case .sky = kind {
-            switch SkyView.read(.object(body)) {
-            case .success(let sky): return (offset, .sky(sky))
+        if case .record(let record) = kind {
+            switch record.read(body: .object(body)) {
+            case .success(let value): return (offset, .record(value))
             case .failure(let problem): throw fail(problem.description)
             }
         }
@@ -144,9 +153,9 @@ public enum SextantTraceFormat: Sendable {
                 throw fail("gps.state must be one of: \(GPSSignal.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .gps(signal)
-        case .sky:
-            // A list of satellites, read whole by `readSample`; the fast path never names it.
-            throw fail("sky.satellites must be an array")
+        case .record(let record):
+            // Read whole, by its kind, in `readSample`; the fast path never names a record.
+            preconditionFailure("a record (\(record)) made from numbers")
         }
     }
 
@@ -193,8 +202,8 @@ public enum SextantTraceFormat: Sendable {
             body = (kind.name, .object(members))
         case .gps(let signal):
             body = ("gps", ["state": .string(signal.rawValue)])
-        case .sky(let sky):
-            body = ("sky", sky.jsonValue)
+        case .record(let record):
+            body = (record.kind.name, record.body)
         }
         // `t` first, for people reading the file.
         return "{\"t\":\(t.serialized()),\"\(body.0)\":\(body.1.serialized())}"

@@ -66,10 +66,11 @@ public struct TraceControl: Sendable, Equatable {
 extension SextantTraceFormat {
     /// A control line's time, method and params. The line may carry no sample besides.
     static func readControl(
-        _ o: [String: JSONValue], start: Timestamp, sensors: SensorKindTable, fail: (String) -> TraceError
+        _ o: [String: JSONValue], start: Timestamp, sensors: SensorKindTable, records: RecordKindTable = RecordKinds.all,
+        fail: (String) -> TraceError
     ) throws(TraceError) -> (offset: Int64, method: String, params: JSONValue) {
         let offset = try readOffset(o["t"], start: start, fail: fail)
-        let samples = SampleKind.all(sensors).filter { o[$0.description] != nil }
+        let samples = SampleKind.all(sensors, records).filter { o[$0.description] != nil }
         guard samples.isEmpty else { throw fail("a line holds one sample or one control action, not both (\"control\" and \"\(samples[0])\")") }
         guard case .object(let body) = o["control"]! else { throw fail("\"control\" must be an object {\"method\":…,\"params\":{…}}") }
         guard let method = body["method"]?.stringValue, !method.isEmpty else { throw fail("control.method is required (a control method's name)") }

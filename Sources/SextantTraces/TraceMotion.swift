@@ -125,30 +125,33 @@ public struct TraceMotion: Sendable, Equatable {
 }
 
 extension SampleValue {
-    /// The kind's name in the JSONL format: `location`, `gps`, or a sensor kind's (`accel`).
+    /// The kind's name in the JSONL format: `location`, `gps`, a sensor kind's (`accel`) or a
+    /// record kind's (`sky`).
     public var kindName: String {
         switch self {
         case .location: return "location"
         case .gps: return "gps"
         case .reading(let reading): return reading.kind.description
-        case .sky: return "sky"
+        case .record(let record): return record.kind.name
         }
     }
 
     /// The kinds' names, by `kindIndex`: `location`, `gps`, then the registered sensor
-    /// kinds in ``SensorKinds/all``'s order, then `sky`.
-    public static let kindNames = ["location", "gps"] + SensorKinds.all.kinds.map(\.name) + ["sky"]
+    /// kinds in ``SensorKinds/all``'s order, then the record kinds in ``RecordKinds/all``'s.
+    public static let kindNames = ["location", "gps"] + SensorKinds.all.kinds.map(\.name) + RecordKinds.all.kinds.map(\.name)
 
-    /// The kind as a number from 0, in `kindNames`' order. A reading's kind must be
-    /// registered: tallies of a trace count the kinds Sextant knows.
+    /// The kind as a number from 0, in `kindNames`' order. A reading's or a record's kind
+    /// must be registered: tallies of a trace count the kinds Sextant knows.
     public var kindIndex: Int {
         switch self {
         case .location: return 0
         case .gps: return 1
-        case .sky: return SampleValue.kindNames.count - 1
         case .reading(let reading):
             guard let index = SensorKinds.all.index(of: reading.kind) else { preconditionFailure("unregistered sensor kind \(reading.kind)") }
             return 2 + index
+        case .record(let record):
+            guard let index = RecordKinds.all.index(of: record.kind) else { preconditionFailure("unregistered record kind \(record.kind)") }
+            return 2 + SensorKinds.all.kinds.count + index
         }
     }
 }

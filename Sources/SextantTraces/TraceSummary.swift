@@ -60,7 +60,7 @@ public struct TraceSummary: Sendable, Equatable {
                     box = BoundingBox(south: fix.latitude, west: fix.longitude, north: fix.latitude, east: fix.longitude)
                 }
             case .gps(let signal): gpsStates[signal.rawValue, default: 0] += 1
-            case .reading, .sky: break
+            case .reading, .record: break
             }
             motion.add(sample)
             lastOffset = sample.offset

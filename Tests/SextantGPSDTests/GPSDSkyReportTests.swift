@@ -37,7 +37,7 @@ struct GPSDSkyReportTests {
         let sky = try GPSDReport.decode(line: #"{"class":"SKY","satellites":[{"gnssid":0,"svid":5,"ss":30,"used":true}]}"#, receivedAt: received)
         func skies(_ events: [GPSDSourceEvent]) -> [Sample] {
             events.compactMap { event in
-                guard case .sample(let sample) = event, case .sky = sample.value else { return nil }
+                guard case .sample(let sample) = event, sample.value.sky != nil else { return nil }
                 return sample
             }
         }

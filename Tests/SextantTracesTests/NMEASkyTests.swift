@@ -13,7 +13,7 @@ struct NMEASkyTests {
     func read(_ lines: [String]) throws -> Trace { try NMEAReader.read(lines.joined(separator: "\n") + "\n", path: "t.nmea") }
 
     func skies(_ trace: Trace) -> [(offset: Int64, sky: SkyView)] {
-        trace.samples.compactMap { if case .sky(let sky) = $0.value { return ($0.offset, sky) } else { return nil } }
+        trace.samples.compactMap { sample in sample.value.sky.map { (sample.offset, $0) } }
     }
 
     func satellite(_ sky: SkyView, _ constellation: Constellation, _ svid: Int) -> SatelliteInView? {
@@ -42,7 +42,7 @@ struct NMEASkyTests {
         #expect(satellite(sky, .gps, 8)?.cn0 == 0)
         #expect(satellite(sky, .glonass, 17) == SatelliteInView(constellation: .glonass, svid: 17, elevation: 3, azimuth: 117, cn0: 27, used: false))
         // The sky comes right after its cycle's fix.
-        let index = try #require(trace.samples.firstIndex { if case .sky = $0.value { return true } else { return false } })
+        let index = try #require(trace.samples.firstIndex { $0.value.sky != nil })
         guard case .location(let fix) = trace.samples[index - 1].value else { Issue.record("no fix before the sky"); return }
         #expect(fix.time == Timestamp(rfc3339: "2014-05-26T08:14:15Z"))
     }

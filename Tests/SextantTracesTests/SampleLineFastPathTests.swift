@@ -35,7 +35,7 @@ struct SampleLineFastPathTests {
             numbers.append(Double(f.time.nanoseconds))
         case .reading(let reading): numbers = (0..<SensorReading.capacity).map { reading[$0] }
         case .gps(let signal): numbers = [Double(GPSSignal.allCases.firstIndex(of: signal)!)]
-        case .sky(let sky): numbers = sky.satellites.flatMap { [Double($0.prn), $0.elevation, $0.azimuth, $0.cn0] }
+        case .record(let record): numbers = record.spoolWords.map { Double(bitPattern: $0) }
         }
         return [UInt64(bitPattern: sample.offset)] + numbers.map { $0?.bitPattern }
     }

@@ -48,8 +48,7 @@ struct SkyTraceTests {
     func gnssLoggerStatus() throws {
         let (whole, replayed, summary) = try load(Self.header + Self.rows)
         let skies = whole.samples.compactMap { sample -> SkyView? in
-            if case .sky(let sky) = sample.value { return sky }
-            return nil
+            sample.value.sky
         }
         #expect(skies == [
             SkyView(satellites: [
@@ -61,7 +60,7 @@ struct SkyTraceTests {
         ])
         #expect(whole.samples.map(\.offset) == [0, 1_000_000_000, 1_000_000_000])
         // The spool keeps tenths (`SatelliteWord`): 130.25° comes back as 130.3°, 27.25 dB-Hz as 27.3.
-        guard case .sky(let first)? = replayed.first?.value else { Issue.record("no sky replayed: \(replayed)"); return }
+        guard let first = replayed.first?.value.sky else { Issue.record("no sky replayed: \(replayed)"); return }
         #expect(first.satellites.map(\.azimuth) == [130.3, 300] && first.satellites.map(\.cn0) == [38.5, 27.3])
         #expect(replayed.count == 3)
         #expect(summary.samples["sky"] == 2 && summary.samples["location"] == 1)
@@ -81,7 +80,7 @@ struct SkyTraceTests {
             let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
                 + "/Traces/gnsslogger/" + name
             let trace = try TraceLoader.load(path: path)
-            #expect(!trace.samples.contains { if case .sky = $0.value { true } else { false } }, "\(name)")
+            #expect(!trace.samples.contains { $0.value.sky != nil }, "\(name)")
             #expect(trace.skipped.keys.allSatisfy { !$0.hasPrefix("Status") }, "\(name)")
         }
     }
@@ -113,7 +112,7 @@ struct SkyTraceTests {
         #expect(trace.samples.map(\.value) == [.sky(once)])
         let scratch = try TemporaryDirectory("sky")
         let replay = try TraceLoader.openForReplay(path: try scratch.write("t.jsonl", text))
-        guard case .sky(let replayed) = try replay.traceSample(at: 0).value else { Issue.record("no sky replayed"); return }
+        guard let replayed = try replay.traceSample(at: 0).value.sky else { Issue.record("no sky replayed"); return }
         #expect(replayed.satellites.count == 1 && replayed.used == 1)
     }
 }

@@ -32,8 +32,8 @@ extension Hub {
             gpsSignal(signal, from: source)
         case .reading(let reading):
             sensorReading(reading, at: sample.time, from: source)
-        case .sky(let sky):
-            services.skySampled(sky, at: sample.time, from: source)
+        case .record(let record):
+            services.route(record, at: sample.time, from: source)
         }
     }
 

@@ -8,9 +8,10 @@ import SextantStore
 /// engine in `SextantCore`. It is listed once, in ``ServiceRegistry``, and the hub knows it
 /// only through these requirements: it names no service.
 ///
-/// A service is called only for what it asked for: the readings of the kinds it consumes,
-/// and each decided fix only while ``wantsFixes`` (someone hears what it decides from
-/// them), so that a service nobody hears costs nothing per sample.
+/// A service is called only for what it asked for: the readings of the sensor kinds and the
+/// records of the record kinds it consumes, and each decided fix only while ``wantsFixes``
+/// (someone hears what it decides from them), so that a service nobody hears costs nothing
+/// per sample.
 protocol PhoneService: AnyObject {
     /// Made once, with the hub it serves (held `unowned`: the hub owns its services) and
     /// what the store held at start.
@@ -24,8 +25,11 @@ protocol PhoneService: AnyObject {
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName)
     /// A value of one of its kinds held by hand was let go of (O4a).
     func releasedByHand(_ kind: SensorKind.ID)
-    /// A sky a source recorded (a trace's `sky`, GnssLogger `Status`, NMEA `GSV`).
-    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName)
+    /// The record kinds whose records it hears (`RecordKind.sky`).
+    static var consumedRecords: [RecordKind] { get }
+    /// A record of one of ``consumedRecords`` a source gave (a trace's `sky`, GnssLogger
+    /// `Status`, NMEA `GSV`), in the order the sources gave them.
+    func recordSampled(_ record: SampleRecord, at time: Timestamp, from source: SourceName)
     /// A fix as its source gave it, before the GNSS profile and the rules (the sky made up
     /// beside it), called only while ``wantsFixes``.
     func fixSampled(_ truth: LocationFix, from source: SourceName)
@@ -50,7 +54,8 @@ extension PhoneService {
     static var consumedKinds: [SensorKind.ID] { [] }
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {}
     func releasedByHand(_ kind: SensorKind.ID) {}
-    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName) {}
+    static var consumedRecords: [RecordKind] { [] }
+    func recordSampled(_ record: SampleRecord, at time: Timestamp, from source: SourceName) {}
     func fixSampled(_ truth: LocationFix, from source: SourceName) {}
     func fixDecided(_ fix: LocationFix) {}
     var wantsFixes: Bool { false }
@@ -61,18 +66,22 @@ extension PhoneService {
 }
 
 /// The hub's services, made from ``ServiceRegistry/all``, with what routes to each: the
-/// consumers of each sensor kind and of fixes, in the registry's order.
+/// consumers of each sensor kind, of each record kind and of fixes, in the registry's order.
 final class Services {
     let all: [any PhoneService]
     private let byKind: [SensorKind.ID: [any PhoneService]]
+    private let byRecordKind: [RecordKind: [any PhoneService]]
 
     init(hub: Hub, stored: StoreSnapshot, registry: [any PhoneService.Type] = ServiceRegistry.all) {
         all = registry.map { $0.init(hub: hub, stored: stored) }
         var byKind: [SensorKind.ID: [any PhoneService]] = [:]
+        var byRecordKind: [RecordKind: [any PhoneService]] = [:]
         for service in all {
             for kind in type(of: service).consumedKinds { byKind[kind, default: []].append(service) }
+            for kind in type(of: service).consumedRecords { byRecordKind[kind, default: []].append(service) }
         }
         self.byKind = byKind
+        self.byRecordKind = byRecordKind
     }
 
     /// The service of type `S` (the registry lists each once).
@@ -87,6 +96,11 @@ final class Services {
     func route(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
         guard let consumers = byKind[reading.kind] else { return }
         for service in consumers { service.reading(reading, at: time, from: source) }
+    }
+
+    func route(_ record: SampleRecord, at time: Timestamp, from source: SourceName) {
+        guard let consumers = byRecordKind[record.kind] else { return }
+        for service in consumers { service.recordSampled(record, at: time, from: source) }
     }
 
     func fixSampled(_ truth: LocationFix, from source: SourceName) {
@@ -107,10 +121,6 @@ final class Services {
 
     func releasedByHand(_ kind: SensorKind.ID) {
         for service in all { service.releasedByHand(kind) }
-    }
-
-    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName) {
-        for service in all { service.skySampled(sky, at: time, from: source) }
     }
 
     func holdsStored(_ app: String) -> Bool { all.contains { $0.holdsStored(app) } }

@@ -25,7 +25,7 @@ public enum NMEAWriter {
                 guard let heading = CompassReading(reading) else { return }
                 written += 1
                 try output.write(NMEAEncoder.headings(heading))
-            case .gps, .sky:
+            case .gps, .record:
                 break
             }
         }

@@ -35,13 +35,13 @@ public final class StreamedGPXTrace: ReplayableTrace {
         let fd = try TraceFile.openRegular(path: path)
         defer { close(fd) }
         do {
-            let spool = try SpoolFile(for: path)
+            let spool = try SampleSpool(for: path)
             var last: Int64 = 0
             let start = try Self.read(fd: fd, path: path, options: options) { sample throws(TraceError) in
-                try spool.append(try SampleRecord.record(sample))
+                try spool.append(sample)
                 last = sample.offset
             }
-            spooled = SpooledSampleTrace(start: start, samples: try spool.sealed(), durationNanoseconds: last, skipped: [:])
+            spooled = try spool.sealed(start: start, durationNanoseconds: last, skipped: [:])
         } catch {
             throw .invalid(error)
         }

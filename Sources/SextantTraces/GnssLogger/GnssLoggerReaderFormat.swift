@@ -31,16 +31,13 @@ struct GnssLoggerReaderFormat: TraceReaderFormat {
         let fd = try TraceFile.openRegular(path: path)
         defer { close(fd) }
         do {
-            let spool = try SpoolFile(for: path)
-            let skies = try SkySpool(for: path)
+            let spool = try SampleSpool(for: path)
             var last: Int64 = 0
             let (start, skipped) = try GnssLoggerReader.stream(fd: fd, path: path, provider: options.gnssProvider) { sample throws(TraceError) in
-                try spool.append(SampleRecord.record(sample, skies: skies))
+                try spool.append(sample)
                 last = sample.offset
             }
-            return GnssLoggerSpooledTrace(
-                spooled: SpooledSampleTrace(
-                    start: start, samples: try spool.sealed(), skies: try skies.sealed(), durationNanoseconds: last, skipped: skipped))
+            return GnssLoggerSpooledTrace(spooled: try spool.sealed(start: start, durationNanoseconds: last, skipped: skipped))
         } catch {
             throw .invalid(error)
         }

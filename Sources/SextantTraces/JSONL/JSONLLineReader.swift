@@ -17,6 +17,8 @@ struct JSONLLineReader {
     let path: String
     /// The sensor kinds its lines may carry.
     let sensors: SensorKindTable
+    /// The record kinds its lines may carry.
+    let records: RecordKindTable
     /// The header's start and profile, once its line has been read.
     private(set) var header: Trace?
     private var lastOffset: Int64 = 0
@@ -25,9 +27,10 @@ struct JSONLLineReader {
     /// The control lines read so far (`TraceControl`), in order.
     private(set) var controls: [TraceControl] = []
 
-    init(path: String, header: Trace? = nil, sensors: SensorKindTable = SensorKinds.all) {
+    init(path: String, header: Trace? = nil, sensors: SensorKindTable = SensorKinds.all, records: RecordKindTable = RecordKinds.all) {
         self.path = path
         self.sensors = sensors
+        self.records = records
         self.header = header
     }
 
@@ -51,13 +54,13 @@ struct JSONLLineReader {
             return nil
         }
         if o["control"] != nil {
-            let (offset, method, params) = try SextantTraceFormat.readControl(o, start: start, sensors: sensors, fail: fail)
+            let (offset, method, params) = try SextantTraceFormat.readControl(o, start: start, sensors: sensors, records: records, fail: fail)
             try advance(to: offset, line: number)
             guard controls.count < TraceControl.maximumCount else { throw fail("more than \(TraceControl.maximumCount) control lines") }
             controls.append(TraceControl(offset: offset, beforeSample: samplesRead, method: method, params: params, path: path, line: number))
             return nil
         }
-        let (offset, sampleValue) = try SextantTraceFormat.readSample(o, start: start, sensors: sensors, fail: fail)
+        let (offset, sampleValue) = try SextantTraceFormat.readSample(o, start: start, sensors: sensors, records: records, fail: fail)
         return try accept(TraceSample(offset: offset, value: sampleValue), line: number)
     }
 

@@ -79,8 +79,8 @@ struct SampleFields {
             return nil
         case .gps:
             return packed == 0x65_7461_7473 ? stateSlot : nil
-        case .sky:
-            // A list of satellites: the general parser reads it.
+        case .record:
+            // A record's body is its kind's to read: the general parser reads it.
             return nil
         case .location:
             // The names' bytes, little-endian, as one integer: one comparison a name (comparing

@@ -45,7 +45,7 @@ struct TraceTimelines {
                         postureLane.change(to: change.state.rawValue, at: t)
                     }
                 }
-            case .sky:
+            case .record:
                 break
             case .gps(let signal):
                 hasGPSState = true

@@ -15,9 +15,12 @@ final class SatellitesService: PhoneService {
     /// A sky is made up beside fixes only while a session listens.
     var wantsFixes: Bool { hub.sessions.isHeard(.satellites) }
 
+    static var consumedRecords: [RecordKind] { [.sky] }
+
     /// A sky a source recorded (a trace's `sky`, GnssLogger `Status`, NMEA `GSV`): from
     /// then on that source's fixes get no made-up one.
-    func skySampled(_ sky: SkyView, at time: Timestamp, from source: SourceName) {
+    func recordSampled(_ record: SampleRecord, at time: Timestamp, from source: SourceName) {
+        guard let sky = record.value(as: SkyView.self) else { return }
         hub.gnss.skyRecorded(from: source)
         publish(sky, at: time)
     }
