@@ -60,7 +60,7 @@ struct SextantdCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("max-regions-per-uid"),
         help: ArgumentHelp("Regions the apps of one uid may monitor in all, root and the daemon's own excepted (default 1000).", valueName: "n"))
-    var maxRegionsPerUID: Int = HubConfiguration.defaultMaxRegionsPerUID
+    var maxRegionsPerUID: Int = ServiceSettings.defaultMaxRegionsPerUID
 
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the permission store.", valueName: "dir"))
     var stateDirectory: String?
@@ -308,12 +308,12 @@ struct SextantdCommand: AsyncParsableCommand {
         hub.gnssProfile = gnssProfile.flatMap { try? GNSSProfileSpec.parse($0).get() }
         hub.gnssSeed = seed
         hub.simulatedFlag = simulatedFlag
-        hub.significantChanges = SignificantChangeSettings(distance: significantDistance, interval: significantInterval)
-        hub.visits = VisitSettings(radius: visitRadius, minimumStay: visitDuration)
+        hub.services.significantChanges = SignificantChangeSettings(distance: significantDistance, interval: significantInterval)
+        hub.services.visits = VisitSettings(radius: visitRadius, minimumStay: visitDuration)
         hub.allowOnceBackgroundLimit = .nanoseconds(Int64(allowOnceTimeout * 1e9))
-        hub.maxRegionsPerApp = maxRegions
+        hub.services.maxRegionsPerApp = maxRegions
         hub.maxAppsPerUID = maxAppsPerUID
-        hub.maxRegionsPerUID = maxRegionsPerUID
+        hub.services.maxRegionsPerUID = maxRegionsPerUID
         return hub
     }
 

@@ -81,7 +81,7 @@ final class TracePlotPageTests {
         #expect(seen["scaleLabel"]?.stringValue != "50 m", "the scale bar follows the zoom")
         #expect((seen["chosenRow"]?.stringValue ?? "").contains("GPS ok"), "\(seen["chosenRow"] ?? .null)")
         #expect(seen["requests"]?.arrayValue == [], "no request leaves the page: \(seen["requests"] ?? .null)")
-        #expect(seen["problems"]?.arrayValue == [], "no policy violation, no script error: \(seen["problems"] ?? .null)")
+        #expect(seen["problems"]?.arrayValue == [], "no policy violation, no script error: \(String(describing: seen["problems"]))")
     }
 
     @Test("issue 24.4: --tiles puts a basemap under the page's map from the template's origin, the only one its policy admits", .requires(.tool(chromium, package: "chromium")))

@@ -35,7 +35,7 @@ final class TracePlotRegionsTests {
         // The shop's entry at 08:01:51, 111 s from the start (RegionReplayTests, by hand).
         let tip = seen["regionTooltip"]?.stringValue ?? ""
         #expect(tip.contains("+1:51") && tip.contains("com.example.shop") && tip.contains("region shop enter"), "\(tip)")
-        #expect(seen["problems"]?.arrayValue == [], "\(seen["problems"] ?? .null)")
+        #expect(seen["problems"]?.arrayValue == [], "\(String(describing: seen["problems"]))")
     }
 
     @Test("issue 22.6: --regions-from-daemon draws the regions a running daemon monitors; --app keeps one app's")

@@ -92,8 +92,8 @@ struct AppOwnerLimitTests {
     @Test("The apps of one uid monitor at most --max-regions-per-uid regions in all: 1011 naming the uid; a replacement and the control side's regions.add are not refused")
     func regionsPerUIDLimit() async throws {
         let hub = try InProcessHub {
-            $0.maxRegionsPerApp = 3
-            $0.maxRegionsPerUID = 5
+            $0.services.maxRegionsPerApp = 3
+            $0.services.maxRegionsPerUID = 5
         }
         let control = try await hub.connect(.control)
         var apps: [TestClient] = []

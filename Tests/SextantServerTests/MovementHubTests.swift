@@ -154,4 +154,31 @@ struct MovementHubTests {
         #expect(watched.filter { $0.params["app"] == nil }.map(\.method) == [Event.visit, Event.visit])
         #expect(watched.filter { $0.params["app"] == "com.example.cafe" }.map(\.method) == [Event.significantChange, Event.visit])
     }
+
+    @Test("V6: nobody listening, no visit is judged: the first listener, at 400 s of the café stop, hears a stay begun at its first fix; a second app joining mid-visit hears the departure with that arrival")
+    func v6DetectedWhileHeard() async throws {
+        let hub = try InProcessHub()
+        let path = try HubTimeTests.write(Self.walk, in: hub, as: "walk.jsonl")
+        let control = try await hub.connect(.control)
+        var apps: [TestClient] = []
+        for name in ["com.example.first", "com.example.second"] {
+            let app = try await hub.connect(.app)
+            _ = try await app.call(Method.hello, ["app": .string(name)])
+            _ = try await control.call(Method.permissionsSet, ["app": .string(name), "status": "authorizedAlways"])
+            apps.append(app)
+        }
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .seconds(400))
+        _ = try await apps[0].call(Method.visitsStart)
+        await hub.advance(by: .seconds(310))
+        _ = try await apps[1].call(Method.visitsStart)
+        await hub.advance(by: .seconds(600))
+        let first = try await Self.movementEvents(apps[0]).map(\.params)
+        let second = try await Self.movementEvents(apps[1]).map(\.params)
+        // Heard through the whole stop (V1–V3) the arrival's time would be 288 s.
+        let arrival = try #require(Self.second(first.first?["arrival"]))
+        #expect((400...401).contains(arrival), "\(first)")
+        #expect(first.count == 2 && first.last?["departure"] != .null && Self.second(first.last?["arrival"]) == arrival)
+        #expect(second.count == 1 && Self.second(second.first?["arrival"]) == arrival && second.first?["departure"] != .null)
+    }
 }

@@ -95,7 +95,7 @@ struct RegionHubTests {
 
     @Test("R8: sextantd --max-regions lets an app monitor more (Android's 100)")
     func maxRegionsOption() async throws {
-        let hub = try InProcessHub { $0.maxRegionsPerApp = 100 }
+        let hub = try InProcessHub { $0.services.maxRegionsPerApp = 100 }
         let control = try await hub.connect(.control)
         let app = try await hub.connect(.app)
         _ = try await app.call(Method.hello, ["app": .string(Self.app)])

@@ -99,6 +99,4 @@ extension HubConfiguration {
     /// How many app ids with something stored one uid other than root and the daemon's own
     /// may hold: far more than one user's apps, far less than a store to fill a disk.
     public static let defaultMaxAppsPerUID = 256
-    /// How many regions the apps of one such uid may monitor in all.
-    public static let defaultMaxRegionsPerUID = 1000
 }

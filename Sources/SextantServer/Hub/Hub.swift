@@ -35,13 +35,10 @@ public struct HubConfiguration: Sendable {
     public var locationsPerTurn = 256
     /// `--ephemeral`: the store, and with it the prompt policy, goes with the daemon.
     public var storeIsEphemeral = false
-    /// `--significant-distance` and `--significant-interval` (RULES S2).
-    public var significantChanges = SignificantChangeSettings()
-    /// `--visit-radius` and `--visit-duration` (RULES V1, V2).
-    public var visits = VisitSettings()
-    /// `--max-regions` (RULES R8), `--max-apps-per-uid`, `--max-regions-per-uid` (docs/security.md).
-    public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
-    public var maxAppsPerUID = defaultMaxAppsPerUID, maxRegionsPerUID = defaultMaxRegionsPerUID
+    /// `--max-apps-per-uid` (docs/security.md).
+    public var maxAppsPerUID = defaultMaxAppsPerUID
+    /// What the services read of the command line (`Services/ServiceSettings.swift`).
+    public var services = ServiceSettings()
 
     public init() {}
 }

@@ -8,10 +8,7 @@ import SextantProtocol
 final class MotionState {
     private var arbiters = SensorArbiters()
     private(set) var judge = OrientationJudge()
-    private(set) var postureEngine = PostureEngine()
     private(set) var rotationLock = false
-    /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
-    private(set) var lastPosture: PostureChange?
 
     /// Whether a reading of `kind` from a source of `rank` is heard (hand > replay > live).
     func admits(_ kind: SensorKind.ID, _ rank: SensorArbiter.Rank, at now: Int64) -> Bool {
@@ -27,13 +24,6 @@ final class MotionState {
     /// The device orientation's change this reading decides, if any (O1–O5).
     func judgeAcceleration(_ reading: Acceleration, at time: Timestamp) -> DeviceOrientationChange? {
         judge.judge(reading, at: time)
-    }
-
-    /// The posture's change this hinge angle decides, if any, kept as the last (P1–P4).
-    func judgeHinge(_ angle: Double, at time: Timestamp) -> PostureChange? {
-        let change = postureEngine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: judge.lastUprightOrientation)
-        if let change { lastPosture = change }
-        return change
     }
 
     /// Sets the rotation lock (O9); false when it already was so.

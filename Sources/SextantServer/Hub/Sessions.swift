@@ -25,8 +25,6 @@ final class AppSession {
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
     var decidedAccuracy: LocationAccuracy?
     var decidedAt: UInt64 = 0
-    /// Told that region monitoring stopped being available (R10), until full accuracy returns.
-    var toldRegionsUnavailable = false
     /// Its `apps.list` entry as the watchers were last told it (`Hub.sessionChanged`).
     var announced: JSONValue?
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
@@ -47,12 +45,16 @@ final class AppSession {
         return names.sorted()
     }
 
+    /// The topics every session hears without asking: the services' own
+    /// (``PhoneService/heardByEverySession``: an app's regions are the app's, not a session's).
+    private static let heardByEverySession = TopicSet(ServiceRegistry.all.flatMap { $0.heardByEverySession })
+
     /// Whether it hears events of `topic` now.
     func hears(_ topic: AppTopic) -> Bool {
         switch topic {
-        case .session, .region: return true
+        case .session: return true
         case .location: return stream != nil || !onceWaiters.isEmpty
-        default: return topics.contains(topic)
+        default: return topics.contains(topic) || Self.heardByEverySession.contains(topic)
         }
     }
 

@@ -19,6 +19,9 @@ protocol PhoneService: AnyObject {
     /// Its methods on app.sock and on control.sock.
     static var appMethods: [any RPCMethod.Type] { get }
     static var controlMethods: [any RPCMethod.Type] { get }
+    /// The topics of its events that every session hears without asking (none: a session
+    /// hears what it subscribed to).
+    static var heardByEverySession: [AppTopic] { get }
     /// The sensor kinds whose readings it judges once their arbiter let them through.
     static var consumedKinds: [SensorKind.ID] { get }
     /// A reading of one of ``consumedKinds``, in the order the sources gave them.
@@ -51,6 +54,7 @@ protocol PhoneService: AnyObject {
 extension PhoneService {
     static var appMethods: [any RPCMethod.Type] { [] }
     static var controlMethods: [any RPCMethod.Type] { [] }
+    static var heardByEverySession: [AppTopic] { [] }
     static var consumedKinds: [SensorKind.ID] { [] }
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {}
     func releasedByHand(_ kind: SensorKind.ID) {}

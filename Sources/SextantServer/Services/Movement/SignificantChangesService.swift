@@ -20,7 +20,7 @@ final class SignificantChangesService: PhoneService {
 
     /// A restart begins afresh: its next fix is a change (S1).
     func start(_ session: AppSession) {
-        subscribers.set(session, SignificantChangeSubscription(SignificantChangeMonitor(settings: hub.configuration.significantChanges)))
+        subscribers.set(session, SignificantChangeSubscription(SignificantChangeMonitor(settings: hub.configuration.services.significantChanges)))
         hub.sessions.subscribe(session, to: .significantChanges)
     }
 

@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 import SextantStore
 
-/// The device's visits (RULES V1–V5): one detector for the device, judging the decided
+/// The device's visits (RULES V1–V6): one detector for the device, judging the decided
 /// fixes while anyone listens — a session that started `visits.start`, or a watcher of
 /// `visit` events — and beginning afresh when the first listener comes, as iOS begins
 /// with `startMonitoringVisits`. Each listening session gets its copy under the rules.
@@ -16,7 +16,7 @@ final class VisitsService: PhoneService {
 
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
-        detector = VisitDetector(settings: hub.configuration.visits)
+        detector = VisitDetector(settings: hub.configuration.services.visits)
     }
 
     var wantsFixes: Bool {
@@ -27,7 +27,7 @@ final class VisitsService: PhoneService {
 
     func fixDecided(_ fix: LocationFix) {
         if !judging {
-            detector = VisitDetector(settings: hub.configuration.visits)
+            detector = VisitDetector(settings: hub.configuration.services.visits)
             judging = true
         }
         guard let visit = detector.observe(fix) else { return }

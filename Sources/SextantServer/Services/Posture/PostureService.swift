@@ -10,18 +10,23 @@ final class PostureService: PhoneService {
     static var consumedKinds: [SensorKind.ID] { [SensorKind.hinge.id] }
 
     private unowned let hub: Hub
+    private var engine = PostureEngine()
+    /// The last posture decided, for `hello` and `status`; nil before the first hinge sample.
+    private var lastPosture: PostureChange?
 
     init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
 
     /// `posture` in `hello` and `status`: the last decision, or null before the first hinge sample.
-    var postureJSON: JSONValue { hub.motion.lastPosture?.json ?? .null }
+    var postureJSON: JSONValue { lastPosture?.json ?? .null }
 
     var statusMembers: [String: JSONValue] { ["posture": postureJSON] }
 
     /// One hinge angle its arbiter let through (P1–P4).
     func reading(_ sample: SensorReading, at time: Timestamp, from source: SourceName) {
         guard let angle = sample.hingeAngle else { return }
-        guard let change = hub.motion.judgeHinge(angle, at: time) else { return }
+        let upright = hub.motion.judge.lastUprightOrientation
+        guard let change = engine.judge(hingeAngle: angle, at: time, lastUprightDeviceOrientation: upright) else { return }
+        lastPosture = change
         hub.logger.debug("posture", metadata: ["state": "\(change.state.rawValue)", "angle": "\(angle)"])
         let event = SharedEvent(PostureEvent(change: change))
         for session in hub.sessions.subscribers(of: .posture) {

@@ -14,17 +14,25 @@ final class RegionsService: PhoneService {
     }
     static var controlMethods: [any RPCMethod.Type] { [RegionsListMethod.self, RegionsAddMethod.self, RegionsRemoveMethod.self] }
 
+    /// Every session of an app with regions hears them: they are the app's.
+    static var heardByEverySession: [AppTopic] { [.region] }
+
     private unowned let hub: Hub
+    /// The sessions told that region monitoring stopped being available (R10), until full
+    /// accuracy returns.
+    private var toldUnavailable: Set<SessionID> = []
     /// Every app's regions and what the fixes decided of them (RULES R1–R9).
     let regions: RegionMonitoring
 
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
-        regions = RegionMonitoring(maxRegionsPerApp: hub.configuration.maxRegionsPerApp, stored: stored.regions)
+        regions = RegionMonitoring(maxRegionsPerApp: hub.configuration.services.maxRegionsPerApp, stored: stored.regions)
     }
 
     /// Fixes are judged only while some app monitors a region.
     var wantsFixes: Bool { regions.monitor.count > 0 }
+
+    func sessionClosed(_ session: AppSession) { toldUnavailable.remove(session.id) }
 
     /// A region is stored (R12): the app's id stays bound to its uid.
     func holdsStored(_ app: String) -> Bool { regions.hasRegions(app) }
@@ -69,8 +77,8 @@ final class RegionsService: PhoneService {
     /// regions, its sessions are told once that monitoring stopped.
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {
         let unavailable = snapshot.status.isAuthorized && snapshot.accuracy == .reduced && regions.hasRegions(session.app)
-        defer { session.toldRegionsUnavailable = unavailable }
-        guard unavailable, !session.toldRegionsUnavailable else { return }
+        defer { if unavailable { toldUnavailable.insert(session.id) } else { toldUnavailable.remove(session.id) } }
+        guard unavailable, !toldUnavailable.contains(session.id) else { return }
         hub.publish(to: session, RegionUnavailableEvent(reason: "reduced accuracy: region monitoring needs full accuracy"))
     }
 
@@ -93,7 +101,7 @@ final class RegionsService: PhoneService {
     /// app ids cannot multiply the per-app limit.
     private func checkRegionsOfUID(adding region: CircularRegion, for app: String) throws(RPCError) {
         guard let uid = hub.stored.owners.owner(of: app), hub.isLimited(uid), regions.monitor.state(of: region.identifier, for: app) == nil else { return }
-        let limit = hub.configuration.maxRegionsPerUID
+        let limit = hub.configuration.services.maxRegionsPerUID
         let held = hub.stored.owners.apps(of: uid).reduce(0) { $0 + regions.monitor.count(of: $1) }
         guard held >= limit else { return }
         throw RPCError(

@@ -1,0 +1,19 @@
+import SextantCore
+
+/// What the services read of the daemon's command line, beside the hub's own settings
+/// (`HubConfiguration.services`).
+public struct ServiceSettings: Sendable {
+    /// `--significant-distance` and `--significant-interval` (RULES S2).
+    public var significantChanges = SignificantChangeSettings()
+    /// `--visit-radius` and `--visit-duration` (RULES V1, V2).
+    public var visits = VisitSettings()
+    /// `--max-regions` (RULES R8).
+    public var maxRegionsPerApp = RegionMonitor.defaultMaxRegionsPerApp
+    /// `--max-regions-per-uid`: the regions the apps of one uid other than root and the
+    /// daemon's own may monitor in all (docs/security.md).
+    public var maxRegionsPerUID = defaultMaxRegionsPerUID
+
+    public static let defaultMaxRegionsPerUID = 1000
+
+    public init() {}
+}
