@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 @Suite("NDJSON framing")

@@ -1,4 +1,5 @@
 import Foundation
+import SextantHub
 import SextantProtocol
 import SextantSocket
 

@@ -1,4 +1,5 @@
 import Foundation
+import SextantHub
 import SextantSocket
 
 /// Tells systemd (Type=notify) how the daemon is doing, through `$NOTIFY_SOCKET`.

@@ -8,6 +8,9 @@ import SextantStore
 import SextantTestSupport
 import Testing
 
+@testable import SextantDBusFaces
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// A hub on NIO's testing event loop, in this process: its sockets (app.sock,
