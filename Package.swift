@@ -91,13 +91,23 @@ let package = Package(
             dependencies: ["SextantCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
-        // The hub that owns state: the sessions, the engines' services, the replay, the two
-        // sockets and the line writer every face shares. A face reaches it only through its
+        // The hub that owns state: the sessions, the engines' services, the method tables, the
+        // replay, and the line writer every face shares. A face reaches it only through its
         // `package` host API (Sources/SextantHub/Hub/Hub+Host.swift).
         .target(
             name: "SextantHub",
             dependencies: [
                 "SextantCore", "SextantTraces", "SextantStore", "SextantSocket", "CMalloc", "CThreadCredentials",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // app.sock and control.sock: JSON-RPC lines to and from the hub's method tables, over its host API.
+        .target(
+            name: "SextantSocketFace",
+            dependencies: [
+                "SextantHub", "SextantCore", "SextantSocket",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,7 +138,7 @@ let package = Package(
         .target(
             name: "SextantServer",
             dependencies: [
-                "SextantHub", "SextantGPSDFace", "SextantDBusFaces",
+                "SextantHub", "SextantSocketFace", "SextantGPSDFace", "SextantDBusFaces",
                 "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "SextantDBus",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -252,7 +262,8 @@ let package = Package(
         .testTarget(
             name: "SextantServerTests",
             dependencies: [
-                "SextantServer", "SextantHub", "SextantGPSDFace", "SextantDBusFaces", "SextantGPSD", "SextantStore", "SextantTraces",
+                "SextantServer", "SextantHub", "SextantSocketFace", "SextantGPSDFace", "SextantDBusFaces", "SextantGPSD", "SextantStore",
+                "SextantTraces",
                 "SextantTestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

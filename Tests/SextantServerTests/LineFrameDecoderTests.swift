@@ -4,6 +4,7 @@ import Testing
 
 @testable import SextantHub
 @testable import SextantServer
+@testable import SextantSocketFace
 
 @Suite("NDJSON framing")
 struct LineFrameDecoderTests {

@@ -2,16 +2,18 @@ import NIOCore
 import SextantCore
 import SextantProtocol
 
-/// The hub as a face sees it: every operation the gpsd face and the D-Bus faces (GeoClue,
-/// iio-sensor-proxy) may ask of it, in one place. A face is a target of its own, so the
-/// compiler holds it to these: it reaches no engine (authorization, heading, motion), no
-/// replay, no session table, and no other face's state. Each operation says what the face
-/// needs, in its terms; the hub decides how. Everything here runs on the hub's loop.
+/// The hub as a face sees it: every operation the faces (app.sock and control.sock, gpsd's,
+/// the D-Bus services: GeoClue, iio-sensor-proxy) may ask of it, in one place. A face is a
+/// target of its own, so the compiler holds it to these: it reaches no engine
+/// (authorization, heading, motion), no replay, no session table, and no other face's
+/// state. Each operation says what the face needs, in its terms; the hub decides how.
+/// Everything here runs on the hub's loop.
 ///
 /// Besides these, a face may use of the hub its `eventLoop`, `logger`, `clock` and
 /// `flushes` (the turn's flushes a ``LineWriter`` joins), `register(_:)` itself as a
 /// ``Face`` and find one with `face(_:)`; ``HubHandle`` to hop onto the loop; the
-/// ``SessionOutput`` its sessions write to, and the events it encodes (``AppEventKind``).
+/// ``SessionOutput`` its sessions write to, and the events it encodes (``AppEventKind``); a
+/// face of the method tables, the ``RPCPeer`` its connections are.
 extension Hub {
     // MARK: - Sessions
 
@@ -139,4 +141,17 @@ extension Hub {
     package func trueHeading(of heading: Heading, for session: AppSession) -> Double? {
         services(HeadingService.self).trueHeading(of: heading, for: session)
     }
+
+    // MARK: - Requests (app.sock and control.sock)
+
+    /// Who the control socket serves (the daemon's uid, root, `--control-group`).
+    package var controlAdmission: ControlAdmission {
+        ControlAdmission(ownerUID: configuration.ownerUID, group: configuration.controlGroup)
+    }
+
+    /// A line a peer of a method table sent: dispatched, or held while its session opens.
+    package func handle(_ frame: InboundFrame, from peer: any RPCPeer) { received(frame, on: peer) }
+
+    /// A peer of a method table is gone: what it watched, asked and opened goes with it.
+    package func peerLeft(_ peer: any RPCPeer) { peerClosed(peer) }
 }

@@ -37,20 +37,20 @@ package final class ConnectionBudget: Sendable {
 
 /// The whole pipeline of a connection over its socket's budget: one JSON-RPC error line
 /// with a null id, then the connection is closed, unread.
-final class RefusingHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
+package final class RefusingHandler: ChannelInboundHandler {
+    package typealias InboundIn = ByteBuffer
 
     private let budget: ConnectionBudget
     private let kind: SocketKind
     private let logger: Logger
 
-    init(budget: ConnectionBudget, kind: SocketKind, logger: Logger) {
+    package init(budget: ConnectionBudget, kind: SocketKind, logger: Logger) {
         self.budget = budget
         self.kind = kind
         self.logger = logger
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         logger.notice("too many clients: refusing a connection", metadata: ["socket": "\(kind.rawValue)", "limit": "\(budget.limit)"])
         let error = RPCError(.serverBusy, "the \(kind.rawValue) socket serves at most \(budget.limit) clients at once; try again later")
         let line = RPCMessage.errorResponse(id: .null, error: error).line

@@ -9,12 +9,12 @@ import Foundation
 /// member yet, and one started with `setpriv --groups` is. The `Uid:` line of that file must
 /// still be the peer's uid: a pid that changed hands (its process gone, the number taken by
 /// a process of another user) is refused rather than judged by a stranger's groups.
-struct ControlAdmission: Sendable {
+package struct ControlAdmission: Sendable {
     var ownerUID: UInt32
     var group: UInt32?
 
     /// Whether `peer` may use the control socket.
-    func admits(_ peer: PeerCredentials, groupsOf: (Int32, UInt32) -> [UInt32]? = ProcessGroups.supplementary) -> Bool {
+    package func admits(_ peer: PeerCredentials, groupsOf: (Int32, UInt32) -> [UInt32]? = ProcessGroups.supplementary) -> Bool {
         if peer.uid == 0 || peer.uid == ownerUID { return true }
         guard let group else { return false }
         if peer.gid == group { return true }
@@ -22,7 +22,7 @@ struct ControlAdmission: Sendable {
     }
 
     /// The message of the 1007 error a refused peer gets.
-    var refusal: String {
+    package var refusal: String {
         let members = group.map { " and members of group \($0)" } ?? ""
         return "the control socket serves only uid \(ownerUID), root\(members)"
     }

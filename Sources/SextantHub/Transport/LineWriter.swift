@@ -68,7 +68,7 @@ package final class LineWriter {
 
     /// The channel's allocator, read once: off the channel's loop (the hub's loop, with
     /// `--io-threads` above 1) NIO reads it under a lock, and every line asked for it.
-    let allocator: ByteBufferAllocator
+    package let allocator: ByteBufferAllocator
 
     /// Sends one line of text (with its newline).
     package func send(_ text: String, kind: OutboundKind) {
@@ -80,7 +80,7 @@ package final class LineWriter {
 
     /// Sends the answer to a request (with its newline): flushed at the end of this turn
     /// ahead of every other connection's writes (``FlushBatcher/needsFlushAhead(_:)``).
-    func sendAnswer(_ text: String) {
+    package func sendAnswer(_ text: String) {
         send(text, kind: .essential)
         guard hasUnflushedWrites, !flushAheadAsked else { return }
         flushAheadAsked = true
@@ -89,7 +89,7 @@ package final class LineWriter {
 
     /// Sends a line already encoded (and perhaps shared with other connections: a
     /// `ByteBuffer` is copied on write, so none of them can change it for the others).
-    func sendLine(_ buffer: ByteBuffer, kind: OutboundKind) {
+    package func sendLine(_ buffer: ByteBuffer, kind: OutboundKind) {
         guard !isClosed else { return }
         if outbox.isEmpty, channel.isWritable {
             if turnRun != nil { handTurnLinesToChannel() }
@@ -107,7 +107,7 @@ package final class LineWriter {
 
     /// Sends an event's line shared with other connections: while this turn's lines are
     /// a run of one chunk, the line extends the run (no copy); else it is sent as any line.
-    func sendShared(_ event: SharedEvent) {
+    package func sendShared(_ event: SharedEvent) {
         guard !isClosed else { return }
         guard turnLines == nil, outbox.isEmpty, channel.isWritable else {
             sendLine(event.jsonRPCLine(allocator), kind: event.event.outboundKind)

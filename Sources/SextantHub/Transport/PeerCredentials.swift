@@ -5,9 +5,9 @@ import NIOCore
 
 /// Who is at the other end of a Unix socket, as the kernel says (SO_PEERCRED).
 package struct PeerCredentials: Sendable, Equatable {
-    var pid: Int32
-    var uid: UInt32
-    var gid: UInt32
+    package internal(set) var pid: Int32
+    package internal(set) var uid: UInt32
+    package internal(set) var gid: UInt32
 
     package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
@@ -15,7 +15,7 @@ package struct PeerCredentials: Sendable, Equatable {
         self.gid = gid
     }
 
-    static func of(_ channel: Channel) -> EventLoopFuture<PeerCredentials> {
+    package static func of(_ channel: Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }

@@ -2,12 +2,23 @@ import NIOCore
 import SextantCore
 import SextantProtocol
 
+/// Which socket a client came in on: which method table answers it.
+package enum SocketKind: String, Sendable {
+    case app, control
+}
+
+/// One inbound frame: a line (without its newline), or the news that a line grew past the limit.
+package enum InboundFrame: Sendable {
+    case line(ByteBuffer)
+    case tooLong
+}
+
 /// A client that calls one of the daemon's method tables and hears answers and
 /// notifications, whatever carries its lines: app.sock's and control.sock's `Connection`;
 /// a WebSocket peer would be another conformer, and would get methods, `watch`,
 /// `location.once` waiters and authorization requests as they are. Method calls,
 /// watchers, waiters and pending requests hold this, never a concrete connection.
-protocol RPCPeer: SessionOutput {
+package protocol RPCPeer: SessionOutput {
     /// Which method table answers it.
     var socket: SocketKind { get }
     /// Who it is, for the log.

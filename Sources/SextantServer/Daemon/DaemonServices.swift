@@ -6,6 +6,7 @@ import SextantCore
 import SextantDBusFaces
 import SextantHub
 import SextantProtocol
+import SextantSocketFace
 import SextantStore
 import ServiceLifecycle
 

@@ -1,12 +1,8 @@
 import Logging
 import NIOCore
 import SextantCore
+import SextantHub
 import SextantProtocol
-
-/// Which socket a client came in on: which method table answers it.
-package enum SocketKind: String, Sendable {
-    case app, control
-}
 
 /// One client of app.sock or control.sock, confined to the hub's event loop: JSON-RPC
 /// lines in, answers and notifications out through its ``LineWriter``.

@@ -1,4 +1,5 @@
 import NIOCore
+import SextantHub
 
 /// Bridges a channel to the hub: frames in, lifecycle events, writability.
 ///
@@ -68,7 +69,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         onHub { [face, connection] in
             guard let connection = connection.value else { return }
-            face.value.hub.received(frame, on: connection)
+            face.value.hub.handle(frame, from: connection)
         }
     }
 

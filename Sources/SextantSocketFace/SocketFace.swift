@@ -1,4 +1,5 @@
 import NIOCore
+import SextantHub
 import SextantProtocol
 
 /// app.sock and control.sock as a face: their connections, admitted by their credentials
@@ -15,7 +16,7 @@ package final class SocketFace: Face {
         nextID += 1
         let connection = Connection(id: nextID, socket: socket, channel: channel, clock: hub.clock, flushes: hub.flushes, logger: hub.logger)
         connections[connection.id] = connection
-        connection.writer.onDrain = { [weak hub] in hub?.replay.clientDrained() }
+        connection.writer.onDrain = { [weak hub] in hub?.clientDrained() }
         admit(connection, socket: socket, credentials: credentials)
         hub.logger.debug("client connected", metadata: ["client": "\(connection.label)"])
         return connection
@@ -26,8 +27,7 @@ package final class SocketFace: Face {
         switch credentials {
             case .success(let credentials):
             connection.credentials = credentials
-            let configuration = hub.configuration
-            let admission = ControlAdmission(ownerUID: configuration.ownerUID, group: configuration.controlGroup)
+            let admission = hub.controlAdmission
             if socket == .control, !admission.admits(credentials) {
                 hub.logger.warning("control socket: refused a client of another user", metadata: ["uid": "\(credentials.uid)", "pid": "\(credentials.pid)"])
                 connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.forbidden, admission.refusal)))
@@ -43,7 +43,7 @@ package final class SocketFace: Face {
 
     func connectionClosed(_ connection: Connection) {
         connections[connection.id] = nil
-        hub.peerClosed(connection)
+        hub.peerLeft(connection)
     }
 
     package func holdsBackReplay(now: Int64) -> Bool { connections.values.contains { $0.writer.holdsBackReplay(now: now) } }

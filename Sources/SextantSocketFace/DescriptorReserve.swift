@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import SextantHub
 import SextantProtocol
 import SextantSocket
 import Synchronization

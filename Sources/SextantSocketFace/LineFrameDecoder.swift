@@ -1,10 +1,5 @@
 import NIOCore
-
-/// One inbound frame: a line (without its newline), or the news that a line grew past the limit.
-enum InboundFrame: Sendable {
-    case line(ByteBuffer)
-    case tooLong
-}
+import SextantHub
 
 /// Splits the byte stream into newline-terminated lines of at most `maxLength` bytes
 /// (PROTOCOL: 64 KiB). A longer line is reported once; the connection is then closed by

@@ -1,15 +1,9 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SextantHub
 import SextantProtocol
 import SextantSocket
-
-/// Why a socket could not be served.
-public struct ListenError: Error, CustomStringConvertible {
-    public var description: String
-
-    package init(description: String) { self.description = description }
-}
 
 /// Binds one of the daemon's Unix sockets.
 package enum SocketListener {
