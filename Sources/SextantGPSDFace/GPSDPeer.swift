@@ -1,5 +1,4 @@
 import Foundation
-import SextantHub
 
 /// Who is at the other end of a loopback TCP connection: TCP has no SO_PEERCRED. The peer's
 /// socket is the one whose local address is the connection's remote one. Its uid and inode

@@ -1,5 +1,4 @@
 import Dispatch
-import SextantHub
 import Synchronization
 
 /// The gpsd face's searches of /proc (``GPSDPeer/identify(_:proc:)``), on a queue

@@ -1,6 +1,5 @@
 import NIOCore
 import SextantGPSD
-import SextantHub
 
 /// Reads a gpsd client's requests as gpsd does: each read on its own
 /// (``GPSDRequestReader``), nothing kept from one read to the next, so a client can make

@@ -1,5 +1,4 @@
 import Glibc
-import SextantHub
 
 /// Asks the kernel who owns one TCP socket of this machine, by its addresses, through
 /// sock_diag(7): one netlink request and one answer, whatever the number of sockets. Reading

@@ -1,5 +1,4 @@
 import SextantCore
-import SextantHub
 import SextantProtocol
 
 /// GeoClue's accuracy levels (`GClueAccuracyLevel` in its public headers), the numbers a

@@ -1,5 +1,3 @@
-import SextantHub
-
 /// The GeoClue clients of the bus, by number and by owner, as the manager keeps them: a
 /// client belongs to the unique bus name that made it, only that name may use it, and it
 /// goes when that name leaves the bus. `GetClient` hands a sender its first live client

@@ -1,5 +1,4 @@
 import SextantDBus
-import SextantHub
 
 /// GeoClue 2.6's three interfaces as tables (its `interface/*.xml`, as installed in
 /// /usr/share/dbus-1/interfaces): names, signatures and access as the real service shows

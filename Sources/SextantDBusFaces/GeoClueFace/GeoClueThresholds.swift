@@ -1,5 +1,4 @@
 import SextantCore
-import SextantHub
 import SextantProtocol
 
 /// A client's `DistanceThreshold` and `TimeThreshold`, applied as GeoClue 2.6 applies them:

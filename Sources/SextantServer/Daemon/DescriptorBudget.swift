@@ -1,5 +1,4 @@
 import Foundation
-import SextantHub
 
 /// How the process's descriptors are shared, so that apps alone can never exhaust them:
 /// at the limit `accept` fails with EMFILE while the listening socket stays readable, and

@@ -1,5 +1,4 @@
 import Foundation
-import SextantHub
 
 /// The daemon's runtime and state directories must be its own: a directory another user
 /// owns or may write to lets that user swap a socket or the store for something of theirs

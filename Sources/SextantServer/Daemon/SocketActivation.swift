@@ -1,5 +1,4 @@
 import Foundation
-import SextantHub
 import SextantProtocol
 import SextantSocket
 

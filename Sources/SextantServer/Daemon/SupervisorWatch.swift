@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import SextantHub
 import Synchronization
 
 /// `--exit-with-fd N` (for tools such as `sextantctl run`): the daemon stops, as on SIGTERM,

@@ -1,5 +1,4 @@
 import Foundation
-import SextantHub
 import SextantSocket
 
 /// Tells systemd (Type=notify) how the daemon is doing, through `$NOTIFY_SOCKET`.
