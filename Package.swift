@@ -91,12 +91,55 @@ let package = Package(
             dependencies: ["SextantCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
-        // The hub that owns state, the sessions and the two sockets.
+        // The hub that owns state: the sessions, the engines' services, the method tables, the
+        // replay, and the line writer every face shares. A face reaches it only through its
+        // `package` host API (Sources/SextantHub/Hub/Hub+Host.swift).
+        .target(
+            name: "SextantHub",
+            dependencies: [
+                "SextantCore", "SextantTraces", "SextantStore", "SextantSocket", "CMalloc", "CThreadCredentials",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // app.sock and control.sock: JSON-RPC lines to and from the hub's method tables, over its host API.
+        .target(
+            name: "SextantSocketFace",
+            dependencies: [
+                "SextantHub", "SextantCore", "SextantSocket",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The gpsd face: gpsd's protocol on TCP, over the hub's host API.
+        .target(
+            name: "SextantGPSDFace",
+            dependencies: [
+                "SextantHub", "SextantCore", "SextantGPSD", "SextantTraces",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The D-Bus faces (iio-sensor-proxy's, GeoClue's) on one bus connection, over the hub's host API.
+        .target(
+            name: "SextantDBusFaces",
+            dependencies: [
+                "SextantHub", "SextantCore", "SextantDBus",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The daemon: the hub, its faces and the live feeds, wired and started.
         .target(
             name: "SextantServer",
             dependencies: [
-                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "CMalloc",
-                "CThreadCredentials", "SextantDBus",
+                "SextantHub", "SextantSocketFace", "SextantGPSDFace", "SextantDBusFaces",
+                "SextantCore", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantStore", "SextantSocket", "SextantDBus",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,7 +155,7 @@ let package = Package(
         .target(
             name: "SextantdMain",
             dependencies: [
-                "SextantServer", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantDBus",
+                "SextantServer", "SextantHub", "SextantGPSDFace", "SextantTraces", "SextantGPSD", "SextantIIO", "SextantDBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -219,7 +262,9 @@ let package = Package(
         .testTarget(
             name: "SextantServerTests",
             dependencies: [
-                "SextantServer", "SextantGPSD", "SextantStore", "SextantTraces", "SextantTestSupport",
+                "SextantServer", "SextantHub", "SextantSocketFace", "SextantGPSDFace", "SextantDBusFaces", "SextantGPSD", "SextantStore",
+                "SextantTraces",
+                "SextantTestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

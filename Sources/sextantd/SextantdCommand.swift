@@ -7,6 +7,8 @@ import SextantProtocol
 import SextantServer
 import SextantTraces
 import SextantGPSD
+import SextantGPSDFace
+import SextantHub
 import SextantIIO
 import ServiceLifecycle
 

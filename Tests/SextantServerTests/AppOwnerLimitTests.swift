@@ -5,6 +5,7 @@ import SextantProtocol
 import SextantStore
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Issue 36 points 5 and 6: what one local uid can make the daemon keep. An app id that

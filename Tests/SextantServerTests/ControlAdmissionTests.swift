@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Who the control socket serves (docs/security.md): root, the owner, and with

@@ -5,6 +5,7 @@ import SextantProtocol
 import SextantTestSupport
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Random finite numbers, huge, tiny and ordinary, thrown at `device.set` and the judge

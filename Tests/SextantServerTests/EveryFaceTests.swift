@@ -3,6 +3,8 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// An event kind is decided once and encoded by each face that speaks it, in process, on

@@ -4,6 +4,8 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// The GNSS profile and the simulated flag in the hub, in process on virtual time (RULES

@@ -2,6 +2,8 @@ import NIOCore
 import SextantProtocol
 import Testing
 
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// Issue 28.9: a gpsd client that holds a slot and asks nothing is closed; a watcher is kept

@@ -8,6 +8,8 @@ import SextantTestSupport
 import SextantTraces
 import Testing
 
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// The gpsd face's pure parts: its request framing and parsing, its reports, its NMEA, the

@@ -4,6 +4,8 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// gpsd's `SKY` on the gpsd face, in process (RULES N8, G6; docs/gpsd.md "SKY").

@@ -3,6 +3,8 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantDBusFaces
+@testable import SextantHub
 @testable import SextantServer
 
 /// The GeoClue face's pure parts: thresholds as GeoClue 2.6 applies them, accuracy levels

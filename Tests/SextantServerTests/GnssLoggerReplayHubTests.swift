@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// A GnssLogger recording replayed in process: `replay.start`'s `gnssProvider`, and the

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// `heading.start` on app.sock in process: a replayed walk with `magnet` and `accel`

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// A heading held by hand or replayed, as the control side and a filter-0 app see it

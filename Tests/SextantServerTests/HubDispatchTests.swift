@@ -3,6 +3,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// The hub's method tables and their effects, in process (``InProcessHub``).

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// The hub's timed behaviour on the testing loop's virtual time: replay pacing, the manual

@@ -2,7 +2,9 @@ import NIOCore
 import NIOEmbedded
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
+@testable import SextantSocketFace
 
 @Suite("NDJSON framing")
 struct LineFrameDecoderTests {

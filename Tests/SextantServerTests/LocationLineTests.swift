@@ -5,6 +5,7 @@ import SextantProtocol
 import SextantTestSupport
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// The `location` line written straight into bytes (``LocationLine``) against the general

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// `motion.start` on app.sock in process: a replayed trace of `accel` samples at 50 Hz and

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Significant changes (RULES S1–S3) and visits (V1–V5) through the real pipeline: a

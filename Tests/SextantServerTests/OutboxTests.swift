@@ -1,6 +1,7 @@
 import NIOCore
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 @Suite("Per-client bounded queue")

@@ -2,6 +2,7 @@ import Foundation
 import SextantTestSupport
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Issue 28.2: the rights a control client's paths are opened with (`PeerFileAccess`).

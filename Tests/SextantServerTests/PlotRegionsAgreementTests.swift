@@ -5,6 +5,7 @@ import SextantProtocol
 import SextantTraces
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Issue 22.6: `trace plot --regions` draws each crossing where the daemon decides it. The

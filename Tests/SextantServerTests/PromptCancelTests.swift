@@ -2,6 +2,7 @@ import NIOCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// A prompt that closes unanswered says why on the control side (issue 43.8): a tester whose

@@ -2,6 +2,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 @testable import SextantStore
 

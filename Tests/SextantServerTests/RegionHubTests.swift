@@ -3,6 +3,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Regions through app.sock, in process: the methods, the `region` event from fixes of any

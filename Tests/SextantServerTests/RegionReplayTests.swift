@@ -3,6 +3,7 @@ import NIOCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// The same trace gives the same `region` events with the same times at every replay

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Replay control for exact scenarios, in process on virtual time: pause, resume, step,

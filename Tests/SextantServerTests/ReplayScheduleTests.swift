@@ -3,6 +3,7 @@ import SextantProtocol
 import SextantTraces
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// The replay's virtual clock as a value: pacing, `max`, laps and the edges of time, with

@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// RULES T1, in process on virtual time: a replay started with `startOnRequest` waits,

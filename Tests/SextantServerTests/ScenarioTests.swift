@@ -4,6 +4,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantHub
 @testable import SextantServer
 
 /// Control actions on the replay's clock (issue 24.3): a trace's control lines and a

@@ -1,6 +1,8 @@
 import SextantProtocol
 import Testing
 
+@testable import SextantDBusFaces
+@testable import SextantHub
 @testable import SextantServer
 
 /// Sextant's device orientations in iio-sensor-proxy's names (RULES' IIO note; docs/dbus.md).

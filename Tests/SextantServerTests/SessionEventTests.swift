@@ -4,6 +4,8 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
 
 /// The control side's `session` event (issue 25, point 1: the panel's apps table kept live):

@@ -3,7 +3,10 @@ import Logging
 import NIOCore
 import NIOPosix
 import SextantCore
+import SextantDBusFaces
+import SextantHub
 import SextantProtocol
+import SextantSocketFace
 import SextantStore
 import ServiceLifecycle
 
@@ -48,7 +51,7 @@ final class HubService: Service, Sendable {
         hub.execute { hub in
             // `status` shows `dbus` (null without `--dbus`) whether or not a bus is served.
             hub.register(DBusStatusFace())
-            hub.loopYield.installWakeSocket().whenFailure { [logger] error in
+            hub.installWakeSocket().whenFailure { [logger] error in
                 logger.warning("no wake-up socket for the event loop: work split across turns pauses between slices", metadata: ["error": "\(error)"])
             }
         }

@@ -4,6 +4,9 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantDBus
+import SextantDBusFaces
+import SextantGPSDFace
+import SextantHub
 import SextantProtocol
 import SextantGPSD
 import SextantIIO
@@ -84,7 +87,7 @@ public struct SextantDaemon {
         }
         let gpsdFace: GPSDFaceService
         do throws(DaemonStartError) {
-            gpsdFace = try await GPSDFaceService.bind(configuration.gpsdListen, allowAny: configuration.gpsdListenAny, hub: hub)  // gpsd face
+            gpsdFace = try await bindGPSDFace(configuration, hub: hub)
             try await startReplay(configuration: configuration, hub: hub)
         } catch {
             await listeners.close()
@@ -97,7 +100,7 @@ public struct SextantDaemon {
         let liveSources = LiveSources.start(configuration, hub: hub, logger: logger)
         let feeds = FeedService(sources: liveSources, logger: logger)
         // D-Bus faces: a bus that is not there is a fault retried in the background.
-        let dbus: [any Service] = DBusBusService.open(configuration, hub: hub, logger: logger).map { [$0] } ?? []
+        let dbus: [any Service] = DBusBusService.open(configuration.dbus, hub: hub, logger: logger).map { [$0] } ?? []
 
         logger.info(
             "sextantd ready",
@@ -109,6 +112,15 @@ public struct SextantDaemon {
         let readiness = ReadinessService(status: "serving \(listeners.appPath)", logger: logger)
         let supervisor: [any Service] = configuration.supervisor.map { [$0] } ?? []
         return SextantDaemon(services: [hubService, listeners, gpsdFace] + dbus + [feeds, readiness] + supervisor, logger: logger)
+    }
+
+    /// The gpsd face's listeners (`--gpsd-listen`).
+    private static func bindGPSDFace(_ configuration: DaemonConfiguration, hub: HubHandle) async throws(DaemonStartError) -> GPSDFaceService {
+        do throws(ListenError) {
+            return try await GPSDFaceService.bind(configuration.gpsdListen, allowAny: configuration.gpsdListenAny, hub: hub)
+        } catch {
+            throw DaemonStartError(description: error.description)
+        }
     }
 
     private static func startReplay(configuration: DaemonConfiguration, hub: HubHandle) async throws(DaemonStartError) {

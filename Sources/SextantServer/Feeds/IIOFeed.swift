@@ -1,5 +1,6 @@
 import Logging
 import SextantCore
+import SextantHub
 import SextantIIO
 
 /// Feeds the live IIO sensors into the hub: samples through `ingest`, the list of sensors

@@ -1,4 +1,5 @@
 import Logging
+import SextantHub
 
 /// A live source of samples: something outside the daemon (a gpsd, the machine's sensors)
 /// that the hub hears from for as long as the daemon runs.

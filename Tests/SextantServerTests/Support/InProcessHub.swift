@@ -8,7 +8,11 @@ import SextantStore
 import SextantTestSupport
 import Testing
 
+@testable import SextantDBusFaces
+@testable import SextantGPSDFace
+@testable import SextantHub
 @testable import SextantServer
+@testable import SextantSocketFace
 
 /// A hub on NIO's testing event loop, in this process: its sockets (app.sock,
 /// control.sock and the gpsd face) are testing channels with the real pipelines (framing,

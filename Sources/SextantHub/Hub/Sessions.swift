@@ -1,0 +1,162 @@
+import NIOCore
+import SextantCore
+import SextantProtocol
+
+/// What the hub knows of one app session beyond what the engines keep: the authorization
+/// engine owns its authorization and its foreground/background state (L5–L8a), its
+/// `AppInterfaceOrientation` its interface (O6–O11); this holds the connection and what
+/// the app subscribed to.
+package final class AppSession {
+    let id: SessionID
+    package let app: String
+    /// The face it came through: its events go there.
+    let output: SessionOutput
+    /// The app's interface orientation under O6–O11.
+    var interface: AppInterfaceOrientation
+    /// The topics it subscribed to besides `session` and `location` (`orientation.start`...),
+    /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
+    fileprivate(set) var topics = TopicSet()
+    var stream: LocationStream?
+    /// The number of the next fix of the hub's run it is owed (``LocationFanOut``).
+    var locationCursor: UInt64 = 0
+    /// `location.once` requests waiting for the next fix.
+    var onceWaiters = OnceWaiters()
+    /// The authorization engine's answer for this session's locations (nil: none may
+    /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
+    var decidedAccuracy: LocationAccuracy?
+    var decidedAt: UInt64 = 0
+    /// Its `apps.list` entry as the watchers were last told it (`Hub.sessionChanged`).
+    var announced: JSONValue?
+    /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
+    fileprivate(set) var isOpen = true
+
+    init(id: SessionID, app: String, output: SessionOutput, interface: AppInterfaceOrientation) {
+        self.id = id
+        self.app = app
+        self.output = output
+        self.interface = interface
+    }
+
+    /// What it streams, by topic name, sorted (`apps.list`'s `streams`): its location
+    /// stream and the topics it subscribed to.
+    var streams: [String] {
+        var names = Set(topics.map(\.name))
+        if stream != nil { names.insert(AppTopic.location.name) }
+        return names.sorted()
+    }
+
+    /// The topics every session hears without asking: the services' own
+    /// (``PhoneService/heardByEverySession``: an app's regions are the app's, not a session's).
+    private static let heardByEverySession = TopicSet(ServiceRegistry.all.flatMap { $0.heardByEverySession })
+
+    /// Whether it hears events of `topic` now.
+    func hears(_ topic: AppTopic) -> Bool {
+        switch topic {
+        case .session: return true
+        case .location: return stream != nil || !onceWaiters.isEmpty
+        default: return topics.contains(topic) || Self.heardByEverySession.contains(topic)
+        }
+    }
+
+    func cancelOnceWaiters() {
+        for waiter in onceWaiters.removeAll() { waiter.timeout.cancel() }
+    }
+
+    func failOnceWaiters(_ error: RPCError) {
+        for waiter in onceWaiters.removeAll() {
+            waiter.timeout.cancel()
+            waiter.peer.respond(waiter.id, .failure(error))
+        }
+    }
+}
+
+/// A session's `location.once` requests, each with its time-out: at most `limit`, removed
+/// in O(1) when one times out.
+struct OnceWaiters {
+    struct Waiter {
+        var id: JSONValue
+        /// Where the answer goes.
+        var peer: any RPCPeer
+        var timeout: Scheduled<Void>
+    }
+
+    /// How many `location.once` calls of one session may wait at once.
+    static let limit = 16
+
+    private var waiters: [UInt64: Waiter] = [:]
+    private var counter: UInt64 = 0
+
+    var isEmpty: Bool { waiters.isEmpty }
+    var count: Int { waiters.count }
+
+    /// The key the next `add` must use (the time-out is scheduled before the waiter is added).
+    var nextKey: UInt64 { counter + 1 }
+
+    mutating func add(key: UInt64, id: JSONValue, peer: any RPCPeer, timeout: Scheduled<Void>) {
+        counter = key
+        waiters[key] = Waiter(id: id, peer: peer, timeout: timeout)
+    }
+
+    mutating func remove(_ key: UInt64) -> Waiter? { waiters.removeValue(forKey: key) }
+
+    /// Every waiter, oldest first, leaving none.
+    mutating func removeAll() -> [Waiter] {
+        defer { waiters = [:] }
+        return waiters.keys.sorted().map { waiters[$0]! }
+    }
+}
+
+/// The live app sessions: the one table of them, by id, in the order they opened and by
+/// the topics they hear. Changed only through the operations below.
+final class SessionTable {
+    private var byID: [SessionID: AppSession] = [:]
+    /// Opening order, which is id order: events go to sessions in this order. Kept as a
+    /// list so that publishing does not sort on every event.
+    private(set) var ordered: [AppSession] = []
+    /// The sessions subscribed to each topic (by its index), in id order: a sample reaches
+    /// the sessions that asked for it without looking at the others.
+    private var byTopic: [[AppSession]] = []
+    private var lastID: SessionID = 0
+
+    subscript(id: SessionID) -> AppSession? { byID[id] }
+
+    var count: Int { ordered.count }
+
+    func open(app: String, output: SessionOutput, interface: AppInterfaceOrientation) -> AppSession {
+        lastID += 1
+        let session = AppSession(id: lastID, app: app, output: output, interface: interface)
+        byID[session.id] = session
+        ordered.append(session)
+        return session
+    }
+
+    func close(_ id: SessionID) -> AppSession? {
+        guard let session = byID.removeValue(forKey: id) else { return nil }
+        session.isOpen = false
+        ordered.removeAll { $0 === session }
+        for topic in session.topics { unsubscribe(session, from: topic) }
+        return session
+    }
+
+    /// The sessions that subscribed to `topic`, in id order.
+    func subscribers(of topic: AppTopic) -> [AppSession] {
+        topic.index < byTopic.count ? byTopic[topic.index] : []
+    }
+
+    /// Whether any session subscribed to `topic`.
+    func isHeard(_ topic: AppTopic) -> Bool { !subscribers(of: topic).isEmpty }
+
+    /// `session` hears `topic` from now on.
+    func subscribe(_ session: AppSession, to topic: AppTopic) {
+        guard session.isOpen, session.topics.insert(topic) else { return }
+        while byTopic.count <= topic.index { byTopic.append([]) }
+        let index = byTopic[topic.index].partitioningIndex { $0.id > session.id }
+        byTopic[topic.index].insert(session, at: index)
+    }
+
+    /// `session` no longer hears `topic`.
+    func unsubscribe(_ session: AppSession, from topic: AppTopic) {
+        guard session.topics.remove(topic) else { return }
+        byTopic[topic.index].removeAll { $0 === session }
+    }
+}
