@@ -111,14 +111,16 @@ struct NMEASatellitesSkippedTests {
         #expect(skies > 100)
     }
 
-    @Test("Each GSV and GSA of gpsd's logs, and bad ones, is good or malformed alike with and without satellites")
+    @Test("Each GSV and GSA of gpsd's logs, and ones at the edges of their ranges, is good or malformed alike with and without satellites")
     func sameVerdicts() throws {
-        let bad = [
+        let edges = [
             "$GPGSV,3,4,09,01,40,083,46", "$GPGSV,1,1,01,01,95,083,46", "$GPGSV,1,1,01,01,40,361,46", "$GPGSV,1,1,01,01,40,083,120",
             "$GPGSV,1,1,01,xx,40,083,46", "$GPGSV,1,1,02,01,40,083,46,02,40,083,x", "$GPGSA,A,3,0x,,,,,,,,,,,,1.5,0.9,1.2",
-            "$GPGSA,A,3,01,,,,,,,,,,,1x,1.5,0.9,1.2",
+            "$GPGSA,A,3,01,,,,,,,,,,,1x,1.5,0.9,1.2", "$GPGSV,1,1,01,01,91,083,46", "$GPGSV,1,1,01,01,90,361,46", "$GPGSV,1,1,01,01,90,360,100",
+            "$GPGSV,1,1,01,01,90,360,99", "$GPGSV,1,1,01,01,-5,360,99", "$GPGSV,1,1,01,01,5.5,0,0", "$GPGSV,1,1,01,0001,0,0000,00",
+            "$GPGSV,1,1,01,12345,0,0,0", "$GPGSV,1,1,01,01,0,0,9999", "$GPGSV,1,1,01,01,,,", "$GPGSV,1,1,01,01,1:,0,0",
         ].map(nmea)
-        var lines = bad
+        var lines = edges
         for path in NMEAStreamedSummaryTests.logs(in: NMEAStreamedSummaryTests.repositoryLogs) {
             let text = try String(contentsOfFile: path, encoding: .isoLatin1)
             lines += text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("$") && ($0.contains("GSV,") || $0.contains("GSA,")) }

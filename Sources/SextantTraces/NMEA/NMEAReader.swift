@@ -63,6 +63,10 @@ public enum NMEAReader {
                 return
             }
             if firstContentLine == nil { firstContentLine = number }
+            // A line may hold several starts of sentences when bytes were lost (gpsd's
+            // triton400.log: `$GPGGA,030130$GPGLL,…*41`). Like gpsd's packet lexer, each
+            // `$` or `!` starts a sentence again; a piece cut short by the next one is a
+            // spliced fragment, unless it ends with a checksum of its own.
             func isStart(_ b: UInt8) -> Bool { b == UInt8(ascii: "$") || b == UInt8(ascii: "!") }
             var start = lower
             while start < upper, !isStart(bytes[start]) { start += 1 }
@@ -71,15 +75,18 @@ public enum NMEAReader {
                 return
             }
             if start > lower { count(.notNMEA) }
-            // Each `$` or `!` starts a sentence again (`NMEASentenceParser.parseFirst`).
             while true {
-                var problem = NMEALineProblem.notNMEA
-                var next = upper
-                if let sentence = parser.parseFirst(raw.base[start..<upper], problem: &problem, next: &next) {
-                    sentences += 1
-                    assembler.add(sentence, line: number)
+                let (next, sawStar) = NMEAByteScan.nextSentenceStart(bytes, from: start + 1, to: upper)
+                if next < upper, !sawStar {
+                    count(.spliced)
                 } else {
-                    count(problem)
+                    var problem = NMEALineProblem.notNMEA
+                    if let sentence = parser.parse(raw.base[start..<next], problem: &problem) {
+                        sentences += 1
+                        assembler.add(sentence, line: number)
+                    } else {
+                        count(problem)
+                    }
                 }
                 guard next < upper else { return }
                 start = next

@@ -61,37 +61,72 @@ public struct NMEASentenceParser: Sendable {
         return .success(sentence)
     }
 
-    /// `parse` without a `Result`: the sentence, or nil and `problem` set. A `Result` of a
-    /// sentence is destroyed through the standard library's generic value witness, a few
-    /// per cent of a log's decoding.
+    /// `parse` without a `Result`: the sentence, or nil and `problem` set. The reader's
+    /// path: a `Result` of a sentence is destroyed through the standard library's generic
+    /// value witness, a few per cent of a log's decoding.
     mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>, problem: inout NMEALineProblem) -> NMEASentence? {
-        var next = line.endIndex
-        return parse(line, cuttingAtStarts: false, problem: &problem, next: &next)
-    }
-
-    /// The reader's path, over the rest of a line from a start mark: the sentence that
-    /// starts there and ends at the next start mark after its `*hh` (or the line's end),
-    /// `next` set to that mark (the end when none). A start mark before any `*` cuts the
-    /// sentence short: nil, `.spliced`, `next` at that mark. A line may hold several
-    /// starts when bytes were lost (gpsd's triton400.log: `$GPGGA,030130$GPGLL,…*41`):
-    /// like gpsd's packet lexer, each `$` or `!` starts a sentence again, and a piece cut
-    /// short by the next one is a fragment, unless it ends with a checksum of its own.
-    mutating func parseFirst(_ rest: Slice<UnsafeBufferPointer<UInt8>>, problem: inout NMEALineProblem, next: inout Int) -> NMEASentence? {
-        parse(rest, cuttingAtStarts: true, problem: &problem, next: &next)
-    }
-
-    /// The sentence of `fields`, or nil and `problem` malformed.
-    mutating func decode(_ fields: NMEAFields, problem: inout NMEALineProblem) -> NMEASentence? {
-        guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
-            problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
+        guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), let bytes = line.base.baseAddress else {
+            problem = .notNMEA
             return nil
         }
-        return sentence
+        var end = line.endIndex
+        while end > line.startIndex, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
+        // A field ends at a comma, the `*` or the end: at most one more than the bytes.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: end - line.startIndex + 1) { bounds in
+            // bounds[n] is the byte before field n (the start mark for the tag, field 0).
+            bounds[0] = line.startIndex
+            var count = 1
+            // Checksum: XOR of everything between the start mark and `*`.
+            var words: UInt64 = 0
+            var star: Int?
+            var i = line.startIndex + 1
+            // Whole words up to the one holding the `*`, then byte by byte.
+            while i + 8 <= end {
+                let w = NMEAByteScan.word(bytes, at: i)
+                if NMEAByteScan.matches(w, UInt8(ascii: "*")) != 0 { break }
+                words ^= w
+                var commas = NMEAByteScan.matches(w, UInt8(ascii: ","))
+                while commas != 0 {
+                    bounds[count] = i + NMEAByteScan.firstByte(commas)
+                    count += 1
+                    commas &= commas &- 1
+                }
+                i += 8
+            }
+            var sum = NMEAByteScan.foldXOR(words)
+            while i < end {
+                let b = bytes[i]
+                if b == UInt8(ascii: "*") {
+                    star = i
+                    break
+                }
+                sum ^= b
+                if b == UInt8(ascii: ",") {
+                    bounds[count] = i
+                    count += 1
+                }
+                i += 1
+            }
+            if let star {
+                guard Self.checksum(bytes, star: star, end: end, matches: sum) else {
+                    problem = .badChecksum
+                    return nil
+                }
+                end = star
+            }
+            bounds[count] = end
+            let fields = NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
+            guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
+                problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
+                return nil
+            }
+            return sentence
+        }
     }
 
     /// Whether the `*hh` at `star` is the last thing before `end` and says `sum`.
     @inline(__always)
-    static func checksum(_ bytes: UnsafePointer<UInt8>, star: Int, end: Int, matches sum: UInt8) -> Bool {
+    private static func checksum(_ bytes: UnsafePointer<UInt8>, star: Int, end: Int, matches sum: UInt8) -> Bool {
         guard end - star == 3, let high = NMEAByte.hexValue(bytes[star + 1]), let low = NMEAByte.hexValue(bytes[star + 2]) else { return false }
         return high << 4 | low == sum
     }
