@@ -2,23 +2,29 @@
 # NMEA decode, whole process: `sextantctl trace info LOG` beside gpsd's `gpsdecode < LOG`,
 # wall time and peak resident set (/usr/bin/time's %M), best of three runs each.
 #
-#   Tools/bench/bench-nmea.sh [--smoke] [--bin-dir DIR] [--reader] [SIZE_MB]   (default 50 MB, .build/release)
+#   Tools/bench/bench-nmea.sh [--smoke] [--bin-dir DIR] [--baseline=DIR] [--reader] [SIZE_MB]   (default 50 MB, .build/release)
 #
 # Builds a log by repeating all the logs of Traces/gpsd until it holds SIZE_MB megabytes.
 # Both programs read the whole log and decode every sentence: gpsdecode writes a JSON
 # report per sentence (to /dev/null), sextantctl prints the trace's summary. --reader also
 # builds Benchmarks/ and times the NMEAReader alone, in process (no file reading, no
-# process start). gpsdecode is in Debian's gpsd-clients.
+# process start). --baseline=DIR also times DIR/sextantctl (another build: main's, a
+# commit's) on the same log in the same run, and checks it prints the same summary.
+# gpsdecode is in Debian's gpsd-clients.
 #
 # --smoke: a 1 MB log, the debug build, one run each: checks the comparison still runs.
 set -euo pipefail
 
 bench_name=bench-nmea.sh
-bench_help_lines=2,13p
+bench_help_lines=2,15p
 reader=no
+baseline=""
 bench_extra_option() {
-    [ "$1" = --reader ] || return 1
-    reader=yes
+    case "$1" in
+        --reader) reader=yes ;;
+        --baseline=*) baseline=${1#--baseline=} ;;
+        *) return 1 ;;
+    esac
 }
 source "$(dirname "$0")/trace-bench-lib.sh"
 bench_options "$@"
@@ -29,17 +35,31 @@ bench_gpsd_log "$log" $((size_mb * 1000 * 1000))
 bytes=$(stat -c %s "$log")
 sentences=$(grep -c '^[$!]' "$log" || true)
 
+if [ -n "$baseline" ]; then
+    bench_require "$baseline/sextantctl"
+    read -r bl_s bl_kb <<< "$(best_of "$baseline/sextantctl" trace info "$log")"
+    [ -n "$bl_s" ] || exit 1
+    cp "$work/out" "$work/baseline.out"
+fi
 read -r sx_s sx_kb <<< "$(best_of "$bin_dir/sextantctl" trace info "$log")"
 [ -n "$sx_s" ] || exit 1
 bench_printed "sextantctl trace info"
+if [ -n "$baseline" ] && ! cmp -s "$work/out" "$work/baseline.out"; then
+    echo "$bench_name: $bin_dir/sextantctl and $baseline/sextantctl summarize the log differently:" >&2
+    diff "$work/baseline.out" "$work/out" >&2
+    exit 1
+fi
 read -r gd_s gd_kb <<< "$(bench_input=$log best_of gpsdecode)"
 [ -n "$gd_s" ] || exit 1
 
 echo "NMEA decode, $bytes bytes, $sentences sentences, best of $runs ($(bench_load))"
 printf "%-34s %10s %10s %12s\n" "" "seconds" "MB/s" "peak RSS"
 printf "%-34s %10.2f %10.1f %9d KB\n" "sextantctl trace info LOG" "$sx_s" "$(bench_rate "$bytes" "$sx_s")" "$sx_kb"
+[ -z "$baseline" ] || printf "%-34s %10.2f %10.1f %9d KB\n" "baseline's sextantctl trace info" "$bl_s" "$(bench_rate "$bytes" "$bl_s")" "$bl_kb"
 printf "%-34s %10.2f %10.1f %9d KB\n" "gpsdecode < LOG (anchor)" "$gd_s" "$(bench_rate "$bytes" "$gd_s")" "$gd_kb"
 printf "sextantctl is %.1f x as fast as gpsdecode (target >= 20 x, peak < 20 MB)\n" "$(echo "($gd_s + 0.0005) / ($sx_s + 0.0005)" | bc -l)"
+[ -z "$baseline" ] || printf "the baseline ($baseline) is %.1f x as fast as gpsdecode; both print the same summary\n" \
+    "$(echo "($gd_s + 0.0005) / ($bl_s + 0.0005)" | bc -l)"
 
 if [ "$reader" = yes ]; then
     echo

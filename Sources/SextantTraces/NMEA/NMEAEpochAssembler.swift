@@ -54,7 +54,11 @@ enum NMEAEvent: Equatable {
 /// "fix" give values; a no-fix sentence only tells that the receiver has none.
 struct NMEAEpochAssembler {
     private(set) var events: [NMEAEvent] = []
-    private var current: NMEAEpoch?
+    /// The epoch being assembled, when `isOpen`. Not an optional: an optional epoch (which
+    /// holds its sky's arrays) is copied whole to set one of its fields, and the sentences
+    /// without a time (GSA, GSV, VTG, HDT) each set one.
+    private var current = NMEAEpoch(time: nil, line: 0)
+    private var isOpen = false
     /// GSV groups under way, one a talker's system.
     private var gsvGroups: [NMEAGSVGroup] = []
 
@@ -90,24 +94,26 @@ struct NMEAEpochAssembler {
                 if let hdop = gns.hdop { epoch.hdop = hdop }
             }
         case .gsa(let gsa):
-            if let hdop = gsa.hdop { current?.hdop = hdop }
-            if let vdop = gsa.vdop { current?.vdop = vdop }
-            current?.satellites.markUsed(gsa.used)
+            guard isOpen else { break }
+            if let hdop = gsa.hdop { current.hdop = hdop }
+            if let vdop = gsa.vdop { current.vdop = vdop }
+            current.satellites.markUsed(gsa.used)
         case .gsv(let gsv):
-            if let group = NMEAGSVGroup.add(gsv, to: &gsvGroups) { current?.satellites.add(group: group) }
+            if let group = NMEAGSVGroup.add(gsv, to: &gsvGroups), isOpen { current.satellites.add(group: group) }
         case .vtg(let vtg):
-            guard vtg.isValid else { break }
-            if let speed = vtg.speedKnots { current?.speedKnots = speed }
-            if let course = vtg.course { current?.course = course }
+            guard vtg.isValid, isOpen else { break }
+            if let speed = vtg.speedKnots { current.speedKnots = speed }
+            if let course = vtg.course { current.course = course }
         case .gst(let gst):
             // Its time says which cycle it describes; one for another cycle is stale.
-            guard current != nil, gst.time == nil || gst.time == current?.time else { break }
-            if let e = gst.latitudeError { current?.latitudeError = e }
-            if let e = gst.longitudeError { current?.longitudeError = e }
-            if let e = gst.altitudeError { current?.altitudeError = e }
+            guard isOpen, gst.time == nil || gst.time == current.time else { break }
+            if let e = gst.latitudeError { current.latitudeError = e }
+            if let e = gst.longitudeError { current.longitudeError = e }
+            if let e = gst.altitudeError { current.altitudeError = e }
         case .heading(let heading):
-            if let magnetic = heading.magnetic { current?.magneticHeading = magnetic }
-            if let trueHeading = heading.trueHeading { current?.trueHeading = trueHeading }
+            guard isOpen else { break }
+            if let magnetic = heading.magnetic { current.magneticHeading = magnetic }
+            if let trueHeading = heading.trueHeading { current.trueHeading = trueHeading }
         case .zda(let zda):
             if let date = zda.date, let time = zda.time { events.append(.date(date, time: time)) }
         case .other:
@@ -137,19 +143,20 @@ struct NMEAEpochAssembler {
     private mutating func epoch(at time: NMEATimeOfDay?, line: Int, reportsFix: Bool, _ update: (inout NMEAEpoch) -> Void) {
         let belongs: Bool
         if let time {
-            belongs = current?.time == time
+            belongs = isOpen && current.time == time
         } else {
-            belongs = current != nil && (reportsFix || current?.time == nil)
+            belongs = isOpen && (reportsFix || current.time == nil)
         }
         if !belongs {
             close()
             current = NMEAEpoch(time: time, line: line)
+            isOpen = true
         }
-        update(&current!)
+        update(&current)
     }
 
     private mutating func close() {
-        if let epoch = current { events.append(.epoch(epoch)) }
-        current = nil
+        if isOpen { events.append(.epoch(current)) }
+        isOpen = false
     }
 }

@@ -59,24 +59,27 @@ struct NMEAGSVGroup: Equatable, Sendable {
     /// ended one. A sentence out of turn (a lost one before it) drops its group: a sky
     /// missing satellites would say fewer are in view than are.
     static func add(_ gsv: GSV, to groups: inout [NMEAGSVGroup]) -> [GSVSatellite]? {
-        let system = gsv.system
-        let index = groups.firstIndex { $0.system == system }
-        var group: NMEAGSVGroup
+        let found = groups.firstIndex { $0.system == gsv.system }
+        let index: Int
         if gsv.number == 1 {
-            group = NMEAGSVGroup(system: system, count: gsv.count, next: 1, satellites: [])
-        } else if let index, groups[index].next == gsv.number, groups[index].count == gsv.count {
-            group = groups[index]
+            // A group of one sentence ends as it starts.
+            guard gsv.count > 1 else {
+                if let found { groups.remove(at: found) }
+                return gsv.satellites
+            }
+            let group = NMEAGSVGroup(system: gsv.system, count: gsv.count, next: 1, satellites: [])
+            if let found { groups[found] = group } else { groups.append(group) }
+            index = found ?? groups.count - 1
+        } else if let found, groups[found].next == gsv.number, groups[found].count == gsv.count {
+            index = found
         } else {
-            if let index { groups.remove(at: index) }
+            if let found { groups.remove(at: found) }
             return nil
         }
-        group.satellites += gsv.satellites
-        group.next += 1
-        if let index { groups.remove(at: index) }
-        guard gsv.number == gsv.count else {
-            groups.append(group)
-            return nil
-        }
-        return group.satellites
+        // In place: a copy of the group would copy its satellites to append to them.
+        groups[index].satellites += gsv.satellites
+        groups[index].next += 1
+        guard gsv.number == gsv.count else { return nil }
+        return groups.remove(at: index).satellites
     }
 }

@@ -28,11 +28,23 @@ enum NMEAByte {
 
 /// Number formats of NMEA fields, read straight from bytes.
 enum NMEANumber {
-    private static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { acc, _ in acc * 10 } }
+    /// 10^0 … 10^22, each exact. Literal constants, so that the array is laid out when the
+    /// program is built rather than made on first use behind a lock check each call.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// `[-+]digits[.digits]`. Exact to the last bit for up to 15 significant digits (one
     /// correctly rounded division of two exact doubles); longer ones go to `Double(_:)`.
+    /// A short whole number is read where it is needed, without a call: most of GSV's and
+    /// GSA's fields are one (`083`, `46`).
+    @inline(__always)
     static func decimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        if let whole = shortWholeNumber(bytes) { return Double(whole) }
+        return anyDecimal(bytes)
+    }
+
+    private static func anyDecimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
         var i = bytes.startIndex
         var negative = false
         if i < bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
@@ -59,9 +71,25 @@ enum NMEANumber {
             if significantDigits > 15 { return slow(bytes) }
         }
         guard sawDigit else { return nil }
+        // A whole number (most of GSV's and GSA's) needs no division.
+        guard fractionDigits > 0 else { return negative ? -Double(mantissa) : Double(mantissa) }
         guard fractionDigits < powersOfTen.count else { return slow(bytes) }
         let value = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -value : value
+    }
+
+    /// One to four digits and nothing else, or nil: what `decimal` reads them as, without
+    /// its general loop.
+    @inline(__always)
+    private static func shortWholeNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        guard bytes.count <= 4, !bytes.isEmpty else { return nil }
+        var value = 0
+        for b in bytes {
+            let digit = b &- 0x30
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
     }
 
     private static func slow(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {

@@ -15,19 +15,24 @@ extension NMEAReader {
     /// Bad input fails as `read` does: a file without a sentence, with the line of its
     /// first content. A line longer than `FileLines.bufferSize` (1 MiB) is refused. More
     /// than `pendingLimit` epochs before the log's first date make it read twice.
-    static func stream(fd: Int32, path: String, pendingLimit: Int = 4_096, _ sink: (TraceSample) -> Void) throws(TraceError) -> Trace {
-        let first = try pass(fd: fd, path: path, timeline: NMEAStreamedTimeline(pendingLimit: pendingLimit), sink)
+    /// Without `satellites`, every `sky` sample is empty (GSV and GSA checked, their
+    /// satellites not kept): for a sink that only counts samples, as a summary does.
+    static func stream(
+        fd: Int32, path: String, pendingLimit: Int = 4_096, satellites: Bool = true, _ sink: (TraceSample) -> Void
+    ) throws(TraceError) -> Trace {
+        let reader = LineReader(satellites: satellites)
+        let first = try pass(fd: fd, path: path, state: PassState(reader: reader, timeline: NMEAStreamedTimeline(pendingLimit: pendingLimit)), sink)
         if let start = first.start { return Trace(start: start, samples: [], skipped: first.state.reader.skipped) }
         // Too many epochs before the first date: read again, knowing their instants.
-        let second = try pass(fd: fd, path: path, timeline: first.state.secondPassTimeline(), sink)
+        let second = try pass(fd: fd, path: path, state: PassState(reader: reader, timeline: first.state.secondPassTimeline()), sink)
         return Trace(start: second.start ?? Timestamp(nanoseconds: 0), samples: [], skipped: second.state.reader.skipped)
     }
 
-    /// One pass over the file; `start` is nil when the timeline needs a second one.
+    /// One pass over the file from `state`; `start` is nil when the timeline needs a second one.
     private static func pass(
-        fd: Int32, path: String, timeline: NMEAStreamedTimeline, _ sink: (TraceSample) -> Void
+        fd: Int32, path: String, state: PassState, _ sink: (TraceSample) -> Void
     ) throws(TraceError) -> (start: Timestamp?, state: PassState) {
-        var state = PassState(timeline: timeline)
+        var state = state
         try readLines(&state, fd: fd, path: path, sink) { _, _, _ in true }
         return (try finish(&state, path: path, sink), state)
     }

@@ -39,12 +39,18 @@ public enum NMEAReader {
     /// The state of one pass over the lines.
     struct LineReader: Sendable {
         /// Talkers and the types of unused sentences are not read: only the epochs matter.
-        var parser = NMEASentenceParser(namingSentences: false)
+        var parser: NMEASentenceParser
         var assembler = NMEAEpochAssembler()
         var skipped: [String: Int] = [:]
         var sentences = 0
         var commentDate: NMEADate?
         var firstContentLine: Int?
+
+        /// Without `satellites`, the sky samples come at the same places but empty: for a
+        /// consumer that only counts them (`NMEASentenceParser`'s `decodingSatellites`).
+        init(satellites: Bool = true) {
+            parser = NMEASentenceParser(namingSentences: false, decodingSatellites: satellites)
+        }
 
         mutating func read(_ raw: Slice<UnsafeBufferPointer<UInt8>>, number: Int) {
             guard let bytes = raw.base.baseAddress else { return }

@@ -17,7 +17,8 @@ struct NMEAReaderFormat: TraceReaderFormat {
 
     func summarize(fd: Int32, path: String, options: TraceLoadOptions) throws(TraceError) -> TraceSummary {
         var tally = TraceSummary.Tally()
-        let header = try NMEAReader.stream(fd: fd, path: path) { tally.add($0) }
+        // The summary counts sky samples and never looks into them: spare decoding their satellites.
+        let header = try NMEAReader.stream(fd: fd, path: path, satellites: false) { tally.add($0) }
         return tally.summary(of: header)
     }
 }

@@ -107,12 +107,15 @@ extension NMEAFields {
     /// `GSV,count,number,inView,{id,el,az,snr}×0…4[,signal]`: nil when the group's numbers
     /// or a satellite's values cannot be read or are out of range (an elevation beyond
     /// ±90°, an azimuth beyond 360°, an SNR beyond 99 dB-Hz). A satellite whose id is
-    /// empty is a receiver's padding and left out.
-    func gsv(system: NMEATalkerSystem) -> GSV? {
+    /// empty is a receiver's padding and left out. Without `keeping`, the satellites are
+    /// checked alike but not kept (`satellites` is empty).
+    func gsv(system: NMEATalkerSystem, keeping: Bool) -> GSV? {
         guard dataCount >= 3, let count = optionalInteger(1), let count, (1...9).contains(count), let number = optionalInteger(2),
             let number, (1...count).contains(number), let inView = optionalInteger(3), let inView, inView >= 0
         else { return nil }
         var satellites: [GSVSatellite] = []
+        if keeping { satellites.reserveCapacity((dataCount - 3) / 4) }
+        let maximumSNR = SatelliteInView.maximumCN0
         var field = 4
         while field + 3 <= dataCount + 1 {
             defer { field += 4 }
@@ -121,7 +124,8 @@ extension NMEAFields {
             guard let el = optionalNumber(field + 1), let az = optionalNumber(field + 2), let snr = optionalNumber(field + 3) else { return nil }
             if let el, !(-90...90).contains(el) { return nil }
             if let az, !(0...360).contains(az) { return nil }
-            if let snr, !(0...SatelliteInView.maximumCN0).contains(snr) { return nil }
+            if let snr, !(0...maximumSNR).contains(snr) { return nil }
+            guard keeping else { continue }
             let satellite = GSVSatellite(
                 id: NMEASatelliteID(system: system, number: id), elevation: el, azimuth: az.map { $0 == 360 ? 0 : $0 }, snr: snr)
             satellites.append(satellite)
@@ -130,14 +134,15 @@ extension NMEAFields {
     }
 
     /// GSA's fields 3–14, the satellites the fix uses: nil when one cannot be read. NMEA
-    /// 4.10's system id (field 18) names the system of a `GN` talker's numbers.
-    func gsaUsed(system talker: NMEATalkerSystem) -> [NMEASatelliteID]? {
+    /// 4.10's system id (field 18) names the system of a `GN` talker's numbers. Without
+    /// `keeping`, checked alike and answered empty.
+    func gsaUsed(system talker: NMEATalkerSystem, keeping: Bool) -> [NMEASatelliteID]? {
         var system = talker
         if dataCount >= 18, let id = optionalInteger(18), let id, let named = NMEATalkerSystem(systemID: id) { system = named }
         var used: [NMEASatelliteID] = []
         for field in 3...14 {
             guard let number = optionalInteger(field) else { return nil }
-            if let number { used.append(NMEASatelliteID(system: system, number: number)) }
+            if keeping, let number { used.append(NMEASatelliteID(system: system, number: number)) }
         }
         return used
     }

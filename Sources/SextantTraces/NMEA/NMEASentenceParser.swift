@@ -28,15 +28,23 @@ public struct NMEASentenceParser: Sendable {
     /// Whether sentences carry their talker and the type of an `.other` one. A reader
     /// that uses neither (`NMEAReader`) turns it off and spares a lookup a sentence.
     private let namesSentences: Bool
+    /// Whether GSV sentences carry their satellites and GSA ones those in use. A reader
+    /// whose consumer never looks into a sky (`trace info` counts sky samples) turns it off:
+    /// the fields are still checked, a bad one still makes the sentence malformed, but no
+    /// satellite is kept, so GSV and GSA cost no allocation.
+    private let decodesSatellites: Bool
 
     public init() {
         namesSentences = true
+        decodesSatellites = true
     }
 
     /// A parser whose sentences have an empty talker, and `.other("")` for every type
     /// Sextant does not decode: the same decoding, for a reader that reads neither.
-    init(namingSentences: Bool) {
+    /// Without `decodingSatellites`, GSV's `satellites` and GSA's `used` are empty.
+    init(namingSentences: Bool, decodingSatellites: Bool = true) {
         namesSentences = namingSentences
+        decodesSatellites = decodingSatellites
     }
 
     /// Parses one sentence given as text (tests, tools).
@@ -108,7 +116,7 @@ public struct NMEASentenceParser: Sendable {
             }
             bounds[count] = end
             let fields = NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
-            guard let sentence = fields.decode(names: &names, naming: namesSentences) else {
+            guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
                 problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
                 return nil
             }
@@ -184,8 +192,9 @@ struct NMEAFields {
     }
 
     /// The sentence these fields make, by its tag; nil when malformed. Without `naming`,
-    /// the talker and an `.other` type are left empty.
-    func decode(names: inout NMEATagNames, naming: Bool) -> NMEASentence? {
+    /// the talker and an `.other` type are left empty; without `satellites`, GSV's and
+    /// GSA's lists of satellites.
+    func decode(names: inout NMEATagNames, naming: Bool, satellites: Bool) -> NMEASentence? {
         let tag = bytes(0)
         func name(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { naming ? names.name(bytes) : "" }
         // `$P…` is proprietary (PGRME, PMTK, PSRF, PASHR…), in whatever form its maker
@@ -202,8 +211,8 @@ struct NMEAFields {
         case Self.code("GGA"): body = gga().map { .gga($0) }
         case Self.code("GLL"): body = gll().map { .gll($0) }
         case Self.code("GNS"): body = gns().map { .gns($0) }
-        case Self.code("GSA"): body = gsa(system: NMEATalkerSystem(tag[tag.startIndex], tag[tag.startIndex + 1])).map { .gsa($0) }
-        case Self.code("GSV"): body = gsv(system: NMEATalkerSystem(tag[tag.startIndex], tag[tag.startIndex + 1])).map { .gsv($0) }
+        case Self.code("GSA"): body = gsa(system: NMEATalkerSystem(tag[tag.startIndex], tag[tag.startIndex + 1]), keeping: satellites).map { .gsa($0) }
+        case Self.code("GSV"): body = gsv(system: NMEATalkerSystem(tag[tag.startIndex], tag[tag.startIndex + 1]), keeping: satellites).map { .gsv($0) }
         case Self.code("VTG"): body = vtg().map { .vtg($0) }
         case Self.code("ZDA"): body = zda().map { .zda($0) }
         case Self.code("GST"): body = gst().map { .gst($0) }
@@ -284,9 +293,9 @@ struct NMEAFields {
     }
 
     /// `GSA,A,3,sv×12,pdop,hdop,vdop[,system]`
-    private func gsa(system: NMEATalkerSystem) -> GSA? {
+    private func gsa(system: NMEATalkerSystem, keeping: Bool) -> GSA? {
         guard dataCount >= 17, let mode = optionalInteger(2), let pdop = optionalNumber(15), let hdop = optionalNumber(16),
-            let vdop = optionalNumber(17), let used = gsaUsed(system: system)
+            let vdop = optionalNumber(17), let used = gsaUsed(system: system, keeping: keeping)
         else { return nil }
         return GSA(fixMode: mode, pdop: pdop, hdop: hdop, vdop: vdop, used: used)
     }
