@@ -16,6 +16,13 @@ struct Replay: ParsableCommand {
             + (r["waitingForRequest"]?.boolValue == true ? ", waiting for an app's location request" : "")
     }
 
+    /// The same line, of a decoded status (a `replay` event).
+    static func describe(_ r: ReplayStatus) -> String {
+        "\(r.state.rawValue): \(r.path.map(TerminalText.escaped) ?? "-") " + String(format: "%.1f/%.1fs", r.position, r.duration)
+            + ", \(r.events) samples, speed \(Text.plain(r.speed.json))\(r.loop ? ", looping" : "")"
+            + (r.waitingForRequest ? ", waiting for an app's location request" : "")
+    }
+
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start replaying PATH (replaces a running replay).",
@@ -154,85 +161,5 @@ struct ProgressBar {
     func finish() {
         guard enabled else { return }
         FileHandle.standardOutput.write(Data("\n".utf8))
-    }
-}
-
-struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print every event the daemon publishes, live, one line each (NDJSON with --json).",
-        discussion: "Events that went to an app carry its id and session; Ctrl-C stops.")
-    @OptionGroup var common: CommonOptions
-    @Option(help: "Only events that went to this app.") var app: String?
-    @Option(name: .customLong("topic"), help: ArgumentHelp("Only these event names (repeatable), e.g. location, authorization, prompt.", valueName: "name"))
-    var topics: [String] = []
-
-    func run() throws {
-        try reporting {
-            let connection = try common.control()
-            // The daemon filters by app (what that app received); the check below is for an
-            // older daemon that ignores the parameter.
-            _ = try connection.call(WatchRequest(topics: topics, app: app))
-            while true {
-                let event: ServerEvent
-                do {
-                    event = try connection.nextEvent(timeout: 86_400)
-                } catch ClientError.timedOut {
-                    continue
-                }
-                if let app, event.params["app"]?.stringValue != app { continue }
-                if common.json {
-                    printJSON(JSONValue.object(["method": .string(event.method), "params": event.params]))
-                } else {
-                    // One line an event, whatever an app wrote in it.
-                    print(TerminalText.escaped(EventText.line(event)))
-                }
-                fflush(nil)  // one line at a time, also into a pipe
-            }
-        }
-    }
-}
-
-/// One readable line per event, for `watch` and the demo.
-enum EventText {
-    static func line(_ event: ServerEvent) -> String {
-        let p = event.params
-        let clock = String(Timestamp(seconds: Date().timeIntervalSince1970).rfc3339.dropFirst(11).dropLast())
-        var who = p["app"]?.stringValue ?? "daemon"
-        if let session = p["session"]?.intValue, event.method != Event.prompt, event.method != Event.promptClosed { who += "#\(session)" }
-        return "\(clock)  \(who.padding(toLength: max(24, who.count), withPad: " ", startingAt: 0))  \(event.method.padding(toLength: 20, withPad: " ", startingAt: 0))  \(summary(event))"
-    }
-
-    /// Why a prompt closed unanswered, as `watch` says it (the daemon's `reason`).
-    static let cancellations = [
-        "appInBackground": "the app went to the background: L6",
-        "sessionEnded": "the app's session ended",
-    ]
-
-    static func summary(_ event: ServerEvent) -> String {
-        let p = event.params
-        switch event.method {
-        case Event.location: return Text.coordinate(p) + "  @ \(Text.plain(p["time"]))"
-        case Event.authorization: return "\(Text.plain(p["status"])), \(Text.plain(p["accuracy"])) accuracy"
-        case Event.servicesEnabled: return p["enabled"]?.boolValue == true ? "on" : "off"
-        case Event.prompt: return "\(Text.plain(p["id"])) \(Text.plain(p["kind"])) \(Text.plain(p["level"])) (answer: sextantctl prompts answer \(Text.plain(p["id"])) CHOICE)"
-        case Event.promptClosed:
-            guard p["cancelled"]?.boolValue == true else { return "\(Text.plain(p["id"])) answered \(Text.plain(p["choice"]))" }
-            return "\(Text.plain(p["id"])) cancelled" + (Self.cancellations[p["reason"]?.stringValue ?? ""].map { " (\($0))" } ?? "")
-        case Event.replay: return Replay.describe(p)
-        case Event.deviceOrientation, Event.interfaceOrientation: return "\(Text.plain(p["previous"])) → \(Text.plain(p["orientation"]))"
-        case Event.posture: return "\(Text.plain(p["previous"])) → \(Text.plain(p["state"])) (hinge \(Text.plain(p["hingeAngle"]))°, \(Text.plain(p["fold"])))"
-        case Event.locationUnavailable: return Text.plain(p["reason"])
-        case Event.significantChange: return Text.coordinate(p) + "  @ \(Text.plain(p["time"]))"
-        case Event.visit:
-            let departure = p["departure"]?.stringValue.map { "departure \($0)" } ?? "arrival"
-            return "\(departure)  \(Text.coordinate(p))  arrived \(Text.plain(p["arrival"]))"
-        case Event.region: return "\(Text.plain(p["identifier"])) \(Text.plain(p["transition"])) (\(Text.plain(p["state"]))) @ \(Text.plain(p["time"]))"
-        case Event.regionUnavailable: return Text.plain(p["reason"])
-        case Event.heading: return Text.heading(p)
-        case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
-        case Event.session: return Text.session(p)
-        case Event.motion: return "x \(Text.plain(p["x"])) y \(Text.plain(p["y"])) z \(Text.plain(p["z"])) m/s²  @ \(Text.plain(p["time"]))"
-        default: return p.serialized()
-        }
     }
 }

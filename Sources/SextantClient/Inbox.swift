@@ -1,0 +1,187 @@
+import SextantProtocol
+
+/// What the daemon sent that no one has taken yet, and who waits for what: the state of a
+/// connection's reading side, without I/O (the connection holds its lock around every
+/// use). Messages arrive in the daemon's order; an answer goes straight to the task that
+/// waits for it, an event to the task that waits for events, and what no one waits for is
+/// kept, in order, until taken.
+///
+/// Bounded: the reader reads on only while fewer than `limit` messages are kept, or while
+/// someone waits for an answer (the answer comes behind the daemon's bounded queue, so what
+/// piles up meanwhile is bounded by it). A client that stops reading is then, to the
+/// daemon, one that does not read, with the protocol's rules for it.
+struct Inbox {
+    /// A message from the daemon, as kept.
+    enum Arrival {
+        case answer(id: JSONValue, Result<JSONValue, RPCError>, raw: JSONValue)
+        case event(ServerEvent, raw: JSONValue)
+        /// A request from the daemon, or a line that does not read as JSON-RPC.
+        case other(JSONValue)
+
+        var raw: JSONValue {
+            switch self {
+            case .answer(_, _, let raw), .event(_, let raw): return raw
+            case .other(let raw): return raw
+            }
+        }
+    }
+
+    /// A resumption to make once the lock is released.
+    typealias Wakeup = @Sendable () -> Void
+
+    let limit: Int
+    private(set) var arrivals: [Arrival] = []
+    private var answerWaiters: [JSONValue: CheckedContinuation<JSONValue, any Error>] = [:]
+    private var eventWaiter: CheckedContinuation<ServerEvent, any Error>?
+    /// Threads blocked in a wait (the blocking API): the reader reads on for them.
+    var blockedWaiters = 0
+    /// Why the connection ended, once it has: every later wait fails with it.
+    private(set) var ending: ClientError?
+    /// An error the daemon sent with a null id: it concerns the connection (1007 forbidden),
+    /// so it is every waiting request's answer and, once the daemon closes, the ending.
+    private var connectionError: RPCError?
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether the reader should read on.
+    var wantsMore: Bool {
+        ending == nil && (arrivals.count < limit || !answerWaiters.isEmpty || blockedWaiters > 0 || eventWaiter != nil)
+    }
+
+    // MARK: - Arriving
+
+    /// One line from the daemon.
+    mutating func receive(_ line: [UInt8]) -> Wakeup? {
+        guard let value = try? JSONValue.parse(bytes: line) else {
+            arrivals.append(.other(.string(String(decoding: line, as: UTF8.self))))
+            return nil
+        }
+        guard case .success(let message) = RPCMessage.decode(value) else {
+            arrivals.append(.other(value))
+            return nil
+        }
+        switch message {
+        case .response(let id, let result): return answer(id, .success(result), raw: value)
+        case .errorResponse(.null, let error): return failConnection(error, raw: value)
+        case .errorResponse(let id, let error): return answer(id, .failure(error), raw: value)
+        case .notification(let method, let params):
+            let event = ServerEvent(method: method, params: params ?? .null)
+            if let waiter = eventWaiter {
+                eventWaiter = nil
+                return { waiter.resume(returning: event) }
+            }
+            arrivals.append(.event(event, raw: value))
+        case .request: arrivals.append(.other(value))
+        }
+        return nil
+    }
+
+    private mutating func answer(_ id: JSONValue, _ result: Result<JSONValue, RPCError>, raw: JSONValue) -> Wakeup? {
+        guard let waiter = answerWaiters.removeValue(forKey: id) else {
+            arrivals.append(.answer(id: id, result, raw: raw))
+            return nil
+        }
+        return { waiter.resume(with: result.mapError { ClientError.rpc($0) }) }
+    }
+
+    private mutating func failConnection(_ error: RPCError, raw: JSONValue) -> Wakeup? {
+        connectionError = error
+        arrivals.append(.other(raw))
+        let waiters = answerWaiters.values
+        answerWaiters = [:]
+        return { for waiter in waiters { waiter.resume(throwing: ClientError.rpc(error)) } }
+    }
+
+    /// The connection ended: every waiter hears why. What arrived before stays to be taken.
+    mutating func end(_ reason: ClientError) -> Wakeup {
+        guard ending == nil else { return {} }
+        let reason = reason == .closed ? connectionError.map(ClientError.rpc) ?? reason : reason
+        ending = reason
+        let waiters = Array(answerWaiters.values)
+        let eventWaiter = eventWaiter
+        answerWaiters = [:]
+        self.eventWaiter = nil
+        return {
+            for waiter in waiters { waiter.resume(throwing: reason) }
+            eventWaiter?.resume(throwing: reason)
+        }
+    }
+
+    // MARK: - Taking
+
+    /// The answer to `id` if it has come; the ending once the connection is over.
+    mutating func takeAnswer(_ id: JSONValue) throws(ClientError) -> JSONValue? {
+        if let index = arrivals.firstIndex(where: { if case .answer(id, _, _) = $0 { true } else { false } }),
+            case .answer(_, let result, _) = arrivals.remove(at: index)
+        {
+            return try result.mapError { ClientError.rpc($0) }.get()
+        }
+        if let connectionError { throw .rpc(connectionError) }
+        if let ending { throw ending }
+        return nil
+    }
+
+    /// Whether the answer to `id` has come, without taking it.
+    func hasAnswer(_ id: JSONValue) -> Bool {
+        arrivals.contains { if case .answer(id, _, _) = $0 { true } else { false } }
+    }
+
+    /// The first kept event that matches; the events before it are dropped.
+    mutating func takeEvent(where matches: (ServerEvent) -> Bool) throws(ClientError) -> ServerEvent? {
+        while let index = arrivals.firstIndex(where: { if case .event = $0 { true } else { false } }) {
+            guard case .event(let event, _) = arrivals.remove(at: index) else { continue }
+            if matches(event) { return event }
+        }
+        if let ending { throw ending }
+        return nil
+    }
+
+    /// Every kept event, in order.
+    mutating func takeEvents() -> [ServerEvent] {
+        var events: [ServerEvent] = []
+        arrivals.removeAll { arrival in
+            guard case .event(let event, _) = arrival else { return false }
+            events.append(event)
+            return true
+        }
+        return events
+    }
+
+    /// The first kept message of any kind, as the daemon wrote it.
+    mutating func takeMessage() throws(ClientError) -> JSONValue? {
+        if !arrivals.isEmpty { return arrivals.removeFirst().raw }
+        if let ending { throw ending }
+        return nil
+    }
+
+    // MARK: - Waiting tasks
+
+    /// Waits for the answer to `id` in a task; false when there is nothing to wait for (it
+    /// has come, or the connection is over): then ``takeAnswer(_:)`` says which.
+    mutating func await(_ id: JSONValue, _ waiter: CheckedContinuation<JSONValue, any Error>) -> Bool {
+        guard !hasAnswer(id), connectionError == nil, ending == nil else { return false }
+        answerWaiters[id] = waiter
+        return true
+    }
+
+    /// Waits for the next event in a task; false when one is kept or the connection is over.
+    /// One task at a time waits for events.
+    mutating func awaitEvent(_ waiter: CheckedContinuation<ServerEvent, any Error>) throws(ClientError) -> Bool {
+        guard ending == nil, !arrivals.contains(where: { if case .event = $0 { true } else { false } }) else { return false }
+        guard eventWaiter == nil else { throw .io("two tasks wait for events on one connection") }
+        eventWaiter = waiter
+        return true
+    }
+
+    /// A waiting task was cancelled: it hears so, if it still waits.
+    mutating func cancelAnswer(_ id: JSONValue) -> Wakeup? {
+        guard let waiter = answerWaiters.removeValue(forKey: id) else { return nil }
+        return { waiter.resume(throwing: ClientError.cancelled) }
+    }
+
+    mutating func cancelEvent() -> Wakeup? {
+        guard let waiter = eventWaiter else { return nil }
+        eventWaiter = nil
+        return { waiter.resume(throwing: ClientError.cancelled) }
+    }
+}
