@@ -113,7 +113,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Writes `text` whole; a daemon that closed its end first gives its reason.
     func write(_ text: String) throws(ClientError) {
-        if let ending = monitor.withLock({ inbox.ending }) { throw ending }
+        if let ending = monitor.withLock({ inbox.endingError }) { throw ending }
         var failure: Int32 = 0
         writing.withLock { _ in
             var bytes = Array(text.utf8)
@@ -139,7 +139,7 @@ final class ConnectionCore: @unchecked Sendable {
         let deadline = Monitor.now() + 5
         return monitor.withLock {
             while inbox.ending == nil, monitor.wait(until: deadline) {}
-            return inbox.ending ?? .closed
+            return inbox.endingError ?? .closed
         }
     }
 

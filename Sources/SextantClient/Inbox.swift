@@ -15,14 +15,23 @@ struct Inbox {
     enum Arrival {
         case answer(id: JSONValue, Result<JSONValue, RPCError>, raw: JSONValue)
         case event(ServerEvent, raw: JSONValue)
+        /// An error with a null id: it concerns the connection (a line the daemon could not
+        /// read; 1007 forbidden before it closes), so it is the answer of the next request
+        /// waited for, unless taken as a message first.
+        case connectionError(RPCError, raw: JSONValue)
         /// A request from the daemon, or a line that does not read as JSON-RPC.
         case other(JSONValue)
 
         var raw: JSONValue {
             switch self {
-            case .answer(_, _, let raw), .event(_, let raw): return raw
+            case .answer(_, _, let raw), .event(_, let raw), .connectionError(_, let raw): return raw
             case .other(let raw): return raw
             }
+        }
+
+        var connectionError: RPCError? {
+            if case .connectionError(let error, _) = self { return error }
+            return nil
         }
     }
 
@@ -37,9 +46,6 @@ struct Inbox {
     var blockedWaiters = 0
     /// Why the connection ended, once it has: every later wait fails with it.
     private(set) var ending: ClientError?
-    /// An error the daemon sent with a null id: it concerns the connection (1007 forbidden),
-    /// so it is every waiting request's answer and, once the daemon closes, the ending.
-    private var connectionError: RPCError?
 
     init(limit: Int) { self.limit = limit }
 
@@ -84,19 +90,32 @@ struct Inbox {
         return { waiter.resume(with: result.mapError { ClientError.rpc($0) }) }
     }
 
+    /// An error with a null id: the answer of every request waited for now; kept when none is.
     private mutating func failConnection(_ error: RPCError, raw: JSONValue) -> Wakeup? {
-        connectionError = error
-        arrivals.append(.other(raw))
+        guard !answerWaiters.isEmpty else {
+            arrivals.append(.connectionError(error, raw: raw))
+            return nil
+        }
         let waiters = answerWaiters.values
         answerWaiters = [:]
         return { for waiter in waiters { waiter.resume(throwing: ClientError.rpc(error)) } }
     }
 
+    /// The first null-id error not yet taken.
+    private var keptConnectionError: RPCError? { arrivals.lazy.compactMap(\.connectionError).first }
+
+    /// Why a wait fails once the connection is over: the daemon's null-id error when it said
+    /// one before it closed and no one has taken it, else the ending.
+    var endingError: ClientError? {
+        guard ending == .closed, let error = keptConnectionError else { return ending }
+        return .rpc(error)
+    }
+
     /// The connection ended: every waiter hears why. What arrived before stays to be taken.
-    mutating func end(_ reason: ClientError) -> Wakeup {
-        guard ending == nil else { return {} }
-        let reason = reason == .closed ? connectionError.map(ClientError.rpc) ?? reason : reason
-        ending = reason
+    mutating func end(_ ending: ClientError) -> Wakeup {
+        guard self.ending == nil else { return {} }
+        self.ending = ending
+        let reason = endingError ?? ending
         let waiters = Array(answerWaiters.values)
         let eventWaiter = eventWaiter
         answerWaiters = [:]
@@ -116,8 +135,10 @@ struct Inbox {
         {
             return try result.mapError { ClientError.rpc($0) }.get()
         }
-        if let connectionError { throw .rpc(connectionError) }
-        if let ending { throw ending }
+        if let index = arrivals.firstIndex(where: { $0.connectionError != nil }), let error = arrivals.remove(at: index).connectionError {
+            throw .rpc(error)
+        }
+        if let endingError { throw endingError }
         return nil
     }
 
@@ -132,7 +153,7 @@ struct Inbox {
             guard case .event(let event, _) = arrivals.remove(at: index) else { continue }
             if matches(event) { return event }
         }
-        if let ending { throw ending }
+        if let endingError { throw endingError }
         return nil
     }
 
@@ -150,7 +171,7 @@ struct Inbox {
     /// The first kept message of any kind, as the daemon wrote it.
     mutating func takeMessage() throws(ClientError) -> JSONValue? {
         if !arrivals.isEmpty { return arrivals.removeFirst().raw }
-        if let ending { throw ending }
+        if let endingError { throw endingError }
         return nil
     }
 
@@ -159,7 +180,7 @@ struct Inbox {
     /// Waits for the answer to `id` in a task; false when there is nothing to wait for (it
     /// has come, or the connection is over): then ``takeAnswer(_:)`` says which.
     mutating func await(_ id: JSONValue, _ waiter: CheckedContinuation<JSONValue, any Error>) -> Bool {
-        guard !hasAnswer(id), connectionError == nil, ending == nil else { return false }
+        guard !hasAnswer(id), keptConnectionError == nil, ending == nil else { return false }
         answerWaiters[id] = waiter
         return true
     }
