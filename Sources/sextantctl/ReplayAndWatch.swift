@@ -23,7 +23,7 @@ struct Replay: ParsableCommand {
             + (r.waitingForRequest ? ", waiting for an app's location request" : "")
     }
 
-    struct Start: ParsableCommand {
+    struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start replaying PATH (replaces a running replay).",
             discussion: """
@@ -58,8 +58,8 @@ struct Replay: ParsableCommand {
             if detach, !wait { throw ValidationError("--detach goes with --wait") }
         }
 
-        func run() throws {
-            try reporting {
+        func run() async throws {
+            try await reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
                 let scenarioPath = scenario.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
                 let request = ReplayStart(
@@ -68,11 +68,12 @@ struct Replay: ParsableCommand {
                 let connection = try common.control()
                 guard wait else {
                     let id = try connection.send(request)
-                    common.output(try connection.responseWithoutLimit(to: id)) { _ in "Replaying \(absolute)" }
+                    // No fixed limit: loading a large trace takes the time it takes.
+                    common.output(try await connection.answer(to: id)) { _ in "Replaying \(absolute)" }
                     return
                 }
                 let follower = ReplayFollower(connection: connection, path: absolute, detach: detach, pausesAtEnd: until != nil, bar: ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1))
-                let final = try follower.start(request)
+                let final = try await follower.start(request)
                 common.output(final, human: Replay.describe)
             }
         }
@@ -84,7 +85,7 @@ struct Replay: ParsableCommand {
         func run() throws { try reporting { common.output(try common.call(ReplayPause())) { Replay.describe($0.json) } } }
     }
 
-    struct Resume: ParsableCommand {
+    struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Resume a paused replay where it stopped.",
             discussion: """
@@ -100,14 +101,16 @@ struct Replay: ParsableCommand {
             if let until { guard until >= 0, until <= 1e9, until.isFinite else { throw ValidationError("--until must be a number of seconds from 0 to 1e9") } }
         }
 
-        func run() throws {
-            try reporting {
+        func run() async throws {
+            try await reporting {
                 guard wait else { return common.output(try common.call(ReplayResume(until: until))) { Replay.describe($0.json) } }
                 let connection = try common.control()
-                _ = try connection.call(WatchRequest(topics: [Event.replay]))
-                var status = try connection.call(ReplayResume(until: until)).json
+                _ = try await connection.request(WatchRequest(topics: [Event.replay]))
+                var status = try await connection.request(ReplayResume(until: until)).json
+                // As long as it runs: the daemon's going away ends the wait.
                 while status["state"] == "running" {
-                    status = try connection.nextEvent(timeout: 86_400, description: "the replay's progress") { $0.method == Event.replay }.params
+                    let event = try await connection.notification()
+                    if event.method == Event.replay { status = event.params }
                 }
                 if status["state"] == "stopped" { throw StatusFailure(ExitStatus.failed, "the replay was stopped before it paused") }
                 common.output(status, human: Replay.describe)
