@@ -36,11 +36,18 @@ final class ConnectionCore: @unchecked Sendable {
 
     var fd: Int32 { socket.raw }
 
+    /// The reader's stack: it reads into a buffer on the heap and parses one line at a time.
+    static let readerStackSize = 512 << 10
+
     func startReading() {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, Self.readerStackSize)
         let started = pthread_create(
-            &thread, nil,
+            &thread, &attributes,
             { context in
                 let core = Unmanaged<ConnectionCore>.fromOpaque(context!).takeRetainedValue()
                 core.readUntilEnd()
