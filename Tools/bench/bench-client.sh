@@ -21,6 +21,14 @@ trap cleanup EXIT
 
 # CPU time (utime + stime) of a process, in ms.
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) * 1000 / hz }' "/proc/$1/stat"; }
+# Times the process's threads went to sleep (voluntary context switches), all threads.
+wakeups() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n }'; }
+# "N ms CPU, M wake-ups in S s" of a process left alone for S seconds.
+idle() {
+    local cpu=$(cpu_ms "$1") woken=$(wakeups "$1")
+    sleep "$seconds"
+    echo "$(awk -v a="$cpu" -v b="$(cpu_ms "$1")" 'BEGIN { print b - a }') ms CPU, $(( $(wakeups "$1") - woken )) wake-ups in $seconds s"
+}
 
 "$bin/sextantd" --runtime-dir "$work/run" --ephemeral --no-gpsd --no-iio --log-level error &
 pids+=($!)
@@ -37,16 +45,12 @@ done | sort -n | awk '{ t[NR] = $1 } END { printf "sextantctl status: %d runs, m
 watcher=$!
 pids+=($watcher)
 sleep 1
-before=$(cpu_ms "$watcher")
-sleep "$seconds"
-echo "sextantctl watch idle: $(awk -v a="$before" -v b="$(cpu_ms "$watcher")" 'BEGIN { print b - a }') ms CPU in $seconds s"
+echo "sextantctl watch idle: $(idle "$watcher")"
 
 if [ -x /usr/bin/chromium ]; then
     "$bin/sextant-browser" --app com.example.bench --launch --runtime-dir "$work/run" >/dev/null 2>&1 &
     bridge=$!
     pids+=($bridge)
-    sleep 5
-    before=$(cpu_ms "$bridge")
-    sleep "$seconds"
-    echo "sextant-browser idle: $(awk -v a="$before" -v b="$(cpu_ms "$bridge")" 'BEGIN { print b - a }') ms CPU in $seconds s (the bridge alone)"
+    sleep 10  # Chromium started and the pages attached: what is left is idle
+    echo "sextant-browser idle (the bridge alone, not Chromium): $(idle "$bridge")"
 fi
