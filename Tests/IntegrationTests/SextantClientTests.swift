@@ -107,6 +107,38 @@ struct SextantClientTests {
         #expect(try await control.request(StatusRequest())["version"] != nil)
     }
 
+    @Test("Unread messages are bounded: past keptLimit the reader stops reading (one read of at most 64 KiB may bring more), except for an answer waited for; nothing is lost")
+    func keptMessagesAreBounded() async throws {
+        let daemon = try DaemonHarness()
+        let control = try daemon.control()
+        _ = try await control.request(PermissionsSet(app: "com.example.bounded", status: .authorizedWhenInUse, accuracy: .full))
+        let path = daemon.runtime + "/app.sock"
+        let bounded = try SextantConnection(path: path, keptLimit: 8)
+        let witness = try SextantConnection(path: path)
+        for connection in [bounded, witness] {
+            _ = try await connection.request(Hello(app: "com.example.bounded"))
+            _ = try await connection.request(LocationStart())
+        }
+        // 500 fixes, over 64 KiB of lines: more than one read brings, less than the socket holds.
+        let latitudes = (0..<500).map { 30 + Double($0) / 1000 }
+        let sets = try latitudes.map { latitude throws(ClientError) in
+            try control.send(DeviceSet(location: WireLocation(latitude: latitude, longitude: 2, horizontalAccuracy: 5)))
+        }
+        for id in sets { _ = try await control.answer(to: id) }
+        // The witness has every fix: the daemon has written them to both.
+        var witnessed = 0
+        while witnessed < latitudes.count { if case .location = try await witness.event() { witnessed += 1 } }
+        let kept = try bounded.core.take { $0.arrivals.count }
+        #expect(kept < latitudes.count, "\(kept) messages read and kept unread")
+        // An answer is read through what waits unread.
+        #expect(try await bounded.request(AuthorizationGet()).status == .authorizedWhenInUse)
+        var seen: [Double] = []
+        while seen.count < latitudes.count {
+            if case .location(let fix) = try await bounded.event() { seen.append(fix.latitude) }
+        }
+        #expect(seen == latitudes)
+    }
+
     @Test("A task's wait ends with .cancelled when the task is cancelled; the connection stays usable")
     func cancelledWait() async throws {
         let daemon = try DaemonHarness()
