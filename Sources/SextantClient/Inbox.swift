@@ -14,7 +14,8 @@ struct Inbox {
     /// A message from the daemon, as kept.
     enum Arrival {
         case answer(id: JSONValue, Result<JSONValue, RPCError>, raw: JSONValue)
-        case event(ServerEvent, raw: JSONValue)
+        /// An event: its line as it came, and the event once read (nil until someone asks).
+        case event(ServerEvent?, line: [UInt8])
         /// An error with a null id: it concerns the connection (a line the daemon could not
         /// read; 1007 forbidden before it closes), so it is the answer of the next request
         /// waited for, unless taken as a message first.
@@ -24,9 +25,14 @@ struct Inbox {
 
         var raw: JSONValue {
             switch self {
-            case .answer(_, _, let raw), .event(_, let raw), .connectionError(_, let raw): return raw
-            case .other(let raw): return raw
+            case .answer(_, _, let raw), .connectionError(_, let raw), .other(let raw): return raw
+            case .event(_, let line): return (try? JSONValue.parse(bytes: line)) ?? .string(String(decoding: line, as: UTF8.self))
             }
+        }
+
+        var isEvent: Bool {
+            if case .event = self { return true }
+            return false
         }
 
         var connectionError: RPCError? {
@@ -39,9 +45,28 @@ struct Inbox {
     typealias Wakeup = @Sendable () -> Void
 
     let limit: Int
-    private(set) var arrivals: [Arrival] = []
+    private(set) var arrivals = ArrivalQueue()
+    /// How many null-id errors are kept (usually none: then no search for one).
+    private var keptConnectionErrors = 0
     private var answerWaiters: [JSONValue: CheckedContinuation<JSONValue, any Error>] = [:]
-    private var eventWaiter: CheckedContinuation<ServerEvent, any Error>?
+    private var eventWaiter: EventWaiter?
+
+    /// The task waiting for the next event: read, or its line as it came.
+    enum EventWaiter {
+        case event(CheckedContinuation<ServerEvent, any Error>)
+        case line(CheckedContinuation<[UInt8], any Error>)
+
+        func resume(throwing error: ClientError) {
+            switch self {
+            case .event(let waiter): waiter.resume(throwing: error)
+            case .line(let waiter): waiter.resume(throwing: error)
+            }
+        }
+    }
+
+    /// How this daemon begins an event's line (its objects' keys sorted): such a line is
+    /// kept as it came, and read only when a task asks for the event, not for its line.
+    static let eventPrefix = Array(#"{"jsonrpc":"2.0","method":"#.utf8)
     /// Threads blocked in a wait (the blocking API): the reader reads on for them.
     var blockedWaiters = 0
     /// Why the connection ended, once it has: every later wait fails with it.
@@ -58,6 +83,7 @@ struct Inbox {
 
     /// One line from the daemon.
     mutating func receive(_ line: [UInt8]) -> Wakeup? {
+        if line.starts(with: Self.eventPrefix) { return receiveEvent(nil, line: line) }
         guard let value = try? JSONValue.parse(bytes: line) else {
             arrivals.append(.other(.string(String(decoding: line, as: UTF8.self))))
             return nil
@@ -70,16 +96,34 @@ struct Inbox {
         case .response(let id, let result): return answer(id, .success(result), raw: value)
         case .errorResponse(.null, let error): return failConnection(error, raw: value)
         case .errorResponse(let id, let error): return answer(id, .failure(error), raw: value)
-        case .notification(let method, let params):
-            let event = ServerEvent(method: method, params: params ?? .null)
-            if let waiter = eventWaiter {
-                eventWaiter = nil
-                return { waiter.resume(returning: event) }
-            }
-            arrivals.append(.event(event, raw: value))
+        case .notification(let method, let params): return receiveEvent(ServerEvent(method: method, params: params ?? .null), line: line)
         case .request: arrivals.append(.other(value))
         }
         return nil
+    }
+
+    private mutating func receiveEvent(_ event: ServerEvent?, line: [UInt8]) -> Wakeup? {
+        switch eventWaiter {
+        case .none:
+            arrivals.append(.event(event, line: line))
+        case .line(let waiter):
+            eventWaiter = nil
+            return { waiter.resume(returning: line) }
+        case .event(let waiter):
+            guard let event = event ?? Self.event(line) else {
+                arrivals.append(.other(.string(String(decoding: line, as: UTF8.self))))
+                return nil
+            }
+            eventWaiter = nil
+            return { waiter.resume(returning: event) }
+        }
+        return nil
+    }
+
+    /// A line read as a notification; nil when it is not one.
+    static func event(_ line: [UInt8]) -> ServerEvent? {
+        guard let value = try? JSONValue.parse(bytes: line), case .success(.notification(let method, let params)) = RPCMessage.decode(value) else { return nil }
+        return ServerEvent(method: method, params: params ?? .null)
     }
 
     private mutating func answer(_ id: JSONValue, _ result: Result<JSONValue, RPCError>, raw: JSONValue) -> Wakeup? {
@@ -94,6 +138,7 @@ struct Inbox {
     private mutating func failConnection(_ error: RPCError, raw: JSONValue) -> Wakeup? {
         guard !answerWaiters.isEmpty else {
             arrivals.append(.connectionError(error, raw: raw))
+            keptConnectionErrors += 1
             return nil
         }
         let waiters = answerWaiters.values
@@ -102,7 +147,7 @@ struct Inbox {
     }
 
     /// The first null-id error not yet taken.
-    private var keptConnectionError: RPCError? { arrivals.lazy.compactMap(\.connectionError).first }
+    private var keptConnectionError: RPCError? { keptConnectionErrors == 0 ? nil : arrivals.first(\.connectionError) }
 
     /// Why a wait fails once the connection is over: the daemon's null-id error when it said
     /// one before it closed and no one has taken it, else the ending.
@@ -117,7 +162,7 @@ struct Inbox {
         self.ending = ending
         let reason = endingError ?? ending
         let waiters = Array(answerWaiters.values)
-        let eventWaiter = eventWaiter
+        let eventWaiter = self.eventWaiter
         answerWaiters = [:]
         self.eventWaiter = nil
         return {
@@ -135,7 +180,10 @@ struct Inbox {
         {
             return try result.mapError { ClientError.rpc($0) }.get()
         }
-        if let index = arrivals.firstIndex(where: { $0.connectionError != nil }), let error = arrivals.remove(at: index).connectionError {
+        if keptConnectionErrors > 0, let index = arrivals.firstIndex(where: { $0.connectionError != nil }),
+            let error = arrivals.remove(at: index).connectionError
+        {
+            keptConnectionErrors -= 1
             throw .rpc(error)
         }
         if let endingError { throw endingError }
@@ -149,8 +197,8 @@ struct Inbox {
 
     /// The first kept event that matches; the events before it are dropped.
     mutating func takeEvent(where matches: (ServerEvent) -> Bool) throws(ClientError) -> ServerEvent? {
-        while let index = arrivals.firstIndex(where: { if case .event = $0 { true } else { false } }) {
-            guard case .event(let event, _) = arrivals.remove(at: index) else { continue }
+        while let index = arrivals.firstIndex(where: \.isEvent) {
+            guard case .event(let read, let line) = arrivals.remove(at: index), let event = read ?? Self.event(line) else { continue }
             if matches(event) { return event }
         }
         if let endingError { throw endingError }
@@ -161,16 +209,27 @@ struct Inbox {
     mutating func takeEvents() -> [ServerEvent] {
         var events: [ServerEvent] = []
         arrivals.removeAll { arrival in
-            guard case .event(let event, _) = arrival else { return false }
-            events.append(event)
+            guard case .event(let read, let line) = arrival else { return false }
+            if let event = read ?? Self.event(line) { events.append(event) }
             return true
         }
         return events
     }
 
+    /// The first kept event's line, as the daemon wrote it.
+    mutating func takeEventLine() throws(ClientError) -> [UInt8]? {
+        if let index = arrivals.firstIndex(where: \.isEvent), case .event(_, let line) = arrivals.remove(at: index) { return line }
+        if let endingError { throw endingError }
+        return nil
+    }
+
     /// The first kept message of any kind, as the daemon wrote it.
     mutating func takeMessage() throws(ClientError) -> JSONValue? {
-        if !arrivals.isEmpty { return arrivals.removeFirst().raw }
+        if !arrivals.isEmpty {
+            let first = arrivals.removeFirst()
+            if first.connectionError != nil { keptConnectionErrors -= 1 }
+            return first.raw
+        }
         if let endingError { throw endingError }
         return nil
     }
@@ -187,8 +246,8 @@ struct Inbox {
 
     /// Waits for the next event in a task; false when one is kept or the connection is over.
     /// One task at a time waits for events.
-    mutating func awaitEvent(_ waiter: CheckedContinuation<ServerEvent, any Error>) throws(ClientError) -> Bool {
-        guard ending == nil, !arrivals.contains(where: { if case .event = $0 { true } else { false } }) else { return false }
+    mutating func awaitEvent(_ waiter: EventWaiter) throws(ClientError) -> Bool {
+        guard ending == nil, !arrivals.contains(where: \.isEvent) else { return false }
         guard eventWaiter == nil else { throw .io("two tasks wait for events on one connection") }
         eventWaiter = waiter
         return true
@@ -203,6 +262,6 @@ struct Inbox {
     mutating func cancelEvent() -> Wakeup? {
         guard let waiter = eventWaiter else { return nil }
         eventWaiter = nil
-        return { waiter.resume(throwing: ClientError.cancelled) }
+        return { waiter.resume(throwing: .cancelled) }
     }
 }

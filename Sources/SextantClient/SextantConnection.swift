@@ -145,4 +145,11 @@ public final class SextantConnection: Sendable {
     public func notification() async throws(ClientError) -> ServerEvent {
         try await core.awaitEvent()
     }
+
+    /// The next event's line as the daemon wrote it (without its newline), not read: for a
+    /// program that passes events on whole (the panel, to its pages). A line this daemon
+    /// writes as an event is not parsed at all.
+    public func notificationLine() async throws(ClientError) -> [UInt8] {
+        try await core.awaitEventLine()
+    }
 }

@@ -113,11 +113,10 @@ final class DaemonSupervisor: Sendable {
         return .closed
     }
 
-    /// Hands each event to the pages, as one JSON-RPC notification the pages parse.
+    /// Hands each event's line to the pages as the daemon wrote it: the pages parse it,
+    /// the panel does not.
     private static func forwardEvents(of link: SextantConnection, to pages: PanelPages) async {
-        while let event = try? await link.notification() {
-            pages.publish(ByteBuffer(string: RPCMessage.notification(method: event.method, params: event.params).json.serialized()))
-        }
+        while let line = try? await link.notificationLine() { pages.publish(ByteBuffer(bytes: line)) }
     }
 
     /// Connects again, telling the pages why it waits; nil once cancelled.
