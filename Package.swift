@@ -147,7 +147,8 @@ let package = Package(
             ]
         ),
 
-        // A small blocking client of both sockets: sextantctl, the demo, tests and apps.
+        // The one client of both sockets: sextantctl, the panel, the bridge, the sample app,
+        // tests and apps. A thread of its own reads; tasks await answers and events.
         .target(name: "SextantClient", dependencies: ["SextantProtocol", "SextantSocket"]),
 
         // Each program is a library of its own (its command, without @main) and a two-line

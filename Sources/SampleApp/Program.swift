@@ -2,6 +2,6 @@
 public enum Program {
     /// Runs the program with `arguments` (argv without argv[0]) and exits.
     public static func main(_ arguments: [String]) async {
-        SampleApp.main(arguments)
+        await SampleApp.main(arguments)
     }
 }

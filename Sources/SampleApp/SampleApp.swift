@@ -9,7 +9,7 @@ import SextantProtocol
 
 /// A minimal app using Sextant the way a real app would: say hello, ask for permission,
 /// start a location stream, print what arrives. Read it as an example of the app protocol.
-struct SampleApp: ParsableCommand {
+struct SampleApp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sextant-sample-app",
         abstract: "A sample app: asks for location permission and prints the events it receives.")
@@ -22,7 +22,7 @@ struct SampleApp: ParsableCommand {
     @Option(name: .customLong("distance-filter"), help: "Metres between delivered locations.") var distanceFilter: Double = 0
     @Option(help: "Exit after this many locations (0: run until the daemon goes away).") var count = 0
 
-    func run() throws {
+    func run() async throws {
         guard let directory = runtimeDirectory ?? DefaultPaths.runtimeDirectory(environment: Self.environment(), uid: UInt32(getuid()))
         else {
             var message = "sextant-sample-app: \(DefaultPaths.noRuntimeDirectory)\n"
@@ -30,7 +30,7 @@ struct SampleApp: ParsableCommand {
             throw ExitCode(1)
         }
         do {
-            try session(with: try SextantConnection.app(runtimeDirectory: directory))
+            try await session(with: try SextantConnection.app(runtimeDirectory: directory))
         } catch ClientError.closed {
             say("the daemon went away")
         } catch {
@@ -40,22 +40,23 @@ struct SampleApp: ParsableCommand {
     }
 
     /// Says hello, asks for permission, then shows what arrives.
-    func session(with daemon: SextantConnection) throws {
-        let hello = try daemon.call(Hello(app: app))
+    func session(with daemon: SextantConnection) async throws {
+        let hello = try await daemon.request(Hello(app: app))
         say("hello: session \(hello.session), authorization \(hello.authorization.status.rawValue)")
 
         say("asking for location permission (\(level))…")
-        let decided = try daemon.call(try Self.authorizationRequest(level: level), timeout: 600)
+        // Answered once the person decides, however long that takes.
+        let decided = try await daemon.request(try Self.authorizationRequest(level: level))
         say("permission: \(decided.status.rawValue), \(decided.accuracy.rawValue) accuracy")
         guard decided.status.isAuthorized else {
             say("no permission: nothing to show")
             return
         }
-        _ = try daemon.call(LocationStart(distanceFilter: distanceFilter))
-        _ = try daemon.call(OrientationStart())
+        _ = try await daemon.request(LocationStart(distanceFilter: distanceFilter))
+        _ = try await daemon.request(OrientationStart())
         var received = 0
         while count == 0 || received < count {
-            guard let event = try Self.nextEvent(daemon) else { continue }
+            let event = try await daemon.notification()
             switch Self.decoded(event) {
             case .location(let fix):
                 received += 1
@@ -70,11 +71,6 @@ struct SampleApp: ParsableCommand {
                 say("\(event.method): \(event.params.serialized())")
             }
         }
-    }
-
-    /// The next event, or nil after an hour without one.
-    static func nextEvent(_ daemon: SextantConnection) throws(ClientError) -> ServerEvent? {
-        do { return try daemon.nextEvent(timeout: 3600) } catch .timedOut { return nil }
     }
 
     /// The event typed, or nil for one this app does not read.

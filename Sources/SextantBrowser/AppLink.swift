@@ -3,9 +3,9 @@ import SextantClient
 import SextantProtocol
 import Synchronization
 
-/// The bridge's session on app.sock: one app like any other (`hello` with the app id), on a
-/// thread of its own because `SextantConnection` blocks. Its events go to `events` in the
-/// order they came; what the pages ask of Sextant is queued with `ask` and sent between reads.
+/// The bridge's session on app.sock: one app like any other (`hello` with the app id). Its
+/// events go to `events` in the order they came, the moment they come; what the pages ask
+/// of Sextant is queued with `ask` and sent by a task of its own, which sleeps until asked.
 public final class AppLink: Sendable {
     /// What the pages ask of Sextant.
     public enum Request: Sendable, Equatable {
@@ -39,115 +39,120 @@ public final class AppLink: Sendable {
     }
 
     private let requests = Mutex(Asked())
+    /// Wakes the sender: one pending wake-up at most, whatever the pages ask meanwhile.
+    private let asking: AsyncStream<Void>.Continuation
+    private let asks: AsyncStream<Void>
+    private let connection: SextantConnection
+    /// What the reader learns and the sender needs: the app's authorization, and whether an
+    /// `authorization.request` is unanswered.
+    private let decision: Mutex<Decision>
 
-    private init() {}
+    struct Decision {
+        var status: AuthorizationStatus
+        var requestPending = false
+    }
 
-    public func ask(_ request: Request) { requests.withLock { $0.add(request) } }
+    private init(connection: SextantConnection, status: AuthorizationStatus) {
+        self.connection = connection
+        decision = Mutex(Decision(status: status))
+        (asks, asking) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    public func ask(_ request: Request) {
+        requests.withLock { $0.add(request) }
+        asking.yield()
+    }
 
     /// Connects, says `hello` and starts the streams a page can hear (location once
     /// authorized, orientation, posture, heading, motion); returns what `hello` answered.
+    /// The link then serves until the daemon closes the socket (`events` hears `.closed`).
     public static func open(
         runtimeDirectory: String, app: String, events: AsyncStream<Input>.Continuation
     ) async throws -> (AppLink, HelloResult) {
-        let link = AppLink()
-        let hello = try await withCheckedThrowingContinuation { (started: CheckedContinuation<HelloResult, any Error>) in
-            let thread = Thread {
-                let connection: SextantConnection
-                let hello: HelloResult
-                do {
-                    connection = try SextantConnection.app(runtimeDirectory: runtimeDirectory)
-                    hello = try connection.call(Hello(app: app, state: .foreground, orientations: InterfaceOrientation.allCases))
-                    for method in [Method.orientationStart, Method.postureStart] { try connection.send(method) }
-                    try connection.send(HeadingStart(filter: 1))
-                    try connection.send(MotionStart(interval: BrowserPicture.motionInterval))
-                } catch {
-                    return started.resume(throwing: error)
-                }
-                started.resume(returning: hello)
-                link.serve(connection, authorization: hello.authorization, servicesEnabled: hello.servicesEnabled, events: events)
-            }
-            thread.name = "app.sock"
-            thread.start()
-        }
+        let connection = try SextantConnection.app(runtimeDirectory: runtimeDirectory)
+        let hello = try await connection.request(Hello(app: app, state: .foreground, orientations: InterfaceOrientation.allCases))
+        let started = [
+            try connection.send(Method.orientationStart), try connection.send(Method.postureStart),
+            try connection.send(HeadingStart(filter: 1)), try connection.send(MotionStart(interval: BrowserPicture.motionInterval)),
+        ]
+        // A stream this daemon cannot start (no heading source) is the daemon's to refuse.
+        for id in started { _ = try? await connection.answer(to: id) }
+        let link = AppLink(connection: connection, status: hello.authorization.status)
+        Task { await link.serve(servicesEnabled: hello.servicesEnabled, events: events) }
         return (link, hello)
     }
 
     /// Reads events and sends what the pages asked, until the daemon closes the socket.
-    private func serve(
-        _ connection: SextantConnection, authorization: AuthorizationResult, servicesEnabled: Bool, events: AsyncStream<Input>.Continuation
-    ) {
-        var status = authorization.status
+    private func serve(servicesEnabled: Bool, events: AsyncStream<Input>.Continuation) async {
+        let reason = await withTaskGroup(of: String?.self) { group in
+            group.addTask { await self.sendAsked() }
+            let reason = await self.read(servicesEnabled: servicesEnabled, events: events)
+            group.cancelAll()
+            return reason
+        }
+        events.yield(.closed("app.sock: \(reason)"))
+        connection.close()
+    }
+
+    /// Hands on each event; starts the location stream whenever the app may have it.
+    private func read(servicesEnabled: Bool, events: AsyncStream<Input>.Continuation) async -> String {
         var servicesEnabled = servicesEnabled
         var streaming = false
-        var unanswered = Unanswered()
-        do {
+        do throws(ClientError) {
             while true {
-                if !streaming, servicesEnabled, status == .authorizedWhenInUse || status == .authorizedAlways {
-                    try connection.send(LocationStart())
+                let authorized = decision.withLock { $0.status == .authorizedWhenInUse || $0.status == .authorizedAlways }
+                if !streaming, servicesEnabled, authorized {
+                    _ = try await connection.request(LocationStart())
                     streaming = true
                 }
-                try unanswered.takeAnswers(connection)
-                try send(to: connection, status: status, unanswered: &unanswered)
-                // Requests wait at most this long; events are read the moment they come.
-                guard let event = try Self.nextEvent(connection, timeout: 0.05) else { continue }
+                let event = try await connection.event()
                 switch event {
-                case .authorization(let result): status = result.status
+                case .authorization(let result): decision.withLock { $0.status = result.status }
                 case .servicesEnabled(let enabled): servicesEnabled = enabled
                 default: break
                 }
-                streaming = streaming && servicesEnabled && (status == .authorizedWhenInUse || status == .authorizedAlways)
+                let stillAuthorized = decision.withLock { $0.status == .authorizedWhenInUse || $0.status == .authorizedAlways }
+                streaming = streaming && servicesEnabled && stillAuthorized
                 events.yield(.event(event))
             }
         } catch {
-            events.yield(.closed("app.sock: \(error)"))
+            return error.description
         }
-        connection.close()
     }
 
     /// Sends what the pages asked, one request of a kind at a time: a state waits until the
     /// previous `app.update` is answered (then only the latest goes), and a page's request
-    /// for its position while one `authorization.request` waits adds nothing.
-    private func send(to connection: SextantConnection, status: AuthorizationStatus, unanswered: inout Unanswered) throws {
-        let asked = requests.withLock { asked in
-            defer {
-                asked.authorization = false
-                if unanswered.state == nil { asked.state = nil }
+    /// for its position while one `authorization.request` waits adds nothing. Ends when
+    /// cancelled or when the connection is over.
+    private func sendAsked() async -> String? {
+        await withDiscardingTaskGroup { group in
+            for await _ in asks {
+                let asked = requests.withLock { asked in
+                    defer { asked = Asked() }
+                    return asked
+                }
+                if asked.authorization, takeAuthorizationTurn() {
+                    // Answered when the person decides: it waits on its own.
+                    group.addTask {
+                        _ = try? await self.connection.request(AuthorizationRequest(level: .whenInUse))
+                        self.decision.withLock { $0.requestPending = false }
+                    }
+                }
+                if let state = asked.state {
+                    do throws(ClientError) { _ = try await connection.request(AppUpdate(state: state)) } catch .rpc {} catch { return }
+                }
             }
-            return asked
         }
-        if let state = asked.state, unanswered.state == nil {
-            unanswered.state = try connection.send(AppUpdate(state: state))
-        }
-        if asked.authorization, status == .notDetermined, unanswered.authorization == nil {
-            unanswered.authorization = try connection.send(AuthorizationRequest(level: .whenInUse))
-        }
+        return nil
     }
 
-    /// The requests sent whose answers have not come: read as they come, so that neither
-    /// the daemon's queue to the bridge nor the connection's store of answers grows.
-    struct Unanswered {
-        var state: JSONValue?
-        var authorization: JSONValue?
-
-        mutating func takeAnswers(_ connection: SextantConnection) throws {
-            state = try Self.take(state, connection)
-            authorization = try Self.take(authorization, connection)
-        }
-
-        /// Nil once the answer to `id` has come (an error answer as well: the pages'
-        /// state or request is then the daemon's to refuse).
-        private static func take(_ id: JSONValue?, _ connection: SextantConnection) throws -> JSONValue? {
-            guard let id, try connection.hasResponse(to: id) else { return id }
-            do { _ = try connection.response(to: id, timeout: 0) } catch ClientError.rpc {}
-            return nil
-        }
-    }
-
-    private static func nextEvent(_ connection: SextantConnection, timeout: Double) throws -> SextantEvent? {
-        do {
-            return try connection.nextEvent(timeout: timeout).decoded()
-        } catch ClientError.timedOut {
-            return nil
+    /// Whether a page's request for its position is to be sent now: the app has no
+    /// decision and no `authorization.request` waits.
+    private func takeAuthorizationTurn() -> Bool {
+        decision.withLock { decision in
+            guard decision.status == .notDetermined, !decision.requestPending else { return false }
+            decision.requestPending = true
+            return true
         }
     }
 }

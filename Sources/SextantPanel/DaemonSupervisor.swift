@@ -11,39 +11,54 @@ import Synchronization
 /// the panel ends (exit 69), as `sextantctl` does.
 final class DaemonSupervisor: Sendable {
     let path: String
-    /// The link every page's calls go through; nil while the daemon is away.
-    private let calls = Mutex<DaemonLink?>(nil)
+    /// The connection every page's calls go through; nil while the daemon is away.
+    private let calls = Mutex<SextantConnection?>(nil)
 
     static let firstBackoff: Duration = .milliseconds(100)
     static let maximumBackoff: Duration = .seconds(2)
+    static let gone = RPCError(code: -32000, message: "the daemon closed the control connection")
 
     init(path: String) { self.path = path }
 
-    /// The connection for calls and the watching one, opened together.
+    /// Two connections to control.sock, opened together: one for the pages' calls, one that
+    /// watches (its events go to the pages), each trusting only the daemon a `sextantctl`
+    /// of this user would.
     struct Links: Sendable {
-        let calls: DaemonLink
-        let watching: DaemonLink
+        let calls: SextantConnection
+        let watching: SextantConnection
 
-        init(path: String) async throws {
-            calls = try await DaemonLink(path: path)
-            watching = try await DaemonLink(path: path)
+        init(path: String) throws(ClientError) {
+            calls = try SextantConnection(path: path)
+            watching = try SextantConnection(path: path)
+        }
+
+        func close() {
+            calls.close()
+            watching.close()
         }
     }
 
-    /// A control request on the calls link; while the daemon is away, an error that says so.
+    /// A control request on the calls link, forwarded as the browser wrote it, and the
+    /// daemon's own answer; while the daemon is away, an error that says so.
     func call(_ method: String, _ params: JSONValue?) async -> Result<JSONValue, RPCError> {
         guard let link = calls.withLock({ $0 }) else {
             return .failure(RPCError(code: -32000, message: "the daemon is not reachable (\(path)): sextant-panel is retrying"))
         }
-        return await link.call(method, params)
+        do {
+            return .success(try await link.request(method, params))
+        } catch .rpc(let error) {
+            return .failure(error)
+        } catch {
+            return .failure(Self.gone)
+        }
     }
 
     /// The first links, or the client's own message (`cannot connect to …`).
     func connect() async throws(PanelError) -> Links {
         do {
-            return try await Links(path: path)
+            return try Links(path: path)
         } catch {
-            throw PanelError(describe(error))
+            throw PanelError(error.description)
         }
     }
 
@@ -72,23 +87,36 @@ final class DaemonSupervisor: Sendable {
     /// Runs both links until the daemon closes either; the calls link serves the pages
     /// once the watch is answered.
     private func serve(_ links: Links, pages: PanelPages, onWatch: (@Sendable (RPCError?) -> Void)?) async -> Ending {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await links.calls.run { _ in } }
-            group.addTask { await links.watching.run(onEvent: pages.publish) }
-            defer { calls.withLock { $0 = nil } }
-            if case .failure(let error) = await links.watching.watch() {
-                onWatch?(error)
-                group.cancelAll()
-                return .watchRefused(error)
-            }
-            calls.withLock { $0 = links.calls }
-            onWatch?(nil)
-            pages.daemonReachable(socket: path)
-            // Whichever link ends first, the other goes with it.
-            await group.next()
-            group.cancelAll()
+        defer {
+            calls.withLock { $0 = nil }
+            links.close()
+        }
+        do {
+            _ = try await links.watching.request("watch", nil)
+        } catch .rpc(let error) {
+            onWatch?(error)
+            return .watchRefused(error)
+        } catch {
             return .closed
         }
+        calls.withLock { $0 = links.calls }
+        onWatch?(nil)
+        pages.daemonReachable(socket: path)
+        // Whichever link ends first, the other goes with it.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await Self.forwardEvents(of: links.watching, to: pages) }
+            // The calls link hears no events: its wait ends when the daemon closes it.
+            group.addTask { while (try? await links.calls.notification()) != nil {} }
+            await group.next()
+            group.cancelAll()
+        }
+        return .closed
+    }
+
+    /// Hands each event's line to the pages as the daemon wrote it: the pages parse it,
+    /// the panel does not.
+    private static func forwardEvents(of link: SextantConnection, to pages: PanelPages) async {
+        while let line = try? await link.notificationLine() { pages.publish(ByteBuffer(bytes: line)) }
     }
 
     /// Connects again, telling the pages why it waits; nil once cancelled.
@@ -100,18 +128,14 @@ final class DaemonSupervisor: Sendable {
             pages.daemonUnreachable(socket: path, reason: reason)
             do { try await Task.sleep(for: wait) } catch { return nil }
             do {
-                let links = try await Links(path: path)
+                let links = try Links(path: path)
                 Self.say("connected to the daemon again (\(path))")
                 return links
             } catch {
-                reason = describe(error)
+                reason = error.description
             }
             wait = min(wait * 2, Self.maximumBackoff)
         }
-    }
-
-    func describe(_ error: any Error) -> String {
-        (error as? ClientError)?.description ?? "cannot connect to \(path): \(error)"
     }
 
     /// A line on standard error, for the person who started the panel.

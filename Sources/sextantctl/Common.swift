@@ -69,6 +69,15 @@ func reporting(_ body: () throws -> Void) throws {
     }
 }
 
+/// The same, for a command that waits in a task.
+func reporting(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        throw ExitStatus.report(error)
+    }
+}
+
 // MARK: - Human output
 
 enum Text {
@@ -115,6 +124,33 @@ enum Text {
         case .some(.double(let d)): return String(format: "%g", d)
         case .some(let other): return other.serialized()
         }
+    }
+
+    /// A number as `plain` writes one (`%g`).
+    static func number(_ value: Double) -> String { String(format: "%g", value) }
+
+    /// A decoded fix, as ``coordinate(_:)-JSONValue`` writes its JSON.
+    static func coordinate(_ fix: WireLocation) -> String {
+        let accuracy = ((fix.horizontalAccuracy ?? 0) * 10).rounded() / 10
+        var s = String(format: "%.6f, %.6f  ±%gm", fix.latitude, fix.longitude, accuracy)
+        if let alt = fix.altitude { s += String(format: "  alt %.1fm", alt) }
+        if let speed = fix.speed { s += String(format: "  %.1fm/s", speed) }
+        if let course = fix.course { s += String(format: "  %.0f°", course) }
+        if fix.accuracy == .reduced { s += "  (reduced)" }
+        return s
+    }
+
+    /// A visit's place, as a fix's.
+    static func coordinate(_ visit: WireVisit) -> String {
+        coordinate(WireLocation(latitude: visit.latitude, longitude: visit.longitude, horizontalAccuracy: visit.horizontalAccuracy, accuracy: visit.accuracy))
+    }
+
+    /// A `heading` event: magnetic and true degrees, and the accuracy.
+    static func heading(_ h: WireHeading) -> String {
+        var s = String(format: "%.1f° magnetic", h.magnetic)
+        if let trueHeading = h.trueHeading { s += String(format: ", %.1f° true", trueHeading) }
+        if let accuracy = h.accuracy { s += String(format: "  ±%g°", accuracy) }
+        return s
     }
 
     static func coordinate(_ fix: JSONValue) -> String {

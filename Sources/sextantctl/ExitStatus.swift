@@ -41,7 +41,7 @@ enum ExitStatus {
                 let human = TerminalText.escaped(client.description)
                 return say(code: Int32(truncatingIfNeeded: rpc.code), rpc.message, status: failed, data: rpc.data, human: human)
             case .timedOut: return say(code: timedOut, client.description, status: timedOut)
-            case .cannotConnect, .untrustedPeer, .closed, .io: return say(code: unavailable, client.description, status: unavailable)
+            case .cannotConnect, .untrustedPeer, .closed, .lineTooLong, .cancelled, .io: return say(code: unavailable, client.description, status: unavailable)
             }
         default: return error  // ArgumentParser's own (validation, help) keep their handling
         }

@@ -16,7 +16,14 @@ struct Replay: ParsableCommand {
             + (r["waitingForRequest"]?.boolValue == true ? ", waiting for an app's location request" : "")
     }
 
-    struct Start: ParsableCommand {
+    /// The same line, of a decoded status (a `replay` event).
+    static func describe(_ r: ReplayStatus) -> String {
+        "\(r.state.rawValue): \(r.path.map(TerminalText.escaped) ?? "-") " + String(format: "%.1f/%.1fs", r.position, r.duration)
+            + ", \(r.events) samples, speed \(Text.plain(r.speed.json))\(r.loop ? ", looping" : "")"
+            + (r.waitingForRequest ? ", waiting for an app's location request" : "")
+    }
+
+    struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start replaying PATH (replaces a running replay).",
             discussion: """
@@ -51,8 +58,8 @@ struct Replay: ParsableCommand {
             if detach, !wait { throw ValidationError("--detach goes with --wait") }
         }
 
-        func run() throws {
-            try reporting {
+        func run() async throws {
+            try await reporting {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
                 let scenarioPath = scenario.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
                 let request = ReplayStart(
@@ -61,11 +68,12 @@ struct Replay: ParsableCommand {
                 let connection = try common.control()
                 guard wait else {
                     let id = try connection.send(request)
-                    common.output(try connection.responseWithoutLimit(to: id)) { _ in "Replaying \(absolute)" }
+                    // No fixed limit: loading a large trace takes the time it takes.
+                    common.output(try await connection.answer(to: id)) { _ in "Replaying \(absolute)" }
                     return
                 }
                 let follower = ReplayFollower(connection: connection, path: absolute, detach: detach, pausesAtEnd: until != nil, bar: ProgressBar(enabled: !common.json && isatty(STDOUT_FILENO) == 1))
-                let final = try follower.start(request)
+                let final = try await follower.start(request)
                 common.output(final, human: Replay.describe)
             }
         }
@@ -77,7 +85,7 @@ struct Replay: ParsableCommand {
         func run() throws { try reporting { common.output(try common.call(ReplayPause())) { Replay.describe($0.json) } } }
     }
 
-    struct Resume: ParsableCommand {
+    struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Resume a paused replay where it stopped.",
             discussion: """
@@ -93,14 +101,16 @@ struct Replay: ParsableCommand {
             if let until { guard until >= 0, until <= 1e9, until.isFinite else { throw ValidationError("--until must be a number of seconds from 0 to 1e9") } }
         }
 
-        func run() throws {
-            try reporting {
+        func run() async throws {
+            try await reporting {
                 guard wait else { return common.output(try common.call(ReplayResume(until: until))) { Replay.describe($0.json) } }
                 let connection = try common.control()
-                _ = try connection.call(WatchRequest(topics: [Event.replay]))
-                var status = try connection.call(ReplayResume(until: until)).json
+                _ = try await connection.request(WatchRequest(topics: [Event.replay]))
+                var status = try await connection.request(ReplayResume(until: until)).json
+                // As long as it runs: the daemon's going away ends the wait.
                 while status["state"] == "running" {
-                    status = try connection.nextEvent(timeout: 86_400, description: "the replay's progress") { $0.method == Event.replay }.params
+                    let event = try await connection.notification()
+                    if event.method == Event.replay { status = event.params }
                 }
                 if status["state"] == "stopped" { throw StatusFailure(ExitStatus.failed, "the replay was stopped before it paused") }
                 common.output(status, human: Replay.describe)
@@ -154,85 +164,5 @@ struct ProgressBar {
     func finish() {
         guard enabled else { return }
         FileHandle.standardOutput.write(Data("\n".utf8))
-    }
-}
-
-struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print every event the daemon publishes, live, one line each (NDJSON with --json).",
-        discussion: "Events that went to an app carry its id and session; Ctrl-C stops.")
-    @OptionGroup var common: CommonOptions
-    @Option(help: "Only events that went to this app.") var app: String?
-    @Option(name: .customLong("topic"), help: ArgumentHelp("Only these event names (repeatable), e.g. location, authorization, prompt.", valueName: "name"))
-    var topics: [String] = []
-
-    func run() throws {
-        try reporting {
-            let connection = try common.control()
-            // The daemon filters by app (what that app received); the check below is for an
-            // older daemon that ignores the parameter.
-            _ = try connection.call(WatchRequest(topics: topics, app: app))
-            while true {
-                let event: ServerEvent
-                do {
-                    event = try connection.nextEvent(timeout: 86_400)
-                } catch ClientError.timedOut {
-                    continue
-                }
-                if let app, event.params["app"]?.stringValue != app { continue }
-                if common.json {
-                    printJSON(JSONValue.object(["method": .string(event.method), "params": event.params]))
-                } else {
-                    // One line an event, whatever an app wrote in it.
-                    print(TerminalText.escaped(EventText.line(event)))
-                }
-                fflush(nil)  // one line at a time, also into a pipe
-            }
-        }
-    }
-}
-
-/// One readable line per event, for `watch` and the demo.
-enum EventText {
-    static func line(_ event: ServerEvent) -> String {
-        let p = event.params
-        let clock = String(Timestamp(seconds: Date().timeIntervalSince1970).rfc3339.dropFirst(11).dropLast())
-        var who = p["app"]?.stringValue ?? "daemon"
-        if let session = p["session"]?.intValue, event.method != Event.prompt, event.method != Event.promptClosed { who += "#\(session)" }
-        return "\(clock)  \(who.padding(toLength: max(24, who.count), withPad: " ", startingAt: 0))  \(event.method.padding(toLength: 20, withPad: " ", startingAt: 0))  \(summary(event))"
-    }
-
-    /// Why a prompt closed unanswered, as `watch` says it (the daemon's `reason`).
-    static let cancellations = [
-        "appInBackground": "the app went to the background: L6",
-        "sessionEnded": "the app's session ended",
-    ]
-
-    static func summary(_ event: ServerEvent) -> String {
-        let p = event.params
-        switch event.method {
-        case Event.location: return Text.coordinate(p) + "  @ \(Text.plain(p["time"]))"
-        case Event.authorization: return "\(Text.plain(p["status"])), \(Text.plain(p["accuracy"])) accuracy"
-        case Event.servicesEnabled: return p["enabled"]?.boolValue == true ? "on" : "off"
-        case Event.prompt: return "\(Text.plain(p["id"])) \(Text.plain(p["kind"])) \(Text.plain(p["level"])) (answer: sextantctl prompts answer \(Text.plain(p["id"])) CHOICE)"
-        case Event.promptClosed:
-            guard p["cancelled"]?.boolValue == true else { return "\(Text.plain(p["id"])) answered \(Text.plain(p["choice"]))" }
-            return "\(Text.plain(p["id"])) cancelled" + (Self.cancellations[p["reason"]?.stringValue ?? ""].map { " (\($0))" } ?? "")
-        case Event.replay: return Replay.describe(p)
-        case Event.deviceOrientation, Event.interfaceOrientation: return "\(Text.plain(p["previous"])) → \(Text.plain(p["orientation"]))"
-        case Event.posture: return "\(Text.plain(p["previous"])) → \(Text.plain(p["state"])) (hinge \(Text.plain(p["hingeAngle"]))°, \(Text.plain(p["fold"])))"
-        case Event.locationUnavailable: return Text.plain(p["reason"])
-        case Event.significantChange: return Text.coordinate(p) + "  @ \(Text.plain(p["time"]))"
-        case Event.visit:
-            let departure = p["departure"]?.stringValue.map { "departure \($0)" } ?? "arrival"
-            return "\(departure)  \(Text.coordinate(p))  arrived \(Text.plain(p["arrival"]))"
-        case Event.region: return "\(Text.plain(p["identifier"])) \(Text.plain(p["transition"])) (\(Text.plain(p["state"]))) @ \(Text.plain(p["time"]))"
-        case Event.regionUnavailable: return Text.plain(p["reason"])
-        case Event.heading: return Text.heading(p)
-        case Event.headingCalibration: return p["needed"]?.boolValue == true ? "calibration needed" : "calibrated"
-        case Event.session: return Text.session(p)
-        case Event.motion: return "x \(Text.plain(p["x"])) y \(Text.plain(p["y"])) z \(Text.plain(p["z"])) m/s²  @ \(Text.plain(p["time"]))"
-        default: return p.serialized()
-        }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import SextantClient
 import SextantProtocol
+import Synchronization
 
 /// `replay start --wait`: starts a replay and follows it, and only it, to its end.
 ///
@@ -19,48 +20,42 @@ struct ReplayFollower {
     let pausesAtEnd: Bool
     let bar: ProgressBar
 
-    /// Starts the replay and returns its last status once it has finished.
-    func start(_ request: ReplayStart) throws -> JSONValue {
+    /// Starts the replay and returns its last status once it has finished; Ctrl-C (or
+    /// SIGTERM) ends the wait at once, whatever the daemon is doing.
+    func start(_ request: ReplayStart) async throws -> JSONValue {
         try SignalPipe.install()
-        _ = try connection.call(WatchRequest(topics: [Event.replay]))
+        _ = try await connection.request(WatchRequest(topics: [Event.replay]))
         let id = try connection.send(request)
-        // No fixed limit while the daemon loads the trace; a signal is looked for between
-        // quarter-second slices (the client's poll returns early when one arrives).
-        while try !answered(id) {
-            if interruptedNow() {
-                // The replay starts once loaded: wait for that, to stop it.
-                if !detach { _ = try connection.responseWithoutLimit(to: id) }
-                throw try interruption()
-            }
+        let loaded = Loaded()
+        let outcome = try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+            group.addTask { try await follow(answering: id, loaded: loaded) }
+            group.addTask { await SignalPipe.stopRequested() ? nil : .null }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
         }
+        guard let outcome else { throw try await interruption(answering: id, loaded: loaded.value.load(ordering: .acquiring)) }
+        return outcome
+    }
+
+    /// Whether the daemon has answered `replay.start` (the trace is loaded).
+    final class Loaded: Sendable {
+        let value = Atomic(false)
+    }
+
+    /// Waits for the answer (no fixed limit: loading a large trace takes the time it takes,
+    /// and a daemon that dies closes the socket, which ends the wait), then for the reports.
+    private func follow(answering id: JSONValue, loaded: Loaded) async throws -> JSONValue {
+        _ = try await connection.answer(to: id)
+        loaded.value.store(true, ordering: .releasing)
         var ownStartSeen = false
         while true {
-            guard let report = try nextReport() else {
-                if interruptedNow() { throw try interruption() }
-                continue
-            }
+            let report = try await connection.notification()
+            guard report.method == Event.replay else { continue }
             if !ownStartSeen, Self.isStartReport(report.params) {
                 ownStartSeen = true
                 continue
             }
             if let final = try follow(report.params) { return final }
-        }
-    }
-
-    private func answered(_ id: JSONValue) throws -> Bool {
-        do {
-            _ = try connection.response(to: id, timeout: 0.25)
-            return true
-        } catch ClientError.timedOut {
-            return false
-        }
-    }
-
-    private func nextReport() throws -> ServerEvent? {
-        do {
-            return try connection.nextEvent(timeout: 0.25, description: "the replay's progress") { $0.method == Event.replay }
-        } catch ClientError.timedOut {
-            return nil
         }
     }
 
@@ -91,15 +86,13 @@ struct ReplayFollower {
         status["state"] == "running" && status["events"]?.doubleValue == 0 && status["position"]?.doubleValue == 0
     }
 
-    private func interruptedNow() -> Bool {
-        SignalPipe.drain().contains { $0.number == SIGINT || $0.number == SIGTERM }
-    }
-
     /// Ctrl-C: the replay we started is stopped, unless --detach.
-    private func interruption() throws -> StatusFailure {
+    private func interruption(answering id: JSONValue, loaded: Bool) async throws -> StatusFailure {
         bar.finish()
         if detach { return StatusFailure(ExitStatus.interrupted, "interrupted; the replay goes on (--detach)") }
-        _ = try connection.call(ReplayStop())
+        // The replay starts once loaded: wait for that, to stop it.
+        if !loaded { _ = try await connection.answer(to: id) }
+        _ = try await connection.request(ReplayStop())
         return StatusFailure(ExitStatus.interrupted, "interrupted; the replay was stopped")
     }
 }

@@ -26,7 +26,7 @@ struct SextantctlCommand: ParsableCommand {
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options
     /// every command takes may also come before the command's name, as with git or docker.
-    static func main(arguments commandLine: [String]) {
+    static func main(arguments commandLine: [String]) async {
         // A parent may start us with SIGINT and SIGTERM blocked (Foundation's Process does):
         // `watch` and the waits must still end on Ctrl-C or kill.
         var stopSignals = sigset_t()
@@ -39,7 +39,11 @@ struct SextantctlCommand: ParsableCommand {
         ExitStatus.jsonErrors = arguments.prefix { $0 != "--" }.contains("--json")
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var waiting = command as? AsyncParsableCommand {
+                try await waiting.run()
+            } else {
+                try command.run()
+            }
         } catch {
             if ExitStatus.jsonErrors, !(error is ExitCode), exitCode(for: error) == .validationFailure {
                 ExitStatus.reportUsage(message(for: error))

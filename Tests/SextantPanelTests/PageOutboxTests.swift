@@ -37,16 +37,6 @@ import Testing
         #expect(parsed["dropped"] == 3)
         #expect(try JSONValue.parse(String(buffer: PageSession.batch([], dropped: 0))) == ["events": []])
     }
-
-    @Test func aLineSplitterHandsOnLinesAcrossChunks() {
-        var splitter = LineSplitter()
-        splitter.append(ByteBuffer(string: "{\"a\":1}\n{\"b\""))
-        #expect(splitter.next().map { String(buffer: $0) } == "{\"a\":1}")
-        #expect(splitter.next() == nil)
-        splitter.append(ByteBuffer(string: ":2}\n"))
-        #expect(splitter.next().map { String(buffer: $0) } == "{\"b\":2}")
-        #expect(splitter.next() == nil)
-    }
 }
 
 @Suite struct PageRequestTests {
