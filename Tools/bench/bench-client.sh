@@ -5,8 +5,14 @@
 #   - `sextant-browser --launch` (the bridge, an app on app.sock) idle for S seconds: its
 #     own CPU time, Chromium's not counted.
 # Usage: Tools/bench/bench-client.sh BIN_DIR [RUNS] [SECONDS]
+#        Tools/bench/bench-client.sh --smoke   (the debug build, 3 runs, 2 s idle, no browser)
 # BIN_DIR holds sextantd, sextantctl and sextant-browser (e.g. .build/debug).
 set -euo pipefail
+browser=yes
+if [ "${1:-}" = --smoke ]; then
+    set -- "$(dirname "$0")/../../.build/debug" 3 2
+    browser=no
+fi
 bin=${1:?usage: bench-client.sh BIN_DIR [RUNS] [SECONDS]}
 runs=${2:-50}
 seconds=${3:-30}
@@ -47,7 +53,7 @@ pids+=($watcher)
 sleep 1
 echo "sextantctl watch idle: $(idle "$watcher")"
 
-if [ -x /usr/bin/chromium ]; then
+if [ "$browser" = yes ] && [ -x /usr/bin/chromium ]; then
     "$bin/sextant-browser" --app com.example.bench --launch --runtime-dir "$work/run" >/dev/null 2>&1 &
     bridge=$!
     pids+=($bridge)
