@@ -434,7 +434,7 @@ def print_table(figures, sizes, budget, bin_dir, seconds, runs):
     for workload, measured in figures.items():
         reference = budget["workloads"].get(workload) if budget else None
         if reference:
-            change = f"{reference:14,.0f}   {(measured - reference) / reference * 100:+.1f}%"
+            change = f"{reference:14,.1f}   {(measured - reference) / reference * 100:+.1f}%"
         else:
             change = f"{'-':>14}"
         print(f"{workload + (' (per byte)' if 'NMEA' in workload else ' (per fix)'):28} {measured:14,.1f}   {change}")
