@@ -297,7 +297,7 @@ def count_replay(counter, apps_count, fixes):
     after a first replay of WARM_UP fixes to its end."""
     name = f"fix-{apps_count}apps-{fixes}"
     run = os.path.join(counter.work, name)
-    runtime, trace, warm_up = (os.path.join(run, name) for name in ("run", "trace.jsonl", "warm-up.jsonl"))
+    runtime, trace, warm_up = (os.path.join(run, part) for part in ("run", "trace.jsonl", "warm-up.jsonl"))
     os.makedirs(run)
     make_trace(trace, fixes)
     make_trace(warm_up, WARM_UP)
@@ -386,7 +386,7 @@ def over_budget(figures, budget):
     return over
 
 
-def record(figures, args):
+def record(figures):
     budget = {
         "about": "Instructions (callgrind's Ir) per unit of work, by Tools/bench/bench-callgrind.py: the "
                  "difference of two input sizes over their difference. CI fails when a figure exceeds its "
@@ -473,7 +473,7 @@ def main():
         if any(value <= 0 for value in figures.values()):
             fail("a workload's longer input cost no more than its shorter one: the counting is broken")
         if args.record:
-            record(figures, args)
+            record(figures)
         elif args.check:
             check(figures, budget)
     finally:
