@@ -26,7 +26,14 @@ was due the LAST app got its `heading` event (p50, p99, max). The heading's cost
 difference of the CPU figures. Every app must get every heading (filter 0), or as many
 as every other app (filter 1°).
 
-Usage: Tools/bench/bench-fanout.py [--apps 1000] [--seconds 20] [--bin-dir .build/release]
+Then the floor, from the same run: Tools/bench/fanout-floor.c (built with cc), a server
+that only writes the lines sextantd wrote (a `location` line copied from one an app got)
+to as many apps at the same rates, read by the same reader. Printed side by side: CPU per
+location delivered and the last app's lags (p50, p95, p99, max, and how many fixes they
+are taken over). --seconds is 60 by default: 600 fixes, so that a p99 is not the max of
+a hundred.
+
+Usage: Tools/bench/bench-fanout.py [--apps 1000] [--seconds 60] [--bin-dir .build/release]
                              [--reader c|python] [--regions-per-app N] [--heading] [--io-threads 1,2] [--smoke]
 --smoke: 20 apps for 2 s against the debug build; fails if any fix misses an app.
 """
@@ -372,10 +379,26 @@ def print_headings(cpu, lags, runs):
           + ", ".join(f"{u:.2f}" for *_, u in runs) + f" ms; load average {os.getloadavg()[0]:.2f})")
 
 
+# Beside this script (its folder is the first on sys.path).
+import fanout_floor  # noqa: E402
+
+
+def measure_floor(runtime, daemon, apps, trace, args, reader, work):
+    """The floor's run, once sextantd has stopped: as many apps for as long, and a location
+    line sextantd sent."""
+    line = fanout_floor.capture_location_line(runtime, apps[-1], trace, rpc)
+    daemon.terminate()
+    daemon.wait(timeout=10)
+    for s in apps:
+        s.close()
+    floor = fanout_floor.build(work)
+    return fanout_floor.measure(floor, reader, receive_with_c_reader, args.apps, args.seconds, line, work)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apps", type=int, default=1000)
-    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--bin-dir", default=None, help="default .build/release (.build/debug with --smoke)")
     parser.add_argument("--reader", choices=["c", "python"], default="c")
     parser.add_argument("--heading", action="store_true", help="then a 50 Hz magnetometer to apps streaming heading, beside")
@@ -413,6 +436,7 @@ def main():
         print(f"{'':34} {'sextantd':>22}   anchor (a phone's location service)")
         print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %   -")
         print(f"{'last app fix after due, p50':34} {statistics.median(lags):19.2f} ms   ~0.002 ms (a write per app)")
+        print(f"{'last app fix after due, p95':34} {percentile(lags, 0.95):19.2f} ms")
         print(f"{'last app fix after due, p99':34} {percentile(lags, 0.99):19.2f} ms")
         print(f"{'last app fix after due, max':34} {lags[-1]:19.2f} ms")
         print(f"{'status round trip meanwhile, p50':34} {statistics.median(asks):19.2f} ms")
@@ -433,6 +457,9 @@ def main():
                 h_cpu, h_lags, _, h_uncertainty = measure(runtime, daemon, apps, heading_trace, args, reader, "heading", HEADING_HZ, sparse)
                 runs.append((f"+ heading, filter {filter_degrees}°", h_cpu, h_lags, h_uncertainty))
             print_headings(cpu, lags, runs)
+        if reader:
+            floor = measure_floor(runtime, daemon, apps, trace, args, reader, work)
+            fanout_floor.print_beside(args.apps, (cpu, lags), floor, percentile)
     finally:
         daemon.terminate()
         daemon.wait(timeout=10)

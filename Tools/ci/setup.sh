@@ -18,6 +18,7 @@
 #   the panel:    libjs-leaflet (the map; sextant-panel serves Debian's copy of Leaflet)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench/bench-nmea.sh's peak memory and rates; smoke runs in Tools/ci/test.sh)
+#                 valgrind (callgrind: Tools/bench/bench-callgrind.py counts instructions per fix, CI's budget)
 #   Python tests: python3-venv, python3-pytest (the client builds with the standard library)
 #   PyPI:         gps3, a gpsd client library from PyPI, in a venv of its own
 #                 (Tools/ci/setup-pypi-clients.sh; docs/compatibility.md)
@@ -46,6 +47,8 @@ packages=(
     python3-selenium chromium-driver
     # Trace files written by another tool, and Sextant's read back by it (GPSBabelTests).
     gpsbabel
+    # Instructions per fix and per NMEA byte, counted: CI's budget (Tools/bench/bench-callgrind.py).
+    valgrind
 )
 
 missing=()
