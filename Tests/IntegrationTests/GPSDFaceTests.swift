@@ -265,6 +265,11 @@ struct GPSDFaceTests {
         _ = try watcher.call(Method.watch, ["app": .string(app), "topics": ["location"]])
         client.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
         _ = try client.nextReport { $0["class"] == "WATCH" }
+        // The policy's decision is stored and applied after the WATCH is answered: a replay of
+        // 30 fixes at max could be over before it, and the app would be owed no fix.
+        try daemon.waitForStatus("the policy's grant to the gpsd client", timeout: 10) { _ in
+            ((try? daemon.control().call(Method.permissionsList).arrayValue) ?? []).contains { $0["app"] == .string(app) }
+        }
         // 3 km north in 30 steps: the grid's 2 km cells change at least once.
         try daemon.replayAtMax(try daemon.write("north.jsonl", syntheticTrace(count: 30, step: 0.001)))
         let delivered = try watcher.nextEvent(timeout: 10, description: "the app's first location") { $0.method == Event.location }.params
