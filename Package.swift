@@ -274,6 +274,7 @@ let package = Package(
             name: "SextantPanelTests",
             dependencies: [
                 "SextantPanel", "SextantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(
