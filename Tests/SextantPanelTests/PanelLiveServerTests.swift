@@ -18,16 +18,16 @@ struct PanelLiveServerTests {
         try await application.test(.live) { client in
             let port = try #require(client.port)
             let host = "Host: 127.0.0.1:\(port)\r\n"
-            let page = try RawExchange.send(port: port, "GET / HTTP/1.1\r\n\(host)Connection: close\r\n\r\n")
+            let page = try await RawExchange.exchange(port: port, "GET / HTTP/1.1\r\n\(host)Connection: close\r\n\r\n")
             #expect(page.hasPrefix("HTTP/1.1 200") && page.contains("<title>Sextant</title>"), "\(page)")
             #expect(RawExchange.hasSecurityHeaders(page), "\(page)")
             let upgrade = "GET /ws HTTP/1.1\r\n\(host)Origin: http://evil.example\r\nSec-WebSocket-Protocol: \(PanelAccess.subprotocol), "
                 + "\(PanelAccess.tokenProtocolPrefix)\(live.access.token)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            let refused = try RawExchange.send(port: port, upgrade)
+            let refused = try await RawExchange.exchange(port: port, upgrade)
             #expect(refused.hasPrefix("HTTP/1.1 403") && refused.contains("Origin http://evil.example is not this panel's"), "\(refused)")
             #expect(RawExchange.hasSecurityHeaders(refused), "\(refused)")
-            let rebound = try RawExchange.send(port: port, "GET / HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n")
+            let rebound = try await RawExchange.exchange(port: port, "GET / HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n")
             #expect(rebound.hasPrefix("HTTP/1.1 403") && RawExchange.hasSecurityHeaders(rebound), "\(rebound)")
         }
     }
@@ -36,6 +36,15 @@ struct PanelLiveServerTests {
 /// One request on a fresh loopback connection, read until the server closes it (10 s at most).
 enum RawExchange {
     struct Failure: Error { var what: String }
+
+    /// `send` on a thread of its own: the panel answers on Swift's cooperative pool, as wide
+    /// as the machine has cores, which a blocking read there would hold while the suites
+    /// around it hold the rest (the server then never answers).
+    static func exchange(port: Int, _ request: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try send(port: port, request) }) }.start()
+        }
+    }
 
     static func send(port: Int, _ request: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

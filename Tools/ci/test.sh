@@ -22,11 +22,11 @@ if [ -n "$warnings" ]; then
     echo "test.sh: the build warns about the lines above: fix each where it is" >&2
     exit 1
 fi
-# The in-process tests that await (the hub's, the bridge's WebSocket client and inbox, the
+# The in-process tests that await (the hub's, the bridge's WebSocket client and inbox, the panel's,
 # store's writes) run on Swift's cooperative pool, as wide as the machine has cores, which
 # the integration tests' blocking waits (child processes, sockets read with deadlines) can
 # hold for minutes on 2 cores. Each set runs in a process of its own.
-awaiting='SextantServerTests|SextantBrowserTests|SextantStoreTests'
+awaiting='SextantServerTests|SextantBrowserTests|SextantStoreTests|SextantPanelTests'
 swift test --skip-build --filter "$awaiting" "$@"
 swift test --skip-build --skip "$awaiting" "$@"
 
