@@ -23,7 +23,7 @@ if [ -n "$warnings" ]; then
     exit 1
 fi
 # The in-process tests that await (the hub's, the bridge's WebSocket client and inbox, the panel's,
-# store's writes) run on Swift's cooperative pool, as wide as the machine has cores, which
+# the store's writes) run on Swift's cooperative pool, as wide as the machine has cores, which
 # the integration tests' blocking waits (child processes, sockets read with deadlines) can
 # hold for minutes on 2 cores. Each set runs in a process of its own.
 awaiting='SextantServerTests|SextantBrowserTests|SextantStoreTests|SextantPanelTests'
