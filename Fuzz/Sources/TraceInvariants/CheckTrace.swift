@@ -16,7 +16,8 @@ public func checkTrace(_ trace: Trace) {
         case .reading(let reading):
             guard let kind = SensorKinds.all[reading.kind] else { fatalError("a reading of an unknown kind loaded: \(reading.kind)") }
             if let problem = kind.problem(reading) { fatalError("a bad reading loaded: \(problem)") }
-        case .sky(let sky):
+        case .record(let record):
+            guard let sky = record.value(as: SkyView.self) else { fatalError("a record of an unknown kind loaded: \(record.kind.name)") }
             guard sky.satellites.count <= SkyView.maximumSatellites else { fatalError("a sky of \(sky.satellites.count) satellites loaded") }
             if let problem = sky.satellites.lazy.compactMap(\.problem).first { fatalError("a bad satellite loaded: \(problem)") }
         case .gps: break
