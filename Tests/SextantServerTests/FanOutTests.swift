@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// A fan-out to many apps leaves a bounded number of connections per turn of the loop

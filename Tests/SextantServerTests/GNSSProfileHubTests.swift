@@ -5,7 +5,7 @@ import SextantProtocol
 import Testing
 
 @testable import SextantGPSDFace
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// The GNSS profile and the simulated flag in the hub, in process on virtual time (RULES

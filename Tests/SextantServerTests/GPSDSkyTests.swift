@@ -5,7 +5,7 @@ import SextantProtocol
 import Testing
 
 @testable import SextantGPSDFace
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// gpsd's `SKY` on the gpsd face, in process (RULES N8, G6; docs/gpsd.md "SKY").

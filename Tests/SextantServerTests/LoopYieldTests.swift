@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// `LoopYield` on a real NIOPosix loop: work split across turns runs a poll apart, so a

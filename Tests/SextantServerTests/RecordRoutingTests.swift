@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 @testable import SextantStore
 

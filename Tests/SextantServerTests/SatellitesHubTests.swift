@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// The sky (RULES N8) in process: app.sock's `satellites` event, under the rules of a

@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// A session's decided accuracy is kept between fixes (`Hub.decidedAccuracy(of:)`) and

@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 import Testing
 
-@testable import SextantHub
+@_spi(Sources) @_spi(Daemon) @testable import SextantHub
 @testable import SextantServer
 
 /// A connection joins the lines of one turn of the loop into one write to its channel

@@ -6,5 +6,5 @@ import NIOCore
 extension Hub {
     /// Wakes the loop between the slices of work split across turns (``LoopYield``);
     /// until it is in place, or if it cannot be, those slices pause on timers.
-    package func installWakeSocket() -> EventLoopFuture<Void> { loopYield.installWakeSocket() }
+    @_spi(Daemon) public func installWakeSocket() -> EventLoopFuture<Void> { loopYield.installWakeSocket() }
 }

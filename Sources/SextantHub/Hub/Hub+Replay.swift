@@ -9,7 +9,7 @@ extension Hub {
     /// `access`'s rights (a control client's own: `PeerFileAccess`), checks every control
     /// action against the control method table, and plays them, at once or at the first
     /// location request (T1).
-    package func startReplay(
+    @_spi(Daemon) public func startReplay(
         path: String, scenario: String? = nil, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false,
         gnssProvider: GnssProvider? = nil, access: PeerFileAccess = .daemons
     ) -> EventLoopFuture<Void> {

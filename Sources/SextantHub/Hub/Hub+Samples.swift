@@ -13,7 +13,7 @@ extension Hub {
         }
     }
 
-    package func ingest(_ sample: Sample, from source: SourceName) {
+    @_spi(Sources) public func ingest(_ sample: Sample, from source: SourceName) {
         eventLoop.preconditionInEventLoop()
         recorder?.record(sample, arrival: clock.monotonicNanoseconds(), clock: recordingClock(of: source))
         switch sample.value {

@@ -151,10 +151,10 @@ public final class Hub {
     // MARK: - Faces and connections
 
     /// What `status` says of a source from now on.
-    package func setSourceState(_ source: SourceName, _ state: SourceState) { sourceStates.set(source, state) }
+    @_spi(Sources) public func setSourceState(_ source: SourceName, _ state: SourceState) { sourceStates.set(source, state) }
 
     /// The same for one of `SourceStates`' other operations (the gpsd source's details).
-    package func updateSourceStates(_ operation: (inout SourceStates) -> Void) { operation(&sourceStates) }
+    @_spi(Sources) public func updateSourceStates(_ operation: (inout SourceStates) -> Void) { operation(&sourceStates) }
 
     // MARK: - Recording
 

@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 
 /// The sources that feed the hub, by the names `status` shows them under.
-package enum SourceName: String, Sendable, CaseIterable, Comparable {
+public enum SourceName: String, Sendable, CaseIterable, Comparable {
     /// Values set by hand through the control socket (`device.set`).
     case manual
     case replay
@@ -11,7 +11,7 @@ package enum SourceName: String, Sendable, CaseIterable, Comparable {
     /// The machine's Linux IIO sensors, through libudev.
     case iio
 
-    package static func < (a: SourceName, b: SourceName) -> Bool { a.rawValue < b.rawValue }
+    public static func < (a: SourceName, b: SourceName) -> Bool { a.rawValue < b.rawValue }
 
     /// How its sensor readings rank when several sources speak of one kind: a value held
     /// by hand, then a replay, then live hardware (O4a, ``SensorArbiter``).
@@ -25,7 +25,7 @@ package enum SourceName: String, Sendable, CaseIterable, Comparable {
 }
 
 /// What `status` says of a source.
-package enum SourceState: Equatable, Sendable, CustomStringConvertible {
+public enum SourceState: Equatable, Sendable, CustomStringConvertible {
     /// Nothing set by hand yet (manual).
     case ready
     /// A value set by hand is in force (manual).
@@ -43,7 +43,7 @@ package enum SourceState: Equatable, Sendable, CustomStringConvertible {
     /// A live source's own account of itself: gpsd's link state, the IIO sensors in use.
     case live(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .ready: return "ready"
         case .active: return "active"
@@ -60,7 +60,7 @@ package enum SourceState: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The state of every source the daemon has, for `status`; a source not yet heard of is absent.
-package struct SourceStates {
+public struct SourceStates {
     private var states: [SourceName: SourceState] = [.manual: .ready, .replay: .idle]
     /// Set once a gpsd source exists.
     private(set) var gpsd: GPSDSourceDetails?

@@ -13,7 +13,7 @@ import Synchronization
 /// the client's, and a file it creates belongs to the client. A daemon that is not root
 /// cannot take another uid's ids: for such a client it reads only a file every user may
 /// read, at a place no one but root and the daemon can change, and writes nothing.
-package struct PeerFileAccess: Sendable, Equatable {
+public struct PeerFileAccess: Sendable, Equatable {
     enum Rights: Sendable, Equatable {
         /// The daemon's own: the client is the daemon's uid, or root.
         case daemons
@@ -26,7 +26,7 @@ package struct PeerFileAccess: Sendable, Equatable {
     let rights: Rights
 
     /// The daemon's own rights (its `--replay`, and peers without credentials: in-process tests).
-    package static let daemons = PeerFileAccess(rights: .daemons)
+    public static let daemons = PeerFileAccess(rights: .daemons)
 
     init(rights: Rights) { self.rights = rights }
 

@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 import SextantCore
 import SextantDBusFaces
-import SextantHub
+@_spi(Daemon) import SextantHub
 import SextantProtocol
 import SextantSocketFace
 import SextantStore

@@ -6,7 +6,7 @@ import SextantCore
 import SextantDBus
 import SextantDBusFaces
 import SextantGPSDFace
-import SextantHub
+@_spi(Daemon) import SextantHub
 import SextantProtocol
 import SextantGPSD
 import SextantIIO

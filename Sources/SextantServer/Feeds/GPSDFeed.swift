@@ -1,7 +1,7 @@
 import Logging
 import SextantCore
 import SextantGPSD
-import SextantHub
+@_spi(Sources) import SextantHub
 
 /// Feeds a live gpsd into the hub: samples through `ingest`, the source's state into
 /// `status` (`sources`, name `gpsd`), in the order the source produced them.

@@ -1,6 +1,6 @@
 import Logging
 import SextantCore
-import SextantHub
+@_spi(Sources) import SextantHub
 import SextantIIO
 
 /// Feeds the live IIO sensors into the hub: samples through `ingest`, the list of sensors
