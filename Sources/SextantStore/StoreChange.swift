@@ -19,6 +19,17 @@ public enum StoreChange: Sendable, Equatable {
     case regionRemoved(app: String, identifier: String)
 }
 
+extension StoreChange {
+    /// The app this change keeps something of on disk, whose owner must be stored with it;
+    /// nil for a change that holds nothing of an app (a forgotten decision, a removal).
+    public var appHeld: String? {
+        switch self {
+        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _): return app
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved: return nil
+        }
+    }
+}
+
 /// A region as stored: whose it is, and the region.
 public struct StoredRegion: Sendable, Equatable {
     public var app: String

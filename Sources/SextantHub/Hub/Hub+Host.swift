@@ -57,11 +57,6 @@ extension Hub {
 
     package func unsubscribe(_ session: AppSession, from topic: AppTopic) { sessions.unsubscribe(session, from: topic) }
 
-    /// The session hears every heading the engine decides, turned less than `filter` degrees ignored (H7).
-    package func startHeadings(_ session: AppSession, filter: Double) { services(HeadingService.self).start(session, filter: filter) }
-
-    package func stopHeadings(_ session: AppSession) { services(HeadingService.self).stop(session) }
-
     /// What the session streams changed (its stream, its topics): the watchers and the
     /// fan-out learn it.
     package func streamsChanged(_ session: AppSession) { sessionChanged(session) }
@@ -130,17 +125,6 @@ extension Hub {
 
     /// The last upright orientation the judge decided, nil before any.
     package var lastUprightOrientation: DeviceOrientation? { motion.judge.lastUprightOrientation }
-
-    /// The latest heading the engine decided, in the device's natural orientation.
-    package var latestHeading: Heading? { services(HeadingService.self).heading.engine.latest }
-
-    /// Whether the magnetometer asks for calibration.
-    package var compassNeedsCalibration: Bool { services(HeadingService.self).heading.engine.needsCalibration }
-
-    /// The true heading the session may have of `heading` (H6, H8); nil when it may have none.
-    package func trueHeading(of heading: Heading, for session: AppSession) -> Double? {
-        services(HeadingService.self).trueHeading(of: heading, for: session)
-    }
 
     // MARK: - Requests (app.sock and control.sock)
 

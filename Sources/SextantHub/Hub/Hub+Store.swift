@@ -35,7 +35,7 @@ extension Hub {
     func write(_ changes: [StoreChange], from origin: WriteOrigin = .app, storingOwnerOf apps: [String] = []) -> EventLoopFuture<Void> {
         guard !changes.isEmpty || !apps.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
         let bindings: [(app: String, uid: UInt32)]
-        do throws(RPCError) { bindings = try bindingsToStore(for: apps + changes.compactMap(\.appStored), from: origin) } catch {
+        do throws(RPCError) { bindings = try bindingsToStore(for: apps + changes.compactMap(\.appHeld), from: origin) } catch {
             return eventLoop.makeFailedFuture(error)
         }
         let promise = eventLoop.makePromise(of: Void.self)
@@ -133,7 +133,7 @@ extension Hub {
             case .permission(let app, _): live = .permission(app: app, authorization.permissions[app])
             case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
             case .policy: live = .policy(authorization.policy)
-            case .gridOffset, .owner, .region, .regionRemoved: continue
+            default: continue  // not an authorization decision: nothing the engine can change
             }
             if !written.contains(live), !corrections.contains(live) { corrections.append(live) }
         }
@@ -345,14 +345,4 @@ extension Hub {
 enum WriteOrigin {
     case app
     case control
-}
-
-extension StoreChange {
-    /// The app this change stores something of (so whose owner must be stored with it).
-    var appStored: String? {
-        switch self {
-        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _): return app
-        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved: return nil
-        }
-    }
 }
