@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "SextantGPSDFace",
             dependencies: [
-                "SextantHub", "SextantCore", "SextantGPSD", "SextantTraces",
+                "SextantHub", "SextantCore", "SextantGPSD", "SextantSocket", "SextantTraces",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -199,7 +199,7 @@ let package = Package(
         .target(
             name: "SextantBrowser",
             dependencies: [
-                "SextantProtocol", "SextantClient", "CProcessControl",
+                "SextantProtocol", "SextantClient", "SextantSocket", "CProcessControl",
                 // A WebSocket client of NIO's own parts: the browser's endpoint is ws:// on
                 // loopback, so nothing of TLS (swift-nio-ssl) is built for it.
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import SextantProtocol
+import SextantSocket
 
 /// The browser's DevTools endpoint from what the user gave: a `ws://…/devtools/browser/…`
 /// address as it is, or an `http://host:port` one whose `/json/version` names it.
@@ -38,7 +39,7 @@ public enum DevToolsAddress {
         }
         var host = authority[..<colon]
         if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        guard !host.isEmpty, host == "localhost" || DevToolsPeer.ipBytes(String(host)) != nil else { throw .unsupported(address) }
+        guard !host.isEmpty, host == "localhost" || ProcNetTCP.ipBytes(String(host)) != nil else { throw .unsupported(address) }
         return (String(host), port)
     }
 
@@ -75,8 +76,8 @@ public enum DevToolsAddress {
     static func httpGet(ip: String, port: UInt16, path: String) throws(Failure) -> String {
         let fd = try connectLoopback(ip: ip, port: port)
         defer { close(fd) }
-        guard let local = DevToolsPeer.address(of: fd, peer: false) else { throw .unreachable("getsockname: \(String(cString: strerror(errno)))") }
-        try DevToolsPeer.check(local: local, remote: (ip, Int(port)))
+        guard let local = IPEndpoint(of: fd, peer: false) else { throw .unreachable("getsockname: \(String(cString: strerror(errno)))") }
+        try DevToolsPeer.check(local: (local.ip, local.port), remote: (ip, Int(port)))
         // The Host is the address itself: Chromium names its WebSocket after it, and refuses a name.
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(authority(ip, port))\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
@@ -86,23 +87,8 @@ public enum DevToolsAddress {
     }
 
     private static func connectLoopback(ip: String, port: UInt16) throws(Failure) -> Int32 {
-        var storage = sockaddr_storage()
-        var length: socklen_t
-        if ip.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, ip, &address.sin6_addr) == 1 else { throw .unsupported(ip) }
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in6.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, ip, &address.sin_addr) == 1 else { throw .unsupported(ip) }
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        }
+        guard let (address, length) = IPEndpoint(ip: ip, port: Int(port)).socketAddress else { throw .unsupported(ip) }
+        var storage = address
         let fd = socket(Int32(storage.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .unreachable("socket: \(String(cString: strerror(errno)))") }
         let connected = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }

@@ -3,6 +3,7 @@ import NIOCore
 import SextantCore
 import SextantHub
 import SextantProtocol
+import SextantSocket
 
 /// The gpsd face's connections and sessions, its listeners (for `status`) and when each
 /// source was first shown to a gpsd client as a device. Each client is an app session that

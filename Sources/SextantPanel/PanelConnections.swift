@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import SextantSocket
 import Synchronization
 
 /// What the panel holds open, bounded as the daemon bounds its sockets: each connection
@@ -70,8 +71,15 @@ enum PeerKey: Hashable, CustomStringConvertible {
 
     /// The uid owning the peer's socket when it is on this machine, else its address.
     static func of(remote: SocketAddress?, local: SocketAddress?) -> PeerKey {
-        if let remote, let local, let uid = LoopbackOwner.uid(remote: remote, local: local) { return .user(uid) }
+        if let remote, let local, let uid = owner(remote: remote, local: local) { return .user(uid) }
         return .host(remote?.ipAddress ?? "unknown")
+    }
+
+    /// The uid owning a loopback connection's other end, asked of the kernel for that one
+    /// socket (sock_diag): nil for a peer on another machine.
+    static func owner(remote: SocketAddress, local: SocketAddress) -> uid_t? {
+        guard let from = remote.ipAddress, let fromPort = remote.port, let to = local.ipAddress, let toPort = local.port else { return nil }
+        return SocketDiag()?.tcpSocket(source: (from, fromPort), destination: (to, toPort))?.uid
     }
 }
 
@@ -112,79 +120,5 @@ final class PeerShareHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.peer = peer
         let connections = self.connections
         context.channel.closeFuture.whenComplete { _ in connections.give(peer) }
-    }
-}
-
-/// The uid that owns a loopback TCP connection's other end, asked of the kernel through
-/// sock_diag (netlink): the one socket whose source is the peer's address and port and
-/// whose destination is ours. An exact lookup, where /proc/net/tcp would list every socket.
-enum LoopbackOwner {
-    static func uid(remote: SocketAddress, local: SocketAddress) -> uid_t? {
-        guard let request = request(remote: remote, local: local) else { return nil }
-        let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 4 /* NETLINK_SOCK_DIAG */)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
-        var answer = [UInt8](repeating: 0, count: 8192)
-        let count = answer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        return uid(inAnswer: Array(answer[..<count]))
-    }
-
-    /// An nlmsghdr and an inet_diag_req_v2 asking for the TCP socket `remote` → `local`.
-    static func request(remote: SocketAddress, local: SocketAddress) -> [UInt8]? {
-        guard var from = addressBytes(remote), var to = addressBytes(local), from.family == to.family,
-            let sport = remote.port, let dport = local.port
-        else { return nil }
-        // An IPv4 client of a dual-stack (`::`) listener: its own socket is an IPv4 one.
-        if let v4from = mappedIPv4(from), let v4to = mappedIPv4(to) { (from, to) = (v4from, v4to) }
-        var message: [UInt8] = []
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value) { message += $0 } }
-        append(UInt32(16 + 56))  // nlmsg_len
-        append(UInt16(20))  // SOCK_DIAG_BY_FAMILY
-        append(UInt16(1))  // NLM_F_REQUEST: one socket, no dump
-        append(UInt32(1))  // seq
-        append(UInt32(0))  // pid
-        message += [from.family, UInt8(IPPROTO_TCP), 0, 0]
-        append(UInt32.max)  // every state
-        append(UInt16(sport).bigEndian)
-        append(UInt16(dport).bigEndian)
-        message += from.bytes + to.bytes
-        append(UInt32(0))  // any interface
-        append(UInt32.max)  // INET_DIAG_NOCOOKIE
-        append(UInt32.max)
-        return message
-    }
-
-    /// The idiag_uid of the answer's inet_diag_msg; nil for an error (no such socket).
-    static func uid(inAnswer answer: [UInt8]) -> uid_t? {
-        // nlmsghdr (16), then family, state, timer, retrans (4), the socket id (48),
-        // expires, rqueue, wqueue (12), uid.
-        guard answer.count >= 16 + 68 else { return nil }
-        let type = UInt16(answer[4]) | UInt16(answer[5]) << 8
-        guard type == 20 else { return nil }
-        return answer[80..<84].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-    }
-
-    /// `::ffff:a.b.c.d` as the IPv4 address it stands for.
-    static func mappedIPv4(_ address: (family: UInt8, bytes: [UInt8])) -> (family: UInt8, bytes: [UInt8])? {
-        guard address.family == UInt8(AF_INET6), address.bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] else { return nil }
-        return (UInt8(AF_INET), Array(address.bytes[12..<16]) + [UInt8](repeating: 0, count: 12))
-    }
-
-    /// The address family and its 16 bytes as the socket id holds them (IPv4 in the first 4).
-    static func addressBytes(_ address: SocketAddress) -> (family: UInt8, bytes: [UInt8])? {
-        switch address {
-        case .v4(let v4):
-            var raw = v4.address.sin_addr
-            return (UInt8(AF_INET), withUnsafeBytes(of: &raw) { Array($0) } + [UInt8](repeating: 0, count: 12))
-        case .v6(let v6):
-            var raw = v6.address.sin6_addr
-            return (UInt8(AF_INET6), withUnsafeBytes(of: &raw) { Array($0) })
-        default:
-            return nil
-        }
     }
 }

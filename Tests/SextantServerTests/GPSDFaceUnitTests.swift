@@ -4,6 +4,7 @@ import NIOEmbedded
 import SextantCore
 import SextantGPSD
 import SextantProtocol
+import SextantSocket
 import SextantTestSupport
 import SextantTraces
 import Testing

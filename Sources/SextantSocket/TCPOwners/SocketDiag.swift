@@ -7,12 +7,12 @@ import Glibc
 /// does), and the shipped unit allows `AF_NETLINK`. Confined to the hub's loop, which it
 /// never blocks: the kernel answers while it handles the request, and the answer is read
 /// without waiting.
-final class SocketDiag {
+public final class SocketDiag {
     private let fd: CInt
     private var sequence: UInt32 = 0
 
     /// Nil when netlink cannot be opened (a seccomp filter, an address-family restriction).
-    init?() {
+    public init?() {
         fd = socket(AF_NETLINK, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), Self.netlinkSockDiag)
         guard fd >= 0 else { return nil }
     }
@@ -31,7 +31,7 @@ final class SocketDiag {
     /// The live socket whose local address is `source` and remote one `destination`: its
     /// uid and inode. Nil when there is none (the peer closed it, or it is not on this
     /// machine) or when the kernel did not answer.
-    func tcpSocket(source: (ip: String, port: Int), destination: (ip: String, port: Int)) -> ProcNetTCP.Entry? {
+    public func tcpSocket(source: (ip: String, port: Int), destination: (ip: String, port: Int)) -> ProcNetTCP.Entry? {
         guard var src = ProcNetTCP.ipBytes(source.ip), var dst = ProcNetTCP.ipBytes(destination.ip) else { return nil }
         var family = src.count == 4 ? AF_INET : AF_INET6
         // A client of a dual-stack listener: its own socket is an IPv4 one.
