@@ -4,7 +4,7 @@ import SextantCore
 /// the service so that the hub's own files name no service.
 extension Hub {
     /// The session hears every heading the engine decides, turned less than `filter` degrees ignored (H7).
-    package func startHeadings(_ session: AppSession, filter: Double) { services(HeadingService.self).start(session, filter: filter) }
+    package func startHeadings(_ session: AppSession, filter: Double) { services(HeadingService.self).start(session, HeadingSubscription(filter: filter)) }
 
     package func stopHeadings(_ session: AppSession) { services(HeadingService.self).stop(session) }
 

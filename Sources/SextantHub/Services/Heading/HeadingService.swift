@@ -6,30 +6,24 @@ import SextantStore
 /// `headingCalibration` events out (RULES H1–H9). The engine decides the heading; the
 /// service turns it to each app's interface, adds the declination at the place the app may
 /// know, and applies the rules of who may have what.
-final class HeadingService: PhoneService {
-    static var appMethods: [any RPCMethod.Type] { [HeadingStartMethod.self, HeadingStopMethod.self] }
+final class HeadingService: StreamingService {
+    typealias StopRequest = HeadingStop
+    static var topic: AppTopic { .heading }
     /// The accelerometer first: H1, its latest reading is the attitude the next field is judged in.
     static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id, SensorKind.magnetometer.id, SensorKind.compass.id] }
 
-    private unowned let hub: Hub
+    unowned let hub: Hub
     /// The heading engine and the model's field at the latest fix.
     let heading = HeadingState()
-    private var subscribers = Subscribers<HeadingSubscription>()
+    var subscribers = Subscribers<HeadingSubscription>()
 
     init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
 
-    /// `heading.start`: a filter set afresh on each start (H7).
-    func start(_ session: AppSession, filter: Double) {
-        subscribers.set(session, HeadingSubscription(filter: filter))
-        hub.sessions.subscribe(session, to: .heading)
+    /// `heading.start` (needing no location authorization, H8): a filter set afresh on
+    /// each start (H7).
+    static func subscription(for request: HeadingStart) -> HeadingSubscription {
+        HeadingSubscription(filter: request.filter ?? HeadingStream.defaultFilter)
     }
-
-    func stop(_ session: AppSession) {
-        subscribers.remove(session)
-        hub.sessions.unsubscribe(session, from: .heading)
-    }
-
-    func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
 
     var statusMembers: [String: JSONValue] { ["heading": statusJSON] }
 

@@ -5,27 +5,21 @@ import SextantStore
 /// The accelerometer's readings to the sessions that asked with `motion.start` (RULES
 /// M1–M3, sextant-rules(7) "MOTION"): as the arbiter let them through, in the device frame,
 /// at most one per session's interval, and only to apps in the foreground.
-final class MotionService: PhoneService {
-    static var appMethods: [any RPCMethod.Type] { [MotionStartMethod.self, MotionStopMethod.self] }
+final class MotionService: StreamingService {
+    typealias StopRequest = MotionStop
+    static var topic: AppTopic { .motion }
     static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id] }
 
-    private unowned let hub: Hub
-    private var subscribers = Subscribers<MotionSubscription>()
+    unowned let hub: Hub
+    var subscribers = Subscribers<MotionSubscription>()
 
     init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
 
-    /// `motion.start`: from the next reading, at most one each `interval` seconds.
-    func start(_ session: AppSession, interval: Double) {
-        subscribers.set(session, MotionSubscription(interval: interval))
-        hub.sessions.subscribe(session, to: .motion)
+    /// `motion.start` (needing no location authorization, M3): from the next reading, at
+    /// most one each `interval` seconds.
+    static func subscription(for request: MotionStart) -> MotionSubscription {
+        MotionSubscription(interval: request.interval ?? MotionStart.defaultInterval)
     }
-
-    func stop(_ session: AppSession) {
-        subscribers.remove(session)
-        hub.sessions.unsubscribe(session, from: .motion)
-    }
-
-    func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
 
     /// One accelerometer reading its arbiter let through: nothing to do while nobody asked.
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
@@ -72,34 +66,4 @@ struct MotionEvent: AppEventKind {
     var outboundKind: OutboundKind { .sensor }
     var method: String { Event.motion }
     var params: JSONValue { motion.json }
-}
-
-/// `motion.start`: `motion` events from the next accelerometer reading on (RULES M1–M3).
-/// It needs no location authorization (M3); starting again sets the interval afresh.
-struct MotionStartMethod: RPCMethod {
-    static let name = Method.motionStart
-    static let requiresSession = true
-    let interval: Double
-
-    init(_ p: Params) throws(RPCError) {
-        interval = try MotionStart(p).interval ?? MotionStart.defaultInterval
-    }
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.hub.services(MotionService.self).start(call.session, interval: interval)
-        return .result([:])
-    }
-}
-
-/// `motion.stop`.
-struct MotionStopMethod: RPCMethod {
-    static let name = Method.motionStop
-    static let requiresSession = true
-
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.hub.services(MotionService.self).stop(call.session)
-        return .result([:])
-    }
 }
