@@ -16,7 +16,9 @@ of one more fix (or byte).
   replay has finished. K = 0 is the cost of a fix nobody hears, which "pay only for what
   is heard" wants small; (K = 10 less K = 0) / 10 is what one more listening app adds.
 - NMEA byte: `sextantctl trace info LOG` on Traces/gpsd's logs concatenated once and
-  three times.
+  three times; beside it, counted the same way on the same logs, its anchor: gpsd's
+  `gpsdecode < LOG` (which also writes a JSON report a sentence, to /dev/null), and the
+  ratio of the two, which the load does not move (a wall-clock ratio does).
 
 The figures are printed beside the reference counts in Tools/bench/callgrind-budget.json,
 measured on the release build that `Tools/packaging/install.sh build` makes (the .deb's;
@@ -134,6 +136,19 @@ class Counter:
         if self.keep:
             shutil.copy(out, os.path.join(self.keep, os.path.basename(out)))
         return int(totals[-1].split()[1])
+
+    def run_anchor(self, name, program, stdin_path):
+        """Another program (gpsdecode) reading `stdin_path`: its count, with the same
+        valgrind as Sextant's (no preload: it links no Swift runtime)."""
+        out, argv = self.argv(name, [])
+        argv[-1] = shutil.which(program)
+        env = dict(self.env)
+        env.pop("LD_PRELOAD", None)
+        with open(stdin_path, "rb") as stdin:
+            done = subprocess.run(argv, env=env, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=RUN_TIMEOUT)
+        if done.returncode != 0:
+            fail(f"{name}: exit {done.returncode}: {done.stderr[-2000:]}{read_text(out + '.log')[-2000:]}")
+        return self.total(name, out)
 
     def run_tool(self, name, program_args):
         """A program that ends on its own (sextantctl): its count."""
@@ -355,14 +370,20 @@ def gpsd_logs(limit):
 
 
 def per_nmea_byte(counter, copies, limit):
-    counts, sizes, logs = [], [], gpsd_logs(limit)
+    """Sextant's instructions per NMEA byte, and gpsdecode's on the same logs (None
+    without gpsd-clients)."""
+    counts, anchor, sizes, logs = [], [], [], gpsd_logs(limit)
+    has_anchor = shutil.which("gpsdecode") is not None
     for n in copies:
         log = os.path.join(counter.work, f"gpsd-x{n}.log")
         with open(log, "wb") as out:
             out.write(logs * n)
         sizes.append(len(logs) * n)
         counts.append(counter.run_tool(f"nmea-x{n}", ["sextantctl", "trace", "info", log]))
-    return (counts[1] - counts[0]) / (sizes[1] - sizes[0]), sizes
+        if has_anchor:
+            anchor.append(counter.run_anchor(f"gpsdecode-x{n}", "gpsdecode", log))
+    per_byte = lambda c: (c[1] - c[0]) / (sizes[1] - sizes[0])
+    return per_byte(counts), (per_byte(anchor) if has_anchor else None), sizes
 
 
 # -- the budget -------------------------------------------------------------------------
@@ -420,13 +441,13 @@ def measure(counter, smoke):
     figures = {}
     for apps_count in apps_counts:
         figures[f"fix, {apps_count} app{'' if apps_count == 1 else 's'}"] = per_fix(counter, apps_count, fix_sizes)
-    figures["NMEA byte"], nmea_sizes = per_nmea_byte(counter, copies, limit)
+    figures["NMEA byte"], anchors, nmea_sizes = per_nmea_byte(counter, copies, limit)
     sizes = (f"fixes: traces of {fix_sizes[0]} and {fix_sizes[1]} fixes replayed at speed {REPLAY_SPEED}; "
              f"NMEA: Traces/gpsd's logs x{copies[0]} and x{copies[1]}, {nmea_sizes[0]} and {nmea_sizes[1]} bytes")
-    return figures, sizes
+    return figures, {"NMEA byte": anchors} if anchors else {}, sizes
 
 
-def print_table(figures, sizes, budget, bin_dir, seconds, runs):
+def print_table(figures, anchors, sizes, budget, bin_dir, seconds, runs):
     print(f"instructions (callgrind Ir) per unit, the difference of two sizes; {bin_dir}/sextant")
     print(f"({sizes}; {runs} runs under callgrind in {seconds:.0f} s, load average {os.getloadavg()[0]:.2f})")
     reference_note = f"reference ({budget['commit']}, +{budget['tolerance'] * 100:.0f}% allowed)" if budget else "reference"
@@ -443,6 +464,10 @@ def print_table(figures, sizes, budget, bin_dir, seconds, runs):
         most = apps[-1]
         extra = (figures[f"fix, {most} apps"] - figures["fix, 0 apps"]) / most
         print(f"{'one more app, per fix':28} {extra:14,.1f}   (fix, {most} apps less fix, 0 apps, over {most})")
+    if anchors.get("NMEA byte"):
+        gpsdecode = anchors["NMEA byte"]
+        print(f"{'gpsdecode (per byte)':28} {gpsdecode:14,.1f}   the anchor, same logs: Sextant "
+              f"{gpsdecode / figures['NMEA byte']:.1f}x fewer instructions")
 
 
 def main():
@@ -467,9 +492,9 @@ def main():
         if (args.check or args.record) and counter.dynamic_runtime:
             fail(f"{args.bin_dir}/sextant links the Swift runtime dynamically (a debug build): the references "
                  "are the static release build's (Tools/packaging/install.sh build)")
-        figures, sizes = measure(counter, args.smoke)
+        figures, anchors, sizes = measure(counter, args.smoke)
         budget = load_budget() if os.path.exists(BUDGET) and not args.smoke else None
-        print_table(figures, sizes, budget, args.bin_dir, time.monotonic() - started, counter.runs)
+        print_table(figures, anchors, sizes, budget, args.bin_dir, time.monotonic() - started, counter.runs)
         if any(value <= 0 for value in figures.values()):
             fail("a workload's longer input cost no more than its shorter one: the counting is broken")
         if args.record:
