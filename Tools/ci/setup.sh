@@ -43,6 +43,9 @@ packages=(
     pandoc man-db groff-base dpkg-dev debootstrap umoci
     # The GeoClue face's tests: GeoClue's demo client where-am-i; a web page in Firefox.
     geoclue-2-demo firefox-esr
+    # GeoClue through the client libraries desktop apps use: GClue.Simple (GObject
+    # introspection) and Qt Positioning's geoclue2 plugin (GeoClueLibraryClientsTests).
+    gir1.2-geoclue-2.0 python3-pyqt5.qtpositioning libqt5positioning5-plugins
     # The Chromium bridge's pytest fixture and example: a Selenium-driven Chromium.
     python3-selenium chromium-driver
     # Trace files written by another tool, and Sextant's read back by it (GPSBabelTests).
