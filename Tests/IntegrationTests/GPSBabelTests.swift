@@ -90,4 +90,24 @@ final class GPSBabelTests {
             }
         }
     }
+
+    @Test("gpsbabel 1.8 reads Sextant's NMEA of the walk point for point: each second's position is that second's (an epoch starts with GGA, as gpsd writes it)")
+    func sextantNMEAReadByGPSBabel() throws {
+        let (_, points) = try demoGPX()
+        let path = directory + "/sextant.nmea"
+        let converted = try run([Binaries.sextantctl, "trace", "convert", Repository.root + "/Traces/demo-walk.jsonl", path])
+        try #require(converted.status == 0, "\(converted.stderr)")
+        let csv = directory + "/sextant-nmea.csv"
+        let read = try run([Self.gpsbabel, "-t", "-i", "nmea", "-f", path, "-o", "unicsv,utc=0", "-F", csv])
+        try #require(read.status == 0, "gpsbabel -i nmea: \(read.stderr)")
+        // No,Latitude,Longitude,…,Date,Time: each row's time is the epoch's.
+        let rows = try String(contentsOfFile: csv, encoding: .utf8).split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let babel = rows.compactMap { row -> Point? in
+            guard row.count >= 13, let lat = Double(row[1]), let lon = Double(row[2]) else { return nil }
+            return Point(time: row[11].replacingOccurrences(of: "/", with: "-") + "T" + row[12].prefix(8), lat: lat, lon: lon)
+        }
+        // unicsv has 6 decimals: 0.1 m.
+        let firstDifference = zip(babel, points).first { !Self.same([$0], [$1], within: 0.2) }
+        #expect(Self.same(babel, points, within: 0.2), "\(babel.count) points; first difference \(firstDifference.map { "gpsbabel \($0.0), the walk \($0.1)" } ?? "none")")
+    }
 }

@@ -42,7 +42,7 @@ struct TraceConvertStreamTests {
         }
         // Every fix made it: three sentences each, the last at 08:00 + 19,999.9 s.
         let nmea = try String(contentsOfFile: directory + "/day.nmea", encoding: .utf8).split(separator: "\r\n")
-        #expect(nmea.count == 3 * Self.fixes && nmea[nmea.count - 3].hasPrefix("$GPRMC,133319.90,A,"), "\(nmea.suffix(3))")
+        #expect(nmea.count == 3 * Self.fixes && nmea[nmea.count - 2].hasPrefix("$GPRMC,133319.90,A,"), "\(nmea.suffix(3))")
     }
 
     @Test("A bad line near the end of a 16 MB trace: exit 1 with file and line; the old target stays whole, a new one is not created")

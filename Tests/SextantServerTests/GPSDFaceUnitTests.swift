@@ -101,7 +101,7 @@ struct GPSDFaceUnitTests {
             #expect(NMEAEncoder.sentence(body) == line + "\r\n")
         }
         let time = try #require(Timestamp(rfc3339: "2007-04-08T09:53:05.802Z"))
-        let rmc = NMEAEncoder.gpsdFace.sentences(for: LocationFix(latitude: -27.2109116, longitude: 153.05225, speed: 1, course: 90, time: time))[0]
+        let rmc = NMEAEncoder.gpsdFace.sentences(for: LocationFix(latitude: -27.2109116, longitude: 153.05225, speed: 1, course: 90, time: time))[1]
         #expect(rmc.hasPrefix("$GPRMC,095305.802,A,2712.654696,S,15303.135000,E,1.944,90.00,080407,,,A*"))
     }
 

@@ -15,6 +15,9 @@ import Testing
 /// each gained, and nothing else changed (`grep -v` of those lines gives the former digests);
 /// likewise the `sextant` outputs of the 18 logs with GSV and GSA sentences carry their
 /// satellites as `sky` lines (issue 23.4), and `grep -v '"sky"'` of each gives its former digest.
+/// The `nmea` outputs write each epoch's GGA before its RMC, as gpsd does (issue 42): their
+/// digests and kept files are the former bytes with each RMC line swapped with the GGA line
+/// after it, by a script outside the code under test, and nothing else changed.
 @Suite("Streamed export")
 struct StreamedExportTests {
     static let repository = #filePath.components(separatedBy: "/Tests/")[0]

@@ -1,8 +1,10 @@
 import SextantCore
 import SextantProtocol
 
-/// NMEA 0183 (version 2.3, talker GP) sentences of a fix: RMC (time, date, position, speed,
-/// course), GGA (position, altitude) and GSA (fix mode), each with its checksum and CR LF.
+/// NMEA 0183 (version 2.3, talker GP) sentences of a fix: GGA (position, altitude), RMC
+/// (time, date, position, speed, course) and GSA (fix mode), each with its checksum and CR
+/// LF, in the order gpsd writes its own (pseudonmea.c: GGA before RMC). Readers that pair a
+/// GGA with the RMC after it (gpsbabel) would otherwise give each second the position before.
 /// The one encoder of both faces that write NMEA: `trace convert --to nmea` (``traceExport``)
 /// and the gpsd face's `"nmea":true` watchers (``gpsdFace``), which differ only in their
 /// ``Options``.
@@ -39,16 +41,16 @@ public struct NMEAEncoder: Sendable {
     /// Years RMC's `yy` can say (80–99 are 1980–1999, 00–79 2000–2079).
     static let years = 1980...2079
 
-    /// The fix's RMC, GGA and GSA, each with its CR LF; empty for a fix left out.
+    /// The fix's GGA, RMC and GSA, each with its CR LF; empty for a fix left out.
     public func sentences(for fix: LocationFix) -> [String] {
         guard let time = clock(fix) else { return [] }
-        return [Self.sentence(rmc(fix, time)), Self.sentence(gga(fix, time)), Self.sentence(gsa(fix))]
+        return [Self.sentence(gga(fix, time)), Self.sentence(rmc(fix, time)), Self.sentence(gsa(fix))]
     }
 
     /// The three sentences as one text, or nil for a fix left out.
     public func cycle(for fix: LocationFix) -> String? {
         guard let time = clock(fix) else { return nil }
-        return Self.sentence(rmc(fix, time)) + Self.sentence(gga(fix, time)) + Self.sentence(gsa(fix))
+        return Self.sentence(gga(fix, time)) + Self.sentence(rmc(fix, time)) + Self.sentence(gsa(fix))
     }
 
     private func clock(_ fix: LocationFix) -> NMEAClock? {
