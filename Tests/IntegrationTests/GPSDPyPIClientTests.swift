@@ -8,9 +8,8 @@ import Testing
 enum PyPIGPSDClients {
     static let python = Repository.root + "/.build/pypi-gpsd-clients/bin/python3"
 
-    static let requirement = Requirement("needs gps3 from PyPI (bash Tools/ci/setup-pypi-clients.sh)") {
-        FileManager.default.isExecutableFile(atPath: python)
-            && FileManager.default.fileExists(atPath: Repository.root + "/.build/pypi-gpsd-clients/lib")
+    static let requirement = Requirement("needs gps3 and gpsdclient from PyPI (bash Tools/ci/setup-pypi-clients.sh)") {
+        FileManager.default.isExecutableFile(atPath: python) && (try? run([python, "-c", "import gps3, gpsdclient"]))?.status == 0
     }
 }
 
@@ -50,5 +49,38 @@ struct GPSDPyPIClientTests {
         try daemon.replayAtMax(GPSDLog.path("haicom-305N.log"))
         #expect(try client.exitStatus(timeout: 60) == 0, "\(client.output())\(client.errors())")
         #expect(client.output().split(whereSeparator: \.isNewline).last?.hasPrefix("TPV -27.") == true, "\(client.output())")
+    }
+
+    /// gpsdclient as its README uses it: `dict_stream(convert_datetime=True, filter=["TPV"])`
+    /// after its `?WATCH={…}` and a newline; it refuses a stream that does not start with
+    /// gpsd's VERSION, and turns TPV's `time` into a datetime only when it has gpsd's
+    /// fractional seconds.
+    static let gpsdclientScript = """
+        import sys
+        from datetime import datetime
+        from importlib.metadata import version
+        from gpsdclient import GPSDClient
+        print("gpsdclient", version("gpsdclient"), flush=True)
+        client = GPSDClient(host="127.0.0.1", port=int(sys.argv[1]), timeout=60)
+        for tpv in client.dict_stream(convert_datetime=True, filter=["TPV"]):
+            if "lat" in tpv:
+                time = tpv["time"]
+                print("TPV", tpv["lat"], tpv["lon"], time.isoformat() if isinstance(time, datetime) else "unparsed " + repr(time), flush=True)
+                break
+        """
+
+    @Test("Python's gpsdclient 1.3.2 (another author's) passes its VERSION check and gets positions with TPV times it parses")
+    func gpsdclientGetsPositions() throws {
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["python3"])
+        let script = try daemon.write("gpsdclient_client.py", Self.gpsdclientScript)
+        let client = try ClientProcess([PyPIGPSDClients.python, script, String(try daemon.gpsdFacePort())], directory: daemon.directory, name: "gpsdclient")
+        try client.waitForLine("gpsdclient 1.3.2")
+        try daemon.waitForGPSDWatchers(1)
+        try daemon.replayAtMax(GPSDLog.path("haicom-305N.log"))
+        #expect(try client.exitStatus(timeout: 60) == 0, "\(client.output())\(client.errors())")
+        // haicom-305N.log starts on 2007-04-08 at 09:53, south of Brisbane.
+        let last = client.output().split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        #expect(last.hasPrefix("TPV -27.") && last.contains(" 2007-04-08T09:5") && last.hasSuffix("+00:00"), "\(client.output())")
     }
 }

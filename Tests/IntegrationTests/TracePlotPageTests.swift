@@ -79,7 +79,8 @@ final class TracePlotPageTests {
         let transforms = seen["mapTransform"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(transforms.count == 2 && transforms[0].hasSuffix("scale(1)") && !transforms[1].hasSuffix("scale(1)"), "\(transforms)")
         #expect(seen["scaleLabel"]?.stringValue != "50 m", "the scale bar follows the zoom")
-        #expect((seen["chosenRow"]?.stringValue ?? "").contains("GPS ok"), "\(seen["chosenRow"] ?? .null)")
+        let chosenRow = seen["chosenRow"]?.stringValue ?? ""
+        #expect(chosenRow.contains("GPS ok"), "\(chosenRow)")
         #expect(seen["requests"]?.arrayValue == [], "no request leaves the page: \(seen["requests"] ?? .null)")
         #expect(seen["problems"]?.arrayValue == [], "no policy violation, no script error: \(String(describing: seen["problems"]))")
     }
