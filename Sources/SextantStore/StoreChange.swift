@@ -17,6 +17,8 @@ public enum StoreChange: Sendable, Equatable {
     case region(app: String, CircularRegion)
     /// A region the app no longer monitors.
     case regionRemoved(app: String, identifier: String)
+    /// The zone set by hand (RULES Z9); nil: the zone follows the position.
+    case timeZoneOverride(String?)
 }
 
 /// A region as stored: whose it is, and the region.
@@ -40,6 +42,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var owners: [String: UInt32]
     /// Every app's regions, in the order they were first monitored.
     public var regions: [StoredRegion] = []
+    /// The zone set by hand (RULES Z9), nil when automatic.
+    public var timeZoneOverride: String? = nil
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never
