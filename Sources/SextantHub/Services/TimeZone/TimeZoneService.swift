@@ -29,6 +29,9 @@ final class TimeZoneService: PhoneService {
         manualZone = stored.timeZoneOverride
     }
 
+    /// Whether the engine runs (someone listens and a fix came since): Z10's cost rule.
+    var isFollowing: Bool { follower != nil }
+
     var isHeard: Bool { hub.sessions.isHeard(.timeZone) || hub.watchersAdmit(Event.timeZone) }
 
     var wantsFixes: Bool {
@@ -132,7 +135,7 @@ final class TimeZoneService: PhoneService {
 
     var statusMembers: [String: JSONValue] {
         var members = current().json.objectValue ?? [:]
-        members["followed"] = .bool(follower != nil)
+        members["followed"] = .bool(isFollowing)
         if let table = settings.table, let path = settings.tablePath {
             members["table"] = [
                 "path": .string(path), "dataVersion": .string(table.dataVersion), "zones": .int(Int64(table.zoneNames.count)),
