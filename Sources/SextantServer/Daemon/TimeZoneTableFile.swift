@@ -12,10 +12,8 @@ enum TimeZoneTableFile {
         let option = given != nil ? "--time-zone-table \(given!)" : "the time zone table \(installed)"
         guard let path = given ?? (FileManager.default.fileExists(atPath: installed) ? installed : nil) else { return settings }
         let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw DaemonStartError(description: "\(option): cannot read: \(Self.reason(error))")
+        do throws(TableFileProblem) { bytes = try read(path) } catch {
+            throw DaemonStartError(description: "\(option): \(error.reason)")
         }
         do {
             settings.table = try ZoneTable(bytes: bytes)
@@ -26,9 +24,19 @@ enum TimeZoneTableFile {
         return settings
     }
 
-    private static func reason(_ error: any Error) -> String {
-        guard let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-              let text = strerror(Int32(underlying.code)) else { return error.localizedDescription }
-        return String(cString: text)
+    /// The world table is tens of megabytes; a file far larger (or a device) is not one.
+    static let largestTable = 256 << 20
+
+    private struct TableFileProblem: Error { var reason: String }
+
+    private static func read(_ path: String) throws(TableFileProblem) -> [UInt8] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw TableFileProblem(reason: "cannot read: \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw TableFileProblem(reason: "not a regular file") }
+        guard info.st_size <= largestTable else { throw TableFileProblem(reason: "\(info.st_size) bytes, more than a table's \(largestTable)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TableFileProblem(reason: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        return [UInt8](data)
     }
 }
