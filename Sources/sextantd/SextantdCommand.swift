@@ -279,8 +279,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.gpsdListenAny = gpsdListenAny
         configuration.dbus = dbus.flatMap(DBusBusAddress.init(parsing:))
         configuration.supervisor = supervisor
-        configuration.timeZoneTable = timeZoneTable
-        configuration.timeZone = timeZone
+        (configuration.timeZoneTable, configuration.timeZone) = (timeZoneTable, timeZone)
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }
