@@ -104,6 +104,27 @@ struct TimeZoneHubTests {
         #expect(try await app.call(Method.timeZoneGet)["zone"] == "Europe/Madrid")
     }
 
+    @Test("Z9: a trace's control lines set the zone by hand at 300 s and back to automatic at 900 s: the same events between the same fixes at 1× and at max")
+    func setByTraceControlLines() async throws {
+        var runs: [[JSONValue]] = []
+        for speed: JSONValue in [1, "max"] {
+            let (hub, control, app, _) = try await Self.setUp()
+            var lines = Self.trace.split(separator: "\n").map(String.init)
+            lines.insert(#"{"t":900,"control":{"method":"timeZone.set","params":{"zone":null}}}"#, at: 901)
+            lines.insert(#"{"t":300,"control":{"method":"timeZone.set","params":{"zone":"Asia/Kolkata"}}}"#, at: 301)
+            let path = try HubTimeTests.write(lines.joined(separator: "\n") + "\n", in: hub, as: "controlled.jsonl")
+            _ = try await app.call(Method.timeZoneStart)
+            _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": speed])
+            // A store write in flight holds the replay back, not the virtual clock.
+            #expect(try await ScenarioTests.playToEnd(hub, control)["state"] == "finished")
+            runs.append(try await Self.zoneEvents(app))
+        }
+        #expect(runs[0].map { $0["reason"] } == ["first", "manual", "automatic"], "\(runs[0])")
+        #expect(runs[0].map { $0["zone"] } == ["Europe/Lisbon", "Asia/Kolkata", "Europe/Madrid"])
+        #expect(runs[0][1]["time"] == Self.time(299) && runs[0][1]["utcOffset"] == 19800 && runs[0][2]["time"] == Self.time(899))
+        #expect(runs[0] == runs[1])
+    }
+
     @Test("Z9: a zone tzdata does not know, or not a zone id at all, is refused with -32602 and nothing is stored")
     func setRefusesUnknownZones() async throws {
         let (hub, control, _, _) = try await Self.setUp()
