@@ -77,7 +77,23 @@ def count(counter, name, table, listeners, fixes):
         status = daemon.wait(timeout=cg.RUN_TIMEOUT)
     if status != 0:
         cg.fail(f"{name}: sextantd exited {status}")
-    return counter.total(name, out)
+    total = counter.total(name, out)
+    return total, service_share(out)
+
+
+# The service's own members, by their mangled names (callgrind does not demangle Swift).
+MEMBERS = {"wantsFixes": "15TimeZoneServiceC10wantsFixes", "fixDecided": "15TimeZoneServiceC10fixDecided"}
+
+
+def service_share(out):
+    """Inclusive instructions of the service's members in a counted run: what the service
+    itself costs, without the run's noise (thread interleaving, the replay's pacing)."""
+    done = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out], capture_output=True, text=True)
+    share = {}
+    for member, mangled in MEMBERS.items():
+        counts = [int(line.split()[0].replace(",", "")) for line in done.stdout.splitlines() if mangled in line and line.strip()[:1].isdigit()]
+        share[member] = max(counts, default=0)
+    return share
 
 
 def main():
@@ -93,9 +109,10 @@ def main():
         workloads = (("no table", False, 0), ("table, nobody listening", True, 0), ("table, 1 listener", True, 1))
         # --smoke checks that the counting runs (bench-smoke.sh's time limit): one workload.
         for name, table, listeners in workloads[-1:] if options.smoke else workloads:
-            short, long = (count(counter, name.replace(" ", "-").replace(",", ""), table, listeners, n) for n in sizes)
+            (short, _), (long, share) = (count(counter, name.replace(" ", "-").replace(",", ""), table, listeners, n) for n in sizes)
             figures[name] = (long - short) / (sizes[1] - sizes[0])
-            print(f"  instructions per fix, {name}: {figures[name]:,.0f}", flush=True)
+            own = ", ".join(f"{member} {share[member] / sizes[1]:,.0f}" for member in MEMBERS)
+            print(f"  instructions per fix, {name}: {figures[name]:,.0f} in all; the service's own (inclusive): {own}", flush=True)
         base = figures.get("no table")
         for name in ("table, nobody listening", "table, 1 listener"):
             if base is not None:
