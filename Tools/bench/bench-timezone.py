@@ -82,7 +82,9 @@ def count(counter, name, table, listeners, fixes):
 
 
 # The service's own members, by their mangled names (callgrind does not demangle Swift).
-MEMBERS = {"wantsFixes": "15TimeZoneServiceC10wantsFixes", "fixDecided": "15TimeZoneServiceC10fixDecided"}
+# VisitsService's check, the same shape (V6), for comparison.
+MEMBERS = {"wantsFixes": "15TimeZoneServiceC10wantsFixes", "fixDecided": "15TimeZoneServiceC10fixDecided",
+           "visits' wantsFixes": "13VisitsServiceC10wantsFixes"}
 
 
 def service_share(out):

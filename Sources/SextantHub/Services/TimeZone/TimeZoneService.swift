@@ -22,10 +22,16 @@ final class TimeZoneService: PhoneService {
     private(set) var told: WireTimeZone?
     /// The follower's last decision.
     private var decided: WireTimeZone?
+    /// Whether any of the three above holds something, so that a fix nobody hears checks
+    /// one flag rather than clearing them.
+    private var holdsState = false
+    /// Whether there is a table (read once: `settings.table` is a large value).
+    private let hasTable: Bool
 
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
         settings = hub.configuration.services.timeZone
+        hasTable = settings.table != nil
         manualZone = stored.timeZoneOverride
     }
 
@@ -34,9 +40,11 @@ final class TimeZoneService: PhoneService {
 
     var isHeard: Bool { hub.sessions.isHeard(.timeZone) || hub.watchersAdmit(Event.timeZone) }
 
+    /// Without a table and a zone set by hand, no fix can decide anything.
     var wantsFixes: Bool {
+        guard hasTable || manualZone != nil else { return false }
         let heard = isHeard
-        if !heard { forgetFollowing() }
+        if !heard, holdsState { forgetFollowing() }
         return heard
     }
 
@@ -45,6 +53,7 @@ final class TimeZoneService: PhoneService {
         follower = nil
         told = nil
         decided = nil
+        holdsState = false
     }
 
     func fixDecided(_ fix: LocationFix) {
@@ -65,6 +74,7 @@ final class TimeZoneService: PhoneService {
     private func follow(_ fix: LocationFix) -> WireTimeZone? {
         guard let table = settings.table else { return nil }
         if follower == nil { follower = ZoneFollower(table: table, rules: settings.rules) }
+        holdsState = true
         guard let decision = follower?.observe(fix) else { return nil }
         let wire = Self.wire(decision)
         decided = wire
@@ -128,6 +138,7 @@ final class TimeZoneService: PhoneService {
         event.previous = previous
         event.reason = reason
         told = event
+        holdsState = true
         hub.broadcastToWatchers(Event.timeZone, event.json, kind: .essential)
         let shared = SharedEvent(TimeZoneEvent(zone: event))
         for session in hub.sessions.subscribers(of: .timeZone) { hub.publish(to: session, shared) }
