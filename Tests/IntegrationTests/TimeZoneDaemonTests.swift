@@ -54,3 +54,26 @@ struct TimeZoneDaemonTests {
         #expect(status.stdout.contains("unknown") && status.stdout.contains("no time zone table"), "\(status.stdout)")
     }
 }
+
+/// `sextantctl trace info --time-zone-table`: the zone changes along a trace, without a daemon.
+@Suite("Time zone marks in trace info")
+struct TraceInfoZoneTests {
+    @Test("Z1–Z3: trace info marks Lisbon at the drive's first fix and Madrid 30 s after the first fix in Spain, as the daemon decides them; a bad table is an error naming it")
+    func marksTheCrossing() throws {
+        let scratch = try TemporaryDirectory("tz-info")
+        var lines = [#"{"sextant":"trace","version":1,"start":"2026-07-01T10:00:00.000Z"}"#]
+        for t in 0...1000 {
+            let f = Double(t) / 1000
+            lines.append(#"{"t":\#(t),"location":{"lat":\#(38.8810 + (38.8786 - 38.8810) * f),"lon":\#(-7.1631 + (-6.9707 + 7.1631) * f),"hAcc":5}}"#)
+        }
+        let trace = try scratch.write("drive.jsonl", lines.joined(separator: "\n") + "\n")
+        let info = try run([Binaries.sextantctl, "trace", "info", trace, "--time-zone-table", TimeZoneDaemonTests.table, "--json"])
+        let zones = try JSONValue.parse(info.stdout)["timeZones"]?.arrayValue ?? []
+        #expect(zones.map { $0["zone"] } == ["Europe/Lisbon", "Europe/Madrid"], "\(info.stdout)\(info.stderr)")
+        #expect(zones.first?["time"] == "2026-07-01T10:00:00.000Z" && zones.last?["previous"] == "Europe/Lisbon" && zones.last?["utcOffset"] == 7200)
+        let text = try run([Binaries.sextantctl, "trace", "info", trace, "--time-zone-table", TimeZoneDaemonTests.table])
+        #expect(text.stdout.contains("Zones:     Europe/Lisbon at 2026-07-01T10:00:00.000Z (first), Europe/Madrid at "), "\(text.stdout)")
+        let bad = try run([Binaries.sextantctl, "trace", "info", trace, "--time-zone-table", trace])
+        #expect(bad.status == 1 && bad.stderr.contains("--time-zone-table \(trace): not a Sextant time zone table"), "\(bad.stderr)")
+    }
+}
