@@ -123,6 +123,10 @@ public enum Method {
     public static let regionsAdd = "regions.add"
     public static let regionsRemove = "regions.remove"
     public static let watch = "watch"
+    public static let timeZoneGet = "timeZone.get"
+    public static let timeZoneStart = "timeZone.start"
+    public static let timeZoneStop = "timeZone.stop"
+    public static let timeZoneSet = "timeZone.set"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -138,6 +142,7 @@ public enum Method {
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
         watch,
         regionsList, regionsAdd, regionsRemove,
+        timeZoneGet, timeZoneStart, timeZoneStop, timeZoneSet,
     ]
 }
 
@@ -164,6 +169,8 @@ public enum Event {
     public static let replay = "replay"
     /// An app session opened, closed or changed, as `apps.list` gives it.
     public static let session = "session"
+    /// The device's time zone changed (RULES Z1–Z10).
+    public static let timeZone = "timeZone"
 
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
@@ -175,6 +182,7 @@ public enum Event {
         satellites,
         session,
         motion,
+        timeZone,
     ]
 
     /// Every event a `watch` may name in `topics`.

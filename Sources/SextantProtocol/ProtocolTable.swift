@@ -31,6 +31,7 @@ public enum ProtocolTable {
         Names("foldDirections", FoldDirection.self),
         Names("deviceProfiles", DeviceProfile.self),
         Names("replayStates", ReplayState.self),
+        Names("timeZoneReasons", TimeZoneReason.self),
     ]
 
     /// The whole table as JSON: `{methods, events, errors: [{code, name, meaning}], enums: {name: [values]}}`.

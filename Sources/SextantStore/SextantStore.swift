@@ -197,6 +197,10 @@ public final class SextantStore: Sendable {
                 try saveRegion(db, app, region)
             case .regionRemoved(let app, let identifier):
                 try db.execute(sql: "DELETE FROM region WHERE app = ? AND identifier = ?", arguments: [app, identifier])
+            case .timeZoneOverride(let zone?):
+                try setting(db, "timeZone", zone)
+            case .timeZoneOverride(nil):
+                try db.execute(sql: "DELETE FROM setting WHERE key = 'timeZone'")
             }
         }
     }

@@ -17,6 +17,8 @@ public enum StoreChange: Sendable, Equatable {
     case region(app: String, CircularRegion)
     /// A region the app no longer monitors.
     case regionRemoved(app: String, identifier: String)
+    /// The zone set by hand (RULES Z9); nil: the zone follows the position.
+    case timeZoneOverride(String?)
 }
 
 extension StoreChange {
@@ -25,7 +27,7 @@ extension StoreChange {
     public var appHeld: String? {
         switch self {
         case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _): return app
-        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved: return nil
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride: return nil
         }
     }
 }
@@ -51,6 +53,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var owners: [String: UInt32]
     /// Every app's regions, in the order they were first monitored.
     public var regions: [StoredRegion] = []
+    /// The zone set by hand (RULES Z9), nil when automatic.
+    public var timeZoneOverride: String? = nil
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

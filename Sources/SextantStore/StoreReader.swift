@@ -33,7 +33,15 @@ struct StoreReader {
         }
         return StoreSnapshot(
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
-            policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions())
+            policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions(),
+            timeZoneOverride: try Self.timeZone(settings["timeZone"]))
+    }
+
+    /// The zone set by hand (RULES Z9): a well-formed id; whether tzdata knows it is the service's to say.
+    private static func timeZone(_ setting: (value: String, row: CheckedRow)?) throws -> String? {
+        guard let setting else { return nil }
+        guard TimeZoneID.isWellFormed(setting.value) else { throw setting.row.bad("value", TimeZoneID.problem(setting.value)) }
+        return setting.value
     }
 
     /// Every region, checked against the bounds `region.monitor` checks (RULES R8).

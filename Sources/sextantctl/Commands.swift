@@ -47,6 +47,7 @@ struct Status: ParsableCommand {
                 if let regions = s["regions"] {
                     lines.append("Regions:           \(Text.plain(regions["count"])) (\(Text.plain(regions["apps"])) apps)")
                 }
+                if let zone = s["timeZone"] { lines.append(TimeCommand.Zone.Show.describe(zone).replacingOccurrences(of: "Time zone: ", with: "Time zone:         ")) }
                 return lines.joined(separator: "\n")
             }
         }

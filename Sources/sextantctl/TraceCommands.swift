@@ -115,11 +115,15 @@ struct TraceCommand: ParsableCommand {
             abstract: "Show a trace's time span, samples by kind, bounding box and skipped lines.")
         @Argument(help: "The trace file.", completion: .file()) var path: String
         @OptionGroup var options: FileOptions
+        @OptionGroup var zones: ZoneMarkOptions
 
         func run() throws {
             try reporting {
                 let (summary, format) = try options.summarize(path)
-                options.output(TraceInfoJSON.object(summary, path: path, format: format)) { _ in
+                let decisions = zones.table == nil ? nil : try zones.decisions(try options.load(path).0)
+                var object = TraceInfoJSON.object(summary, path: path, format: format).objectValue ?? [:]
+                if let decisions { object["timeZones"] = ZoneMarkOptions.json(decisions) }
+                options.output(.object(object)) { _ in
                     var lines = [
                         "\(path) (\(format.rawValue))",
                         "Start:     \(summary.start.rfc3339)",
@@ -134,6 +138,7 @@ struct TraceCommand: ParsableCommand {
                     lines += TraceInfoJSON.motionLines(summary.motion)
                     if let profile = summary.profile { lines.append("Profile:   \(profile.rawValue)") }
                     lines.append("Skipped:   " + (summary.skipped.isEmpty ? "none" : TraceInfoJSON.line(summary.skipped)))
+                    if let decisions { lines.append(ZoneMarkOptions.line(decisions)) }
                     return lines.joined(separator: "\n")
                 }
             }

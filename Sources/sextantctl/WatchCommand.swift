@@ -88,6 +88,9 @@ enum EventText {
         case .motion(let motion):
             return "x \(Text.number(motion.x)) y \(Text.number(motion.y)) z \(Text.number(motion.z)) m/s²  @ \(motion.time.rfc3339)"
         case .satellites: return watched.params.serialized()
+        case .timeZone(let zone):
+            let from = zone.previous.map { TerminalText.escaped($0) + " → " } ?? ""
+            return "\(from)\(TimeCommand.Zone.describe(zone)) [\(zone.reason?.rawValue ?? "-")]  @ \(zone.time?.rfc3339 ?? "-")"
         }
     }
 }

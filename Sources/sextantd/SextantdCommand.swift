@@ -167,6 +167,16 @@ struct SextantdCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-iio"), help: "Do not read the Linux IIO sensors (accelerometer, hinge).")
     var noIIO = false
 
+    @Option(
+        name: .customLong("time-zone-table"),
+        help: ArgumentHelp("The time zone boundary table (default: \(TimeZoneSettings.installedTablePath) if installed; RULES Z1).", valueName: "path"))
+    var timeZoneTable: String?
+
+    @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp("Set the device's zone by hand, stored (RULES Z9); auto follows the position again.", valueName: "zone|auto"))
+    var timeZone: String?
+
     @Option(name: .customLong("iio-rate"), help: ArgumentHelp("Readings a second of each IIO sensor (default 50).", valueName: "hz"))
     var iioRate: Double?
 
@@ -206,6 +216,9 @@ struct SextantdCommand: AsyncParsableCommand {
             throw ValidationError("--allow-once-timeout must be a number of seconds above 0 and at most 86400")
         }
         try validateMovement()
+        if let timeZone, timeZone != "auto", !(TimeZoneID.isWellFormed(timeZone) && SystemZoneRules.knows(timeZone)) {
+            throw ValidationError("--time-zone must be auto or a zone of the system's tzdata (/usr/share/zoneinfo) such as Europe/Lisbon")
+        }
         guard gpxSpeed > 0, gpxSpeed <= LocationFix.maximumSpeed else {
             throw ValidationError("--gpx-speed must be a number of m/s above 0 and at most \(Int(LocationFix.maximumSpeed))")
         }
@@ -266,6 +279,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.gpsdListenAny = gpsdListenAny
         configuration.dbus = dbus.flatMap(DBusBusAddress.init(parsing:))
         configuration.supervisor = supervisor
+        (configuration.timeZoneTable, configuration.timeZone) = (timeZoneTable, timeZone)
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }

@@ -114,6 +114,8 @@ struct RequestTypesTests {
             ReplayStatus(path: "/t/walk.jsonl", position: 0, duration: 60, events: 0, state: .paused, speed: .max, loop: false, lap: 0, until: nil, waitingForRequest: true))
         try roundTripValue(RecordResult.self, #"{"path":"/t/out.jsonl","events":120,"skipped":1}"#, RecordResult(path: "/t/out.jsonl", events: 120, skipped: 1))
         try roundTripValue([OwnerEntry].self, #"[{"app":"a.b","uid":1}]"#, [OwnerEntry(app: "a.b", uid: 1)])
+        // `timeZone.get`'s answer: no `previous` or `reason`; null while no zone is known.
+        try roundTripValue(WireTimeZone.self, #"{"zone":null,"utcOffset":null,"isDST":null,"time":null,"automatic":true}"#, WireTimeZone(zone: nil, automatic: true))
     }
 
     @Test("events decode from their notification and write the same params back")
@@ -152,6 +154,8 @@ struct RequestTypesTests {
              .session(try JSONValue.parse(#"{"change":"closed","session":3,"app":"a.b","pid":7,"uid":1000,"kind":"app"}"#))),
             (Event.motion, #"{"x":-0.5,"y":9.75,"z":0.25,"time":"2026-03-01T10:00:00.250Z"}"#,
              .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
+            (Event.timeZone, #"{"zone":"Europe/Madrid","previous":"Europe/Lisbon","utcOffset":7200,"isDST":true,"time":"2026-03-01T10:00:00.250Z","automatic":true,"reason":"zoneChanged"}"#,
+             .timeZone(WireTimeZone(zone: "Europe/Madrid", previous: "Europe/Lisbon", utcOffset: 7200, isDST: true, time: time, automatic: true, reason: .zoneChanged))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

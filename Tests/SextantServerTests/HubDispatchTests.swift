@@ -58,7 +58,9 @@ struct HubDispatchTests {
                 "orientation.start", "orientation.stop", "posture.start", "posture.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
                 "satellites.start", "satellites.stop",
-                "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",
+                "significantChanges.start", "significantChanges.stop",
+                "timeZone.get", "timeZone.start", "timeZone.stop",
+                "visits.start", "visits.stop",
             ])
         #expect(
             MethodTable.controlSocket().names == [
@@ -66,7 +68,7 @@ struct HubDispatchTests {
                 "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
                 "regions.add", "regions.list", "regions.remove",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
-                "services.set", "status", "watch",
+                "services.set", "status", "timeZone.set", "watch",
             ])
     }
 

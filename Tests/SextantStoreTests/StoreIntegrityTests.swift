@@ -108,6 +108,10 @@ struct StoreIntegrityTests {
         Damage(sql: "UPDATE setting SET value = 'sometimes' WHERE key = 'policy'", expected: ["(key \"policy\")", "not a prompt policy"]),
         Damage(sql: "UPDATE app_owner SET uid = -1", expected: ["table app_owner, row 1 (app \"com.a\"), column uid", "is not a uid"]),
         Damage(sql: "UPDATE app_owner SET uid = 'root'", expected: ["column uid", "where an integer belongs"]),
+        // RULES Z9: the zone set by hand is a zone id, never a path or an escape.
+        Damage(
+            sql: "INSERT INTO setting (key, value) VALUES ('timeZone', '../../etc/passwd')",
+            expected: ["table setting", "(key \"timeZone\"), column value", "must be a zone id"]),
     ]
 
     @Test("L2 L10: a row of the wrong type or out of range is refused, naming table, row and column", arguments: damages)

@@ -93,10 +93,32 @@ export class PanelDevice {
             (heading.calibrationNeeded || heading.needed ? ", needs calibration" : "");
     }
 
+    /** The device's time zone (sextant-rules(7) Z1-Z10) and its local time now, from the
+     * offset the daemon decided (the wall clock shifted by it; a replay's trace time is not
+     * the wall's). Redrawn every 10 s so that the minutes move. */
+    showTimeZone(zone) {
+        this.timeZone = zone;
+        const readout = document.getElementById("time-zone-readout");
+        if (!zone || !zone.zone) {
+            readout.textContent = zone && zone.table === null ? "time zone unknown (no time zone table)" : "time zone unknown (no fix yet)";
+            return;
+        }
+        let text = zone.zone;
+        if (typeof zone.utcOffset === "number") {
+            const minutes = Math.abs(zone.utcOffset) / 60;
+            const hhmm = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+            const local = new Date(Date.now() + zone.utcOffset * 1000).toISOString().slice(11, 16);
+            text += `, UTC${zone.utcOffset < 0 ? "-" : "+"}${hhmm}${zone.isDST ? " DST" : ""}, ${local} local`;
+        }
+        readout.textContent = text + (zone.automatic === false ? " (set by hand)" : "");
+        if (!this.timeZoneClock) this.timeZoneClock = setInterval(() => this.showTimeZone(this.timeZone), 10000);
+    }
+
     showStatus(status) {
         this.showOrientation(status.deviceOrientation);
         document.getElementById("rotation-lock").checked = !!status.rotationLock;
         this.showPosture(status.posture);
         this.showHeading(status.heading);
+        this.showTimeZone(status.timeZone);
     }
 }

@@ -131,6 +131,7 @@ function apply(event) {
     case "deviceOrientation": device.showOrientation(p.orientation); break;
     case "posture": device.showPosture(p); break;
     case "heading": device.showHeading(p); break;
+    case "timeZone": if (p.app === undefined) device.showTimeZone(p); break;
     case "region": map.showCrossing(p); panel.stale.add("all"); break;
     case "replay":
         replay.show(p);

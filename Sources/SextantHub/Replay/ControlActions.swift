@@ -12,6 +12,7 @@ enum ControlActions {
     static let played: Set<String> = [
         Method.servicesSet, Method.permissionsSet, Method.permissionsReset, Method.promptsAnswer, Method.promptsPolicy,
         Method.appsUpdate, Method.deviceSet, Method.deviceRotationLock, Method.gnssProfile,
+        Method.timeZoneSet,
     ]
 
     /// What a recording writes as control lines: what is played, but `device.set`, whose

@@ -12,6 +12,8 @@ public struct ServiceSettings: Sendable {
     /// `--max-regions-per-uid`: the regions the apps of one uid other than root and the
     /// daemon's own may monitor in all (docs/security.md).
     public var maxRegionsPerUID = defaultMaxRegionsPerUID
+    /// `--time-zone-table`: the boundary table and the zones' rules (RULES Z1–Z10).
+    public var timeZone = TimeZoneSettings()
 
     public static let defaultMaxRegionsPerUID = 1000
 

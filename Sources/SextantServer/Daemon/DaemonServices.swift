@@ -34,16 +34,27 @@ final class HubService: Service, Sendable {
                 try store.savePolicy(policy)
                 snapshot.policy = policy
             }
+            if let zone = configuration.timeZone {
+                snapshot.timeZoneOverride = zone == "auto" ? nil : zone
+                try store.write([.timeZoneOverride(snapshot.timeZoneOverride)])
+            }
         } catch let error as StoreError {
             throw DaemonStartError(description: error.description)
         } catch {
             throw DaemonStartError(description: "the store in \(configuration.stateDirectory): \(error)")
         }
         announceStoredPolicy(snapshot.policy, configuration: configuration, logger: logger)
+        var hubConfiguration = configuration.hub
+        do throws(DaemonStartError) {
+            hubConfiguration.services.timeZone = try TimeZoneTableFile.settings(path: configuration.timeZoneTable)
+        } catch {
+            store.close()
+            throw error
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.ioThreads)
         let hub: HubHandle
         do {
-            hub = try HubHandle.make(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: configuration.hub, logger: logger).wait()
+            hub = try HubHandle.make(eventLoop: group.next(), store: store, snapshot: snapshot, configuration: hubConfiguration, logger: logger).wait()
         } catch {
             throw DaemonStartError(description: "the hub's event loop: \(error)")
         }

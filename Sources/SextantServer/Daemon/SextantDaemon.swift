@@ -44,6 +44,10 @@ public struct DaemonConfiguration: Sendable {
     public var dbus: DBusBusAddress?
     /// What stops the daemon when the process that started it is gone (`--exit-with-fd`).
     public var supervisor: SupervisorWatch?
+    /// `--time-zone-table`: nil for the installed table if there is one (RULES Z1).
+    public var timeZoneTable: String?
+    /// `--time-zone`: a zone set by hand, stored (Z9); "auto" stores the automatic zone.
+    public var timeZone: String?
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory

@@ -11,6 +11,7 @@
   ``sextant_browser`` and the ``sextant`` marker; a failing test that used them leaves an HTML
   report (:mod:`sextant.report`), and ``--sextant-report DIR`` keeps one for every test.
 - :class:`BrowserBridge`: a Chromium bound to an app id (``sextantctl browser``).
+- :class:`TimeZone`: the device's zone (``App.start_time_zone``, ``Control.set_time_zone``).
 - :mod:`sextant.traces`: traces written by a test (``write_trace``, ``compass_turns``).
 
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
@@ -21,6 +22,7 @@ from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
+from .timezone import TimeZone
 from .errors import (
     ERROR_NAMES,
     ConnectionClosed,
@@ -41,4 +43,5 @@ __all__ = [
     "DaemonStartError", "UntrustedDaemon",
     "BrowserBridge",
     "Motion",
+    "TimeZone",
 ]

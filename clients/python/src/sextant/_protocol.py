@@ -87,6 +87,10 @@ METHOD_WATCH = "watch"
 METHOD_REGIONS_LIST = "regions.list"
 METHOD_REGIONS_ADD = "regions.add"
 METHOD_REGIONS_REMOVE = "regions.remove"
+METHOD_TIME_ZONE_GET = "timeZone.get"
+METHOD_TIME_ZONE_START = "timeZone.start"
+METHOD_TIME_ZONE_STOP = "timeZone.stop"
+METHOD_TIME_ZONE_SET = "timeZone.set"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -108,6 +112,7 @@ EVENT_HEADING_CALIBRATION = "headingCalibration"
 EVENT_SATELLITES = "satellites"
 EVENT_SESSION = "session"
 EVENT_MOTION = "motion"
+EVENT_TIME_ZONE = "timeZone"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
@@ -122,6 +127,7 @@ POSTURE_STATES = ("closed", "halfOpened", "flat",)
 FOLD_DIRECTIONS = ("vertical", "horizontal",)
 DEVICE_PROFILES = ("phone", "tablet", "foldable",)
 REPLAY_STATES = ("idle", "running", "paused", "finished", "stopped",)
+TIME_ZONE_REASONS = ("first", "zoneChanged", "offsetChanged", "manual", "automatic",)
 
 #: replay.start's speed: this string, or a factor from REPLAY_SPEED_SLOWEST to REPLAY_SPEED_FASTEST.
 REPLAY_SPEED_MAX = "max"
