@@ -29,6 +29,12 @@ public enum SextantEvent: Sendable, Equatable {
     case session(JSONValue)
     /// An accelerometer reading (RULES M1–M3).
     case motion(WireMotion)
+    /// The device's activity changed (RULES A1–A5).
+    case activity(WireActivity)
+    /// An activity began or ended (Android's transitions, RULES A6).
+    case activityTransition(WireActivityTransition)
+    /// The steps since `pedometer.start` grew (RULES A7).
+    case pedometer(WirePedometer)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -52,6 +58,9 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.satellites: self = .satellites(try WireSky(json: params))
         case Event.session: self = .session(params)
         case Event.motion: self = .motion(try WireMotion(json: params))
+        case Event.activity: self = .activity(try WireActivity(json: params))
+        case Event.activityTransition: self = .activityTransition(try WireActivityTransition(json: params))
+        case Event.pedometer: self = .pedometer(try WirePedometer(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -78,6 +87,9 @@ public enum SextantEvent: Sendable, Equatable {
         case .satellites: return Event.satellites
         case .session: return Event.session
         case .motion: return Event.motion
+        case .activity: return Event.activity
+        case .activityTransition: return Event.activityTransition
+        case .pedometer: return Event.pedometer
         }
     }
 
@@ -101,6 +113,9 @@ public enum SextantEvent: Sendable, Equatable {
         case .satellites(let sky): return sky.json
         case .session(let members): return members
         case .motion(let motion): return motion.json
+        case .activity(let activity): return activity.json
+        case .activityTransition(let transition): return transition.json
+        case .pedometer(let pedometer): return pedometer.json
         }
     }
 }

@@ -123,6 +123,16 @@ public enum Method {
     public static let regionsAdd = "regions.add"
     public static let regionsRemove = "regions.remove"
     public static let watch = "watch"
+    // Activity and pedometer (RULES A1–A9): app socket, then control socket.
+    public static let activityStart = "activity.start"
+    public static let activityStop = "activity.stop"
+    public static let activityTransitionsStart = "activity.transitions.start"
+    public static let activityTransitionsStop = "activity.transitions.stop"
+    public static let activityQuery = "activity.query"
+    public static let pedometerStart = "pedometer.start"
+    public static let pedometerStop = "pedometer.stop"
+    public static let pedometerQuery = "pedometer.query"
+    public static let activitySet = "activity.set"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -138,6 +148,8 @@ public enum Method {
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
         watch,
         regionsList, regionsAdd, regionsRemove,
+        activityStart, activityStop, activityTransitionsStart, activityTransitionsStop, activityQuery,
+        pedometerStart, pedometerStop, pedometerQuery, activitySet,
     ]
 }
 
@@ -158,6 +170,9 @@ public enum Event {
     public static let headingCalibration = "headingCalibration"
     public static let satellites = "satellites"
     public static let motion = "motion"
+    public static let activity = "activity"
+    public static let activityTransition = "activityTransition"
+    public static let pedometer = "pedometer"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -175,6 +190,7 @@ public enum Event {
         satellites,
         session,
         motion,
+        activity, activityTransition, pedometer,
     ]
 
     /// Every event a `watch` may name in `topics`.

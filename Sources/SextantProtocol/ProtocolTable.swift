@@ -31,6 +31,9 @@ public enum ProtocolTable {
         Names("foldDirections", FoldDirection.self),
         Names("deviceProfiles", DeviceProfile.self),
         Names("replayStates", ReplayState.self),
+        Names("activityTypes", ActivityType.self),
+        Names("activityConfidences", ActivityConfidence.self),
+        Names("activityTransitionKinds", ActivityTransitionKind.self),
     ]
 
     /// The whole table as JSON: `{methods, events, errors: [{code, name, meaning}], enums: {name: [values]}}`.
