@@ -11,7 +11,8 @@ public struct StepCounter: Sendable {
     /// Steps per second and seconds per metre of the last stretch, while on foot.
     public private(set) var cadence: Double?
     public private(set) var pace: Double?
-    /// The part of a step walked and not banked yet, in steps (below 1).
+    /// The metres walked and not banked yet (less than a step: kept in metres, so that a
+    /// change of step length never banks more than was walked).
     private var partial = 0.0
 
     public init() {}
@@ -25,10 +26,10 @@ public struct StepCounter: Sendable {
         }
         cadence = speed / length
         pace = 1 / speed
-        partial += metres / length
-        let whole = partial.rounded(.down)
+        partial += metres
+        let whole = (partial / length).rounded(.down)
         guard whole >= 1 else { return false }
-        partial -= whole
+        partial -= whole * length
         steps += Int(whole)
         distance += whole * length
         return true
