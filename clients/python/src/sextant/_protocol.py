@@ -87,6 +87,15 @@ METHOD_WATCH = "watch"
 METHOD_REGIONS_LIST = "regions.list"
 METHOD_REGIONS_ADD = "regions.add"
 METHOD_REGIONS_REMOVE = "regions.remove"
+METHOD_ACTIVITY_START = "activity.start"
+METHOD_ACTIVITY_STOP = "activity.stop"
+METHOD_ACTIVITY_TRANSITIONS_START = "activity.transitions.start"
+METHOD_ACTIVITY_TRANSITIONS_STOP = "activity.transitions.stop"
+METHOD_ACTIVITY_QUERY = "activity.query"
+METHOD_PEDOMETER_START = "pedometer.start"
+METHOD_PEDOMETER_STOP = "pedometer.stop"
+METHOD_PEDOMETER_QUERY = "pedometer.query"
+METHOD_ACTIVITY_SET = "activity.set"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -108,6 +117,9 @@ EVENT_HEADING_CALIBRATION = "headingCalibration"
 EVENT_SATELLITES = "satellites"
 EVENT_SESSION = "session"
 EVENT_MOTION = "motion"
+EVENT_ACTIVITY = "activity"
+EVENT_ACTIVITY_TRANSITION = "activityTransition"
+EVENT_PEDOMETER = "pedometer"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
@@ -122,6 +134,9 @@ POSTURE_STATES = ("closed", "halfOpened", "flat",)
 FOLD_DIRECTIONS = ("vertical", "horizontal",)
 DEVICE_PROFILES = ("phone", "tablet", "foldable",)
 REPLAY_STATES = ("idle", "running", "paused", "finished", "stopped",)
+ACTIVITY_TYPES = ("stationary", "walking", "running", "cycling", "automotive",)
+ACTIVITY_CONFIDENCES = ("low", "medium", "high",)
+ACTIVITY_TRANSITION_KINDS = ("enter", "exit",)
 
 #: replay.start's speed: this string, or a factor from REPLAY_SPEED_SLOWEST to REPLAY_SPEED_FASTEST.
 REPLAY_SPEED_MAX = "max"
