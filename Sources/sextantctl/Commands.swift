@@ -47,6 +47,12 @@ struct Status: ParsableCommand {
                 if let regions = s["regions"] {
                     lines.append("Regions:           \(Text.plain(regions["count"])) (\(Text.plain(regions["apps"])) apps)")
                 }
+                if let activity = s["activity"].flatMap({ try? WireActivity(json: $0) }) {
+                    lines.append("Activity:          " + Text.activity(activity))
+                }
+                if let steps = s["steps"]?["numberOfSteps"]?.intValue, steps > 0 {
+                    lines.append("Steps:             \(steps), \(Text.plain(s["steps"]?["distance"])) m")
+                }
                 return lines.joined(separator: "\n")
             }
         }

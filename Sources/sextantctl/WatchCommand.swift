@@ -88,6 +88,9 @@ enum EventText {
         case .motion(let motion):
             return "x \(Text.number(motion.x)) y \(Text.number(motion.y)) z \(Text.number(motion.z)) m/s²  @ \(motion.time.rfc3339)"
         case .satellites: return watched.params.serialized()
+        case .activity(let activity): return Text.activity(activity)
+        case .activityTransition(let t): return "\(t.transition.rawValue) \(t.activity.rawValue) @ \(t.time.rfc3339)"
+        case .pedometer(let pedometer): return Text.pedometer(pedometer)
         }
     }
 }
