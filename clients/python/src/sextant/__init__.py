@@ -16,6 +16,7 @@
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
+from .activity import Activity, ActivityTransition, Pedometer
 from .app import App, Authorization, Heading, Motion, PendingAuthorization, Visit
 from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
@@ -41,4 +42,5 @@ __all__ = [
     "DaemonStartError", "UntrustedDaemon",
     "BrowserBridge",
     "Motion",
+    "Activity", "ActivityTransition", "Pedometer",
 ]

@@ -311,6 +311,10 @@ class Control:
         """Give the compass back to a replay or the live sensors."""
         self.call(wire.METHOD_DEVICE_SET, {"heading": None})
 
+    def set_activity(self, activity: str) -> None:
+        """Hold the device's activity (``walking``...), or ``auto`` to give it back (A9)."""
+        self.call(wire.METHOD_ACTIVITY_SET, {"activity": activity})
+
     def rotate(self, orientation: str, wait: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         """Hold the device in ``orientation``; with ``wait``, return once the daemon's judge
         has decided it (after its settling time)."""
