@@ -183,4 +183,14 @@ struct ActivityEngineTests {
         #expect(run.engine.report?.source == .hand)
         #expect(run.engine.hold(nil, at: Self.time(70)).report?.source == .recorded)
     }
+
+    @Test("A10: resumed after nobody listened, the engine counts no steps for the stretch across the gap")
+    func a10ResumeSkipsTheGap() {
+        var run = Self.run([(30, 1.4)])
+        let before = run.engine.steps.steps
+        run.engine.resume()
+        // 500 m in 600 s is a walking speed: without the resume it would be ~650 steps.
+        run.take(Self.fix(630, north: run.north + 500))
+        #expect(run.engine.steps.steps == before)
+    }
 }

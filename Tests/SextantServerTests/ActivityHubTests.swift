@@ -114,7 +114,7 @@ struct ActivityHubTests {
         #expect(try await control.errorCode(Method.activitySet, ["activity": "flying"]) == -32602)
     }
 
-    @Test("Pay only for what is heard: nobody listening, the replay leaves no step and no activity; a bad transition type is refused naming it")
+    @Test("A10: pay only for what is heard: nobody listening, the replay leaves no step and no activity; a bad transition type is refused naming it")
     func nothingWithoutAListener() async throws {
         let (hub, control, app, path) = try await Self.setUp(Self.walkThenDrive(), methods: [])
         _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": "max"])
