@@ -74,9 +74,11 @@ public struct ActivityClassifier: Sendable {
     }
 }
 
-/// The true speeds of the last ``ActivityModel/medianWindow`` and their median (A2).
+/// The true speeds of the last ``ActivityModel/medianWindow`` and their median (A2). The
+/// median is taken in a scratch array kept between fixes: no allocation per fix.
 struct SpeedWindow: Sendable {
     private var speeds: [(time: Timestamp, speed: Double)] = []
+    private var scratch: [Double] = []
 
     /// Adds a speed and returns the median of the window ending at `time`.
     mutating func add(_ speed: Double, at time: Timestamp) -> Double {
@@ -86,12 +88,14 @@ struct SpeedWindow: Sendable {
         let stale = speeds.prefix { $0.time.nanoseconds < oldest }.count
         let excess = max(0, speeds.count - stale - ActivityModel.medianCapacity)
         if stale + excess > 0 { speeds.removeFirst(stale + excess) }
-        return Self.median(speeds.map(\.speed))
+        scratch.removeAll(keepingCapacity: true)
+        for entry in speeds { scratch.append(entry.speed) }
+        return Self.median(&scratch)
     }
 
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    static func median(_ values: inout [Double]) -> Double {
+        values.sort()
+        let middle = values.count / 2
+        return values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
     }
 }
