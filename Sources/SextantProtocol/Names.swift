@@ -133,6 +133,10 @@ public enum Method {
     public static let pedometerStop = "pedometer.stop"
     public static let pedometerQuery = "pedometer.query"
     public static let activitySet = "activity.set"
+    // Motion & Fitness authorization (RULES A11): app socket, then control socket.
+    public static let activityAuthorization = "activity.authorization"
+    public static let motionPermissionsSet = "motionPermissions.set"
+    public static let motionPermissionsList = "motionPermissions.list"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -150,6 +154,7 @@ public enum Method {
         regionsList, regionsAdd, regionsRemove,
         activityStart, activityStop, activityTransitionsStart, activityTransitionsStop, activityQuery,
         pedometerStart, pedometerStop, pedometerQuery, activitySet,
+        activityAuthorization, motionPermissionsSet, motionPermissionsList,
     ]
 }
 

@@ -34,6 +34,7 @@ public enum ProtocolTable {
         Names("activityTypes", ActivityType.self),
         Names("activityConfidences", ActivityConfidence.self),
         Names("activityTransitionKinds", ActivityTransitionKind.self),
+        Names("motionAuthorizationStatuses", MotionAuthorizationStatus.self),
     ]
 
     /// The whole table as JSON: `{methods, events, errors: [{code, name, meaning}], enums: {name: [values]}}`.

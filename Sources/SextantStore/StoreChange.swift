@@ -1,4 +1,5 @@
 import SextantCore
+import SextantProtocol
 
 /// One change to the store. A batch of changes is written in one transaction: all of it
 /// or none of it is on disk.
@@ -17,6 +18,8 @@ public enum StoreChange: Sendable, Equatable {
     case region(app: String, CircularRegion)
     /// A region the app no longer monitors.
     case regionRemoved(app: String, identifier: String)
+    /// An app's Motion & Fitness status (RULES A11); nil forgets it.
+    case motionPermission(app: String, MotionAuthorizationStatus?)
 }
 
 /// A region as stored: whose it is, and the region.
@@ -40,6 +43,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var owners: [String: UInt32]
     /// Every app's regions, in the order they were first monitored.
     public var regions: [StoredRegion] = []
+    /// App id → its Motion & Fitness status (RULES A11).
+    public var motionPermissions: [String: MotionAuthorizationStatus] = [:]
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

@@ -33,7 +33,20 @@ struct StoreReader {
         }
         return StoreSnapshot(
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
-            policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions())
+            policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions(),
+            motionPermissions: try motionPermissions())
+    }
+
+    /// Every app's Motion & Fitness status (RULES A11).
+    private func motionPermissions() throws -> [String: MotionAuthorizationStatus] {
+        var statuses: [String: MotionAuthorizationStatus] = [:]
+        try forEachRow("motion_permission", columns: ["app", "status"]) { row in
+            guard let status = MotionAuthorizationStatus(rawValue: try row.text("status")) else {
+                throw row.bad("status", "not notDetermined, denied or authorized")
+            }
+            statuses[try row.appID("app")] = status
+        }
+        return statuses
     }
 
     /// Every region, checked against the bounds `region.monitor` checks (RULES R8).

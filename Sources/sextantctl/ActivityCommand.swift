@@ -5,7 +5,7 @@ import SextantProtocol
 struct ActivityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activity", abstract: "Hold the device's activity by hand, or give it back (RULES A9).",
-        subcommands: [Set.self])
+        subcommands: [Set.self, Permission.self])
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -35,6 +35,32 @@ struct ActivityCommand: ParsableCommand {
         }
     }
 }
+
+extension ActivityCommand {
+    struct Permission: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an app's Motion & Fitness status: authorized, denied or notDetermined (RULES A11).",
+            discussion: """
+                Activity updates, transitions, the pedometer and their queries are refused (1001) to an \
+                app not authorized, as iOS refuses them without Motion & Fitness and Android without \
+                ACTIVITY_RECOGNITION. Stored with the location permissions; a status other than \
+                authorized ends what the app's sessions started.
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.") var app: String
+        @Argument(help: "authorized, denied or notDetermined.") var status: MotionAuthorizationStatus
+
+        func run() throws {
+            try reporting {
+                common.output(try common.call(MotionPermissionsSet(app: app, status: status))) { _ in
+                    "Motion & Fitness for \(app): \(status.rawValue)"
+                }
+            }
+        }
+    }
+}
+
+extension MotionAuthorizationStatus: ExpressibleByArgument {}
 
 extension Text {
     /// An `activity` event or `status`'s `activity`: `stationary+automotive (high, derived) since T`.

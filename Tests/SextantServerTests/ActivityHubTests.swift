@@ -39,6 +39,7 @@ struct ActivityHubTests {
         let control = try await hub.connect(.control)
         let app = try await hub.connect(.app)
         _ = try await app.call(Method.hello, ["app": "com.example.fit"])
+        _ = try await control.call(Method.motionPermissionsSet, ["app": "com.example.fit", "status": "authorized"])
         for (method, params) in methods { _ = try await app.call(method, params) }
         _ = try await app.drainEvents()
         return (hub, control, app, path)
@@ -123,5 +124,27 @@ struct ActivityHubTests {
         #expect(status["activity"] == .null && status["steps"]?["numberOfSteps"] == 0)
         let refused = try await app.request(Method.activityTransitionsStart, ["types": ["walking", "flying"]])
         #expect(refused["error"]?["message"]?.stringValue?.contains("\"types[1]\"") == true)
+    }
+
+    @Test("A11: without Motion & Fitness every start and query is refused with 1001 naming the status; a revoke ends the streams; the status is listed")
+    func motionPermission() async throws {
+        let (hub, control, app, path) = try await Self.setUp(Self.walkThenDrive(), methods: [(Method.activityStart, [:]), (Method.pedometerStart, [:])])
+        #expect(try await app.call(Method.activityAuthorization)["status"] == "authorized")
+        _ = try await control.call(Method.motionPermissionsSet, ["app": "com.example.fit", "status": "denied"])
+        #expect(try await control.call(Method.motionPermissionsList) == [["app": "com.example.fit", "status": "denied"]])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": "max"])
+        await hub.advance(by: .seconds(2))
+        #expect(try await app.drainEvents().filter { $0.method == Event.activity || $0.method == Event.pedometer }.isEmpty)
+        for method in [Method.activityStart, Method.activityTransitionsStart, Method.pedometerStart] {
+            let refused = try await app.request(method)
+            #expect(refused["error"]?["code"] == 1001, "\(method)")
+            #expect(refused["error"]?["message"]?.stringValue?.contains("Motion & Fitness is denied for com.example.fit") == true)
+        }
+        let query = try await app.request(Method.pedometerQuery, ["from": .string(Self.start), "to": .string(Self.start)])
+        #expect(query["error"]?["code"] == 1001)
+        _ = try await control.call(Method.motionPermissionsSet, ["app": "com.example.fit", "status": "notDetermined"])
+        #expect(try await app.call(Method.activityAuthorization)["status"] == "notDetermined")
+        #expect(try await app.errorCode(Method.activityStart) == 1001)
+        #expect(try await control.call(Method.motionPermissionsList) == [])
     }
 }

@@ -133,7 +133,7 @@ extension Hub {
             case .permission(let app, _): live = .permission(app: app, authorization.permissions[app])
             case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
             case .policy: live = .policy(authorization.policy)
-            case .gridOffset, .owner, .region, .regionRemoved: continue
+            case .gridOffset, .owner, .region, .regionRemoved, .motionPermission: continue
             }
             if !written.contains(live), !corrections.contains(live) { corrections.append(live) }
         }
@@ -351,8 +351,8 @@ extension StoreChange {
     /// The app this change stores something of (so whose owner must be stored with it).
     var appStored: String? {
         switch self {
-        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _): return app
-        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved: return nil
+        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _), .motionPermission(let app, _?): return app
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .motionPermission(_, nil): return nil
         }
     }
 }

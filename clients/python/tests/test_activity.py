@@ -23,6 +23,7 @@ def walk_trace(path, seconds, speed=1.4):
 
 def test_a_walk_gives_walking_its_transition_and_steps(sextant_control, sextant_app, tmp_path):
     app = sextant_app("com.example.fit")
+    sextant_control.set_motion_permission("com.example.fit", "authorized")
     app.start_activity()
     app.start_activity_transitions(types=["walking"], transitions=["enter"])
     app.start_pedometer()
@@ -44,6 +45,7 @@ def test_a_walk_gives_walking_its_transition_and_steps(sextant_control, sextant_
 
 def test_an_activity_held_by_hand_and_given_back(sextant_control, sextant_app):
     app = sextant_app("com.example.fit")
+    sextant_control.set_motion_permission("com.example.fit", "authorized")
     app.start_activity()
     sextant_control.set_activity("automotive")
     held = app.next_activity()
@@ -53,8 +55,20 @@ def test_an_activity_held_by_hand_and_given_back(sextant_control, sextant_app):
     assert refused.value.code == -32602 and "activity" in str(refused.value)
 
 
-def test_a_bad_transition_type_is_refused_naming_it(sextant_app):
+def test_without_motion_and_fitness_activity_is_refused(sextant_control, sextant_app):
     app = sextant_app("com.example.fit")
+    assert app.activity_authorization() == "notDetermined"
+    with pytest.raises(sextant.ProtocolError) as refused:
+        app.start_pedometer()
+    assert refused.value.code == 1001 and "Motion & Fitness is notDetermined" in str(refused.value)
+    sextant_control.set_motion_permission("com.example.fit", "authorized")
+    assert app.activity_authorization() == "authorized"
+    app.start_pedometer()
+
+
+def test_a_bad_transition_type_is_refused_naming_it(sextant_control, sextant_app):
+    app = sextant_app("com.example.fit")
+    sextant_control.set_motion_permission("com.example.fit", "authorized")
     with pytest.raises(sextant.ProtocolError) as refused:
         app.start_activity_transitions(types=["walking", "flying"])
     assert refused.value.code == -32602 and "types[1]" in str(refused.value)

@@ -74,6 +74,7 @@ struct ActivityStartMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        try call.hub.activity.checkMotionAccess(call.session)
         call.hub.sessions.subscribe(call.session, to: .activity)
         if let current = call.hub.activity.current { call.hub.publish(to: call.session, ActivityEvent(activity: current)) }
         return .result([:])
@@ -93,6 +94,7 @@ struct ActivityTransitionsStartMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { request = try ActivityTransitionsStart(p) }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        try call.hub.activity.checkMotionAccess(call.session)
         call.hub.activity.startTransitions(call.session, request)
         return .result([:])
     }
@@ -118,6 +120,7 @@ struct PedometerStartMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        try call.hub.activity.checkMotionAccess(call.session)
         call.hub.activity.startPedometer(call.session)
         return .result([:])
     }
@@ -144,6 +147,7 @@ struct ActivityQueryMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { span = try ActivityQuery(p).span }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        try call.hub.activity.checkMotionAccess(call.session)
         let entries = call.hub.activity.engine.history.activities(from: span.from, to: span.to)
         let list = entries.map { ActivityService.wire($0.state, $0.source).json }
         return .result(["activities": .array(list)])
@@ -159,6 +163,7 @@ struct PedometerQueryMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { span = try PedometerQuery(p).span }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        try call.hub.activity.checkMotionAccess(call.session)
         let engine = call.hub.activity.engine
         let (steps, distance) = engine.history.steps(from: span.from, to: span.to, now: engine.steps)
         let data = WirePedometer(startDate: span.from, endDate: span.to, numberOfSteps: steps, distance: distance, currentCadence: nil, currentPace: nil)

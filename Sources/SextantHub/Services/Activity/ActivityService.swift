@@ -21,12 +21,13 @@ final class ActivityService: PhoneService {
             ActivityStartMethod.self, SubscriptionMethod<ActivityStop>.self,
             ActivityTransitionsStartMethod.self, ActivityTransitionsStopMethod.self, ActivityQueryMethod.self,
             PedometerStartMethod.self, PedometerStopMethod.self, PedometerQueryMethod.self,
+            ActivityAuthorizationMethod.self,
         ]
     }
-    static var controlMethods: [any RPCMethod.Type] { [ActivitySetMethod.self] }
+    static var controlMethods: [any RPCMethod.Type] { [ActivitySetMethod.self, MotionPermissionsSetMethod.self, MotionPermissionsListMethod.self] }
     static var consumedRecords: [RecordKind] { [.activity] }
 
-    private unowned let hub: Hub
+    unowned let hub: Hub
     private(set) var engine = ActivityEngine()
     private var transitions = Subscribers<TransitionSubscription>()
     private var pedometers = Subscribers<PedometerSubscription>()
@@ -34,8 +35,15 @@ final class ActivityService: PhoneService {
     private var judging = false
     /// The time of the last fix or record judged: a query's and a hand's `now`.
     private(set) var lastTime: Timestamp?
+    /// Each app's Motion & Fitness status as stored (A11); absent is notDetermined.
+    var motionPermissions: [String: MotionAuthorizationStatus]
 
-    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+    init(hub: Hub, stored: StoreSnapshot) {
+        self.hub = hub
+        motionPermissions = stored.motionPermissions
+    }
+
+    func holdsStored(_ app: String) -> Bool { motionPermissions[app] != nil }
 
     var wantsFixes: Bool {
         let heard =
@@ -99,6 +107,13 @@ final class ActivityService: PhoneService {
     func sessionClosed(_ session: AppSession) {
         transitions.remove(session)
         pedometers.remove(session)
+    }
+
+    /// A11: everything the session started ends (its status is no longer authorized).
+    func stopAll(_ session: AppSession) {
+        hub.sessions.unsubscribe(session, from: .activity)
+        stopTransitions(session)
+        stopPedometer(session)
     }
 
     /// The report now, as an `activity` event's params.

@@ -96,6 +96,9 @@ METHOD_PEDOMETER_START = "pedometer.start"
 METHOD_PEDOMETER_STOP = "pedometer.stop"
 METHOD_PEDOMETER_QUERY = "pedometer.query"
 METHOD_ACTIVITY_SET = "activity.set"
+METHOD_ACTIVITY_AUTHORIZATION = "activity.authorization"
+METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
+METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -137,6 +140,7 @@ REPLAY_STATES = ("idle", "running", "paused", "finished", "stopped",)
 ACTIVITY_TYPES = ("stationary", "walking", "running", "cycling", "automotive",)
 ACTIVITY_CONFIDENCES = ("low", "medium", "high",)
 ACTIVITY_TRANSITION_KINDS = ("enter", "exit",)
+MOTION_AUTHORIZATION_STATUSES = ("notDetermined", "denied", "authorized",)
 
 #: replay.start's speed: this string, or a factor from REPLAY_SPEED_SLOWEST to REPLAY_SPEED_FASTEST.
 REPLAY_SPEED_MAX = "max"

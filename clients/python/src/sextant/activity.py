@@ -84,6 +84,10 @@ class ActivityMethods:
 
     connection: Connection
 
+    def activity_authorization(self) -> str:
+        """``activity.authorization``: the app's Motion & Fitness status (A11)."""
+        return str(self.connection.call(wire.METHOD_ACTIVITY_AUTHORIZATION)["status"])
+
     def start_activity(self) -> None:
         """``activity.start``: the activity now (when there is one), then each change."""
         self.connection.call(wire.METHOD_ACTIVITY_START)
