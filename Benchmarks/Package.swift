@@ -88,5 +88,15 @@ let package = Package(
                 .product(name: "SextantCore", package: "Sextant"),
             ]
         ),
+
+        // The activity engine's cost per fix with and without a listener:
+        // `swift run -c release activity-figures`.
+        .executableTarget(
+            name: "activity-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
     ]
 )

@@ -31,6 +31,12 @@ public enum SextantEvent: Sendable, Equatable {
     case motion(WireMotion)
     /// The device's time zone changed (RULES Z1–Z10).
     case timeZone(WireTimeZone)
+    /// The device's activity changed (RULES A1–A5).
+    case activity(WireActivity)
+    /// An activity began or ended (Android's transitions, RULES A6).
+    case activityTransition(WireActivityTransition)
+    /// The steps since `pedometer.start` grew (RULES A7).
+    case pedometer(WirePedometer)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -55,6 +61,9 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.session: self = .session(params)
         case Event.motion: self = .motion(try WireMotion(json: params))
         case Event.timeZone: self = .timeZone(try WireTimeZone(json: params))
+        case Event.activity: self = .activity(try WireActivity(json: params))
+        case Event.activityTransition: self = .activityTransition(try WireActivityTransition(json: params))
+        case Event.pedometer: self = .pedometer(try WirePedometer(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -82,6 +91,9 @@ public enum SextantEvent: Sendable, Equatable {
         case .session: return Event.session
         case .motion: return Event.motion
         case .timeZone: return Event.timeZone
+        case .activity: return Event.activity
+        case .activityTransition: return Event.activityTransition
+        case .pedometer: return Event.pedometer
         }
     }
 
@@ -106,6 +118,9 @@ public enum SextantEvent: Sendable, Equatable {
         case .session(let members): return members
         case .motion(let motion): return motion.json
         case .timeZone(let zone): return zone.json
+        case .activity(let activity): return activity.json
+        case .activityTransition(let transition): return transition.json
+        case .pedometer(let pedometer): return pedometer.json
         }
     }
 }

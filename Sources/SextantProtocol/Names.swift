@@ -127,6 +127,20 @@ public enum Method {
     public static let timeZoneStart = "timeZone.start"
     public static let timeZoneStop = "timeZone.stop"
     public static let timeZoneSet = "timeZone.set"
+    // Activity and pedometer (RULES A1–A9): app socket, then control socket.
+    public static let activityStart = "activity.start"
+    public static let activityStop = "activity.stop"
+    public static let activityTransitionsStart = "activity.transitions.start"
+    public static let activityTransitionsStop = "activity.transitions.stop"
+    public static let activityQuery = "activity.query"
+    public static let pedometerStart = "pedometer.start"
+    public static let pedometerStop = "pedometer.stop"
+    public static let pedometerQuery = "pedometer.query"
+    public static let activitySet = "activity.set"
+    // Motion & Fitness authorization (RULES A11): app socket, then control socket.
+    public static let activityAuthorization = "activity.authorization"
+    public static let motionPermissionsSet = "motionPermissions.set"
+    public static let motionPermissionsList = "motionPermissions.list"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -143,6 +157,9 @@ public enum Method {
         watch,
         regionsList, regionsAdd, regionsRemove,
         timeZoneGet, timeZoneStart, timeZoneStop, timeZoneSet,
+        activityStart, activityStop, activityTransitionsStart, activityTransitionsStop, activityQuery,
+        pedometerStart, pedometerStop, pedometerQuery, activitySet,
+        activityAuthorization, motionPermissionsSet, motionPermissionsList,
     ]
 }
 
@@ -163,6 +180,9 @@ public enum Event {
     public static let headingCalibration = "headingCalibration"
     public static let satellites = "satellites"
     public static let motion = "motion"
+    public static let activity = "activity"
+    public static let activityTransition = "activityTransition"
+    public static let pedometer = "pedometer"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -183,6 +203,7 @@ public enum Event {
         session,
         motion,
         timeZone,
+        activity, activityTransition, pedometer,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -32,6 +32,10 @@ public enum ProtocolTable {
         Names("deviceProfiles", DeviceProfile.self),
         Names("replayStates", ReplayState.self),
         Names("timeZoneReasons", TimeZoneReason.self),
+        Names("activityTypes", ActivityType.self),
+        Names("activityConfidences", ActivityConfidence.self),
+        Names("activityTransitionKinds", ActivityTransitionKind.self),
+        Names("motionAuthorizationStatuses", MotionAuthorizationStatus.self),
     ]
 
     /// The whole table as JSON: `{methods, events, errors: [{code, name, meaning}], enums: {name: [values]}}`.

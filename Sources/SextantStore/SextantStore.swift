@@ -127,6 +127,9 @@ public final class SextantStore: Sendable {
                     )
                     """)
         }
+        migrator.registerMigration("v4: motion permissions") { db in
+            try db.execute(sql: "CREATE TABLE motion_permission (app TEXT PRIMARY KEY NOT NULL, status TEXT NOT NULL)")
+        }
         return migrator
     }
 
@@ -201,6 +204,10 @@ public final class SextantStore: Sendable {
                 try setting(db, "timeZone", zone)
             case .timeZoneOverride(nil):
                 try db.execute(sql: "DELETE FROM setting WHERE key = 'timeZone'")
+            case .motionPermission(let app, let status?):
+                try db.execute(sql: "INSERT OR REPLACE INTO motion_permission (app, status) VALUES (?, ?)", arguments: [app, status.rawValue])
+            case .motionPermission(let app, nil):
+                try db.execute(sql: "DELETE FROM motion_permission WHERE app = ?", arguments: [app])
             }
         }
     }

@@ -1,4 +1,5 @@
 import SextantCore
+import SextantProtocol
 
 /// One change to the store. A batch of changes is written in one transaction: all of it
 /// or none of it is on disk.
@@ -19,6 +20,8 @@ public enum StoreChange: Sendable, Equatable {
     case regionRemoved(app: String, identifier: String)
     /// The zone set by hand (RULES Z9); nil: the zone follows the position.
     case timeZoneOverride(String?)
+    /// An app's Motion & Fitness status (RULES A11); nil forgets it.
+    case motionPermission(app: String, MotionAuthorizationStatus?)
 }
 
 extension StoreChange {
@@ -26,8 +29,8 @@ extension StoreChange {
     /// nil for a change that holds nothing of an app (a forgotten decision, a removal).
     public var appHeld: String? {
         switch self {
-        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _): return app
-        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride: return nil
+        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _), .motionPermission(let app, _?): return app
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil): return nil
         }
     }
 }
@@ -55,6 +58,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var regions: [StoredRegion] = []
     /// The zone set by hand (RULES Z9), nil when automatic.
     public var timeZoneOverride: String? = nil
+    /// App id → its Motion & Fitness status (RULES A11).
+    public var motionPermissions: [String: MotionAuthorizationStatus] = [:]
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

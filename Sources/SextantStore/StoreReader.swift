@@ -34,7 +34,8 @@ struct StoreReader {
         return StoreSnapshot(
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
             policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions(),
-            timeZoneOverride: try Self.timeZone(settings["timeZone"]))
+            timeZoneOverride: try Self.timeZone(settings["timeZone"]),
+            motionPermissions: try motionPermissions())
     }
 
     /// The zone set by hand (RULES Z9): a well-formed id; whether tzdata knows it is the service's to say.
@@ -42,6 +43,18 @@ struct StoreReader {
         guard let setting else { return nil }
         guard TimeZoneID.isWellFormed(setting.value) else { throw setting.row.bad("value", TimeZoneID.problem(setting.value)) }
         return setting.value
+    }
+
+    /// Every app's Motion & Fitness status (RULES A11).
+    private func motionPermissions() throws -> [String: MotionAuthorizationStatus] {
+        var statuses: [String: MotionAuthorizationStatus] = [:]
+        try forEachRow("motion_permission", columns: ["app", "status"]) { row in
+            guard let status = MotionAuthorizationStatus(rawValue: try row.text("status")) else {
+                throw row.bad("status", "not notDetermined, denied or authorized")
+            }
+            statuses[try row.appID("app")] = status
+        }
+        return statuses
     }
 
     /// Every region, checked against the bounds `region.monitor` checks (RULES R8).

@@ -48,6 +48,12 @@ struct Status: ParsableCommand {
                     lines.append("Regions:           \(Text.plain(regions["count"])) (\(Text.plain(regions["apps"])) apps)")
                 }
                 if let zone = s["timeZone"] { lines.append(TimeCommand.Zone.Show.describe(zone).replacingOccurrences(of: "Time zone: ", with: "Time zone:         ")) }
+                if let activity = s["activity"].flatMap({ try? WireActivity(json: $0) }) {
+                    lines.append("Activity:          " + Text.activity(activity))
+                }
+                if let steps = s["steps"]?["numberOfSteps"]?.intValue, steps > 0 {
+                    lines.append("Steps:             \(steps), \(Text.plain(s["steps"]?["distance"])) m")
+                }
                 return lines.joined(separator: "\n")
             }
         }

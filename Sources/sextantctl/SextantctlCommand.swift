@@ -23,6 +23,7 @@ struct SextantctlCommand: ParsableCommand {
             Magnet.self, HeadingCommand.self,
             BrowserCommand.self,
             TimeCommand.self,
+            ActivityCommand.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

@@ -91,6 +91,9 @@ enum EventText {
         case .timeZone(let zone):
             let from = zone.previous.map { TerminalText.escaped($0) + " → " } ?? ""
             return "\(from)\(TimeCommand.Zone.describe(zone)) [\(zone.reason?.rawValue ?? "-")]  @ \(zone.time?.rfc3339 ?? "-")"
+        case .activity(let activity): return Text.activity(activity)
+        case .activityTransition(let t): return "\(t.transition.rawValue) \(t.activity.rawValue) @ \(t.time.rfc3339)"
+        case .pedometer(let pedometer): return Text.pedometer(pedometer)
         }
     }
 }

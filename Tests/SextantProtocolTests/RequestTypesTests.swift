@@ -156,6 +156,12 @@ struct RequestTypesTests {
              .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
             (Event.timeZone, #"{"zone":"Europe/Madrid","previous":"Europe/Lisbon","utcOffset":7200,"isDST":true,"time":"2026-03-01T10:00:00.250Z","automatic":true,"reason":"zoneChanged"}"#,
              .timeZone(WireTimeZone(zone: "Europe/Madrid", previous: "Europe/Lisbon", utcOffset: 7200, isDST: true, time: time, automatic: true, reason: .zoneChanged))),
+            (Event.activity, #"{"types":["stationary","automotive"],"confidence":"high","percent":100,"startDate":"2026-03-01T10:00:00.250Z","source":"derived"}"#,
+             .activity(WireActivity(types: [.stationary, .automotive], confidence: .high, percent: 100, startDate: time, source: "derived"))),
+            (Event.activityTransition, #"{"activity":"walking","transition":"enter","time":"2026-03-01T10:00:00.250Z","elapsedRealtimeNanos":5000000000}"#,
+             .activityTransition(WireActivityTransition(activity: .walking, transition: .enter, time: time, elapsedRealtimeNanos: 5_000_000_000))),
+            (Event.pedometer, #"{"startDate":"2026-03-01T10:00:00.250Z","endDate":"2026-03-01T10:00:00.250Z","numberOfSteps":12,"distance":8.76,"currentCadence":1.9,"currentPace":0.71}"#,
+             .pedometer(WirePedometer(startDate: time, endDate: time, numberOfSteps: 12, distance: 8.76, currentCadence: 1.9, currentPace: 0.71))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

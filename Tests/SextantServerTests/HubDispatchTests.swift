@@ -51,11 +51,14 @@ struct HubDispatchTests {
     func tablesMatchTheProtocol() {
         #expect(
             MethodTable.appSocket().names == [
+                "activity.authorization", "activity.query", "activity.start", "activity.stop", "activity.transitions.start", "activity.transitions.stop",
                 "app.update", "authorization.get", "authorization.request",
                 "heading.start", "heading.stop",
                 "hello", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",
-                "orientation.start", "orientation.stop", "posture.start", "posture.stop",
+                "orientation.start", "orientation.stop",
+                "pedometer.query", "pedometer.start", "pedometer.stop",
+                "posture.start", "posture.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
                 "satellites.start", "satellites.stop",
                 "significantChanges.start", "significantChanges.stop",
@@ -64,7 +67,10 @@ struct HubDispatchTests {
             ])
         #expect(
             MethodTable.controlSocket().names == [
-                "apps.list", "apps.update", "device.rotationLock", "device.set", "gnss.profile", "permissions.list", "permissions.owners",
+                "activity.set",
+                "apps.list", "apps.update", "device.rotationLock", "device.set", "gnss.profile",
+                "motionPermissions.list", "motionPermissions.set",
+                "permissions.list", "permissions.owners",
                 "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
                 "regions.add", "regions.list", "regions.remove",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",

@@ -5,6 +5,7 @@ public enum RecordKinds {
     /// Every record kind Sextant carries. One line a kind.
     public static let all = RecordKindTable([
         .sky,
+        .activity,
     ])
 }
 

@@ -14,6 +14,7 @@ enum ServiceRegistry {
             VisitsService.self,
             RegionsService.self,
             TimeZoneService.self,
+            ActivityService.self,
         ]
     }
 }

@@ -17,6 +17,7 @@
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
+from .activity import Activity, ActivityTransition, Pedometer
 from .app import App, Authorization, Heading, Motion, PendingAuthorization, Visit
 from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
@@ -44,4 +45,5 @@ __all__ = [
     "BrowserBridge",
     "Motion",
     "TimeZone",
+    "Activity", "ActivityTransition", "Pedometer",
 ]

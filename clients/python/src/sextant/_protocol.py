@@ -91,6 +91,18 @@ METHOD_TIME_ZONE_GET = "timeZone.get"
 METHOD_TIME_ZONE_START = "timeZone.start"
 METHOD_TIME_ZONE_STOP = "timeZone.stop"
 METHOD_TIME_ZONE_SET = "timeZone.set"
+METHOD_ACTIVITY_START = "activity.start"
+METHOD_ACTIVITY_STOP = "activity.stop"
+METHOD_ACTIVITY_TRANSITIONS_START = "activity.transitions.start"
+METHOD_ACTIVITY_TRANSITIONS_STOP = "activity.transitions.stop"
+METHOD_ACTIVITY_QUERY = "activity.query"
+METHOD_PEDOMETER_START = "pedometer.start"
+METHOD_PEDOMETER_STOP = "pedometer.stop"
+METHOD_PEDOMETER_QUERY = "pedometer.query"
+METHOD_ACTIVITY_SET = "activity.set"
+METHOD_ACTIVITY_AUTHORIZATION = "activity.authorization"
+METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
+METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -113,6 +125,9 @@ EVENT_SATELLITES = "satellites"
 EVENT_SESSION = "session"
 EVENT_MOTION = "motion"
 EVENT_TIME_ZONE = "timeZone"
+EVENT_ACTIVITY = "activity"
+EVENT_ACTIVITY_TRANSITION = "activityTransition"
+EVENT_PEDOMETER = "pedometer"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
@@ -128,6 +143,10 @@ FOLD_DIRECTIONS = ("vertical", "horizontal",)
 DEVICE_PROFILES = ("phone", "tablet", "foldable",)
 REPLAY_STATES = ("idle", "running", "paused", "finished", "stopped",)
 TIME_ZONE_REASONS = ("first", "zoneChanged", "offsetChanged", "manual", "automatic",)
+ACTIVITY_TYPES = ("stationary", "walking", "running", "cycling", "automotive",)
+ACTIVITY_CONFIDENCES = ("low", "medium", "high",)
+ACTIVITY_TRANSITION_KINDS = ("enter", "exit",)
+MOTION_AUTHORIZATION_STATUSES = ("notDetermined", "denied", "authorized",)
 
 #: replay.start's speed: this string, or a factor from REPLAY_SPEED_SLOWEST to REPLAY_SPEED_FASTEST.
 REPLAY_SPEED_MAX = "max"

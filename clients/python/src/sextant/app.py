@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from . import _protocol as wire
+from .activity import ActivityMethods
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .timezone import AppTimeZone
 
@@ -112,7 +113,7 @@ class PendingAuthorization:
         return Authorization.from_json(self._app.connection.response(self._id, wire.METHOD_AUTHORIZATION_REQUEST, timeout))
 
 
-class App(AppTimeZone):
+class App(AppTimeZone, ActivityMethods):
     """An app connected to ``RUNTIME-DIR/app.sock``, saying hello as ``app_id``.
 
     ``orientations`` lists the interface orientations it supports (all by default);

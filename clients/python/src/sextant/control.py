@@ -312,6 +312,15 @@ class Control(ControlTimeZone):
         """Give the compass back to a replay or the live sensors."""
         self.call(wire.METHOD_DEVICE_SET, {"heading": None})
 
+    def set_motion_permission(self, app: str, status: str) -> Dict[str, Any]:
+        """An app's Motion & Fitness status (``authorized``, ``denied``, ``notDetermined``),
+        stored; activity and steps are refused to an app not ``authorized`` (A11)."""
+        return self.call(wire.METHOD_MOTION_PERMISSIONS_SET, {"app": app, "status": status})
+
+    def set_activity(self, activity: str) -> None:
+        """Hold the device's activity (``walking``...), or ``auto`` to give it back (A9)."""
+        self.call(wire.METHOD_ACTIVITY_SET, {"activity": activity})
+
     def rotate(self, orientation: str, wait: bool = True, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         """Hold the device in ``orientation``; with ``wait``, return once the daemon's judge
         has decided it (after its settling time)."""
