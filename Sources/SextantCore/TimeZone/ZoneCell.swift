@@ -57,6 +57,16 @@ struct ZoneCell {
         let group = e >> 4
         let counts = checkpoint(bytes, group: group)
         var count = kind == nodeCode ? counts.nodes : counts.chords
+        if bits == 2 {
+            // The group's 16 codes are one 32-bit word (the checkpoints follow the codes, so
+            // the word is inside the bytes); count the codes before e that equal kind at once.
+            let at = codes + 4 * group
+            let word = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+            let before = UInt32(truncatingIfNeeded: (UInt64(1) << (2 * (e & 15))) - 1) & 0x5555_5555
+            let high = (word >> 1) & before, low = word & before
+            let highMatch = kind & 2 != 0 ? high : ~high & before, lowMatch = kind & 1 != 0 ? low : ~low & before
+            return count + (highMatch & lowMatch).nonzeroBitCount
+        }
         for k in group << 4 ..< e where code(bytes, k) == kind { count += 1 }
         return count
     }

@@ -56,7 +56,7 @@ def sample(sampler, regions, cache, share, progress):
             with open(path, "rb") as f:
                 grid += pickle.load(f)
             continue
-        if share and band % share[1] != share[0]:
+        if share == "cached" or share and band % share[1] != share[0]:
             grid += [[None] * tz_sample.COLS for _ in range(BAND_ROWS)]
             continue
         rows = sample_band(sampler, band, regions)
@@ -78,6 +78,8 @@ def main():
     parser.add_argument("--out", default="Traces/tz/zones.sxtz")
     parser.add_argument("--cache", help="a directory for the sampled bands (outside the repository)")
     parser.add_argument("--bands", help="I/N: sample only bands I mod N (into --cache), write no table")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="encode the bands in --cache only (the others absent): a partial table, to measure")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--test-regions", action="store_true",
                         help="only the cells round the border points (the tests' table)")
@@ -89,10 +91,12 @@ def main():
     sampler = tz_sample.Sampler(args.land_depth, args.sea_depth)
     regions = border_points.REGIONS.values() if args.test_regions else None
     share = tuple(int(v) for v in args.bands.split("/")) if args.bands else None
+    if args.cached_only:
+        share = "cached"
     if args.cache:
         os.makedirs(args.cache, exist_ok=True)
     grid = sample(sampler, regions, args.cache, share, not args.quiet)
-    if share:
+    if share and share != "cached":
         return
     table, counts = tz_format.encode(sampler, grid, tz_sample.LAND_TOLERANCE_M, tz_sample.SEA_TOLERANCE_M,
                                      tzfpy.data_version())
