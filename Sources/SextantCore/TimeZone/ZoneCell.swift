@@ -1,9 +1,9 @@
 /// One refined cell of a version-2 table, read in place (docs/timezone.md): a palette of
 /// zones; its quadtree's nodes in breadth-first order, four codes each (a leaf's palette
 /// index, `node` = the palette's size, `chord` = one more), 2 bits a code for a palette of
-/// two, else 4; before every fourth node the counts of node and chord codes so far, so that
-/// a child's index is a count rather than a pointer; then its chord leaves. A cell with no
-/// node is one chord leaf.
+/// two, else 4; before every eighth node the counts of node and chord codes so far, so that
+/// a child's index is a count rather than a pointer; then its chord leaves (3 bytes, 4 with
+/// more than two zones). A cell with no node is one chord leaf.
 struct ZoneCell {
     let paletteCount: Int
     let nodeCount: Int
@@ -18,7 +18,8 @@ struct ZoneCell {
     let end: Int
 
     static let headerSize = 5
-    static let edgeSteps = 4096   // chord ends: 12 bits an edge
+    static let edgeSteps = 1024   // chord ends: 10 bits an edge, 12 round the square
+    static let group = 32         // codes between checkpoints
 
     /// Reads the cell's header at `offset`; its parts' places follow from the counts.
     init(_ bytes: [UInt8], at offset: Int) {
@@ -29,8 +30,8 @@ struct ZoneCell {
         palette = offset + Self.headerSize
         codes = palette + 2 * paletteCount
         checkpoints = codes + (4 * nodeCount * bits + 7) / 8
-        chords = checkpoints + 4 * ((4 * nodeCount + 15) / 16)
-        chordWidth = paletteCount <= 2 ? 4 : 5
+        chords = checkpoints + 4 * ((4 * nodeCount + Self.group - 1) / Self.group)
+        chordWidth = paletteCount <= 2 ? 3 : 4
         end = chords + chordWidth * chordCount
     }
 
@@ -46,7 +47,7 @@ struct ZoneCell {
         return Int(bytes[codes + bit >> 3] >> UInt8(bit & 7)) & (1 << bits - 1)
     }
 
-    /// The counts of node and chord codes before code 16 × group.
+    /// The counts of node and chord codes before code 32 × group.
     func checkpoint(_ bytes: [UInt8], group: Int) -> (nodes: Int, chords: Int) {
         let at = checkpoints + 4 * group
         return (Int(bytes[at]) | Int(bytes[at + 1]) << 8, Int(bytes[at + 2]) | Int(bytes[at + 3]) << 8)
@@ -54,20 +55,21 @@ struct ZoneCell {
 
     /// How many codes before code `e` are `kind` (the node or the chord code).
     func rank(_ bytes: [UInt8], _ e: Int, kind: Int) -> Int {
-        let group = e >> 4
+        let group = e / Self.group, first = group * Self.group
         let counts = checkpoint(bytes, group: group)
         var count = kind == nodeCode ? counts.nodes : counts.chords
         if bits == 2 {
-            // The group's 16 codes are one 32-bit word (the checkpoints follow the codes, so
-            // the word is inside the bytes); count the codes before e that equal kind at once.
-            let at = codes + 4 * group
-            let word = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
-            let before = UInt32(truncatingIfNeeded: (UInt64(1) << (2 * (e & 15))) - 1) & 0x5555_5555
+            // The codes before e in the group fit one 64-bit word: count those equal to kind
+            // with one popcount (2 bits a code: its high and low bits both match).
+            let at = codes + first / 4
+            var word: UInt64 = 0
+            for k in 0..<(2 * (e - first) + 7) / 8 { word |= UInt64(bytes[at + k]) << (8 * k) }
+            let before = (e - first == 32 ? UInt64.max : (UInt64(1) << (2 * (e - first))) - 1) & 0x5555_5555_5555_5555
             let high = (word >> 1) & before, low = word & before
             let highMatch = kind & 2 != 0 ? high : ~high & before, lowMatch = kind & 1 != 0 ? low : ~low & before
             return count + (highMatch & lowMatch).nonzeroBitCount
         }
-        for k in group << 4 ..< e where code(bytes, k) == kind { count += 1 }
+        for k in first..<e where code(bytes, k) == kind { count += 1 }
         return count
     }
 
@@ -90,13 +92,13 @@ struct ZoneCell {
         }
     }
 
-    /// The chord's two ends (positions round the edge) and its left and right palette indices.
+    /// The chord's two ends (positions round the edge, 12 bits each) and its left and right
+    /// palette indices: with two zones the first is on the left; else a fourth byte says.
     func chord(_ bytes: [UInt8], _ k: Int) -> (a: Int, b: Int, left: Int, right: Int) {
         let at = chords + chordWidth * k
-        let word = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
-        let left = word >> 28
-        let right = chordWidth == 4 ? 1 - left : Int(bytes[at + 4])
-        return (word & 0x3FFF, (word >> 14) & 0x3FFF, left, right)
+        let word = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16
+        let sides = chordWidth == 3 ? (0, 1) : (Int(bytes[at + 3] & 15), Int(bytes[at + 3] >> 4))
+        return (word & 0xFFF, word >> 12, sides.0, sides.1)
     }
 
     /// A leaf a border crosses: the zone on the point's side of the chord. x, y in 0…1.
@@ -108,7 +110,7 @@ struct ZoneCell {
     }
 
     /// A point on the unit square's edge, anticlockwise from the south-west corner:
-    /// 4096 steps an edge (south, east, north, west).
+    /// 1024 steps an edge (south, east, north, west).
     static func perimeterPoint(_ position: Int) -> (Double, Double) {
         let edge = position / edgeSteps, f = Double(position % edgeSteps) / Double(edgeSteps)
         switch edge {

@@ -70,7 +70,9 @@ struct ZoneTableCheck {
         }
         var nodes = 0, chords = 0
         for e in 0..<4 * cell.nodeCount {
-            if e % 16 == 0, cell.checkpoint(bytes, group: e / 16) != (nodes, chords) { throw fail("cell \(slot) checkpoint \(e / 16) miscounts") }
+            if e % ZoneCell.group == 0, cell.checkpoint(bytes, group: e / ZoneCell.group) != (nodes, chords) {
+                throw fail("cell \(slot) checkpoint \(e / ZoneCell.group) miscounts")
+            }
             let code = cell.code(bytes, e)
             guard code <= cell.chordCode else { throw fail("cell \(slot) code \(e) is \(code)") }
             if code == cell.nodeCode {

@@ -3,8 +3,8 @@ independent of the Swift one (for measure-error.py).
 
 Each refined cell is a blob: its palette of zones, its quadtree in breadth-first order as
 2- or 4-bit codes (a leaf's palette index, "node" or "chord") with the counts of node and
-chord codes before every fourth node (so a child's index is a count, not a pointer), and its
-chord leaves at 4 or 5 bytes.
+chord codes before every eighth node (so a child's index is a count, not a pointer), and its
+chord leaves at 3 or 4 bytes.
 """
 import struct
 import zlib
@@ -17,7 +17,8 @@ SEA = 0x7FFD
 ABSENT = 0x7FFE
 REFINED = 0x8000        # | the run's first refined cell's rank in its row
 MAX_PALETTE = 14        # 4-bit codes: 14 zones, "node", "chord"
-EDGE_STEPS = 4096       # chord ends: 12 bits an edge, 14 round the square
+EDGE_STEPS = 1024       # chord ends: 10 bits an edge, 12 round the square
+GROUP = 32              # codes between checkpoints
 HEADER = 40
 
 
@@ -66,15 +67,18 @@ class CellEncoder:
         out += pack_codes(codes, code_bits(p))
         internal = chord = 0
         for e, c in enumerate(codes):
-            if e % 16 == 0:
+            if e % GROUP == 0:
                 out += struct.pack("<HH", internal, chord)
             internal += c == p
             chord += c == p + 1
         for ch in chords:
-            word = quantise(ch.a) | quantise(ch.b) << 14 | self.index[ch.left] << 28
-            out += struct.pack("<I", word)
+            a, b, left, right = quantise(ch.a), quantise(ch.b), self.index[ch.left], self.index[ch.right]
+            if p <= 2 and left != 0:
+                # With two zones the chord runs so that the first is on its left.
+                a, b, left, right = b, a, right, left
+            out += struct.pack("<I", a | b << 12)[:3]
             if p > 2:
-                out.append(self.index[ch.right])
+                out.append(left | right << 4)
         return bytes(out)
 
     def breadth_first(self):
@@ -185,16 +189,16 @@ class Table:
         bits = code_bits(p)
         codes_at = at + 5 + 2 * p
         checks_at = codes_at + (4 * n * bits + 7) // 8
-        chords_at = checks_at + 4 * ((4 * n + 15) // 16)
+        chords_at = checks_at + 4 * ((4 * n + GROUP - 1) // GROUP)
 
         def code(e):
             return (self.blob[codes_at + e * bits // 8] >> (e * bits % 8)) & ((1 << bits) - 1)
 
         def rank(e, kind):
-            g = e // 16
+            g = e // GROUP
             internal, chord = struct.unpack_from("<HH", self.blob, checks_at + 4 * g)
             count = internal if kind == p else chord
-            return count + sum(code(k) == kind for k in range(16 * g, e))
+            return count + sum(code(k) == kind for k in range(GROUP * g, e))
         if n == 0:
             return self.chord(chords_at, 0, p, palette, x, y)
         node = 0
@@ -211,9 +215,9 @@ class Table:
                 return self.chord(chords_at, rank(e, p + 1), p, palette, x, y)
 
     def chord(self, chords_at, k, p, palette, x, y):
-        width = 4 if p <= 2 else 5
-        word, = struct.unpack_from("<I", self.blob, chords_at + width * k)
-        left = word >> 28
-        right = 1 - left if p <= 2 else self.blob[chords_at + width * k + 4]
-        (ax, ay), (bx, by) = (unit_perimeter((word >> s & 0x3FFF) / EDGE_STEPS) for s in (0, 14))
+        width = 3 if p <= 2 else 4
+        at = chords_at + width * k
+        word = int.from_bytes(self.blob[at:at + 3], "little")
+        left, right = (0, 1) if p <= 2 else (self.blob[at + 3] & 15, self.blob[at + 3] >> 4)
+        (ax, ay), (bx, by) = (unit_perimeter((word >> s & 0xFFF) / EDGE_STEPS) for s in (0, 12))
         return palette[left if chord_side(ax, ay, bx, by, x, y) else right]
