@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures a table's agreement with tzfpy by distance from the nearest border, land and sea apart.
 
-Usage: Tools/dev/tz/measure-error.py [TABLE] [POINTS] [--world]
+Usage: Tools/dev/tz/measure-error.py [TABLE] [POINTS] [--world] [--show]
        (Traces/tz/test-regions.sxtz, 20000; --world: points over the whole globe)
 
 Half the points are uniform (in the test regions, or on the globe with --world), half within
@@ -70,6 +70,7 @@ def points(count, world, rng):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     world = "--world" in sys.argv
+    show = "--show" in sys.argv   # print each wrong point at least 100 m from a border
     path = args[0] if args else "Traces/tz/test-regions.sxtz"
     count = int(args[1]) if len(args) > 1 else 20000
     table = Table(open(path, "rb").read())
@@ -81,8 +82,11 @@ def main():
         if got is None:
             continue
         key = clearance(lon, lat)
+        want = tzfpy.get_tz(lon, lat) or nautical_zone(lon)
         total, wrong = tally.get(key, (0, 0))
-        tally[key] = (total + 1, wrong + (got != (tzfpy.get_tz(lon, lat) or nautical_zone(lon))))
+        tally[key] = (total + 1, wrong + (got != want))
+        if got != want and show and key[0] >= 100:
+            print(f"wrong: {lon:.6f} {lat:.6f} table {got} tzfpy {want}, {key[1]} border, clear {key[0]} m")
     for kind in ("land", "sea", "clear"):
         for bin_ in sorted(b for b, k in tally if k == kind):
             total, wrong = tally[(bin_, kind)]
