@@ -44,7 +44,7 @@ def sample_band(sampler, band, regions):
 
 
 def band_path(cache, sampler, band):
-    tag = f"l{sampler.land_depth}s{sampler.sea_depth}t{tz_sample.LAND_TOLERANCE_M}-{tz_sample.SEA_TOLERANCE_M}"
+    tag = f"l{sampler.land_depth}s{sampler.sea_depth}t{tz_sample.LAND_TOLERANCE_M}-{tz_sample.SEA_TOLERANCE_M}e"
     return os.path.join(cache, f"{tag}-band{band:03d}.pickle")
 
 

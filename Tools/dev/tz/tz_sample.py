@@ -89,11 +89,23 @@ class Sampler:
     def tolerance(self, zones):
         return SEA_TOLERANCE_M if self.sea in zones else LAND_TOLERANCE_M
 
-    def node(self, lon0, lat0, size, depth):
+    def edge_zones(self, lon0, lat0, size):
+        return {self.zone_at(*self.at(lon0, lat0, size, i / PERIMETER_SAMPLES)) for i in range(4 * PERIMETER_SAMPLES)}
+
+    def node(self, lon0, lat0, size, depth, strict=False):
+        """A tree for the node. A cell (depth 0) whose 5 × 5 samples agree is also sampled
+        round its edge (16 an edge, 1.7 km apart): a border that crosses the edge between the
+        lattice's points (a river's bend, a cape) makes the cell *strict*, where every node
+        is so checked, down to the depth limit."""
         samples = self.samples(lon0, lat0, size)
         zones = {z for _, _, z in samples}
         if len(zones) == 1:
-            return zones.pop()
+            if not strict and depth > 0:
+                return zones.pop()
+            zones |= self.edge_zones(lon0, lat0, size)
+            if len(zones) == 1:
+                return zones.pop()
+            strict = True
         deepest = depth >= self.depth_limit(zones)
         if len(zones) == 2 or deepest:
             chord = self.chord(lon0, lat0, size)
@@ -102,7 +114,7 @@ class Sampler:
         if deepest:
             return self.zone_at(lon0 + size / 2, lat0 + size / 2)
         half = size / 2
-        return tuple(self.node(lon0 + (q & 1) * half, lat0 + (q >> 1) * half, half, depth + 1)
+        return tuple(self.node(lon0 + (q & 1) * half, lat0 + (q >> 1) * half, half, depth + 1, strict)
                      for q in range(4))
 
     def chord(self, lon0, lat0, size):
