@@ -90,7 +90,11 @@ class Sampler:
         return SEA_TOLERANCE_M if self.sea in zones else LAND_TOLERANCE_M
 
     def edge_zones(self, lon0, lat0, size):
-        return {self.zone_at(*self.at(lon0, lat0, size, i / PERIMETER_SAMPLES)) for i in range(4 * PERIMETER_SAMPLES)}
+        """The zones just inside the node's edge (so that a border on the edge itself, a
+        meridian between two cells, does not count)."""
+        inset = size * 1e-6
+        return {self.zone_at(*self.at(lon0 + inset, lat0 + inset, size - 2 * inset, i / PERIMETER_SAMPLES))
+                for i in range(4 * PERIMETER_SAMPLES)}
 
     def node(self, lon0, lat0, size, depth, strict=False):
         """A tree for the node. A cell (depth 0) whose 5 × 5 samples agree is also sampled
