@@ -7,13 +7,14 @@ import Testing
     let table = ZoneFixtures.table
 
     @Test func everyBorderPointIsTzfpysAnswer() {
-        let points = ZoneFixtures.points
+        let points = ZoneFixtures.regionPoints
         #expect(points.count > 1000)
         let wrong = points.filter { table.zone(latitude: $0.latitude, longitude: $0.longitude) != $0.zone }
         #expect(wrong.isEmpty, "\(wrong.count) of \(points.count) points differ: \(wrong.prefix(10).map { "\($0.pair) \($0.kind) \($0.zone)" })")
     }
 
-    /// Each pair's two near points lie ~100–500 m either side of the border, in different zones.
+    /// Each pair's two near points lie ~100–500 m either side of a land border (~5 km either
+    /// side of the sea's edge), in different zones.
     @Test(arguments: [
         ("elvas-badajoz", "Europe/Lisbon", "Europe/Madrid"),
         ("knox-plymouth", "America/Indiana/Knox", "America/Indiana/Indianapolis"),
@@ -32,7 +33,7 @@ import Testing
         #expect(table.zone(latitude: nearA.latitude, longitude: nearA.longitude) == a)
         #expect(table.zone(latitude: nearB.latitude, longitude: nearB.longitude) == b)
         let apart = Geo.distance(lat1: nearA.latitude, lon1: nearA.longitude, lat2: nearB.latitude, lon2: nearB.longitude)
-        #expect(apart < 1100, "\(pair): \(apart) m apart")
+        #expect(apart < (nearA.bound == "sea" ? 11_000 : 1100), "\(pair): \(apart) m apart")
     }
 
     @Test func antimeridianWrapsAndLatitudeClamps() {
@@ -63,6 +64,57 @@ import Testing
         magic[0] = UInt8(ascii: "X")
         #expect(refusal(magic) == .badMagic)
         #expect(refusal([]) == .truncated(needed: 4, have: 0))
+    }
+
+    /// Format 1 (the 27 MB layout) is refused by number, not misread.
+    @Test func refusesAnOlderFormat() {
+        var bytes = ZoneFixtures.tableBytes
+        bytes[4] = 1
+        #expect(refusal(bytes) == .unsupportedVersion(1))
+    }
+
+    /// A cell whose codes claim more nodes than it holds (a walk would leave the cell) is
+    /// refused at load even with a good checksum, naming the cell.
+    @Test func refusesACellThatPointsOutside() {
+        var bytes = ZoneFixtures.tableBytes
+        let (slot, cell) = Self.firstCell(bytes, nodesAtLeast: 8)
+        let palette = Int(bytes[cell])
+        let nodeCode = UInt8(palette), bits = palette <= 2 ? 2 : 4
+        // The first four nodes' codes all say "node": more nodes than the cell has.
+        for k in 0..<(16 * bits / 8) {
+            bytes[cell + 5 + 2 * palette + k] = bits == 2 ? nodeCode * 0x55 : nodeCode * 0x11
+        }
+        Self.resealChecksum(&bytes)
+        guard case .badStructure(let what) = refusal(bytes) else {
+            Issue.record("not refused for its structure: \(String(describing: refusal(bytes)))")
+            return
+        }
+        #expect(what.hasPrefix("cell \(slot) "), "\(what)")
+    }
+
+    /// The first refined cell with at least that many nodes: its number and where it starts
+    /// (docs/timezone.md, format 2).
+    static func firstCell(_ bytes: [UInt8], nodesAtLeast: Int) -> (Int, Int) {
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        var at = 40
+        for _ in 0..<(Int(bytes[10]) | Int(bytes[11]) << 8) { at += 1 + Int(bytes[at]) }
+        let offsets = at + 4 * 721 + 4 * u32(12) + 4 * 721, blob = offsets + 4 * (u32(16) + 1)
+        for slot in 0..<u32(16) {
+            let cell = blob + u32(offsets + 4 * slot)
+            if Int(bytes[cell + 1]) | Int(bytes[cell + 2]) << 8 >= nodesAtLeast { return (slot, cell) }
+        }
+        fatalError("no cell with \(nodesAtLeast) nodes")
+    }
+
+    /// Stores the body's CRC-32 (zlib's) in the header, so that only the structure is wrong.
+    static func resealChecksum(_ bytes: inout [UInt8]) {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes[40...] {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        for k in 0..<4 { bytes[28 + k] = UInt8(truncatingIfNeeded: crc >> (8 * k)) }
     }
 
     private func refusal(_ bytes: [UInt8]) -> ZoneTableError? {

@@ -71,7 +71,8 @@ version="$(in_root sextantd --version)"
 echo "test-deb: sextantd --version: $version"
 for file in /usr/share/man/man8/sextantd.8.gz /usr/share/man/man1/sextantctl.1.gz /usr/share/man/man5/sextant-trace.5.gz /usr/share/man/man7/sextant-gpsd.7.gz \
     /usr/share/bash-completion/completions/sextantctl /usr/share/sextant/demo-walk.jsonl \
-    /usr/share/sextant/panel/index.html /usr/share/javascript/leaflet/leaflet.js; do
+    /usr/share/sextant/panel/index.html /usr/share/javascript/leaflet/leaflet.js \
+    /usr/share/sextant/tz/zones.sxtz /usr/share/sextant/tz/ATTRIBUTION.md; do
     in_root test -s "$file" || fail "$file is not installed"
 done
 [ "$(in_root sextant-panel --version)" = "$version" ] || fail "sextant-panel --version does not say $version"

@@ -23,6 +23,8 @@
 #   PREFIX/share/sextant/demo-walk.jsonl  the walk `sextantctl demo` replays
 #   PREFIX/share/sextant/panel/           the panel's page (web/panel/*); Leaflet is Debian's
 #                                        libjs-leaflet's, in /usr/share/javascript/leaflet
+#   PREFIX/share/sextant/tz/zones.sxtz    the world time-zone table (docs/timezone.md), with its
+#                                        ATTRIBUTION.md (ODbL), also in PREFIX/share/doc/sextant/tz/
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 action="${1:-install}"
@@ -78,6 +80,9 @@ install_tree() {
     install -m 0644 README.md docs/*.md "$root/share/doc/sextant/"
     install -m 0644 Traces/demo-walk.jsonl "$root/share/sextant/demo-walk.jsonl"
     install_panel "$root/share/sextant/panel"
+    install -D -m 0644 Traces/tz/zones.sxtz "$root/share/sextant/tz/zones.sxtz"
+    install -D -m 0644 Traces/tz/ATTRIBUTION.md "$root/share/sextant/tz/ATTRIBUTION.md"
+    install -D -m 0644 Traces/tz/ATTRIBUTION.md "$root/share/doc/sextant/tz/ATTRIBUTION.md"
     echo "install: installed under $root"
 }
 

@@ -30,6 +30,12 @@ Comment: Built from the Sextant source tree, commit $(git rev-parse --short HEAD
  Package.swift (swift-nio, swift-argument-parser, swift-log, swift-service-lifecycle, GRDB,
  hummingbird, hummingbird-websocket),
  each under its own licence (Apache-2.0, MIT).
+
+Files: usr/share/sextant/tz/*
+Copyright: OpenStreetMap contributors, timezone-boundary-builder, tzf-dist
+License: ODbL-1.0
+ The time-zone table is a derived database of timezone-boundary-builder's data (through
+ tzfpy), offered under the Open Database License 1.0; see /usr/share/sextant/tz/ATTRIBUTION.md.
 EOF
 printf 'sextant (%s) unstable; urgency=medium\n\n  * Built from the source tree by Tools/packaging/package-deb.sh.\n\n -- %s  %s\n' \
     "$version" "$maintainer" "$(date -R -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)")" | gzip -9n > "$doc/changelog.gz"

@@ -1,35 +1,36 @@
 /// The offline time-zone boundary table: which IANA zone holds a point, without the network.
 ///
 /// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
-/// ODbL-1.0); docs/timezone.md gives the format and the error bound. The caller hands over
-/// the file's bytes (this type does no I/O). A grid of cells holds a zone each, or a quadtree
-/// down to leaves that hold a zone or a chord where the border crosses them.
+/// ODbL-1.0); docs/timezone.md gives the format (version 2) and the error bound. The caller
+/// hands over the file's bytes (this type does no I/O) and they are read in place: a grid of
+/// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone or a chord
+/// where a border crosses them. The sea is one value: its zone, Etc/GMT±N, is computed from
+/// the longitude (`NauticalZone`).
 public struct ZoneTable: Sendable {
     /// IANA ids (and Etc/GMT±N at sea), indexed by the table's zone numbers.
     public let zoneNames: [String]
     /// The source data's version (tzfpy's `data_version()`, e.g. "2026e").
     public let dataVersion: String
     public let cellsPerDegree: Int
-    /// The deepest quadtree level between two land zones, and where one side is at sea.
+    /// The deepest quadtree level between two land zones, and where one side is the sea.
     public let landDepth: Int
     public let seaDepth: Int
+    /// How far a chord leaf may stray from the border it stands for, in metres, between two
+    /// land zones and at the sea's edge (the generator's check; docs/timezone.md).
+    public let landToleranceMetres: Int
+    public let seaToleranceMetres: Int
     public let byteCount: Int
 
+    let bytes: [UInt8]
+    let layout: ZoneTableLayout
     let columns: Int
     let rows: Int
-    let rowOffsets: [UInt32]
-    let runStarts: [UInt16]
-    let runValues: [UInt16]
-    let refinedCells: [UInt32]
-    let refinedFirstNode: [UInt32]
-    let refinedFirstSplit: [UInt32]
-    /// Four children a node (south-west, south-east, north-west, north-east).
-    let nodes: [UInt16]
-    /// Four values a split leaf: left zone, right zone, the chord's two perimeter positions.
-    let splits: [UInt16]
+    /// The zone numbers of Etc/GMT+12 … Etc/GMT-12, by hours east of UTC + 12.
+    let nauticalIndex: [Int]
 
-    static let refined: UInt16 = 0xFFFF
-    static let absent: UInt16 = 0xFFFE
+    static let sea: UInt16 = 0x7FFD
+    static let absent: UInt16 = 0x7FFE
+    static let refined: UInt16 = 0x8000
 
     public init(bytes: [UInt8]) throws {
         var reader = ByteReader(bytes)
@@ -38,26 +39,23 @@ public struct ZoneTable: Sendable {
         guard computed == header.checksum else {
             throw ZoneTableError.checksumMismatch(stored: header.checksum, computed: computed)
         }
-        zoneNames = try (0..<header.zoneCount).map { try Self.readName(&reader, index: $0) }
+        let names = try (0..<header.zoneCount).map { try Self.readName(&reader, index: $0) }
+        zoneNames = names
         dataVersion = header.dataVersion
         cellsPerDegree = header.cellsPerDegree
         landDepth = header.landDepth
         seaDepth = header.seaDepth
+        landToleranceMetres = header.landTolerance
+        seaToleranceMetres = header.seaTolerance
         byteCount = bytes.count
         columns = 360 * header.cellsPerDegree
         rows = 180 * header.cellsPerDegree
-        rowOffsets = try reader.u32s(rows + 1)
-        let runs = try reader.u16s(header.runCount * 2)
-        runStarts = stride(from: 0, to: runs.count, by: 2).map { runs[$0] }
-        runValues = stride(from: 1, to: runs.count, by: 2).map { runs[$0] }
-        let refinedTriples = try reader.u32s(header.refinedCount * 3)
-        refinedCells = stride(from: 0, to: refinedTriples.count, by: 3).map { refinedTriples[$0] }
-        refinedFirstNode = stride(from: 1, to: refinedTriples.count, by: 3).map { refinedTriples[$0] }
-        refinedFirstSplit = stride(from: 2, to: refinedTriples.count, by: 3).map { refinedTriples[$0] }
-        nodes = try reader.u16s(header.nodeCount * 4)
-        splits = try reader.u16s(header.splitCount * 4)
-        guard reader.position == bytes.count else {
-            throw ZoneTableError.badStructure("\(bytes.count - reader.position) bytes after the splits")
+        layout = try ZoneTableLayout(header: header, rows: rows, at: reader.position, byteCount: bytes.count)
+        self.bytes = bytes
+        nauticalIndex = try (-12...12).map { hours in
+            let name = hours == 0 ? "Etc/GMT" : "Etc/GMT\(hours > 0 ? "-" : "+")\(abs(hours))"
+            guard let index = names.firstIndex(of: name) else { throw ZoneTableError.badStructure("no zone \(name) for the sea") }
+            return index
         }
         try ZoneTableCheck(self).run()
     }
@@ -86,68 +84,63 @@ public struct ZoneTable: Sendable {
         if lon < 0 { lon += 360 }
         let x = lon * perDegree
         let row = min(rows - 1, Int(y)), column = min(columns - 1, Int(x))
-        let value = gridValue(row: row, column: column)
-        if value == Self.absent { return nil }
-        if value != Self.refined { return Int(value) }
-        return descend(cell: row * columns + column, x: x - Double(column), y: y - Double(row))
+        let (start, value) = run(row: row, column: column)
+        var zone = value
+        if value >= Self.refined {
+            let slot = Int(layout.u32(bytes, layout.rowRefined + 4 * row)) + Int(value & 0x7FFF) + column - start
+            let cell = ZoneCell(bytes, at: layout.blob + Int(layout.u32(bytes, layout.cellOffsets + 4 * slot)))
+            zone = cell.zoneValue(bytes, x: x - Double(column), y: y - Double(row))
+        }
+        switch zone {
+        case Self.absent: return nil
+        case Self.sea: return nauticalZoneIndex(lon - 180)
+        default: return Int(zone)
+        }
     }
 
-    func gridValue(row: Int, column: Int) -> UInt16 {
-        var low = Int(rowOffsets[row]), high = Int(rowOffsets[row + 1]) - 1
+    /// Etc/GMT±N for a longitude in −180…180: N = round(lon / 15), the strips tzfpy's data
+    /// draws at sea (their edges lie on the cells' edges).
+    func nauticalZoneIndex(_ longitude: Double) -> Int {
+        let hours = min(12, max(-12, Int((longitude / 15).rounded())))
+        return nauticalIndex[hours + 12]
+    }
+
+    /// The run of the row that holds the column: its first column and its value.
+    func run(row: Int, column: Int) -> (start: Int, value: UInt16) {
+        var low = Int(layout.u32(bytes, layout.rowRuns + 4 * row))
+        var high = Int(layout.u32(bytes, layout.rowRuns + 4 * row + 4)) - 1
         // The last run of the row that starts at or before the column.
         while low < high {
             let middle = (low + high + 1) / 2
-            if Int(runStarts[middle]) <= column { low = middle } else { high = middle - 1 }
+            if Int(layout.u16(bytes, layout.runs + 4 * middle)) <= column { low = middle } else { high = middle - 1 }
         }
-        return runValues[low]
+        return (Int(layout.u16(bytes, layout.runs + 4 * low)), layout.u16(bytes, layout.runs + 4 * low + 2))
+    }
+}
+
+/// Where each part of a version-2 table starts, in bytes from the file's start.
+struct ZoneTableLayout: Sendable {
+    let rowRuns: Int, runs: Int, rowRefined: Int, cellOffsets: Int, blob: Int
+    let runCount: Int, refinedCount: Int, blobCount: Int
+
+    init(header: ZoneTableHeader, rows: Int, at start: Int, byteCount: Int) throws {
+        rowRuns = start
+        runs = rowRuns + 4 * (rows + 1)
+        rowRefined = runs + 4 * header.runCount
+        cellOffsets = rowRefined + 4 * (rows + 1)
+        blob = cellOffsets + 4 * (header.refinedCount + 1)
+        runCount = header.runCount
+        refinedCount = header.refinedCount
+        blobCount = header.blobCount
+        guard blob + blobCount == byteCount else {
+            throw blob + blobCount > byteCount ? ZoneTableError.truncated(needed: blob + blobCount, have: byteCount)
+                : ZoneTableError.badStructure("\(byteCount - blob - blobCount) bytes after the cells")
+        }
     }
 
-    /// Walks a refined cell's quadtree; x and y are the point's place in the cell, 0..<1.
-    func descend(cell: Int, x: Double, y: Double) -> Int? {
-        guard let slot = refinedSlot(of: UInt32(cell)) else { return nil }
-        let firstNode = Int(refinedFirstNode[slot]), firstSplit = Int(refinedFirstSplit[slot])
-        var node = firstNode, x = x, y = y
-        while true {
-            let east = x >= 0.5, north = y >= 0.5
-            let child = nodes[node * 4 + (east ? 1 : 0) + (north ? 2 : 0)]
-            x = east ? 2 * x - 1 : 2 * x
-            y = north ? 2 * y - 1 : 2 * y
-            switch child {
-            case ..<0x8000: node = firstNode + Int(child)
-            case ..<0xC000: return Int(child & 0x3FFF)
-            default: return splitZone(firstSplit + Int(child & 0x3FFF), x: x, y: y)
-            }
-        }
-    }
+    func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
 
-    func refinedSlot(of cell: UInt32) -> Int? {
-        var low = 0, high = refinedCells.count - 1
-        while low <= high {
-            let middle = (low + high) / 2
-            if refinedCells[middle] == cell { return middle }
-            if refinedCells[middle] < cell { low = middle + 1 } else { high = middle - 1 }
-        }
-        return nil
-    }
-
-    /// A leaf the border crosses: the zone on the point's side of the chord. x, y in 0…1.
-    func splitZone(_ split: Int, x: Double, y: Double) -> Int {
-        let base = split * 4
-        let (x1, y1) = Self.perimeterPoint(splits[base + 2])
-        let (x2, y2) = Self.perimeterPoint(splits[base + 3])
-        let side = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
-        return Int(side >= 0 ? splits[base] : splits[base + 1])
-    }
-
-    /// A point on the unit square's edge, anticlockwise from the south-west corner:
-    /// 16384 steps an edge (south, east, north, west).
-    static func perimeterPoint(_ position: UInt16) -> (Double, Double) {
-        let edge = Int(position) / 16384, f = Double(Int(position) % 16384) / 16384
-        switch edge {
-        case 0: return (f, 0)
-        case 1: return (1, f)
-        case 2: return (1 - f, 1)
-        default: return (0, 1 - f)
-        }
+    func u32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
     }
 }

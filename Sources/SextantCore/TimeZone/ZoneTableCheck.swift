@@ -1,81 +1,96 @@
-/// Checks a table's structure once, at load, so that lookups can index without checks and
-/// always end: a refusal names what is wrong and where.
+/// Checks a table's structure once, at load, so that lookups can read in place without
+/// checks and always end: a refusal names what is wrong and where.
 struct ZoneTableCheck {
     let table: ZoneTable
+    var bytes: [UInt8] { table.bytes }
+    var layout: ZoneTableLayout { table.layout }
 
     init(_ table: ZoneTable) { self.table = table }
 
     func run() throws {
-        try checkRuns()
-        try checkRefined()
-        for slot in table.refinedCells.indices { try checkCell(slot) }
+        try checkRows()
+        try checkCellOffsets()
+        for slot in 0..<layout.refinedCount { try checkCell(slot) }
     }
 
     private func fail(_ what: String) -> ZoneTableError { .badStructure(what) }
 
-    private func checkRuns() throws {
-        let offsets = table.rowOffsets
-        guard offsets.first == 0, offsets.last.map(Int.init) == table.runStarts.count else {
-            throw fail("row offsets do not span the \(table.runStarts.count) runs")
+    private func rowRuns(_ row: Int) -> Int { Int(layout.u32(bytes, layout.rowRuns + 4 * row)) }
+    private func rowRefined(_ row: Int) -> Int { Int(layout.u32(bytes, layout.rowRefined + 4 * row)) }
+
+    /// Each row's runs start at column 0 and ascend; a value is a zone, the sea, absent, or
+    /// a refined run whose rank in its row is the count of refined cells before it.
+    private func checkRows() throws {
+        guard rowRuns(0) == 0, rowRuns(table.rows) == layout.runCount, rowRefined(0) == 0,
+              rowRefined(table.rows) == layout.refinedCount else {
+            throw fail("row offsets do not span the \(layout.runCount) runs and \(layout.refinedCount) refined cells")
         }
         for row in 0..<table.rows {
-            let first = Int(offsets[row]), end = Int(offsets[row + 1])
-            guard first < end, table.runStarts[first] == 0 else { throw fail("row \(row) does not start at column 0") }
+            let first = rowRuns(row), end = rowRuns(row + 1)
+            guard first < end, end <= layout.runCount, layout.u16(bytes, layout.runs + 4 * first) == 0 else {
+                throw fail("row \(row) does not start at column 0")
+            }
+            var refinedInRow = 0
             for run in first..<end {
-                guard run == first || table.runStarts[run] > table.runStarts[run - 1],
-                      Int(table.runStarts[run]) < table.columns else { throw fail("row \(row) run \(run - first) out of order") }
-                let value = table.runValues[run]
-                guard Int(value) < table.zoneNames.count || value >= ZoneTable.absent else {
+                let start = Int(layout.u16(bytes, layout.runs + 4 * run)), value = layout.u16(bytes, layout.runs + 4 * run + 2)
+                let next = run + 1 < end ? Int(layout.u16(bytes, layout.runs + 4 * run + 4)) : table.columns
+                guard start < next, next <= table.columns else { throw fail("row \(row) run \(run - first) out of order") }
+                if value >= ZoneTable.refined {
+                    guard Int(value & 0x7FFF) == refinedInRow else { throw fail("row \(row) run \(run - first) miscounts its refined cells") }
+                    refinedInRow += next - start
+                } else if Int(value) >= table.zoneNames.count, value != ZoneTable.sea, value != ZoneTable.absent {
                     throw fail("row \(row) names zone \(value) of \(table.zoneNames.count)")
                 }
             }
+            guard rowRefined(row + 1) - rowRefined(row) == refinedInRow else { throw fail("row \(row)'s refined count") }
         }
     }
 
-    private func checkRefined() throws {
-        let cells = table.refinedCells
-        for slot in cells.indices {
-            guard Int(cells[slot]) < table.rows * table.columns, slot == 0 || cells[slot] > cells[slot - 1] else {
-                throw fail("refined cell \(slot) out of order or range")
-            }
-            guard slot == 0 || (table.refinedFirstNode[slot] > table.refinedFirstNode[slot - 1]
-                                && table.refinedFirstSplit[slot] >= table.refinedFirstSplit[slot - 1]) else {
-                throw fail("refined cell \(slot)'s nodes overlap the previous cell's")
-            }
+    private func cellOffset(_ slot: Int) -> Int { Int(layout.u32(bytes, layout.cellOffsets + 4 * slot)) }
+
+    private func checkCellOffsets() throws {
+        guard cellOffset(0) == 0, cellOffset(layout.refinedCount) == layout.blobCount else {
+            throw fail("cell offsets do not span the \(layout.blobCount) bytes of cells")
+        }
+        for slot in 0..<layout.refinedCount where cellOffset(slot + 1) < cellOffset(slot) + ZoneCell.headerSize {
+            throw fail("refined cell \(slot) is shorter than its header")
         }
     }
 
-    /// Every child of a cell's node points forward within the cell (so a walk ends), every
-    /// leaf names a zone, every split leaf is the cell's and names zones and edge positions.
+    /// The cell's parts fill its bytes exactly; every code is known; the checkpoints are the
+    /// counts; every node's child lies after it (so a walk ends); every chord is the cell's
+    /// and names palette entries; every palette entry is a zone or the sea.
     private func checkCell(_ slot: Int) throws {
-        let firstNode = Int(table.refinedFirstNode[slot]), firstSplit = Int(table.refinedFirstSplit[slot])
-        let last = slot + 1 < table.refinedCells.count
-        let endNode = last ? Int(table.refinedFirstNode[slot + 1]) : table.nodes.count / 4
-        let endSplit = last ? Int(table.refinedFirstSplit[slot + 1]) : table.splits.count / 4
-        guard firstNode < endNode, endNode <= table.nodes.count / 4, endSplit <= table.splits.count / 4 else {
-            throw fail("refined cell \(slot) has no nodes")
+        let start = layout.blob + cellOffset(slot), end = layout.blob + cellOffset(slot + 1)
+        let cell = ZoneCell(bytes, at: start)
+        guard (1...14).contains(cell.paletteCount), cell.end == end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
+        for k in 0..<cell.paletteCount {
+            let value = cell.paletteValue(bytes, k)
+            guard Int(value) < table.zoneNames.count || value == ZoneTable.sea else { throw fail("cell \(slot) palette names zone \(value)") }
         }
-        for node in firstNode..<endNode {
-            for child in table.nodes[node * 4..<node * 4 + 4] {
-                switch child {
-                case ..<0x8000:
-                    guard firstNode + Int(child) > node, firstNode + Int(child) < endNode else {
-                        throw fail("cell \(slot) node \(node - firstNode) points outside the cell or back")
-                    }
-                case ..<0xC000:
-                    guard Int(child & 0x3FFF) < table.zoneNames.count else { throw fail("cell \(slot) leaf zone \(child & 0x3FFF)") }
-                default:
-                    try checkSplit(firstSplit + Int(child & 0x3FFF), end: endSplit, cell: slot)
-                }
+        var nodes = 0, chords = 0
+        for e in 0..<4 * cell.nodeCount {
+            if e % ZoneCell.group == 0, cell.checkpoint(bytes, group: e / ZoneCell.group) != (nodes, chords) {
+                throw fail("cell \(slot) checkpoint \(e / ZoneCell.group) miscounts")
             }
+            let code = cell.code(bytes, e)
+            guard code <= cell.chordCode else { throw fail("cell \(slot) code \(e) is \(code)") }
+            if code == cell.nodeCode {
+                nodes += 1
+                guard nodes > e / 4, nodes < cell.nodeCount else { throw fail("cell \(slot) node \(e / 4) points outside the cell or back") }
+            }
+            if code == cell.chordCode { chords += 1 }
         }
-    }
-
-    private func checkSplit(_ split: Int, end: Int, cell: Int) throws {
-        guard split < end else { throw fail("cell \(cell) split \(split) is not the cell's") }
-        let values = table.splits[split * 4..<split * 4 + 4]
-        guard Int(values[split * 4]) < table.zoneNames.count, Int(values[split * 4 + 1]) < table.zoneNames.count else {
-            throw fail("cell \(cell) split \(split) names an unknown zone")
+        // A cell with no node is one chord leaf.
+        let expected = cell.nodeCount == 0 ? (0, 1) : (cell.nodeCount - 1, chords)
+        guard (nodes, cell.chordCount) == expected else {
+            throw fail("cell \(slot) has \(cell.nodeCount) nodes and \(cell.chordCount) chords, its codes \(nodes + 1) and \(chords)")
+        }
+        for k in 0..<cell.chordCount {
+            let chord = cell.chord(bytes, k)
+            guard chord.left < cell.paletteCount, chord.right >= 0, chord.right < cell.paletteCount else {
+                throw fail("cell \(slot) chord \(k) names palette entries \(chord.left), \(chord.right) of \(cell.paletteCount)")
+            }
         }
     }
 }

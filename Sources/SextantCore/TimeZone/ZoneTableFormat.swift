@@ -12,7 +12,7 @@ public enum ZoneTableError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .truncated(let needed, let have): "time-zone table truncated: needs \(needed) bytes, has \(have)"
         case .badMagic: "not a time-zone table (no SXTZ magic at byte 0)"
-        case .unsupportedVersion(let v): "time-zone table version \(v) is not supported (1 is)"
+        case .unsupportedVersion(let v): "time-zone table version \(v) is not supported (\(ZoneTableHeader.version) is)"
         case .badGrid(let c): "time-zone table grid of \(c) cells per degree is not supported (1…64 are)"
         case .checksumMismatch(let stored, let computed):
             "time-zone table checksum mismatch: header says \(stored), body is \(computed)"
@@ -90,34 +90,38 @@ enum CRC32 {
     }
 }
 
-/// The fixed part at the start of a table (docs/timezone.md).
+/// The fixed part at the start of a table (docs/timezone.md, format version 2).
 struct ZoneTableHeader {
     static let size = 40
+    static let version: UInt16 = 2
     var cellsPerDegree: Int
     var landDepth: Int
     var seaDepth: Int
     var zoneCount: Int
     var runCount: Int
     var refinedCount: Int
-    var nodeCount: Int
-    var splitCount: Int
+    var blobCount: Int
+    var landTolerance: Int
+    var seaTolerance: Int
     var checksum: UInt32
     var dataVersion: String
 
     init(_ reader: inout ByteReader) throws {
         guard try Array(reader.take(4)) == Array("SXTZ".utf8) else { throw ZoneTableError.badMagic }
         let version = try reader.u16()
-        guard version == 1 else { throw ZoneTableError.unsupportedVersion(version) }
+        guard version == Self.version else { throw ZoneTableError.unsupportedVersion(version) }
         let perDegree = try reader.u16()
         guard (1...64).contains(perDegree) else { throw ZoneTableError.badGrid(cellsPerDegree: perDegree) }
         cellsPerDegree = Int(perDegree)
         landDepth = Int(try reader.u8())
         seaDepth = Int(try reader.u8())
         zoneCount = Int(try reader.u16())
+        guard zoneCount < Int(ZoneTable.sea) else { throw ZoneTableError.badStructure("\(zoneCount) zones") }
         runCount = Int(try reader.u32())
         refinedCount = Int(try reader.u32())
-        nodeCount = Int(try reader.u32())
-        splitCount = Int(try reader.u32())
+        blobCount = Int(try reader.u32())
+        landTolerance = Int(try reader.u16())
+        seaTolerance = Int(try reader.u16())
         checksum = try reader.u32()
         dataVersion = String(decoding: try reader.take(8).prefix { $0 != 0 }, as: UTF8.self)
     }

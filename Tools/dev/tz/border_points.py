@@ -5,6 +5,11 @@ them; then, on each side, the nearest point along the segment whose ring of radi
 CLEARANCE_M (RING directions) all gives that side's zone: a point at least that far from any
 border in tzfpy's data. Also RANDOM_PER_REGION random points per region with the same
 clearance, and the pairs' own ends.
+
+The sea's edge (territorial waters against Etc/GMT±N) is held to a looser bound than a land
+border (docs/timezone.md, Z1): a pair whose crossing is at the sea's edge has its near
+points SEA_CLEARANCE_M from it, and a random point within SEA_CLEARANCE_M of a sea edge is
+not drawn. The last column says which bound a point was chosen by.
 """
 import math
 import random
@@ -12,6 +17,8 @@ import random
 import tzfpy
 
 CLEARANCE_M = 100
+SEA_CLEARANCE_M = 5000
+SEA_RINGS_M = (250, 500, 1000, 2000, 3500, 5000)
 RING = 32
 RANDOM_PER_REGION = 150
 METRES_PER_DEGREE = 111_320
@@ -48,6 +55,24 @@ PAIRS = {
     "atlantic-meridian": ((-37.7, 30.0), (-37.3, 30.0)),
 }
 
+# name: (lon, lat): places over the world, for the world table (kind "world"), and
+# WORLD_RANDOM points drawn over the globe (kind "world-random"); the test table does not
+# cover them.
+WORLD = {
+    "lisbon": (-9.14, 38.72), "madrid": (-3.70, 40.42), "paris": (2.35, 48.86),
+    "indianapolis": (-86.16, 39.77), "phoenix": (-112.07, 33.45), "window-rock": (-109.05, 35.67),
+    "kabul": (69.17, 34.53), "kashgar": (75.99, 39.47), "sydney": (151.21, -33.87),
+    "ship-north-pacific": (-150.0, 30.0), "ship-south-atlantic": (-20.0, -40.0),
+    "ship-indian-ocean": (80.0, -30.0), "ship-dateline-east": (179.8, 5.0),
+    "ship-dateline-west": (-179.8, 5.0), "ship-arctic": (0.0, 87.0),
+    # 100-400 m from a land border in cells whose 5 x 5 lattice saw one zone: what the
+    # cells' edge check (tz_sample.py) finds.
+    "edge-bahia-araguaina": (-46.228943, -12.527113), "edge-china-hovd": (87.991514, 48.609397),
+    "edge-caprivi": (24.706681, -17.498739), "edge-hudson-bay": (-77.729882, 59.401161),
+    "edge-chile-bolivia": (-68.762118, -20.090921),
+}
+WORLD_RANDOM = 300
+
 
 def zone(lon, lat):
     return tzfpy.get_tz(wrap(lon), lat)
@@ -60,6 +85,20 @@ def wrap(lon):
 def offset(lon, lat, east_m, north_m):
     return (wrap(lon + east_m / (METRES_PER_DEGREE * math.cos(math.radians(lat)))),
             lat + north_m / METRES_PER_DEGREE)
+
+
+def is_sea(zone_id):
+    return not zone_id or zone_id.startswith("Etc/GMT")
+
+
+def near_sea_edge(lon, lat):
+    """Whether a ring within SEA_CLEARANCE_M meets both the sea and a land zone."""
+    for r in SEA_RINGS_M:
+        zones = {zone(lon, lat)} | {zone(*offset(lon, lat, r * math.cos(a), r * math.sin(a)))
+                                    for a in (2 * math.pi * k / RING for k in range(RING))}
+        if any(map(is_sea, zones)) and not all(map(is_sea, zones)):
+            return True
+    return False
 
 
 def clear(lon, lat, radius_m=CLEARANCE_M):
@@ -94,27 +133,30 @@ def segment_length_m(a, b):
     return math.hypot(wrap(b[0] - a[0]) * math.cos(mean_lat), b[1] - a[1]) * METRES_PER_DEGREE
 
 
-def clear_point_beside(a, b, at, direction):
+def clear_point_beside(a, b, at, direction, clearance_m):
     """Stepping 10 m at a time from the crossing at fraction `at`, the first clear point."""
     step = 10 / segment_length_m(a, b)
-    f = at + direction * step * (CLEARANCE_M // 10)
+    f = at + direction * step * (clearance_m // 10)
     while 0 <= f <= 1:
         point = lerp(a, b, f)
-        if clear(*point):
+        if clear(*point, clearance_m):
             return point, abs(f - at) * segment_length_m(a, b)
         f += direction * step
     return None, None
 
 
 def pair_rows(name, a, b):
-    rows = [(name, "end-a", *a, zone(*a), ""), (name, "end-b", *b, zone(*b), "")]
+    rows = [(name, "end-a", *a, zone(*a), "", "end"), (name, "end-b", *b, zone(*b), "", "end")]
     if zone(*a) == zone(*b):
         return rows
     at = crossing(a, b)
+    step = 1 / segment_length_m(a, b)
+    sides = {zone(*lerp(a, b, at - step)), zone(*lerp(a, b, at + step))}
+    bound = "sea" if any(map(is_sea, sides)) and not all(map(is_sea, sides)) else "land"
     for side, direction in (("near-a", -1), ("near-b", 1)):
-        point, along = clear_point_beside(a, b, at, direction)
+        point, along = clear_point_beside(a, b, at, direction, SEA_CLEARANCE_M if bound == "sea" else CLEARANCE_M)
         if point:
-            rows.append((name, side, *point, zone(*point), f"{along:.0f}"))
+            rows.append((name, side, *point, zone(*point), f"{along:.0f}", bound))
     return rows
 
 
@@ -123,8 +165,20 @@ def random_rows(name, region, rng):
     rows = []
     while len(rows) < RANDOM_PER_REGION:
         lon, lat = rng.uniform(w, e), rng.uniform(s, n)
-        if clear(lon, lat):
-            rows.append((name, "random", lon, lat, zone(lon, lat), ""))
+        if clear(lon, lat) and not near_sea_edge(lon, lat):
+            rows.append((name, "random", lon, lat, zone(lon, lat), "", "land"))
+    return rows
+
+
+def world_rows(rng):
+    rows = []
+    for name, (lon, lat) in WORLD.items():
+        assert clear(lon, lat) and not near_sea_edge(lon, lat), f"{name} is near a border"
+        rows.append((name, "world", lon, lat, zone(lon, lat), "", "land"))
+    while len(rows) < len(WORLD) + WORLD_RANDOM:
+        lon, lat = rng.uniform(-180, 180), math.degrees(math.asin(rng.uniform(-1, 1)))
+        if clear(lon, lat) and not near_sea_edge(lon, lat):
+            rows.append(("globe", "world-random", lon, lat, zone(lon, lat), "", "land"))
     return rows
 
 
@@ -135,9 +189,10 @@ def write(path):
         rows += pair_rows(name, a, b)
     for name, region in REGIONS.items():
         rows += random_rows(name, region, rng)
+    rows += world_rows(random.Random(42))
     with open(path, "w", encoding="ascii") as out:
         out.write(f"# tzfpy {tzfpy.data_version()} answers, written by Tools/dev/tz/make-tz-table.py "
-                  f"--points; clearance {CLEARANCE_M} m.\n")
-        out.write("# pair\tkind\tlongitude\tlatitude\tzone\tmetres from the crossing\n")
-        for name, kind, lon, lat, z, along in rows:
-            out.write(f"{name}\t{kind}\t{lon:.7f}\t{lat:.7f}\t{z}\t{along}\n")
+                  f"--points; clearance {CLEARANCE_M} m from a land border, {SEA_CLEARANCE_M} m from the sea's edge.\n")
+        out.write("# pair\tkind\tlongitude\tlatitude\tzone\tmetres from the crossing\tbound (land, sea, end)\n")
+        for name, kind, lon, lat, z, along, bound in rows:
+            out.write(f"{name}\t{kind}\t{lon:.7f}\t{lat:.7f}\t{z}\t{along}\t{bound}\n")

@@ -1,108 +1,97 @@
 #!/usr/bin/env python3
-"""Measures a table's agreement with tzfpy by distance from the nearest border.
+"""Measures a table's agreement with tzfpy by distance from the nearest border, land and sea apart.
 
-Usage: Tools/dev/tz/measure-error.py [TABLE] [POINTS]   (Traces/tz/test-regions.sxtz, 20000)
+Usage: Tools/dev/tz/measure-error.py [TABLE] [POINTS] [--world] [--show]
+       (Traces/tz/test-regions.sxtz, 20000; --world: points over the whole globe)
 
-Random points in the test regions (Tools/dev/tz/border_points.py) are sorted by their clearance
-(the largest of 25/50/100/200/400 m whose 32-point ring all gives the point's zone, 0 when
-even 25 m does not) and the table's answer, decoded here independently of the Swift reader,
-is compared with tzfpy's.
+Half the points are uniform (in the test regions, or on the globe with --world), half within
+1 km of a border crossing (the border points' pairs, or with --world crossings found by
+bisection on random 4 km segments that change zone). Each point is binned by its clearance
+(the largest of 25/50/100/200/400 m, 1/2/3.5/5 km whose 32-point ring all gives the point's zone, 0 when
+even 25 m does not) and by the border that limits it: "land" when the first ring that leaves
+the point's zone meets only land zones, "sea" when the sea (Etc/GMT±N) is on either side.
+The table's answer, decoded here independently of the Swift reader (tz_format.Table), is
+compared with tzfpy's.
 """
+import math
 import random
-import struct
 import sys
 
 import tzfpy
 
 import border_points as bp
+from tz_format import Table
+from tz_sample import nautical_zone
+
+RADII = (25, 50, 100, 200, 400, 1000, 2000, 3500, 5000)
 
 
-class Table:
-    def __init__(self, data):
-        (_, _, self.per_degree, _, _, zones, runs, refined, nodes, splits, _) = struct.unpack_from("<4sHHBBHIIIII", data)
-        pos = 40
-        self.names = []
-        for _ in range(zones):
-            n = data[pos]
-            self.names.append(data[pos + 1:pos + 1 + n].decode())
-            pos += 1 + n
-        rows, self.cols = 180 * self.per_degree, 360 * self.per_degree
-        self.offsets = struct.unpack_from(f"<{rows + 1}I", data, pos); pos += 4 * (rows + 1)
-        self.runs = struct.unpack_from(f"<{2 * runs}H", data, pos); pos += 4 * runs
-        r = struct.unpack_from(f"<{3 * refined}I", data, pos); pos += 12 * refined
-        self.refined = {r[i]: (r[i + 1], r[i + 2]) for i in range(0, len(r), 3)}
-        self.nodes = struct.unpack_from(f"<{4 * nodes}H", data, pos); pos += 8 * nodes
-        self.splits = struct.unpack_from(f"<{4 * splits}H", data, pos)
-
-    def zone(self, lon, lat):
-        y, x = (lat + 90) * self.per_degree, ((lon + 180) % 360) * self.per_degree
-        row, col = min(int(y), 180 * self.per_degree - 1), min(int(x), self.cols - 1)
-        value = 0
-        for k in range(self.offsets[row], self.offsets[row + 1]):
-            if self.runs[2 * k] <= col:
-                value = self.runs[2 * k + 1]
-        if value == 0xFFFE:
-            return None
-        if value != 0xFFFF:
-            return self.names[value]
-        first_node, first_split = self.refined[row * self.cols + col]
-        node, x, y = first_node, x - col, y - row
-        while True:
-            q = (x >= 0.5) + 2 * (y >= 0.5)
-            child = self.nodes[4 * node + q]
-            x, y = 2 * x - (x >= 0.5), 2 * y - (y >= 0.5)
-            if child < 0x8000:
-                node = first_node + child
-            elif child < 0xC000:
-                return self.names[child & 0x3FFF]
-            else:
-                s = 4 * (first_split + (child & 0x3FFF))
-                x1, y1 = unit(self.splits[s + 2]); x2, y2 = unit(self.splits[s + 3])
-                left = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) >= 0
-                return self.names[self.splits[s] if left else self.splits[s + 1]]
-
-
-def unit(position):
-    edge, f = position // 16384, (position % 16384) / 16384
-    return [(f, 0.0), (1.0, f), (1.0 - f, 1.0), (0.0, 1.0 - f)][edge]
+def ring_zones(lon, lat, radius_m):
+    return {bp.zone(*bp.offset(lon, lat, radius_m * math.cos(a), radius_m * math.sin(a)))
+            for a in (2 * math.pi * k / bp.RING for k in range(bp.RING))}
 
 
 def clearance(lon, lat):
-    best = 0
-    for r in (25, 50, 100, 200, 400):
-        if not bp.clear(lon, lat, r):
-            break
+    """(bin, kind): the largest clear radius, and "land" or "sea" for the border beyond it."""
+    here, best = bp.zone(lon, lat), 0
+    for r in RADII:
+        zones = ring_zones(lon, lat, r) | {here}
+        if len(zones) > 1:
+            return best, "sea" if any(not z or z.startswith("Etc/") for z in zones) else "land"
         best = r
-    return best
+    return best, "clear"
+
+
+def world_crossing(rng):
+    """A point on a border: bisection along a random 4 km segment whose ends differ."""
+    while True:
+        lon, lat = rng.uniform(-180, 180), math.degrees(math.asin(rng.uniform(-1, 1)))
+        a = (lon, lat)
+        angle = rng.uniform(0, 2 * math.pi)
+        b = bp.offset(lon, lat, 4000 * math.cos(angle), 4000 * math.sin(angle))
+        if abs(b[1]) < 89 and bp.zone(*a) != bp.zone(*b):
+            return bp.lerp(a, b, bp.crossing(a, b))
+
+
+def points(count, world, rng):
+    regions = list(bp.REGIONS.values())
+    near = [bp.lerp(a, b, bp.crossing(a, b)) for a, b in bp.PAIRS.values() if bp.zone(*a) != bp.zone(*b)]
+    for i in range(count):
+        if i % 2 and world:
+            yield rng.uniform(-180, 180), math.degrees(math.asin(rng.uniform(-1, 1)))
+        elif i % 2:
+            w, s, e, n = rng.choice(regions)
+            yield rng.uniform(w, e), rng.uniform(s, n)
+        else:
+            c = world_crossing(rng) if world else rng.choice(near)
+            yield bp.offset(*c, rng.uniform(-1000, 1000), rng.uniform(-1000, 1000))
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "Traces/tz/test-regions.sxtz"
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    world = "--world" in sys.argv
+    show = "--show" in sys.argv   # print each wrong point at least 100 m from a border
+    path = args[0] if args else "Traces/tz/test-regions.sxtz"
+    count = int(args[1]) if len(args) > 1 else 20000
     table = Table(open(path, "rb").read())
-    rng = random.Random(7)
     tally = {}
-    regions = list(bp.REGIONS.values())
-    # Half the points near borders: within 1 km of a pair's crossing, so that the near bins fill.
-    near = [p for p in (bp.lerp(a, b, bp.crossing(a, b)) for a, b in bp.PAIRS.values()
-            if bp.zone(*a) != bp.zone(*b))]
-    for i in range(count):
-        if i % 2:
-            w, s, e, n = rng.choice(regions)
-            lon, lat = rng.uniform(w, e), rng.uniform(s, n)
-        else:
-            c = rng.choice(near)
-            lon, lat = bp.offset(*c, rng.uniform(-1000, 1000), rng.uniform(-1000, 1000))
+    for lon, lat in points(count, world, random.Random(7)):
+        if abs(lat) > 89.9:
+            continue
         got = table.zone(lon, lat)
         if got is None:
             continue
-        bin_ = clearance(lon, lat)
-        total, wrong = tally.get(bin_, (0, 0))
-        tally[bin_] = (total + 1, wrong + (got != tzfpy.get_tz(lon, lat)))
-    for bin_ in sorted(tally):
-        total, wrong = tally[bin_]
-        label = f"<25 m" if bin_ == 0 else f">={bin_} m"
-        print(f"clearance {label:>7}: {wrong} wrong of {total} ({100 * wrong / total:.2f} %)")
+        key = clearance(lon, lat)
+        want = tzfpy.get_tz(lon, lat) or nautical_zone(lon)
+        total, wrong = tally.get(key, (0, 0))
+        tally[key] = (total + 1, wrong + (got != want))
+        if got != want and show and key[0] >= 100:
+            print(f"wrong: {lon:.6f} {lat:.6f} table {got} tzfpy {want}, {key[1]} border, clear {key[0]} m")
+    for kind in ("land", "sea", "clear"):
+        for bin_ in sorted(b for b, k in tally if k == kind):
+            total, wrong = tally[(bin_, kind)]
+            label = "<25 m" if bin_ == 0 else f">={bin_} m"
+            print(f"{kind:>5} border, clearance {label:>7}: {wrong} wrong of {total} ({100 * wrong / total:.2f} %)")
 
 
 if __name__ == "__main__":
