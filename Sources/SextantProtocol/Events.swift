@@ -29,6 +29,10 @@ public enum SextantEvent: Sendable, Equatable {
     case session(JSONValue)
     /// An accelerometer reading (RULES M1–M3).
     case motion(WireMotion)
+    /// The ambient light, on change.
+    case light(WireLight)
+    /// Near or far, on change.
+    case proximity(WireProximity)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -52,6 +56,8 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.satellites: self = .satellites(try WireSky(json: params))
         case Event.session: self = .session(params)
         case Event.motion: self = .motion(try WireMotion(json: params))
+        case Event.light: self = .light(try WireLight(json: params))
+        case Event.proximity: self = .proximity(try WireProximity(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -78,6 +84,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .satellites: return Event.satellites
         case .session: return Event.session
         case .motion: return Event.motion
+        case .light: return Event.light
+        case .proximity: return Event.proximity
         }
     }
 
@@ -101,6 +109,8 @@ public enum SextantEvent: Sendable, Equatable {
         case .satellites(let sky): return sky.json
         case .session(let members): return members
         case .motion(let motion): return motion.json
+        case .light(let light): return light.json
+        case .proximity(let proximity): return proximity.json
         }
     }
 }

@@ -94,6 +94,10 @@ public enum Method {
     public static let regionStop = "region.stop"
     public static let regionList = "region.list"
     public static let regionState = "region.state"
+    public static let lightStart = "light.start"
+    public static let lightStop = "light.stop"
+    public static let proximityStart = "proximity.start"
+    public static let proximityStop = "proximity.stop"
     // Control socket.
     public static let status = "status"
     public static let servicesSet = "services.set"
@@ -133,6 +137,7 @@ public enum Method {
         headingStart, headingStop,
         satellitesStart, satellitesStop,
         motionStart, motionStop,
+        lightStart, lightStop, proximityStart, proximityStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -158,6 +163,8 @@ public enum Event {
     public static let headingCalibration = "headingCalibration"
     public static let satellites = "satellites"
     public static let motion = "motion"
+    public static let light = "light"
+    public static let proximity = "proximity"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -175,6 +182,7 @@ public enum Event {
         satellites,
         session,
         motion,
+        light, proximity,
     ]
 
     /// Every event a `watch` may name in `topics`.

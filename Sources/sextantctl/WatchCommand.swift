@@ -88,6 +88,8 @@ enum EventText {
         case .motion(let motion):
             return "x \(Text.number(motion.x)) y \(Text.number(motion.y)) z \(Text.number(motion.z)) m/s²  @ \(motion.time.rfc3339)"
         case .satellites: return watched.params.serialized()
+        case .light(let light): return "\(Text.number(light.lux)) lux  @ \(light.time.rfc3339)"
+        case .proximity(let proximity): return "\(proximity.near ? "near" : "far")  @ \(proximity.time.rfc3339)"
         }
     }
 }

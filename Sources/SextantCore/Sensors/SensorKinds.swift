@@ -7,6 +7,8 @@ public enum SensorKinds {
         .hinge,
         .magnetometer,
         .compass,
+        .light,
+        .proximity,
     ])
 }
 

@@ -39,6 +39,8 @@ public enum IIODrivers {
         IIOHinge.self,
         IIOMagnetometer.self,
         IIOCompass.self,
+        IIOLight.self,
+        IIOProximity.self,
     ]
 }
 
