@@ -19,9 +19,10 @@ public struct OnChangeStream<Value: Equatable>: Sendable where Value: Sendable {
 
 /// iio-sensor-proxy's near or far from a proximity sensor's raw level (its
 /// `drv-iio-poll-proximity`): near above a threshold set around the device's near level by
-/// the previous raw level — 0.9 × the near level after a level above it, 1.1 × it otherwise —
-/// a margin meant to keep a level at the threshold from flickering. Sextant decides as it
-/// does so that both services say the same of the same sysfs values.
+/// the previous raw level — 0.9 × the near level after a level above it, 1.1 × it otherwise.
+/// The margin moves only the first reading after a change: a level that holds is near
+/// exactly when it is above the near level. Sextant decides as iio-sensor-proxy does so that
+/// both say the same of the same sysfs values.
 public struct ProximityThreshold: Sendable, Equatable {
     /// The raw level at which something counts as near (udev `PROXIMITY_NEAR_LEVEL`, else
     /// sysfs `in_proximity_nearlevel`).
