@@ -152,6 +152,8 @@ struct RequestTypesTests {
              .session(try JSONValue.parse(#"{"change":"closed","session":3,"app":"a.b","pid":7,"uid":1000,"kind":"app"}"#))),
             (Event.motion, #"{"x":-0.5,"y":9.75,"z":0.25,"time":"2026-03-01T10:00:00.250Z"}"#,
              .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
+            (Event.light, #"{"lux":320.5,"time":"2026-03-01T10:00:00.250Z"}"#, .light(WireLight(lux: 320.5, time: time))),
+            (Event.proximity, #"{"near":true,"time":"2026-03-01T10:00:00.250Z"}"#, .proximity(WireProximity(near: true, time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from . import _protocol as wire
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
+from .environment import AppEnvironment
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class PendingAuthorization:
         return Authorization.from_json(self._app.connection.response(self._id, wire.METHOD_AUTHORIZATION_REQUEST, timeout))
 
 
-class App:
+class App(AppEnvironment):
     """An app connected to ``RUNTIME-DIR/app.sock``, saying hello as ``app_id``.
 
     ``orientations`` lists the interface orientations it supports (all by default);

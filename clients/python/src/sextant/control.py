@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar, Union
 from . import _protocol as wire
 from .app import region_params
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
+from .environment import ControlEnvironment
 
 
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -131,7 +132,7 @@ class Watch:
         self.close()
 
 
-class Control:
+class Control(ControlEnvironment):
     """A connection to ``RUNTIME-DIR/control.sock``. Each method is one control call."""
 
     def __init__(self, runtime_dir: Optional[str] = None):
