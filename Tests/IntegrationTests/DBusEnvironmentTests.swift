@@ -97,10 +97,8 @@ struct DBusEnvironmentTests {
                 lightIndex[position] = line.index
             }
         }
-        // Near above the near level (100) once a level holds: iio-sensor-proxy's 10 % margin
-        // is set by the previous raw level, so it moves only the first reading after a
-        // change (0.7 s there, 20 ms here), and both settle on the same answer. Each level
-        // is one line in both, and nothing flickers between.
+        // Near above the near level (100) once a level holds (the margin moves only the first
+        // reading after a change): each level is one line in both, nothing flickers between.
         let start = monitors.map { $0.1.allLines.count }
         /// Two light levels written and seen by both: the real service's light polls are
         /// 0.8 s apart, so its 0.7 s proximity poll has read what was written before.

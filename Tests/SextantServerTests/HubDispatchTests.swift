@@ -53,9 +53,10 @@ struct HubDispatchTests {
             MethodTable.appSocket().names == [
                 "app.update", "authorization.get", "authorization.request",
                 "heading.start", "heading.stop",
-                "hello", "location.once", "location.start",
+                "hello", "light.start", "light.stop", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",
                 "orientation.start", "orientation.stop", "posture.start", "posture.stop",
+                "proximity.start", "proximity.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
                 "satellites.start", "satellites.stop",
                 "significantChanges.start", "significantChanges.stop", "visits.start", "visits.stop",
