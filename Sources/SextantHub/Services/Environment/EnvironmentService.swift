@@ -119,7 +119,7 @@ final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelC
             isPresent = true
             hub.observed(EnvironmentChanged.appeared(sensor))
         }
-        guard faceHears || !subscribers.isEmpty || !hub.watchers.isEmpty else { return }
+        guard faceHears || !subscribers.isEmpty || hub.watchersWant(sensor.event) else { return }
         if faceHears, faceStream.admits(value) { hub.observed(change(value)) }
         var shared: SharedEvent?
         var heard = false
@@ -157,6 +157,14 @@ final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelC
     var latestJSON: JSONValue { latest.map { watched($0.value, $0.time) } ?? .null }
 
     var latestValue: Value? { latest?.value }
+}
+
+extension Hub {
+    /// Whether a watcher would see `method` sent to no app (a `watch` of other topics, such
+    /// as `sextantctl replay start --wait`'s, is no listener).
+    func watchersWant(_ method: String) -> Bool {
+        !watchers.isEmpty && watchers.all.contains { $0.filter.admits(method, deliveredTo: nil) }
+    }
 }
 
 /// A channel as the methods and the face reach it, whatever its value's type.
