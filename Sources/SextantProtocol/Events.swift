@@ -33,6 +33,8 @@ public enum SextantEvent: Sendable, Equatable {
     case light(WireLight)
     /// Near or far, on change.
     case proximity(WireProximity)
+    /// The altimeter, about once a second.
+    case altitude(WireAltitude)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -58,6 +60,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.motion: self = .motion(try WireMotion(json: params))
         case Event.light: self = .light(try WireLight(json: params))
         case Event.proximity: self = .proximity(try WireProximity(json: params))
+        case Event.altitude: self = .altitude(try WireAltitude(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -86,6 +89,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .motion: return Event.motion
         case .light: return Event.light
         case .proximity: return Event.proximity
+        case .altitude: return Event.altitude
         }
     }
 
@@ -111,6 +115,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .motion(let motion): return motion.json
         case .light(let light): return light.json
         case .proximity(let proximity): return proximity.json
+        case .altitude(let altitude): return altitude.json
         }
     }
 }

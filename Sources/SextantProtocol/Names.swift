@@ -98,6 +98,8 @@ public enum Method {
     public static let lightStop = "light.stop"
     public static let proximityStart = "proximity.start"
     public static let proximityStop = "proximity.stop"
+    public static let altimeterStart = "altimeter.start"
+    public static let altimeterStop = "altimeter.stop"
     // Control socket.
     public static let status = "status"
     public static let servicesSet = "services.set"
@@ -138,6 +140,7 @@ public enum Method {
         satellitesStart, satellitesStop,
         motionStart, motionStop,
         lightStart, lightStop, proximityStart, proximityStop,
+        altimeterStart, altimeterStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -165,6 +168,7 @@ public enum Event {
     public static let motion = "motion"
     public static let light = "light"
     public static let proximity = "proximity"
+    public static let altitude = "altitude"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -183,6 +187,7 @@ public enum Event {
         session,
         motion,
         light, proximity,
+        altitude,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -90,6 +90,8 @@ enum EventText {
         case .satellites: return watched.params.serialized()
         case .light(let light): return "\(Text.number(light.lux)) lux  @ \(light.time.rfc3339)"
         case .proximity(let proximity): return "\(proximity.near ? "near" : "far")  @ \(proximity.time.rfc3339)"
+        case .altitude(let a):
+            return "relative \(Text.number(a.relativeAltitude)) m, \(Text.number(a.pressure)) kPa\(a.derived ? " (derived)" : "")  @ \(a.time.rfc3339)"
         }
     }
 }

@@ -154,6 +154,8 @@ struct RequestTypesTests {
              .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
             (Event.light, #"{"lux":320.5,"time":"2026-03-01T10:00:00.250Z"}"#, .light(WireLight(lux: 320.5, time: time))),
             (Event.proximity, #"{"near":true,"time":"2026-03-01T10:00:00.250Z"}"#, .proximity(WireProximity(near: true, time: time))),
+            (Event.altitude, #"{"relativeAltitude":4,"pressure":100.12,"altitude":35,"accuracy":3,"derived":true,"time":"2026-03-01T10:00:00.250Z"}"#,
+             .altitude(WireAltitude(relativeAltitude: 4, pressure: 100.12, altitude: 35, accuracy: 3, derived: true, time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

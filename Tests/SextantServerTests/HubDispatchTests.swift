@@ -51,7 +51,7 @@ struct HubDispatchTests {
     func tablesMatchTheProtocol() {
         #expect(
             MethodTable.appSocket().names == [
-                "app.update", "authorization.get", "authorization.request",
+                "altimeter.start", "altimeter.stop", "app.update", "authorization.get", "authorization.request",
                 "heading.start", "heading.stop",
                 "hello", "light.start", "light.stop", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",

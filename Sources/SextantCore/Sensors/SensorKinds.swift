@@ -9,6 +9,7 @@ public enum SensorKinds {
         .compass,
         .light,
         .proximity,
+        .pressure,
     ])
 }
 

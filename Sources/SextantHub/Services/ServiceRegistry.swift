@@ -14,6 +14,7 @@ enum ServiceRegistry {
             VisitsService.self,
             RegionsService.self,
             EnvironmentService.self,
+            AltimeterService.self,
         ]
     }
 }

@@ -41,6 +41,7 @@ public enum IIODrivers {
         IIOCompass.self,
         IIOLight.self,
         IIOProximity.self,
+        IIOPressure.self,
     ]
 }
 

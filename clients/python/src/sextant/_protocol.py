@@ -63,6 +63,8 @@ METHOD_LIGHT_START = "light.start"
 METHOD_LIGHT_STOP = "light.stop"
 METHOD_PROXIMITY_START = "proximity.start"
 METHOD_PROXIMITY_STOP = "proximity.stop"
+METHOD_ALTIMETER_START = "altimeter.start"
+METHOD_ALTIMETER_STOP = "altimeter.stop"
 METHOD_STATUS = "status"
 METHOD_SERVICES_SET = "services.set"
 METHOD_PERMISSIONS_LIST = "permissions.list"
@@ -114,6 +116,7 @@ EVENT_SESSION = "session"
 EVENT_MOTION = "motion"
 EVENT_LIGHT = "light"
 EVENT_PROXIMITY = "proximity"
+EVENT_ALTITUDE = "altitude"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
