@@ -10,11 +10,12 @@ starts after a warm-up replay. Two figures per case:
   the replay's own work (reading the line, scheduling, the arbiter), whoever listens;
 - the Environment service's own instructions per sample: the inclusive cost of
   `EnvironmentService.reading` (callgrind_annotate), over the samples of the long run.
-Cases: nobody hears the sensors; one app streams both (`light.start`, `proximity.start`).
+Cases: nobody hears the sensors; one app streams both (`light.start`, `proximity.start`);
+the same for barometer samples and the altimeter (`altimeter.start`).
 The accelerometer's path is printed beside them from the same kind of run (its judge
 works whoever listens, RULES O1–O5).
 
-Usage: Tools/bench/bench-environment.py [--bin-dir .build/debug] [--samples N]
+Usage: Tools/bench/bench-environment.py [--bin-dir .build/debug] [--samples N] [--cases environment,pressure,accel]
 """
 
 import argparse
@@ -43,6 +44,8 @@ def make_trace(path, samples, kind):
             t = i / 50
             if kind == "environment":
                 body = f'"light":{{"lux":{100 + i % 2 * 50}}}' if i % 2 == 0 else f'"prox":{{"near":{i // 2 % 2}}}'
+            elif kind == "pressure":
+                body = f'"pressure":{{"hPa":{1000 + i % 7 * 0.1:.1f}}}'
             else:
                 body = f'"accel":{{"x":0.{i % 9},"y":9.8,"z":0.1}}'
             out.write(f'{{"t":{t:.2f},{body}}}\n')
@@ -71,7 +74,8 @@ def run(counter, name, samples, kind, listening):
         if listening:
             app = cg.Lines(os.path.join(runtime, "app.sock"), deadline)
             cg.rpc(app.sock, "hello", {"app": "com.example.bench"}, 1)
-            for ident, method in ((2, "light.start"), (3, "proximity.start")):
+            methods = ((2, "altimeter.start"),) if kind == "pressure" else ((2, "light.start"), (3, "proximity.start"))
+            for ident, method in methods:
                 cg.rpc(app.sock, method, None, ident)
                 app.until(lambda m, i=ident: m.get("id") == i)
         control = cg.Lines(os.path.join(runtime, "control.sock"), deadline)
@@ -86,11 +90,14 @@ def run(counter, name, samples, kind, listening):
     return counter.total(name, out), out
 
 
-def service_cost(out):
-    """The inclusive instructions of EnvironmentService.reading in a callgrind out file."""
+SERVICES = {"environment": ("EnvironmentService", "18EnvironmentServiceC7reading"), "pressure": ("AltimeterService", "16AltimeterServiceC7reading")}
+
+
+def service_cost(out, kind):
+    """The inclusive instructions of the service's `reading` in a callgrind out file."""
     text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out], capture_output=True, text=True).stdout
     for line in text.splitlines():
-        if "18EnvironmentServiceC7reading" in line:
+        if SERVICES[kind][1] in line:
             return int(line.split()[0].replace(",", ""))
     return 0
 
@@ -99,21 +106,23 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin-dir", default=os.path.join(cg.ROOT, ".build", "debug"))
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--cases", default="environment,pressure,accel", help="which of environment, pressure, accel")
     args = parser.parse_args()
     n = args.samples
     with tempfile.TemporaryDirectory(prefix="bench-environment.") as work:
         counter = cg.Counter(args.bin_dir, work, None)
         print(f"binary {os.path.join(args.bin_dir, 'sextant')}, samples {n} and {3 * n}, speed {SPEED}")
-        for label, kind, listening in (("light+prox, nobody hears", "environment", False),
-                                       ("light+prox, one app streams both", "environment", True),
-                                       ("accel, nobody hears (the judge runs)", "accel", False)):
+        cases = (("light+prox, nobody hears", "environment", False), ("light+prox, one app streams both", "environment", True),
+                 ("pressure, nobody hears", "pressure", False), ("pressure, one app streams the altimeter", "pressure", True),
+                 ("accel, nobody hears (the judge runs)", "accel", False))
+        for label, kind, listening in (case for case in cases if case[1] in args.cases.split(",")):
             tag = label.split(",")[0].replace("+", "") + ("-heard" if listening else "")
             short, _ = run(counter, f"{tag}-{n}", n, kind, listening)
             long, out = run(counter, f"{tag}-{3 * n}", 3 * n, kind, listening)
             per_sample = (long - short) / (2 * n)
             line = f"{label:40s} daemon {per_sample:10.0f} instructions/sample"
-            if kind == "environment":
-                line += f"   EnvironmentService.reading {service_cost(out) / (3 * n):8.1f} instructions/sample"
+            if kind in SERVICES:
+                line += f"   {SERVICES[kind][0]}.reading {service_cost(out, kind) / (3 * n):8.1f} instructions/sample"
             print(line, flush=True)
 
 

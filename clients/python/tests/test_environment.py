@@ -46,3 +46,19 @@ def test_light_and_proximity_held_by_hand(sextant_control, sextant_app):
     sextant_control.release_light()
     sextant_control.release_proximity()
     assert sextant_control.status().raw["light"] is None
+
+
+def test_altimeter_derived_from_a_replayed_climb(sextant_control, sextant_app, tmp_path):
+    """A2: no barometer in the trace: the pressure comes from the fixes' altitude."""
+    app = sextant_app("com.example.hike")
+    app.start_altimeter()
+    lines = ['{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}']
+    for i in range(4):
+        lines.append('{"t":%d,"location":{"lat":48.85,"lon":2.29,"alt":%d,"vAcc":3}}' % (i, 100 + 5 * i))
+    (tmp_path / "climb.jsonl").write_text("\n".join(lines) + "\n")
+    sextant_control.replay_start(str(tmp_path / "climb.jsonl"), speed="max")
+    seen = [app.next_altitude() for _ in range(4)]
+    assert all(isinstance(a, sextant.Altitude) and a.derived for a in seen)
+    assert [a.relative_altitude for a in seen] == [0, 5, 10, 15]
+    assert 100.0 < seen[0].pressure < 101.325
+    app.stop_altimeter()

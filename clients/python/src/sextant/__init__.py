@@ -21,7 +21,7 @@ from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
-from .environment import Light, Proximity
+from .environment import Altitude, Light, Proximity
 from .errors import (
     ERROR_NAMES,
     ConnectionClosed,
@@ -42,5 +42,5 @@ __all__ = [
     "DaemonStartError", "UntrustedDaemon",
     "BrowserBridge",
     "Motion",
-    "Light", "Proximity",
+    "Light", "Proximity", "Altitude",
 ]

@@ -38,6 +38,28 @@ class Proximity:
         return cls(event.params["near"], event.params["time"])
 
 
+@dataclass(frozen=True)
+class Altitude:
+    """An ``altitude`` event (A1–A3): ``relative_altitude`` (m since the stream's first
+    event) and ``pressure`` (kPa) as CMAltitudeData; ``altitude`` and ``accuracy`` (m) as
+    CMAbsoluteAltitudeData, None without location authorization; ``derived`` when the
+    pressure came from the fix's altitude."""
+
+    relative_altitude: float
+    pressure: float
+    altitude: Optional[float]
+    accuracy: Optional[float]
+    derived: bool
+    time: str
+
+    @classmethod
+    def from_event(cls, event: Event) -> "Altitude":
+        if event.method != wire.EVENT_ALTITUDE:
+            raise ValueError("not an altitude event: %s" % event)
+        p = event.params
+        return cls(p["relativeAltitude"], p["pressure"], p.get("altitude"), p.get("accuracy"), p["derived"], p["time"])
+
+
 class AppEnvironment:
     """An app's light and proximity streams; mixed into :class:`sextant.App`."""
 
@@ -71,6 +93,19 @@ class AppEnvironment:
         """The next ``proximity`` event (for which ``predicate`` holds), typed."""
         test = None if predicate is None else (lambda e: predicate(Proximity.from_event(e)))
         return Proximity.from_event(self.wait_for(wire.EVENT_PROXIMITY, test, timeout))
+
+
+    def start_altimeter(self) -> None:
+        """``altimeter.start``: ``altitude`` events about once a second, in the foreground."""
+        self.connection.call(wire.METHOD_ALTIMETER_START)
+
+    def stop_altimeter(self) -> None:
+        """``altimeter.stop``."""
+        self.connection.call(wire.METHOD_ALTIMETER_STOP)
+
+    def next_altitude(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Altitude:
+        """The next ``altitude`` event, typed."""
+        return Altitude.from_event(self.wait_for(wire.EVENT_ALTITUDE, None, timeout))
 
 
 class ControlEnvironment:
