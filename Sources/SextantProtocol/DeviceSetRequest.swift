@@ -34,6 +34,8 @@ public struct DeviceSet: RPCRequest, Equatable {
     public var light: Held<Double>?
     /// The proximity sensor held near (true) or far, or given back.
     public var proximity: Held<Bool>?
+    /// The barometer held at a pressure in hPa, or given back.
+    public var pressure: Held<Double>?
 
     /// A one-value sensor held at a value, or given back to the other sources.
     public enum Held<Value: Sendable & Equatable>: Sendable, Equatable {
@@ -44,8 +46,9 @@ public struct DeviceSet: RPCRequest, Equatable {
     public init(
         location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil,
         releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil,
-        light: Held<Double>? = nil, proximity: Held<Bool>? = nil
+        light: Held<Double>? = nil, proximity: Held<Bool>? = nil, pressure: Held<Double>? = nil
     ) {
+        self.pressure = pressure
         self.light = light
         self.proximity = proximity
         self.location = location
@@ -71,6 +74,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         }
         light = p.members["light"] == .null ? .released : try p.number("light").map { .value($0) }
         proximity = p.members["proximity"] == .null ? .released : try p.bool("proximity").map { .value($0) }
+        pressure = p.members["pressure"] == .null ? .released : try p.number("pressure").map { .value($0) }
     }
 
     /// `key`: null (released), or an object with x, y and z.
@@ -116,6 +120,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         }
         o["light"] = light.map { held in if case .value(let lux) = held { .double(lux) } else { .null } }
         o["proximity"] = proximity.map { held in if case .value(let near) = held { .bool(near) } else { .null } }
+        o["pressure"] = pressure.map { held in if case .value(let hPa) = held { .double(hPa) } else { .null } }
         return o.json
     }
 

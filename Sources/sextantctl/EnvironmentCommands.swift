@@ -52,6 +52,28 @@ struct Proximity: ParsableCommand {
     }
 }
 
+struct Pressure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hold the barometer at a pressure in hPa (RULES A2).",
+        discussion: "Sea level is about 1013 hPa; 1000 m up about 899. The altimeter follows it until `pressure release`.")
+    @OptionGroup var common: CommonOptions
+    @Argument(help: "The pressure in hPa (0 to 1200), or the word release.") var level: String
+
+    func validate() throws {
+        guard level == "release" || Double(level) != nil else { throw ValidationError("give the pressure in hPa, or release") }
+    }
+
+    func run() throws {
+        try reporting {
+            guard let hPa = Double(level) else {
+                common.output(try common.call(DeviceSet(pressure: .released))) { _ in "Barometer released" }
+                return
+            }
+            common.output(try common.call(DeviceSet(pressure: .value(hPa)))) { _ in "Pressure at \(Text.plain(.double(hPa))) hPa" }
+        }
+    }
+}
+
 enum ProximityWord: String, ExpressibleByArgument, CaseIterable {
     case near, far, release
 }

@@ -22,7 +22,7 @@ struct SextantctlCommand: ParsableCommand {
             Panel.self,
             Magnet.self, HeadingCommand.self,
             BrowserCommand.self,
-            Light.self, Proximity.self,
+            Light.self, Proximity.self, Pressure.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

@@ -77,4 +77,18 @@ struct AltimeterHubTests {
         await hub.advance(by: .milliseconds(2000))
         #expect(try await Self.altitudes(app).isEmpty)
     }
+
+    @Test("A2: a pressure held by hand is the barometer: relative altitude from it, once a second; released, the fixes' again")
+    func byHand() async throws {
+        let (hub, control, app) = try await Self.setUp(barometer: false, authorize: true)
+        await hub.advance(by: .milliseconds(100))
+        _ = try await Self.altitudes(app)
+        _ = try await control.call(Method.deviceSet, ["pressure": .double(StandardAtmosphere.pressure(atAltitude: 60))])
+        await hub.advance(by: .milliseconds(2100))
+        let held = try await Self.altitudes(app)
+        #expect(!held.isEmpty && held.allSatisfy { $0["derived"] == false }, "\(held)")
+        #expect(held.allSatisfy { abs(($0["relativeAltitude"]?.doubleValue ?? 0) + 40) < 1e-6 }, "60 m by the pressure, 100 m at the first event: \(held)")
+        let bad = try await control.request(Method.deviceSet, ["pressure": 5000])["error"]
+        #expect(bad?["code"] == -32602 && bad?["message"]?.stringValue?.contains("pressure") == true, "\(String(describing: bad))")
+    }
 }

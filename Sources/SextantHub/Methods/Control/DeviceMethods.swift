@@ -57,8 +57,13 @@ struct DeviceSetMethod: RPCMethod {
         case .released: releases.append(SensorKind.proximity.id)
         case .none: break
         }
+        switch request.pressure {
+        case .value(let hPa): holds.append(try Self.checked(.pressure, "pressure", [hPa]))
+        case .released: releases.append(SensorKind.pressure.id)
+        case .none: break
+        }
         guard location != nil || !holds.isEmpty || !releases.isEmpty else {
-            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading, light, proximity")
+            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading, light, proximity, pressure")
         }
         (self.holds, self.releases) = (holds, releases)
     }
