@@ -11,7 +11,7 @@ public struct IIODeviceInfo: Sendable, Equatable {
     public var properties: [String: String]
 
     /// The udev properties worth copying out of a device.
-    public static let propertyNames = ["ACCEL_MOUNT_MATRIX", "ACCEL_LOCATION"]
+    public static let propertyNames = ["ACCEL_MOUNT_MATRIX", "ACCEL_LOCATION", "PROXIMITY_NEAR_LEVEL"]
 
     public init(sysname: String, syspath: String, properties: [String: String] = [:]) {
         self.sysname = sysname

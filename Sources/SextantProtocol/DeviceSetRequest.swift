@@ -30,11 +30,27 @@ public struct DeviceSet: RPCRequest, Equatable {
     /// µT in the device frame, as a `magnet` sample.
     public var magneticField: HeldVector?
     public var heading: HeldHeading?
+    /// The ambient light held at a level in lux, or given back.
+    public var light: Held<Double>?
+    /// The proximity sensor held near (true) or far, or given back.
+    public var proximity: Held<Bool>?
+    /// The barometer held at a pressure in hPa, or given back.
+    public var pressure: Held<Double>?
+
+    /// A one-value sensor held at a value, or given back to the other sources.
+    public enum Held<Value: Sendable & Equatable>: Sendable, Equatable {
+        case value(Value)
+        case released
+    }
 
     public init(
         location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil,
-        releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil
+        releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil,
+        light: Held<Double>? = nil, proximity: Held<Bool>? = nil, pressure: Held<Double>? = nil
     ) {
+        self.pressure = pressure
+        self.light = light
+        self.proximity = proximity
         self.location = location
         self.acceleration = acceleration
         self.orientation = orientation
@@ -56,6 +72,9 @@ public struct DeviceSet: RPCRequest, Equatable {
         } else if let h = try p.object("heading") {
             heading = .reading(magnetic: try h.number("magnetic"), trueHeading: try h.number("true"), accuracy: try h.number("accuracy"))
         }
+        light = p.members["light"] == .null ? .released : try p.number("light").map { .value($0) }
+        proximity = p.members["proximity"] == .null ? .released : try p.bool("proximity").map { .value($0) }
+        pressure = p.members["pressure"] == .null ? .released : try p.number("pressure").map { .value($0) }
     }
 
     /// `key`: null (released), or an object with x, y and z.
@@ -99,6 +118,9 @@ public struct DeviceSet: RPCRequest, Equatable {
             h.set("accuracy", accuracy)
             o["heading"] = h.json
         }
+        o["light"] = light.map { held in if case .value(let lux) = held { .double(lux) } else { .null } }
+        o["proximity"] = proximity.map { held in if case .value(let near) = held { .bool(near) } else { .null } }
+        o["pressure"] = pressure.map { held in if case .value(let hPa) = held { .double(hPa) } else { .null } }
         return o.json
     }
 

@@ -37,6 +37,12 @@ public enum SextantEvent: Sendable, Equatable {
     case activityTransition(WireActivityTransition)
     /// The steps since `pedometer.start` grew (RULES A7).
     case pedometer(WirePedometer)
+    /// The ambient light, on change.
+    case light(WireLight)
+    /// Near or far, on change.
+    case proximity(WireProximity)
+    /// The altimeter, about once a second.
+    case altitude(WireAltitude)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -64,6 +70,9 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.activity: self = .activity(try WireActivity(json: params))
         case Event.activityTransition: self = .activityTransition(try WireActivityTransition(json: params))
         case Event.pedometer: self = .pedometer(try WirePedometer(json: params))
+        case Event.light: self = .light(try WireLight(json: params))
+        case Event.proximity: self = .proximity(try WireProximity(json: params))
+        case Event.altitude: self = .altitude(try WireAltitude(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -94,6 +103,9 @@ public enum SextantEvent: Sendable, Equatable {
         case .activity: return Event.activity
         case .activityTransition: return Event.activityTransition
         case .pedometer: return Event.pedometer
+        case .light: return Event.light
+        case .proximity: return Event.proximity
+        case .altitude: return Event.altitude
         }
     }
 
@@ -121,6 +133,9 @@ public enum SextantEvent: Sendable, Equatable {
         case .activity(let activity): return activity.json
         case .activityTransition(let transition): return transition.json
         case .pedometer(let pedometer): return pedometer.json
+        case .light(let light): return light.json
+        case .proximity(let proximity): return proximity.json
+        case .altitude(let altitude): return altitude.json
         }
     }
 }

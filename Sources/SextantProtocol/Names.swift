@@ -94,6 +94,12 @@ public enum Method {
     public static let regionStop = "region.stop"
     public static let regionList = "region.list"
     public static let regionState = "region.state"
+    public static let lightStart = "light.start"
+    public static let lightStop = "light.stop"
+    public static let proximityStart = "proximity.start"
+    public static let proximityStop = "proximity.stop"
+    public static let altimeterStart = "altimeter.start"
+    public static let altimeterStop = "altimeter.stop"
     // Control socket.
     public static let status = "status"
     public static let servicesSet = "services.set"
@@ -151,6 +157,8 @@ public enum Method {
         headingStart, headingStop,
         satellitesStart, satellitesStop,
         motionStart, motionStop,
+        lightStart, lightStop, proximityStart, proximityStop,
+        altimeterStart, altimeterStop,
         status, servicesSet, permissionsList, permissionsSet, permissionsReset, permissionsOwners, permissionsUnbind,
         promptsList, promptsAnswer, promptsPolicy, appsList, appsUpdate, deviceSet, deviceRotationLock, replayStart,
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
@@ -183,6 +191,9 @@ public enum Event {
     public static let activity = "activity"
     public static let activityTransition = "activityTransition"
     public static let pedometer = "pedometer"
+    public static let light = "light"
+    public static let proximity = "proximity"
+    public static let altitude = "altitude"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -204,6 +215,8 @@ public enum Event {
         motion,
         timeZone,
         activity, activityTransition, pedometer,
+        light, proximity,
+        altitude,
     ]
 
     /// Every event a `watch` may name in `topics`.

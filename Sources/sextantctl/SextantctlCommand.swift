@@ -24,6 +24,7 @@ struct SextantctlCommand: ParsableCommand {
             BrowserCommand.self,
             TimeCommand.self,
             ActivityCommand.self,
+            Light.self, Proximity.self, Pressure.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

@@ -94,6 +94,10 @@ enum EventText {
         case .activity(let activity): return Text.activity(activity)
         case .activityTransition(let t): return "\(t.transition.rawValue) \(t.activity.rawValue) @ \(t.time.rfc3339)"
         case .pedometer(let pedometer): return Text.pedometer(pedometer)
+        case .light(let light): return "\(Text.number(light.lux)) lux  @ \(light.time.rfc3339)"
+        case .proximity(let proximity): return "\(proximity.near ? "near" : "far")  @ \(proximity.time.rfc3339)"
+        case .altitude(let a):
+            return "relative \(Text.number(a.relativeAltitude)) m, \(Text.number(a.pressure)) kPa\(a.derived ? " (derived)" : "")  @ \(a.time.rfc3339)"
         }
     }
 }

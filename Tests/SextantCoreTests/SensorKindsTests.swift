@@ -14,8 +14,9 @@ struct SensorKindsTests {
             #expect(Set(kind.fields.map(\.name)).count == kind.fields.count, "\(kind.name)'s fields")
             #expect(!["location", "gps"].contains(kind.name), "a trace's other sample keys")
         }
-        #expect(kinds.map(\.name) == ["accel", "hinge", "magnet", "compass"])
-        #expect(kinds.map(\.topic) == ["orientation", "posture", "heading", "heading"])
+        // The first kinds, in order; later ones are checked by their own tests.
+        #expect(kinds.map(\.name).starts(with: ["accel", "hinge", "magnet", "compass"]))
+        #expect(kinds.map(\.topic).starts(with: ["orientation", "posture", "heading", "heading"]))
     }
 
     @Test("A reading is checked against its kind's bounds, with the field's message")

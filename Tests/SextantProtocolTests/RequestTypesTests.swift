@@ -162,6 +162,10 @@ struct RequestTypesTests {
              .activityTransition(WireActivityTransition(activity: .walking, transition: .enter, time: time, elapsedRealtimeNanos: 5_000_000_000))),
             (Event.pedometer, #"{"startDate":"2026-03-01T10:00:00.250Z","endDate":"2026-03-01T10:00:00.250Z","numberOfSteps":12,"distance":8.76,"currentCadence":1.9,"currentPace":0.71}"#,
              .pedometer(WirePedometer(startDate: time, endDate: time, numberOfSteps: 12, distance: 8.76, currentCadence: 1.9, currentPace: 0.71))),
+            (Event.light, #"{"lux":320.5,"time":"2026-03-01T10:00:00.250Z"}"#, .light(WireLight(lux: 320.5, time: time))),
+            (Event.proximity, #"{"near":true,"time":"2026-03-01T10:00:00.250Z"}"#, .proximity(WireProximity(near: true, time: time))),
+            (Event.altitude, #"{"relativeAltitude":4,"pressure":100.12,"altitude":35,"accuracy":3,"derived":true,"time":"2026-03-01T10:00:00.250Z"}"#,
+             .altitude(WireAltitude(relativeAltitude: 4, pressure: 100.12, altitude: 35, accuracy: 3, derived: true, time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

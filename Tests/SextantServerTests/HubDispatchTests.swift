@@ -52,13 +52,14 @@ struct HubDispatchTests {
         #expect(
             MethodTable.appSocket().names == [
                 "activity.authorization", "activity.query", "activity.start", "activity.stop", "activity.transitions.start", "activity.transitions.stop",
-                "app.update", "authorization.get", "authorization.request",
+                "altimeter.start", "altimeter.stop", "app.update", "authorization.get", "authorization.request",
                 "heading.start", "heading.stop",
-                "hello", "location.once", "location.start",
+                "hello", "light.start", "light.stop", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",
                 "orientation.start", "orientation.stop",
                 "pedometer.query", "pedometer.start", "pedometer.stop",
                 "posture.start", "posture.stop",
+                "proximity.start", "proximity.stop",
                 "region.list", "region.monitor", "region.state", "region.stop",
                 "satellites.start", "satellites.stop",
                 "significantChanges.start", "significantChanges.stop",

@@ -7,6 +7,9 @@ public enum SensorKinds {
         .hinge,
         .magnetometer,
         .compass,
+        .light,
+        .proximity,
+        .pressure,
     ])
 }
 

@@ -19,8 +19,11 @@ import SextantProtocol
 ///   releases or leaves the bus. They decide nothing: Sextant reads its sensors whether or
 ///   not anyone listens (see `LiveSource`), so the properties are current before the first
 ///   claim.
-/// - No light sensor or proximity sensor: `HasAmbientLight` and `HasProximity` are false;
-///   their Claim and Release calls succeed and change nothing.
+/// - The ambient light and the proximity sensor (RULES E4): `HasAmbientLight` and
+///   `HasProximity` turn true at the first reading of the sensor from any source (live IIO,
+///   a replay, `sextantctl light`/`proximity`); `LightLevel` (lux, `LightLevelUnit` "lux")
+///   and `ProximityNear` follow the readings only while a client claims the sensor, as
+///   iio-sensor-proxy polls it only then, and keep their last value after the last release.
 final class SensorProxyFace: DBusFace {
     static let busName = "net.hadess.SensorProxy"
     static let path = "/net/hadess/SensorProxy"
@@ -57,6 +60,7 @@ final class SensorProxyFace: DBusFace {
             mapping.value = SensorProxyOrientation(lastUpright: hub.lastUprightOrientation)
             show(hub.deviceOrientation)
             if let latest = hub.latestHeading { show(latest) }
+            for sensor in EnvironmentSensor.allCases where hub.hasEnvironmentSensor(sensor) { show(.appeared(sensor)) }
             hub.register(self)
             claims.publish()
         }
@@ -66,6 +70,16 @@ final class SensorProxyFace: DBusFace {
     func observe(_ change: any DeviceChange) {
         if let change = change as? DeviceOrientationChanged { show(change.orientation) }
         if let change = change as? HeadingDecided { show(change.heading) }
+        if let change = change as? EnvironmentChanged { show(change) }
+    }
+
+    private func show(_ change: EnvironmentChanged) {
+        switch change {
+        case .appeared(.light): object.set(Self.interface, "HasAmbientLight", .bool(true))
+        case .appeared(.proximity): object.set(Self.interface, "HasProximity", .bool(true))
+        case .light(let lux): object.set(Self.interface, "LightLevel", .double(lux))
+        case .proximity(let near): object.set(Self.interface, "ProximityNear", .bool(near))
+        }
     }
 
     private func show(_ orientation: DeviceOrientation) {
@@ -92,14 +106,15 @@ final class SensorProxyFace: DBusFace {
 
     /// net.hadess.SensorProxy as iio-sensor-proxy 3.0 declares it.
     private static func sensorProxyInterface(_ claims: SensorProxyClaims) -> DBusInterface {
-        let noSensor: @Sendable (any DBusCall) -> Void = { $0.reply([]) }
-        return DBusInterface(
+        DBusInterface(
             interface,
             methods: [
                 DBusMethod("ClaimAccelerometer") { call in claims.claim(.accelerometer, call, true) },
                 DBusMethod("ReleaseAccelerometer") { call in claims.claim(.accelerometer, call, false) },
-                DBusMethod("ClaimLight", handler: noSensor), DBusMethod("ReleaseLight", handler: noSensor),
-                DBusMethod("ClaimProximity", handler: noSensor), DBusMethod("ReleaseProximity", handler: noSensor),
+                DBusMethod("ClaimLight") { call in claims.claim(.light, call, true) },
+                DBusMethod("ReleaseLight") { call in claims.claim(.light, call, false) },
+                DBusMethod("ClaimProximity") { call in claims.claim(.proximity, call, true) },
+                DBusMethod("ReleaseProximity") { call in claims.claim(.proximity, call, false) },
             ],
             properties: [
                 DBusProperty("HasAccelerometer", "b"), DBusProperty("AccelerometerOrientation", "s"),
@@ -126,6 +141,17 @@ final class SensorProxyClaims: Sendable {
     enum Sensor: String, CaseIterable, Sendable {
         case accelerometer = "accelerometerClaims"
         case compass = "compassClaims"
+        case light = "lightClaims"
+        case proximity = "proximityClaims"
+
+        /// The environment sensor whose readings the face hears only while claimed.
+        var environment: EnvironmentSensor? {
+            switch self {
+            case .light: .light
+            case .proximity: .proximity
+            case .accelerometer, .compass: nil
+            }
+        }
     }
 
     let handle: HubHandle
@@ -166,8 +192,12 @@ final class SensorProxyClaims: Sendable {
         }
     }
 
-    /// `status`'s `dbus.faces.sensorProxy`.
+    /// `status`'s `dbus.faces.sensorProxy`; the hub hears the light and the proximity sensor
+    /// for the face while some sender claims them.
     func publish() {
+        for sensor in Sensor.allCases {
+            if let environment = sensor.environment { hub.faceHearsEnvironment(environment, senders.value[sensor]?.isEmpty == false) }
+        }
         var counts: [String: JSONValue] = [:]
         for sensor in Sensor.allCases { counts[sensor.rawValue] = .int(Int64(senders.value[sensor]?.count ?? 0)) }
         hub.face(DBusStatusFace.self)?.setStatus(of: "sensorProxy", .object(counts))

@@ -15,6 +15,8 @@ enum ServiceRegistry {
             RegionsService.self,
             TimeZoneService.self,
             ActivityService.self,
+            EnvironmentService.self,
+            AltimeterService.self,
         ]
     }
 }

@@ -17,5 +17,8 @@ public struct ServiceSettings: Sendable {
 
     public static let defaultMaxRegionsPerUID = 1000
 
+    /// The sea-level pressure (hPa) the altimeter derives pressure from a fix's altitude with (RULES B2).
+    public var seaLevelPressure = StandardAtmosphere.seaLevelPressure
+
     public init() {}
 }

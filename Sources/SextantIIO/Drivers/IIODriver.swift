@@ -39,6 +39,9 @@ public enum IIODrivers {
         IIOHinge.self,
         IIOMagnetometer.self,
         IIOCompass.self,
+        IIOLight.self,
+        IIOProximity.self,
+        IIOPressure.self,
     ]
 }
 

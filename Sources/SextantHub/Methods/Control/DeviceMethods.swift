@@ -47,8 +47,23 @@ struct DeviceSetMethod: RPCMethod {
         case .released: releases.append(SensorKind.compass.id)
         case .none: break
         }
+        switch request.light {
+        case .value(let lux): holds.append(try Self.checked(.light, "light", [lux]))
+        case .released: releases.append(SensorKind.light.id)
+        case .none: break
+        }
+        switch request.proximity {
+        case .value(let near): holds.append(SensorReading(near: near))
+        case .released: releases.append(SensorKind.proximity.id)
+        case .none: break
+        }
+        switch request.pressure {
+        case .value(let hPa): holds.append(try Self.checked(.pressure, "pressure", [hPa]))
+        case .released: releases.append(SensorKind.pressure.id)
+        case .none: break
+        }
         guard location != nil || !holds.isEmpty || !releases.isEmpty else {
-            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading")
+            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading, light, proximity, pressure")
         }
         (self.holds, self.releases) = (holds, releases)
     }

@@ -24,6 +24,7 @@ from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
 from .timezone import TimeZone
+from .environment import Altitude, Light, Proximity
 from .errors import (
     ERROR_NAMES,
     ConnectionClosed,
@@ -46,4 +47,5 @@ __all__ = [
     "Motion",
     "TimeZone",
     "Activity", "ActivityTransition", "Pedometer",
+    "Light", "Proximity", "Altitude",
 ]

@@ -9,6 +9,7 @@ from . import _protocol as wire
 from .activity import ActivityMethods
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .timezone import AppTimeZone
+from .environment import AppEnvironment
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class PendingAuthorization:
         return Authorization.from_json(self._app.connection.response(self._id, wire.METHOD_AUTHORIZATION_REQUEST, timeout))
 
 
-class App(AppTimeZone, ActivityMethods):
+class App(AppTimeZone, ActivityMethods, AppEnvironment):
     """An app connected to ``RUNTIME-DIR/app.sock``, saying hello as ``app_id``.
 
     ``orientations`` lists the interface orientations it supports (all by default);

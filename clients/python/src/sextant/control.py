@@ -13,6 +13,7 @@ from . import _protocol as wire
 from .app import region_params
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .timezone import ControlTimeZone
+from .environment import ControlEnvironment
 
 
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -132,7 +133,7 @@ class Watch:
         self.close()
 
 
-class Control(ControlTimeZone):
+class Control(ControlTimeZone, ControlEnvironment):
     """A connection to ``RUNTIME-DIR/control.sock``. Each method is one control call."""
 
     def __init__(self, runtime_dir: Optional[str] = None):

@@ -1,0 +1,115 @@
+import SextantCore
+import SextantProtocol
+import SextantStore
+
+/// The altimeter (RULES B1–B3): barometer readings, else the fixes' altitude, into
+/// `altitude` events about once a second to the sessions that asked (`altimeter.start`).
+/// While nobody asked it reads neither: no fix reaches it (``wantsFixes``) and a barometer
+/// reading is dropped at the first test.
+final class AltimeterService: PhoneService {
+    static var appMethods: [any RPCMethod.Type] { [AltimeterSwitch<AltimeterStart>.self, AltimeterSwitch<AltimeterStop>.self] }
+    static var consumedKinds: [SensorKind.ID] { [SensorKind.pressure.id] }
+
+    private unowned let hub: Hub
+    private var engine: AltimeterEngine
+    private var subscribers = Subscribers<AltimeterSubscription>()
+    /// The latest reading reported, for `status`; nil before any and once nobody listens.
+    private var latest: AltimeterReading?
+
+    init(hub: Hub, stored: StoreSnapshot) {
+        self.hub = hub
+        engine = AltimeterEngine(seaLevelPressure: hub.configuration.services.seaLevelPressure)
+    }
+
+    var wantsFixes: Bool { !subscribers.isEmpty }
+
+    func start(_ session: AppSession) {
+        subscribers.set(session, AltimeterSubscription())
+        hub.sessions.subscribe(session, to: .altimeter)
+    }
+
+    func stop(_ session: AppSession) {
+        subscribers.remove(session)
+        hub.sessions.unsubscribe(session, from: .altimeter)
+        if subscribers.isEmpty { forget() }
+    }
+
+    func sessionClosed(_ session: AppSession) {
+        subscribers.remove(session)
+        if subscribers.isEmpty { forget() }
+    }
+
+    /// Nobody listens: the next listener starts from a fresh engine (its first reading at once).
+    private func forget() {
+        engine = AltimeterEngine(seaLevelPressure: engine.seaLevelPressure)
+        latest = nil
+    }
+
+    func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
+        guard !subscribers.isEmpty, let hPa = reading.hectopascals else { return }
+        if let update = engine.barometer(hectopascals: hPa, at: time) { publish(update) }
+    }
+
+    func fixSampled(_ truth: LocationFix, from source: SourceName) {
+        if let update = engine.fix(altitude: truth.altitude, verticalAccuracy: truth.verticalAccuracy, at: truth.time) { publish(update) }
+    }
+
+    /// B3: relative altitude and pressure to every foreground subscriber, each counted from
+    /// its own first event; the absolute altitude only to those that may have locations.
+    private func publish(_ update: AltimeterReading) {
+        latest = update
+        for (session, subscription) in subscribers.entries {
+            guard hub.appState(of: session) == .foreground else { continue }
+            let baseline = subscription.baseline ?? update.altitude
+            subscription.baseline = baseline
+            let located = hub.mayReceiveLocations(session)
+            let wire = WireAltitude(
+                relativeAltitude: update.altitude - baseline, pressure: update.pressure, altitude: located ? update.absoluteAltitude : nil,
+                accuracy: located ? update.accuracy : nil, derived: update.derived, time: update.time)
+            hub.publish(to: session, AltitudeEvent(altitude: wire))
+        }
+    }
+
+    /// `altimeter` in `status`: the latest reading while someone listens, else null.
+    var statusMembers: [String: JSONValue] {
+        guard let latest else { return ["altimeter": .null] }
+        return [
+            "altimeter": WireAltitude(
+                relativeAltitude: 0, pressure: latest.pressure, altitude: latest.absoluteAltitude, accuracy: latest.accuracy,
+                derived: latest.derived, time: latest.time
+            ).json
+        ]
+    }
+}
+
+/// A session's `altimeter.start`: the altitude its relative altitudes count from (B1).
+final class AltimeterSubscription {
+    var baseline: Double?
+}
+
+/// B1: relative altitude since the stream's first event and the pressure, as CMAltitudeData.
+struct AltitudeEvent: AppEventKind {
+    let altitude: WireAltitude
+    static var topic: AppTopic { .altimeter }
+    var outboundKind: OutboundKind { .sensor }
+    var method: String { Event.altitude }
+    var params: JSONValue { altitude.json }
+}
+
+/// `altimeter.start` / `altimeter.stop`.
+struct AltimeterSwitch<Request: ParameterlessRequest & AltimeterRequest>: RPCMethod {
+    static var name: String { Request.method }
+    static var requiresSession: Bool { true }
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let service = call.hub.services(AltimeterService.self)
+        if Request.starts { service.start(call.session) } else { service.stop(call.session) }
+        return .result([:])
+    }
+}
+
+protocol AltimeterRequest { static var starts: Bool { get } }
+extension AltimeterStart: AltimeterRequest { static var starts: Bool { true } }
+extension AltimeterStop: AltimeterRequest { static var starts: Bool { false } }
