@@ -30,10 +30,13 @@ public struct DeviceSet: RPCRequest, Equatable {
     /// µT in the device frame, as a `magnet` sample.
     public var magneticField: HeldVector?
     public var heading: HeldHeading?
+    /// rad/s about the device's axes, as a `gyro` sample.
+    public var rotationRate: HeldVector?
 
     public init(
         location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil,
-        releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil
+        releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil,
+        rotationRate: HeldVector? = nil
     ) {
         self.location = location
         self.acceleration = acceleration
@@ -42,6 +45,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         self.releasesHinge = releasesHinge
         self.magneticField = magneticField
         self.heading = heading
+        self.rotationRate = rotationRate
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -56,6 +60,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         } else if let h = try p.object("heading") {
             heading = .reading(magnetic: try h.number("magnetic"), trueHeading: try h.number("true"), accuracy: try h.number("accuracy"))
         }
+        rotationRate = try Self.vector("rotationRate", in: p)
     }
 
     /// `key`: null (released), or an object with x, y and z.
@@ -99,6 +104,7 @@ public struct DeviceSet: RPCRequest, Equatable {
             h.set("accuracy", accuracy)
             o["heading"] = h.json
         }
+        o["rotationRate"] = Self.json(rotationRate)
         return o.json
     }
 

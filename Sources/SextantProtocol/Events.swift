@@ -29,6 +29,8 @@ public enum SextantEvent: Sendable, Equatable {
     case session(JSONValue)
     /// An accelerometer reading (RULES M1–M3).
     case motion(WireMotion)
+    /// The fused attitude with the rate, gravity and user acceleration (RULES D1–D6).
+    case deviceMotion(WireDeviceMotion)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -52,6 +54,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.satellites: self = .satellites(try WireSky(json: params))
         case Event.session: self = .session(params)
         case Event.motion: self = .motion(try WireMotion(json: params))
+        case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -78,6 +81,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .satellites: return Event.satellites
         case .session: return Event.session
         case .motion: return Event.motion
+        case .deviceMotion: return Event.deviceMotion
         }
     }
 
@@ -101,6 +105,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .satellites(let sky): return sky.json
         case .session(let members): return members
         case .motion(let motion): return motion.json
+        case .deviceMotion(let motion): return motion.json
         }
     }
 }

@@ -123,6 +123,8 @@ public enum Method {
     public static let regionsAdd = "regions.add"
     public static let regionsRemove = "regions.remove"
     public static let watch = "watch"
+    public static let deviceMotionStart = "deviceMotion.start"
+    public static let deviceMotionStop = "deviceMotion.stop"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -138,6 +140,7 @@ public enum Method {
         replayStop, replayStatus, replayPause, replayResume, replaySeek, replayStep, recordStart, recordStop, gnssProfile,
         watch,
         regionsList, regionsAdd, regionsRemove,
+        deviceMotionStart, deviceMotionStop,
     ]
 }
 
@@ -158,6 +161,7 @@ public enum Event {
     public static let headingCalibration = "headingCalibration"
     public static let satellites = "satellites"
     public static let motion = "motion"
+    public static let deviceMotion = "deviceMotion"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -175,6 +179,7 @@ public enum Event {
         satellites,
         session,
         motion,
+        deviceMotion,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -22,6 +22,7 @@ struct SextantctlCommand: ParsableCommand {
             Panel.self,
             Magnet.self, HeadingCommand.self,
             BrowserCommand.self,
+            Gyro.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

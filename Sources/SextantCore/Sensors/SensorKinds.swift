@@ -7,6 +7,7 @@ public enum SensorKinds {
         .hinge,
         .magnetometer,
         .compass,
+        .gyroscope,
     ])
 }
 

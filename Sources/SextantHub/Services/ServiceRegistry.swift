@@ -13,6 +13,7 @@ enum ServiceRegistry {
             SignificantChangesService.self,
             VisitsService.self,
             RegionsService.self,
+            DeviceMotionService.self,
         ]
     }
 }

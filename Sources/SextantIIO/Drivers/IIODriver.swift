@@ -39,6 +39,7 @@ public enum IIODrivers {
         IIOHinge.self,
         IIOMagnetometer.self,
         IIOCompass.self,
+        IIOGyroscope.self,
     ]
 }
 
