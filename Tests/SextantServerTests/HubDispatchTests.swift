@@ -52,6 +52,7 @@ struct HubDispatchTests {
         #expect(
             MethodTable.appSocket().names == [
                 "app.update", "authorization.get", "authorization.request",
+                "deviceMotion.start", "deviceMotion.stop",
                 "heading.start", "heading.stop",
                 "hello", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",
