@@ -88,5 +88,15 @@ let package = Package(
                 .product(name: "SextantCore", package: "Sextant"),
             ]
         ),
+
+        // The attitude engine's cost per reading beside the orientation judge's:
+        // `swift run -c release attitude-figures`.
+        .executableTarget(
+            name: "attitude-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
     ]
 )
