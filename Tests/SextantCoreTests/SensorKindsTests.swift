@@ -14,8 +14,8 @@ struct SensorKindsTests {
             #expect(Set(kind.fields.map(\.name)).count == kind.fields.count, "\(kind.name)'s fields")
             #expect(!["location", "gps"].contains(kind.name), "a trace's other sample keys")
         }
-        #expect(kinds.map(\.name) == ["accel", "hinge", "magnet", "compass"])
-        #expect(kinds.map(\.topic) == ["orientation", "posture", "heading", "heading"])
+        #expect(kinds.map(\.name) == ["accel", "hinge", "magnet", "compass", "gyro"])
+        #expect(kinds.map(\.topic) == ["orientation", "posture", "heading", "heading", "deviceMotion"])
     }
 
     @Test("A reading is checked against its kind's bounds, with the field's message")

@@ -87,6 +87,8 @@ METHOD_WATCH = "watch"
 METHOD_REGIONS_LIST = "regions.list"
 METHOD_REGIONS_ADD = "regions.add"
 METHOD_REGIONS_REMOVE = "regions.remove"
+METHOD_DEVICE_MOTION_START = "deviceMotion.start"
+METHOD_DEVICE_MOTION_STOP = "deviceMotion.stop"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -108,6 +110,7 @@ EVENT_HEADING_CALIBRATION = "headingCalibration"
 EVENT_SATELLITES = "satellites"
 EVENT_SESSION = "session"
 EVENT_MOTION = "motion"
+EVENT_DEVICE_MOTION = "deviceMotion"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
