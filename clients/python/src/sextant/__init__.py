@@ -16,7 +16,7 @@
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
 and uses only the standard library."""
 
-from .app import App, Authorization, Heading, Motion, PendingAuthorization, Visit
+from .app import App, Authorization, DeviceMotion, Heading, Motion, PendingAuthorization, Visit
 from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
@@ -41,4 +41,5 @@ __all__ = [
     "DaemonStartError", "UntrustedDaemon",
     "BrowserBridge",
     "Motion",
+    "DeviceMotion",
 ]
