@@ -101,6 +101,47 @@ struct DeviceMotionHubTests {
         withExtendedLifetime(hub) {}
     }
 
+    @Test("D2 D5: with location authorization, xTrueNorthZVertical is the magnetic frame turned by WMM2025's declination there")
+    func trueNorthWithLocation() async throws {
+        let hub = try InProcessHub()
+        let path = hub.directory + "/turn.jsonl"
+        var lines = Self.trace().split(separator: "\n").map(String.init)
+        lines.insert(#"{"t":0,"location":{"lat":48.85,"lon":2.29}}"#, at: 1)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let control = try await hub.connect(.control)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": .string(Self.app)])
+        _ = try await control.call(Method.permissionsSet, ["app": .string(Self.app), "status": "authorizedWhenInUse"])
+        _ = try await app.call(Method.deviceMotionStart, ["interval": 0.5, "referenceFrame": "xTrueNorthZVertical"])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .milliseconds(1100))
+        let first = try #require(try await Self.motions(app).first)
+        let time = Timestamp(year: 2026, month: 3, day: 1, secondsOfDay: 8 * 3600)
+        let declination = WorldMagneticModel.wmm2025.elements(
+            latitude: 48.85, longitude: 2.29, height: 0, year: WorldMagneticModel.decimalYear(time)).declination
+        #expect(abs(declination) > 0.5, "Paris's declination is not negligible: \(declination)°")
+        // The top points to magnetic north, which is `declination` east of true north: at that
+        // azimuth in north-west-up, (cos D, −sin D, 0).
+        let top = Quaternion(w: first.attitude.w, x: first.attitude.x, y: first.attitude.y, z: first.attitude.z).rotate(Vector3(0, 1, 0))
+        let d = declination * .pi / 180
+        #expect((top - Vector3(cos(d), -sin(d), 0)).length < 1e-3, "\(top) for a declination of \(declination)°")
+        #expect(first.referenceFrame == .xTrueNorthZVertical)
+    }
+
+    @Test("D5: an app in the background hears no deviceMotion")
+    func foregroundOnly() async throws {
+        let hub = try InProcessHub()
+        let path = hub.directory + "/turn.jsonl"
+        try Self.trace().write(toFile: path, atomically: true, encoding: .utf8)
+        let control = try await hub.connect(.control)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": .string(Self.app), "state": "background"])
+        _ = try await app.call(Method.deviceMotionStart, ["interval": 0])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .milliseconds(1100))
+        #expect(try await Self.motions(app).isEmpty)
+    }
+
     @Test("D6: nobody listening, the engine hears no reading; one listener, every reading of the three kinds; stopped, none again")
     func fusesOnlyWhileHeard() async throws {
         let (quiet, _) = try await Self.replayed(nil)
