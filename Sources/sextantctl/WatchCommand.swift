@@ -88,6 +88,10 @@ enum EventText {
         case .motion(let motion):
             return "x \(Text.number(motion.x)) y \(Text.number(motion.y)) z \(Text.number(motion.z)) m/s²  @ \(motion.time.rfc3339)"
         case .satellites: return watched.params.serialized()
+        case .deviceMotion(let m):
+            let q = [m.attitude.w, m.attitude.x, m.attitude.y, m.attitude.z].map { Text.number($0) }.joined(separator: " ")
+            let rate = m.rotationRate.map { "rate \(Text.number($0.x)) \(Text.number($0.y)) \(Text.number($0.z)) rad/s" } ?? "no gyroscope"
+            return "\(m.referenceFrame.rawValue) q (\(q)), \(rate)  @ \(m.time.rfc3339)"
         }
     }
 }
