@@ -98,5 +98,15 @@ let package = Package(
                 .product(name: "SextantProtocol", package: "Sextant"),
             ]
         ),
+
+        // The attitude engine's cost per reading beside the orientation judge's:
+        // `swift run -c release attitude-figures`.
+        .executableTarget(
+            name: "attitude-figures",
+            dependencies: [
+                .product(name: "SextantCore", package: "Sextant"),
+                .product(name: "SextantProtocol", package: "Sextant"),
+            ]
+        ),
     ]
 )

@@ -42,11 +42,13 @@ public struct DeviceSet: RPCRequest, Equatable {
         case value(Value)
         case released
     }
+    /// rad/s about the device's axes, as a `gyro` sample.
+    public var rotationRate: HeldVector?
 
     public init(
         location: WireLocation? = nil, acceleration: HeldAcceleration? = nil, orientation: DeviceOrientation? = nil, hingeAngle: Double? = nil,
         releasesHinge: Bool = false, magneticField: HeldVector? = nil, heading: HeldHeading? = nil,
-        light: Held<Double>? = nil, proximity: Held<Bool>? = nil, pressure: Held<Double>? = nil
+        light: Held<Double>? = nil, proximity: Held<Bool>? = nil, pressure: Held<Double>? = nil, rotationRate: HeldVector? = nil
     ) {
         self.pressure = pressure
         self.light = light
@@ -58,6 +60,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         self.releasesHinge = releasesHinge
         self.magneticField = magneticField
         self.heading = heading
+        self.rotationRate = rotationRate
     }
 
     public init(_ p: Params) throws(RPCError) {
@@ -75,6 +78,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         light = p.members["light"] == .null ? .released : try p.number("light").map { .value($0) }
         proximity = p.members["proximity"] == .null ? .released : try p.bool("proximity").map { .value($0) }
         pressure = p.members["pressure"] == .null ? .released : try p.number("pressure").map { .value($0) }
+        rotationRate = try Self.vector("rotationRate", in: p)
     }
 
     /// `key`: null (released), or an object with x, y and z.
@@ -121,6 +125,7 @@ public struct DeviceSet: RPCRequest, Equatable {
         o["light"] = light.map { held in if case .value(let lux) = held { .double(lux) } else { .null } }
         o["proximity"] = proximity.map { held in if case .value(let near) = held { .bool(near) } else { .null } }
         o["pressure"] = pressure.map { held in if case .value(let hPa) = held { .double(hPa) } else { .null } }
+        o["rotationRate"] = Self.json(rotationRate)
         return o.json
     }
 

@@ -43,6 +43,8 @@ public enum SextantEvent: Sendable, Equatable {
     case proximity(WireProximity)
     /// The altimeter, about once a second.
     case altitude(WireAltitude)
+    /// The fused attitude with the rate, gravity and user acceleration (RULES D1–D6).
+    case deviceMotion(WireDeviceMotion)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -73,6 +75,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.light: self = .light(try WireLight(json: params))
         case Event.proximity: self = .proximity(try WireProximity(json: params))
         case Event.altitude: self = .altitude(try WireAltitude(json: params))
+        case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -106,6 +109,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .light: return Event.light
         case .proximity: return Event.proximity
         case .altitude: return Event.altitude
+        case .deviceMotion: return Event.deviceMotion
         }
     }
 
@@ -136,6 +140,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .light(let light): return light.json
         case .proximity(let proximity): return proximity.json
         case .altitude(let altitude): return altitude.json
+        case .deviceMotion(let motion): return motion.json
         }
     }
 }

@@ -147,6 +147,8 @@ public enum Method {
     public static let activityAuthorization = "activity.authorization"
     public static let motionPermissionsSet = "motionPermissions.set"
     public static let motionPermissionsList = "motionPermissions.list"
+    public static let deviceMotionStart = "deviceMotion.start"
+    public static let deviceMotionStop = "deviceMotion.stop"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -168,6 +170,7 @@ public enum Method {
         activityStart, activityStop, activityTransitionsStart, activityTransitionsStop, activityQuery,
         pedometerStart, pedometerStop, pedometerQuery, activitySet,
         activityAuthorization, motionPermissionsSet, motionPermissionsList,
+        deviceMotionStart, deviceMotionStop,
     ]
 }
 
@@ -194,6 +197,7 @@ public enum Event {
     public static let light = "light"
     public static let proximity = "proximity"
     public static let altitude = "altitude"
+    public static let deviceMotion = "deviceMotion"
     // Control-socket additions, seen by `watch`.
     public static let prompt = "prompt"
     public static let promptClosed = "promptClosed"
@@ -217,6 +221,7 @@ public enum Event {
         activity, activityTransition, pedometer,
         light, proximity,
         altitude,
+        deviceMotion,
     ]
 
     /// Every event a `watch` may name in `topics`.

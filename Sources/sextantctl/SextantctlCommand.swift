@@ -25,6 +25,7 @@ struct SextantctlCommand: ParsableCommand {
             TimeCommand.self,
             ActivityCommand.self,
             Light.self, Proximity.self, Pressure.self,
+            Gyro.self,
         ])
 
     /// `sextantctl --json status` works as well as `sextantctl status --json`: the options

@@ -166,6 +166,11 @@ struct RequestTypesTests {
             (Event.proximity, #"{"near":true,"time":"2026-03-01T10:00:00.250Z"}"#, .proximity(WireProximity(near: true, time: time))),
             (Event.altitude, #"{"relativeAltitude":4,"pressure":100.12,"altitude":35,"accuracy":3,"derived":true,"time":"2026-03-01T10:00:00.250Z"}"#,
              .altitude(WireAltitude(relativeAltitude: 4, pressure: 100.12, altitude: 35, accuracy: 3, derived: true, time: time))),
+            (Event.deviceMotion,
+             #"{"attitude":{"w":0.5,"x":0.5,"y":-0.5,"z":0.5},"referenceFrame":"rotationVector","rotationRate":null,"gravity":{"x":0,"y":0,"z":9.75},"userAcceleration":{"x":0.25,"y":0,"z":0},"time":"2026-03-01T10:00:00.250Z"}"#,
+             .deviceMotion(WireDeviceMotion(
+                attitude: (0.5, 0.5, -0.5, 0.5), referenceFrame: .rotationVector, rotationRate: nil, gravity: WireVector(x: 0, y: 0, z: 9.75),
+                userAcceleration: WireVector(x: 0.25, y: 0, z: 0), time: time))),
         ]
         #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
         for (method, text, expected) in cases {

@@ -51,14 +51,15 @@ struct GnssLoggerRecordingTests {
         #expect(trace.skipped == ["Raw (not replayed yet)": 5041])
     }
 
-    @Test("Pixel 7 2023, v3.0.6.4: the 94 GPS fixes (of 243: 95 FLP, 54 NLP), 10 UncalAccel and 10 UncalMag less their bias, 10 OrientationDeg, in time order")
+    @Test("Pixel 7 2023, v3.0.6.4: the 94 GPS fixes (of 243: 95 FLP, 54 NLP), 10 UncalAccel, 10 UncalMag and 10 UncalGyro less their bias, 10 OrientationDeg, in time order")
     func pixel7() throws {
         let trace = try read("pixel7-2023-stanford.txt")
         let fixes = trace.locations
         // grep -c '^Fix,GPS,' → 94; grep -c '^UncalAccel' → 10 (and no Accel row);
-        // grep -c '^UncalMag' → 10 (and no Mag row); grep -c '^OrientationDeg' → 10.
+        // grep -c '^UncalMag' → 10 (and no Mag row); grep -c '^OrientationDeg' → 10;
+        // grep -c '^UncalGyro' → 10 (and no Gyro row).
         #expect(fixes.count == 94)
-        #expect(trace.samples.count == 124)
+        #expect(trace.samples.count == 134)
         // grep '^Fix,GPS,' | sort -t, -k9 -n | sed -n '1p;$p'.
         let first = try #require(fixes.first?.fix), last = try #require(fixes.last?.fix)
         #expect(first.latitude == 37.4265079783 && first.longitude == -122.1737079613 && first.altitude == 23.67296474531974)
@@ -120,22 +121,36 @@ struct GnssLoggerRecordingTests {
         }
     }
 
-    @Test("issue 21.1: Pixel 7, every sensor: Accel and Mag play (not their Uncal forms), OrientationDeg as the compass; Gyro is counted")
+    @Test("issue 21.1, 40.1: Pixel 7, every sensor: Accel, Mag and Gyro play (not their Uncal forms), OrientationDeg as the compass")
     func allSensors() throws {
         let trace = try read("pixel7-all-sensors.txt")
         // Mag at 1699400576748: -54.1436,-88.937996,-147.3638; 2 ms later the Accel row
-        // (0.17288144,0.44925246,9.886545) and the OrientationDeg row (yaw 245.0), in file order.
+        // (0.17288144,0.44925246,9.886545) and the OrientationDeg row (yaw 245.0), in file order,
+        // after the Gyro row of the same time.
         #expect(
             trace.samples == [
                 TraceSample(offset: 0, value: .magneticField(MagneticField(x: -54.1436, y: -88.937996, z: -147.3638))),
+                TraceSample(offset: 2_000_000, value: .rotationRate(RotationRate(x: -0.06261369, y: -0.09315695, z: 0.036651913))),
                 TraceSample(offset: 2_000_000, value: .acceleration(Acceleration(x: 0.17288144, y: 0.44925246, z: 9.886545))),
                 TraceSample(offset: 2_000_000, value: .compass(CompassReading(magnetic: 245))),
             ])
         #expect(trace.start == Self.time(1_699_400_576_748))
         #expect(
             trace.skipped == [
-                "UncalAccel (Accel played instead)": 1, "UncalMag (Mag played instead)": 1, "Gyro (not replayed yet)": 1,
-                "UncalGyro (not replayed yet)": 1,
+                "UncalAccel (Accel played instead)": 1, "UncalMag (Mag played instead)": 1, "UncalGyro (Gyro played instead)": 1,
             ])
+    }
+
+    @Test("issue 40.1: Pixel 7 2023: UncalGyro rows play as gyro (rad/s) less their drift columns")
+    func pixel7Gyroscope() throws {
+        let rates = try read("pixel7-2023-stanford.txt").samples.compactMap { $0.value.rotationRate }
+        #expect(rates.count == 10)
+        // grep '^UncalGyro' | sort -t, -k2 -n | sed -n '1p;$p': uncalibrated minus drift.
+        let first = try #require(rates.first), last = try #require(rates.last)
+        #expect(abs(first.x - (0.36483926 + 0.0020647193)) < 1e-12 && abs(first.y - (-0.033750303 + 0.0038371063)) < 1e-12)
+        #expect(abs(first.z - (0.05467244 + 0.0013321454)) < 1e-12)
+        #expect(abs(last.x - (0.04810564 + 0.0018032808)) < 1e-12 && abs(last.z - (0.00992656 + 0.0012268312)) < 1e-12)
+        let (summary, _) = try TraceLoader.summarize(path: Self.path("pixel7-2023-stanford.txt"), options: TraceLoadOptions())
+        #expect(summary.samples["gyro"] == 10, "\(summary.samples)")
     }
 }

@@ -108,7 +108,7 @@ struct RecordKindTableTests {
         #expect(throws: TraceError(path: "wifi.jsonl", line: 2, reason: "one sample a line, got sky and wifi")) {
             try Self.read([#"{"t":1,"sky":{"satellites":[]},"wifi":{"aps":[]}}"#])
         }
-        let unknown = "no sample: expected one of location, accel, hinge, magnet, compass, light, prox, pressure, gps, sky, activity"
+        let unknown = "no sample: expected one of location, accel, hinge, magnet, compass, light, prox, pressure, gyro, gps, sky, activity"
         #expect(throws: TraceError(path: "wifi.jsonl", line: 2, reason: unknown)) {
             try Self.read([#"{"t":1,"wifi":{"aps":[]}}"#], records: RecordKinds.all)
         }

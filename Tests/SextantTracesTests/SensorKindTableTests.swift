@@ -84,7 +84,7 @@ struct SensorKindTableTests {
             _ = try Self.read([#"{"t":1,"baro":{"hPa":1000}}"#], sensors: SensorKinds.all)
             Issue.record("read a kind not in the table")
         } catch {
-            #expect(error.reason == "no sample: expected one of location, accel, hinge, magnet, compass, light, prox, pressure, gps, sky, activity")
+            #expect(error.reason == "no sample: expected one of location, accel, hinge, magnet, compass, light, prox, pressure, gyro, gps, sky, activity")
         }
     }
 }

@@ -10,6 +10,7 @@ public enum SensorKinds {
         .light,
         .proximity,
         .pressure,
+        .gyroscope,
     ])
 }
 

@@ -17,6 +17,7 @@ enum ServiceRegistry {
             ActivityService.self,
             EnvironmentService.self,
             AltimeterService.self,
+            DeviceMotionService.self,
         ]
     }
 }

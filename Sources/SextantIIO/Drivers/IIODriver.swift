@@ -42,6 +42,7 @@ public enum IIODrivers {
         IIOLight.self,
         IIOProximity.self,
         IIOPressure.self,
+        IIOGyroscope.self,
     ]
 }
 

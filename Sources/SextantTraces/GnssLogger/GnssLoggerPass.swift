@@ -5,9 +5,9 @@ import SextantProtocol
 /// format and the rules).
 struct GnssLoggerPass {
     /// The row kinds GnssLogger writes that Sextant recognises but does not play yet
-    /// (satellites, raw measurements, the gyroscope, rotation vectors): counted by kind,
-    /// where any other kind is counted as unknown.
-    static let notReplayed: Set<String> = ["Raw", "Agc", "Nav", "Gyro", "UncalGyro", "GameRotationVector", "RotationVector"]
+    /// (satellites, raw measurements, rotation vectors): counted by kind, where any other
+    /// kind is counted as unknown.
+    static let notReplayed: Set<String> = ["Raw", "Agc", "Nav", "GameRotationVector", "RotationVector"]
     static let unknownKind = "rows of an unknown kind"
 
     let path: String
@@ -16,12 +16,13 @@ struct GnssLoggerPass {
     /// Only the header and the providers of `Fix` rows are read (the pass that chooses
     /// the provider).
     let providersOnly: Bool
-    /// The uncalibrated kinds that play (`UncalAccel`, `UncalMag`): each only in a file
-    /// without rows of its calibrated kind (`Accel`, `Mag`), Android's own calibration of
+    /// The uncalibrated kinds that play (`UncalAccel`, `UncalMag`, `UncalGyro`): each only in
+    /// a file without rows of its calibrated kind (`Accel`, `Mag`, `Gyro`), Android's own calibration of
     /// the same readings.
     let playsUncalibrated: Set<String>
     private var fixColumns: GnssLoggerFixColumns?
-    /// The header's columns of each three-axis kind (`Accel`, `UncalAccel`, `Mag`, `UncalMag`).
+    /// The header's columns of each three-axis kind (`Accel`, `UncalAccel`, `Mag`, `UncalMag`,
+    /// `Gyro`, `UncalGyro`).
     private var axesColumns: [String: GnssLoggerAxesColumns] = [:]
     private var orientationColumns: GnssLoggerOrientationColumns?
     private var statusColumns: GnssLoggerStatusColumns?
@@ -33,13 +34,15 @@ struct GnssLoggerPass {
     private(set) var providers: Set<String> = []
     private(set) var samples = 0
 
-    /// The calibrated kinds (`Accel`, `Mag`) the file has rows of (among those read).
+    /// The calibrated kinds (`Accel`, `Mag`, `Gyro`) the file has rows of (among those read).
     private(set) var calibratedKinds: Set<String> = []
 
     /// Each uncalibrated kind, by the calibrated kind that plays instead when the file has it.
-    static let uncalibrated = ["Accel": "UncalAccel", "Mag": "UncalMag"]
+    static let uncalibrated = ["Accel": "UncalAccel", "Mag": "UncalMag", "Gyro": "UncalGyro"]
 
-    init(path: String, provider: String?, providersOnly: Bool = false, playsUncalibrated: Set<String> = ["UncalAccel", "UncalMag"]) {
+    init(
+        path: String, provider: String?, providersOnly: Bool = false, playsUncalibrated: Set<String> = ["UncalAccel", "UncalMag", "UncalGyro"]
+    ) {
         self.path = path
         self.provider = provider
         self.providersOnly = providersOnly
@@ -77,7 +80,7 @@ struct GnssLoggerPass {
             }
             let fix = try checked(number) { () throws(GnssLoggerFieldProblem) in try fixColumns.fix(row) }
             try add(.location(fix), time: fix.time, number: number, sink)
-        case "Accel", "UncalAccel", "Mag", "UncalMag":
+        case "Accel", "UncalAccel", "Mag", "UncalMag", "Gyro", "UncalGyro":
             if Self.uncalibrated[kind] != nil { calibratedKinds.insert(kind) }
             guard !providersOnly else { return }
             guard Self.uncalibrated[kind] != nil || playsUncalibrated.contains(kind) else {
@@ -139,6 +142,7 @@ struct GnssLoggerPass {
         case "Fix": fixColumns = GnssLoggerFixColumns(columns)
         case "Accel", "UncalAccel": axesColumns[kind] = .accel(columns, uncalibrated: kind == "UncalAccel")
         case "Mag", "UncalMag": axesColumns[kind] = .mag(columns, uncalibrated: kind == "UncalMag")
+        case "Gyro", "UncalGyro": axesColumns[kind] = .gyro(columns, uncalibrated: kind == "UncalGyro")
         case "OrientationDeg": orientationColumns = GnssLoggerOrientationColumns(columns)
         case "Status": statusColumns = GnssLoggerStatusColumns(columns)
         default: break

@@ -16,10 +16,11 @@ import SextantProtocol
 /// accuracy and vertical accuracy when the row has them; `Accel` rows as the
 /// accelerometer, or, in a file without them, `UncalAccel` rows less their bias; `Mag`
 /// rows as the magnetometer (`magnet`, µT), or, in a file without them, `UncalMag` rows
-/// less their bias; `OrientationDeg` rows' `yawDeg` as a compass's magnetic heading
-/// (`compass`). Each at the UTC instant of its row
+/// less their bias; `Gyro` rows as the gyroscope (`gyro`, rad/s), or, in a file without
+/// them, `UncalGyro` rows less their drift; `OrientationDeg` rows' `yawDeg` as a compass's
+/// magnetic heading (`compass`). Each at the UTC instant of its row
 /// (`UnixTimeMillis`, `utcTimeMillis` or `(UTC)TimeInMs`), in time order
-/// (`GnssLoggerOrdering`). The other kinds GnssLogger writes (`Raw`, `Status`, `Gyro`, …)
+/// (`GnssLoggerOrdering`). The other kinds GnssLogger writes (`Raw`, `Agc`, rotation vectors, …)
 /// are counted by kind in `skipped` ("not replayed yet"), rows of a kind it does not write
 /// as "rows of an unknown kind": neither is an error. `MockLocation` (`1`, `0`) is the fix's
 /// `recordedSimulated`: the simulated flag under `--simulated-flag auto` (RULES N7).

@@ -58,9 +58,10 @@ struct GnssLoggerFixColumns: Sendable {
 }
 
 /// Where the values of a three-axis sensor row are (`Accel`, `UncalAccel`: m/s²; `Mag`,
-/// `UncalMag`: µT), in Android's sensor frame (x right, y up the screen, z out of it:
-/// Sextant's device frame). An uncalibrated reading has its bias estimate taken off, as
-/// Android's calibrated reading has.
+/// `UncalMag`: µT; `Gyro`, `UncalGyro`: rad/s), in Android's sensor frame (x right, y up the
+/// screen, z out of it: Sextant's device frame; rates counter-clockwise positive, as
+/// Sextant's). An uncalibrated reading has its bias estimate (the gyroscope's drift) taken
+/// off, as Android's calibrated reading has.
 struct GnssLoggerAxesColumns: Sendable {
     let kind: String
     let sensor: SensorKind
@@ -69,13 +70,14 @@ struct GnssLoggerAxesColumns: Sendable {
     let bias: [Int?]
 
     /// `unit` is the suffix of the header's names (`mps2`, `microt`); the axes are
-    /// `<kind>Xunit` (`AccelXMps2`, `UncalMagXMicroT`), the biases `BiasXunit`.
-    init(_ c: GnssLoggerColumns, kind: String, sensor: SensorKind, unit: String, uncalibrated: Bool) {
+    /// `<kind>Xunit` (`AccelXMps2`, `UncalMagXMicroT`), the biases `<bias>Xunit`
+    /// (`BiasXMps2`, the gyroscope's `DriftXRadPerSec`).
+    init(_ c: GnssLoggerColumns, kind: String, sensor: SensorKind, unit: String, uncalibrated: Bool, bias biasName: String = "bias") {
         self.kind = kind
         self.sensor = sensor
         time = c.position("utctimemillis", "unixtimemillis")
         axes = ["x", "y", "z"].map { c.position("\(kind.lowercased())\($0)\(unit)") }
-        bias = uncalibrated ? ["x", "y", "z"].map { c.position("bias\($0)\(unit)") } : [nil, nil, nil]
+        bias = uncalibrated ? ["x", "y", "z"].map { c.position("\(biasName)\($0)\(unit)") } : [nil, nil, nil]
     }
 
     static func accel(_ c: GnssLoggerColumns, uncalibrated: Bool) -> GnssLoggerAxesColumns {
@@ -84,6 +86,11 @@ struct GnssLoggerAxesColumns: Sendable {
 
     static func mag(_ c: GnssLoggerColumns, uncalibrated: Bool) -> GnssLoggerAxesColumns {
         GnssLoggerAxesColumns(c, kind: uncalibrated ? "UncalMag" : "Mag", sensor: .magnetometer, unit: "microt", uncalibrated: uncalibrated)
+    }
+
+    static func gyro(_ c: GnssLoggerColumns, uncalibrated: Bool) -> GnssLoggerAxesColumns {
+        GnssLoggerAxesColumns(
+            c, kind: uncalibrated ? "UncalGyro" : "Gyro", sensor: .gyroscope, unit: "radpersec", uncalibrated: uncalibrated, bias: "drift")
     }
 
     /// The row's reading of ``sensor``, refused with the kind's message when out of its bounds.

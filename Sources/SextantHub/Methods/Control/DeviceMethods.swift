@@ -62,8 +62,13 @@ struct DeviceSetMethod: RPCMethod {
         case .released: releases.append(SensorKind.pressure.id)
         case .none: break
         }
+        switch request.rotationRate {
+        case .reading(let x, let y, let z): holds.append(try Self.checked(.gyroscope, "rotationRate", [x, y, z]))
+        case .released: releases.append(SensorKind.gyroscope.id)
+        case .none: break
+        }
         guard location != nil || !holds.isEmpty || !releases.isEmpty else {
-            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading, light, proximity, pressure")
+            throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading, light, proximity, pressure, rotationRate")
         }
         (self.holds, self.releases) = (holds, releases)
     }

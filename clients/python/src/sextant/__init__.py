@@ -18,7 +18,7 @@ The wire protocol is sextant-protocol(7); this package maps it one method to one
 and uses only the standard library."""
 
 from .activity import Activity, ActivityTransition, Pedometer
-from .app import App, Authorization, Heading, Motion, PendingAuthorization, Visit
+from .app import App, Authorization, DeviceMotion, Heading, Motion, PendingAuthorization, Visit
 from .browser import BrowserBridge
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
@@ -48,4 +48,5 @@ __all__ = [
     "TimeZone",
     "Activity", "ActivityTransition", "Pedometer",
     "Light", "Proximity", "Altitude",
+    "DeviceMotion",
 ]

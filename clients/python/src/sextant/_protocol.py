@@ -109,6 +109,8 @@ METHOD_ACTIVITY_SET = "activity.set"
 METHOD_ACTIVITY_AUTHORIZATION = "activity.authorization"
 METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
 METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
+METHOD_DEVICE_MOTION_START = "deviceMotion.start"
+METHOD_DEVICE_MOTION_STOP = "deviceMotion.stop"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -137,6 +139,7 @@ EVENT_PEDOMETER = "pedometer"
 EVENT_LIGHT = "light"
 EVENT_PROXIMITY = "proximity"
 EVENT_ALTITUDE = "altitude"
+EVENT_DEVICE_MOTION = "deviceMotion"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _protocol as wire
 from .activity import ActivityMethods
@@ -96,6 +96,36 @@ class Motion:
             raise ValueError("not a motion event: %s" % event)
         p = event.params
         return cls(p["x"], p["y"], p["z"], p["time"])
+
+
+@dataclass(frozen=True)
+class DeviceMotion:
+    """A ``deviceMotion`` event (sextant-rules(7) D1–D6): the fused attitude as a unit
+    quaternion ``(w, x, y, z)`` rotating device-frame vectors into ``reference_frame``; the
+    gyroscope's rate (rad/s, None without a gyroscope); gravity and user acceleration (m/s²,
+    device frame, Android's signs: gravity face up at rest is (0, 0, +9.81))."""
+
+    attitude: Tuple[float, float, float, float]
+    reference_frame: str
+    rotation_rate: Optional[Tuple[float, float, float]]
+    gravity: Tuple[float, float, float]
+    user_acceleration: Tuple[float, float, float]
+    time: str
+
+    @classmethod
+    def from_event(cls, event: Event) -> "DeviceMotion":
+        if event.method != wire.EVENT_DEVICE_MOTION:
+            raise ValueError("not a deviceMotion event: %s" % event)
+        p = event.params
+        q = p["attitude"]
+
+        def vector(v: Optional[Dict[str, float]]) -> Optional[Tuple[float, float, float]]:
+            return None if v is None else (v["x"], v["y"], v["z"])
+
+        return cls(
+            (q["w"], q["x"], q["y"], q["z"]), p["referenceFrame"], vector(p.get("rotationRate")),
+            vector(p["gravity"]), vector(p["userAcceleration"]), p["time"],  # type: ignore[arg-type]
+        )
 
 
 class PendingAuthorization:
@@ -323,6 +353,31 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment):
             wire.EVENT_MOTION, None if predicate is None else (lambda e: predicate(Motion.from_event(e))), timeout
         )
         return Motion.from_event(event)
+
+    def start_device_motion(self, interval: Optional[float] = None, reference_frame: Optional[str] = None) -> None:
+        """``deviceMotion.start``: ``deviceMotion`` events, at most one per ``interval`` seconds
+        (0.1 when None), in ``reference_frame`` (``xArbitraryZVertical`` when None; also
+        ``xArbitraryCorrectedZVertical``, ``xMagneticNorthZVertical``, ``xTrueNorthZVertical``,
+        ``rotationVector``, ``gameRotationVector``), while the app is in the foreground (D5)."""
+        params: Dict[str, Any] = {}
+        if interval is not None:
+            params["interval"] = interval
+        if reference_frame is not None:
+            params["referenceFrame"] = reference_frame
+        self.connection.call(wire.METHOD_DEVICE_MOTION_START, params)
+
+    def stop_device_motion(self) -> None:
+        """``deviceMotion.stop``."""
+        self.connection.call(wire.METHOD_DEVICE_MOTION_STOP)
+
+    def next_device_motion(
+        self, predicate: Optional[Callable[[DeviceMotion], bool]] = None, timeout: Optional[float] = DEFAULT_TIMEOUT
+    ) -> DeviceMotion:
+        """The next ``deviceMotion`` event (for which ``predicate`` holds), typed."""
+        event = self.wait_for(
+            wire.EVENT_DEVICE_MOTION, None if predicate is None else (lambda e: predicate(DeviceMotion.from_event(e))), timeout
+        )
+        return DeviceMotion.from_event(event)
 
     def update(
         self,

@@ -298,6 +298,14 @@ class Control(ControlTimeZone, ControlEnvironment):
         """Hold a magnetometer reading (µT, device frame)."""
         self.call(wire.METHOD_DEVICE_SET, {"magneticField": {"x": x, "y": y, "z": z}})
 
+    def set_rotation_rate(self, x: float, y: float, z: float) -> None:
+        """Hold a gyroscope reading (rad/s about the device's axes)."""
+        self.call(wire.METHOD_DEVICE_SET, {"rotationRate": {"x": x, "y": y, "z": z}})
+
+    def release_rotation_rate(self) -> None:
+        """Give the gyroscope back to a replay or the live sensor."""
+        self.call(wire.METHOD_DEVICE_SET, {"rotationRate": None})
+
     def release_magnetic_field(self) -> None:
         """Give the magnetometer back to a replay or the live sensor."""
         self.call(wire.METHOD_DEVICE_SET, {"magneticField": None})
