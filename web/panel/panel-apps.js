@@ -5,6 +5,8 @@
 function cell(row, text, className) {
     const td = document.createElement("td");
     td.textContent = text === undefined || text === null ? "–" : String(text);
+    // The column may cut it: the whole text on hover.
+    td.title = td.textContent;
     if (className) td.className = className;
     row.appendChild(td);
     return td;
@@ -50,29 +52,28 @@ export class PanelApps {
             row.dataset.session = session.session;
             const authorization = session.authorization || {};
             const stored = once.get(session.app) || {};
-            cell(row, session.session);
-            cell(row, session.app).title = `pid ${session.pid}, via ${session.kind}`;
-            cell(row, session.uid);
+            cell(row, session.session, "session");
+            // A long id shows its end, where ids differ; the tooltip has it whole.
+            const shown = session.app.length > 24 ? "…" + session.app.slice(-23) : session.app;
+            cell(row, shown, "app").title = `${session.app}: pid ${session.pid}, uid ${session.uid}, via ${session.kind}`;
+            cell(row, session.uid, "uid");
             cell(row, session.state, "state");
-            cell(row, authorization.status, `authorization status-${authorization.status}`);
+            // "authorized" said once, in the header: whenInUse, always, denied, notDetermined.
+            const status = authorization.status ? authorization.status.replace(/^authorized(.)/, (_, c) => c.toLowerCase()) : authorization.status;
+            cell(row, status, `authorization status-${authorization.status}`).title = authorization.status || "";
             cell(row, authorization.accuracy, "accuracy");
             cell(row, stored.allowOnce ? "yes" : "no", "allow-once");
             cell(row, session.interfaceOrientation + (session.interfaceLocked ? " 🔒" : ""), "interface");
             cell(row, streaming(session), "streaming");
-            const actions = document.createElement("tr");
-            actions.className = "actions-row";
-            actions.dataset.app = session.app;
-            actions.dataset.session = session.session;
-            const td = cell(actions, "", "actions");
-            td.colSpan = 9;
-            this.actions(td, session, authorization);
-            body.append(row, actions);
+            this.actions(cell(row, "", "actions"), session, authorization);
+            body.append(row);
         }
         document.getElementById("apps-empty").hidden = sessions.length > 0;
     }
 
     actions(td, session, authorization) {
         td.textContent = "";
+        td.title = "";
         const app = session.app;
         button(td, "While Using", "permissions.set authorizedWhenInUse", () => this.change("permissions.set", { app, status: "authorizedWhenInUse" }), "grant-when-in-use");
         button(td, "Always", "permissions.set authorizedAlways", () => this.change("permissions.set", { app, status: "authorizedAlways" }), "grant-always");
