@@ -38,7 +38,7 @@ struct PanelLayoutTests {
             _ = try control.call(Method.deviceSet, ["location": ["lat": .double(47.37 + Double(index) * 1e-5), "lon": 8.54]])
         }
         try browser.step(["do": "waitFor", "expression": "document.querySelectorAll('#log-table tr').length === 2000"])
-        try browser.step(["do": "waitFor", "expression": .string("document.querySelectorAll('#apps-table tbody tr').length === \(Self.apps)")])
+        try browser.step(["do": "waitFor", "expression": .string("document.querySelectorAll('#apps-table td.actions').length === \(Self.apps)")])
         let buttons = try browser.step(["do": "visible", "selector": "#apps-table td.actions button"])
         #expect(buttons["count"]?.intValue == Self.apps * 6, "\(buttons)")
         #expect(buttons["hidden"]?.arrayValue?.isEmpty == true, "at \(size[0])×\(size[1]): \(buttons["hidden"]?.serialized() ?? "")")
