@@ -82,6 +82,7 @@ final class PanelMapControlsTests {
     @Test("issue 43.3: Draw circle then a click on the map adds a region for the chosen app there (regions.add), drawn with its state")
     func drawnRegionIsTheApps() throws {
         let (app, _) = try daemon.app(Self.app)
+        _ = try daemon.control().call(Method.permissionsSet, ["app": .string(Self.app), "status": "authorizedAlways"])
         try browser.step(["do": "choose", "selector": "#region-app", "value": .string(Self.app)])
         try browser.step(["do": "click", "selector": "#region-draw"])
         try browser.step(["do": "waitFor", "expression": "document.getElementById('map').classList.contains('drawing')"])
@@ -96,7 +97,16 @@ final class PanelMapControlsTests {
         #expect(regions[0]["radius"]?.doubleValue == 200)
         // The device stays where it was: the click drew the region, it did not move the device.
         #expect(try status()["location"]?["lat"]?.doubleValue.map { abs($0 - start.lat) < 1e-9 } == true)
-        try browser.step(["do": "waitFor", "expression": "(() => { let n = 0; sextantPanel.map.eachLayer((l) => { if (l.getTooltip && l.getTooltip() && /com.example.panel.map: panel-/.test(l.getTooltip().getContent())) n++; }); return n === 1; })()"])
+        // Its state beside the tool: the region's identifier and inside, outside or unknown.
+        let identifier = regions[0]["identifier"]?.stringValue ?? "?"
+        try browser.step(["do": "waitFor", "expression": .string("/^\(identifier) (inside|outside|unknown)/.test(document.getElementById('region-state').textContent)")])
+        // The next fix decides the first state (5 km north: outside), the one after is a
+        // crossing (the region's centre: enter), said beside the region.
+        _ = try daemon.control().call(Method.deviceSet, ["location": ["lat": .double(lat + 0.05), "lon": .double(lon)]])
+        try browser.step(["do": "waitFor", "expression": .string("document.getElementById('region-state').textContent.startsWith('\(identifier) outside; last: \(identifier) state')")])
+        _ = try daemon.control().call(Method.deviceSet, ["location": ["lat": .double(lat), "lon": .double(lon)]])
+        try browser.step(["do": "waitFor", "expression": .string("document.getElementById('region-state').textContent.startsWith('\(identifier) inside; last: \(identifier) enter')")])
+        try browser.step(["do": "waitFor", "expression": "(() => { let n = 0; sextantPanel.map.eachLayer((l) => { if (l.getTooltip && l.getTooltip() && /^com.example.panel.map: panel-\\w+ \\(inside\\), 200 m$/.test(l.getTooltip().getContent())) n++; }); return n === 1; })()"])
         withExtendedLifetime(app) {}
     }
 

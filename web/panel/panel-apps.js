@@ -54,7 +54,7 @@ export class PanelApps {
             const stored = once.get(session.app) || {};
             cell(row, session.session, "session");
             // A long id shows its end, where ids differ; the tooltip has it whole.
-            const shown = session.app.length > 24 ? "…" + session.app.slice(-23) : session.app;
+            const shown = session.app.length > 20 ? "…" + session.app.slice(-17) : session.app;
             cell(row, shown, "app").title = `${session.app}: pid ${session.pid}, uid ${session.uid}, via ${session.kind}`;
             cell(row, session.uid, "uid");
             cell(row, session.state, "state");

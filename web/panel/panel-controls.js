@@ -24,6 +24,7 @@ export class PanelControls {
         element("heading-release").addEventListener("click", () =>
             this.call("device.set", { heading: null }).then(this.refresh, this.report));
         element("region-draw").addEventListener("click", () => this.drawRegion());
+        element("region-app").addEventListener("change", () => this.showRegions(this.regions));
     }
 
     setProfile(profile) {
@@ -63,6 +64,24 @@ export class PanelControls {
         if (names.includes(chosen)) select.value = chosen;
     }
 
+    /** The chosen app's regions and their states (regions.list), and its last crossing. */
+    showRegions(regions) {
+        this.regions = regions || [];
+        const app = document.getElementById("region-app").value;
+        if (!app || this.drawing) return;
+        const own = this.regions.filter((r) => r.app === app);
+        const crossing = this.crossings && this.crossings.get(app);
+        document.getElementById("region-state").textContent = own.length === 0 ? `${app}: no region`
+            : own.map((r) => `${r.identifier} ${r.state}`).join(", ") + (crossing ? `; last: ${crossing}` : "");
+    }
+
+    /** A `region` event: the app's crossing, said beside its regions. */
+    showCrossing(event) {
+        if (!this.crossings) this.crossings = new Map();
+        this.crossings.set(event.app, `${event.identifier} ${event.transition} at ${(event.time || "").replace("T", " ").replace("Z", "")}`);
+        this.showRegions(this.regions);
+    }
+
     /** The next click on the map is the centre of a region for the chosen app (regions.add). */
     drawRegion() {
         const app = document.getElementById("region-app").value;
@@ -70,13 +89,12 @@ export class PanelControls {
         if (!app) return this.report(new Error("Choose the app the region is for"));
         const radius = Number(document.getElementById("region-radius").value);
         state.textContent = `click the map: the centre of ${app}'s region`;
+        this.drawing = true;
         document.getElementById("map").classList.add("drawing");
         this.map.nextClick = ({ lat, lon }) => {
+            this.drawing = false;
             const identifier = `panel-${Date.now().toString(36)}`;
-            this.call("regions.add", { app, identifier, lat, lon, radius, notifyInitialState: true }).then(() => {
-                state.textContent = `${app}: ${identifier}, ${radius} m`;
-                this.refresh();
-            }, this.report);
+            this.call("regions.add", { app, identifier, lat, lon, radius, notifyInitialState: true }).then(this.refresh, this.report);
         };
     }
 }

@@ -97,6 +97,7 @@ async function refreshAll() {
         map.keepSessions(new Set(panel.apps.keys()));
         apps.showPrompts(prompts);
         map.showRegions(regions);
+        controls.showRegions(regions);
     } catch (error) {
         report(error);
     }
@@ -136,7 +137,7 @@ function apply(event) {
     case "deviceOrientation": device.showOrientation(p.orientation); break;
     case "posture": device.showPosture(p); break;
     case "heading": device.showHeading(p); break;
-    case "region": map.showCrossing(p); panel.stale.add("all"); break;
+    case "region": map.showCrossing(p); controls.showCrossing(p); panel.stale.add("all"); break;
     case "replay":
         replay.show(p);
         if (p.state !== "running") panel.stale.add("all");
