@@ -23,6 +23,16 @@ function button(parent, label, title, action, className) {
     return b;
 }
 
+/** A long app id as its last components, where ids differ (`…navigation.app01`); the
+    cell's tooltip has it whole. */
+function shortId(app) {
+    if (app.length <= 18) return app;
+    const parts = app.split(".");
+    let shown = parts.pop();
+    while (parts.length && shown.length + parts[parts.length - 1].length + 1 <= 16) shown = parts.pop() + "." + shown;
+    return "…" + shown.slice(-16);
+}
+
 /** What a session streams, from apps.list's `streams` (topic names). */
 function streaming(session) {
     const streams = session.streams || (session.locationStreaming ? ["location"] : []);
@@ -53,9 +63,7 @@ export class PanelApps {
             const authorization = session.authorization || {};
             const stored = once.get(session.app) || {};
             cell(row, session.session, "session");
-            // A long id shows its end, where ids differ; the tooltip has it whole.
-            const shown = session.app.length > 20 ? "…" + session.app.slice(-17) : session.app;
-            cell(row, shown, "app").title = `${session.app}: pid ${session.pid}, uid ${session.uid}, via ${session.kind}`;
+            cell(row, shortId(session.app), "app").title = `${session.app}: pid ${session.pid}, uid ${session.uid}, via ${session.kind}`;
             cell(row, session.uid, "uid");
             cell(row, session.state, "state");
             // "authorized" said once, in the header: whenInUse, always, denied, notDetermined.
