@@ -49,6 +49,8 @@ final class PanelMapControlsTests {
         // The base map's lines, from GSHHG: the coast, lakes, borders.
         let kinds = try browser.step(["do": "waitFor", "expression": "(() => { const k = []; sextantPanel.map.eachLayer((l) => { if (l.feature) k.push(l.feature.properties.kind); }); return k.length ? [...new Set(k)].sort().join(',') : null; })()"])
         #expect(kinds["value"] == "border,coast,lake", "\(kinds)")
+        let cost = try browser.step(["do": "waitFor", "expression": "Math.round(sextantPanel.panelMap.basemapMs)"])
+        print("offline base map: fetched, parsed and drawn in \(cost["value"]?.serialized() ?? "?") ms")
         // The Strait of Gibraltar.
         try browser.step(["do": "type", "selector": "#goto-coordinates", "text": "36.0, -5.6"])
         try browser.step(["do": "waitFor", "expression": "Math.abs(sextantPanel.map.getCenter().lat - 36.0) < 1e-6 && Math.abs(sextantPanel.map.getCenter().lng + 5.6) < 1e-6"])

@@ -81,6 +81,7 @@ const log = new PanelLog();
 const replay = new PanelReplay({ call, report, map: map });
 const controls = new PanelControls({ call, report, refresh, map });
 panel.map = map.map;
+panel.panelMap = map;
 
 /** Everything the page shows of the daemon's state, read afresh. */
 async function refreshAll() {
