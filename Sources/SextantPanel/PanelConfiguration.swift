@@ -15,10 +15,13 @@ public struct PanelConfiguration: Sendable {
     public var assetsDirectory: String
     /// Leaflet's files, as Debian's libjs-leaflet installs them.
     public var leafletDirectory: String
+    /// The offline base map, a GeoJSON of coastlines and borders made from Debian's
+    /// gmt-gshhg-low by Tools/dev/make-basemap.py; served as /basemap.geojson when present.
+    public var basemap: String?
 
     public init(
         socketPath: String, listen: ListenAddress = .loopback, tiles: String? = nil, tracesDirectory: String,
-        assetsDirectory: String, leafletDirectory: String = PanelConfiguration.debianLeaflet
+        assetsDirectory: String, leafletDirectory: String = PanelConfiguration.debianLeaflet, basemap: String? = nil
     ) {
         self.socketPath = socketPath
         self.listen = listen
@@ -26,6 +29,7 @@ public struct PanelConfiguration: Sendable {
         self.tracesDirectory = tracesDirectory
         self.assetsDirectory = assetsDirectory
         self.leafletDirectory = leafletDirectory
+        self.basemap = basemap
     }
 
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
@@ -44,6 +48,13 @@ public struct PanelConfiguration: Sendable {
         }
         let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return data + "/sextant/traces"
+    }
+
+    /// Where Tools/dev/make-basemap.py writes the base map unless told: derived data, so the
+    /// user's cache (`$XDG_CACHE_HOME/sextant`, `~/.cache/sextant`), never the repository.
+    public static func defaultBasemap(environment: [String: String]) -> String {
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
+        return cache + "/sextant/basemap.geojson"
     }
 
     /// The installed page (`PREFIX/share/sextant/panel`, beside `PREFIX/bin/sextant-panel`),

@@ -48,7 +48,9 @@ public struct PanelServer: Sendable {
     }
 
     var hello: String {
-        JSONValue.object(["hello": ["version": .string(sextantVersion), "tiles": JSONValue(configuration.tiles)]]).serialized()
+        // `basemap`: whether /basemap.geojson has a file to serve (the page then draws it).
+        let basemap = configuration.basemap.map { FileManager.default.fileExists(atPath: $0) } ?? false
+        return JSONValue.object(["hello": ["version": .string(sextantVersion), "tiles": JSONValue(configuration.tiles), "basemap": .bool(basemap)]]).serialized()
     }
 
     var configJSON: String {
@@ -99,6 +101,11 @@ public struct PanelServer: Sendable {
         router.get("/") { _, _ in assets.response(["index.html"]) }
         router.get("/assets/{name}") { _, context in assets.response([Substring(context.parameters.get("name") ?? "")]) }
         router.get("/leaflet/**") { _, context in leaflet.response(context.parameters.getCatchAll()) }
+        let basemap = configuration.basemap.map { URL(fileURLWithPath: $0) }
+        router.get("/basemap.geojson") { _, _ in
+            guard let basemap else { return PlainResponse.make(.notFound, "No base map: sextant-panel --basemap FILE.\n") }
+            return StaticFolder(root: basemap.deletingLastPathComponent().path).response([Substring(basemap.lastPathComponent)])
+        }
         router.get("/config.json") { _, _ in
             var response = PlainResponse.make(.ok, config)
             response.headers[.contentType] = "application/json"

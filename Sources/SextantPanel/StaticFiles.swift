@@ -40,7 +40,7 @@ struct StaticFolder: Sendable {
 
     static let types: [String: String] = [
         "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-        "css": "text/css; charset=utf-8", "json": "application/json", "map": "application/json", "png": "image/png",
+        "css": "text/css; charset=utf-8", "json": "application/json", "geojson": "application/geo+json", "map": "application/json", "png": "image/png",
         "svg": "image/svg+xml", "ico": "image/x-icon", "jpg": "image/jpeg", "webp": "image/webp", "woff2": "font/woff2",
         "txt": "text/plain; charset=utf-8",
     ]

@@ -28,6 +28,8 @@ struct PanelCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The page's files (default: the installed share/sextant/panel).", valueName: "dir")) var assets: String?
     @Option(help: ArgumentHelp("Leaflet's files (default: \(PanelConfiguration.debianLeaflet), Debian's libjs-leaflet).", valueName: "dir"))
     var leaflet: String?
+    @Option(help: ArgumentHelp("The offline base map, a GeoJSON made by Tools/dev/make-basemap.py from Debian's gmt-gshhg-low (default: $XDG_CACHE_HOME/sextant/basemap.geojson; without it, a grid).", valueName: "file"))
+    var basemap: String?
 
     func validate() throws {
         if let tiles, ContentPolicy.tileSource(tiles) == nil {
@@ -46,7 +48,11 @@ struct PanelCommand: AsyncParsableCommand {
         let configuration = PanelConfiguration(
             socketPath: socketPath, listen: listenAddress, tiles: tiles, tracesDirectory: traces ?? PanelConfiguration.defaultTraces(executable: executable, environment: ProcessInfo.processInfo.environment),
             assetsDirectory: assets ?? PanelConfiguration.defaultAssets(executable: executable),
-            leafletDirectory: leaflet ?? PanelConfiguration.debianLeaflet)
+            leafletDirectory: leaflet ?? PanelConfiguration.debianLeaflet,
+            basemap: basemap ?? PanelConfiguration.defaultBasemap(environment: ProcessInfo.processInfo.environment))
+        if tiles == nil, let file = configuration.basemap, !FileManager.default.fileExists(atPath: file) {
+            FileHandle.standardError.write(Data("sextant-panel: no offline base map at \(file) (the map is a grid): Tools/dev/make-basemap.py \(file) makes it from Debian's gmt-gshhg-low\n".utf8))
+        }
         if !listenAddress.isLoopback {
             FileHandle.standardError.write(Data("sextant-panel: warning: listening on \(listenAddress), not loopback: anyone who can reach it and has the token controls the daemon\n".utf8))
         }

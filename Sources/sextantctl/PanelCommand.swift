@@ -11,7 +11,7 @@ struct Panel: ParsableCommand {
             it prints http://127.0.0.1:PORT/#token=TOKEN once it listens (--open hands it to the browser \
             through a file only you can read, never on a command line). Its options: \
             --socket PATH, --runtime-dir DIR, --listen HOST:PORT, --open, --tiles URL-TEMPLATE, \
-            --traces DIR, --assets DIR, --leaflet DIR (sextant-panel --help).
+            --traces DIR, --assets DIR, --leaflet DIR, --basemap FILE (sextant-panel --help).
             """)
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("sextant-panel's options.", valueName: "args"))

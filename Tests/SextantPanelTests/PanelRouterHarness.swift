@@ -30,7 +30,8 @@ struct PanelRouterHarness {
     /// The page's offer on the WebSocket: the subprotocol and the token.
     var protocols: String { "\(PanelAccess.subprotocol), \(PanelAccess.tokenProtocolPrefix)\(access.token)" }
 
-    init(tiles: String? = nil) throws {
+    /// `basemap`: the base map file's name in the harness's folder (none unless given).
+    init(tiles: String? = nil, basemap: String? = nil) throws {
         folders = try TemporaryDirectory("panel-router")
         for folder in ["assets", "leaflet/images", "traces"] {
             try FileManager.default.createDirectory(atPath: folders.file(folder), withIntermediateDirectories: true)
@@ -40,9 +41,10 @@ struct PanelRouterHarness {
         try "/* leaflet */\n".write(toFile: folders.file("leaflet/leaflet.js"), atomically: true, encoding: .utf8)
         try "png".write(toFile: folders.file("leaflet/images/marker-icon.png"), atomically: true, encoding: .utf8)
         try "secret\n".write(toFile: folders.file("secret.txt"), atomically: true, encoding: .utf8)
+        let scratch = folders
         let configuration = PanelConfiguration(
             socketPath: folders.file("control.sock"), tiles: tiles, tracesDirectory: folders.file("traces"),
-            assetsDirectory: folders.file("assets"), leafletDirectory: folders.file("leaflet"))
+            assetsDirectory: folders.file("assets"), leafletDirectory: folders.file("leaflet"), basemap: basemap.map { scratch.file($0) })
         server = PanelServer(configuration: configuration, access: access)
     }
 

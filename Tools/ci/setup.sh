@@ -16,6 +16,8 @@
 #                 the panel's page driven; the browser bridge's pages), python3-selenium and
 #                 chromium-driver (the bridge's pytest fixture and examples/test_web_walk.py)
 #   the panel:    libjs-leaflet (the map; sextant-panel serves Debian's copy of Leaflet)
+#                 gmt-gshhg-low, python3-netcdf4 (the offline base map: GSHHG's coastlines and
+#                 borders, LGPL, made into GeoJSON by Tools/dev/make-basemap.py below)
 #                 systemd (systemd-analyze checks the units; systemd-socket-activate passes sockets)
 #   benchmarks:   time, bc (Tools/bench/bench-nmea.sh's peak memory and rates; smoke runs in Tools/ci/test.sh)
 #                 valgrind (callgrind: Tools/bench/bench-callgrind.py counts instructions per fix, CI's budget)
@@ -35,7 +37,7 @@ packages=(
     umockdev gir1.2-umockdev-1.0 python3-gi
     sqlite3 util-linux mount coreutils libc-bin
     librsvg2-bin libxml2-utils
-    chromium libjs-leaflet
+    chromium libjs-leaflet gmt-gshhg-low python3-netcdf4
     systemd
     time bc
     libsystemd-dev dbus-daemon libglib2.0-bin iio-sensor-proxy
@@ -68,5 +70,8 @@ else
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 bash "$(dirname "$0")/setup-pypi-clients.sh"
+# The panel's offline base map, derived from gmt-gshhg-low into the user's cache (never the
+# repository): sextant-panel's default --basemap.
+/usr/bin/python3 "$(dirname "$0")/../dev/make-basemap.py" "${XDG_CACHE_HOME:-$HOME/.cache}/sextant/basemap.geojson"
 # The Debian gpsd package starts a system gpsd on :2947 where systemd runs; the tests
 # start their own on free ports and do not need it.

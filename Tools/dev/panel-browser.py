@@ -17,12 +17,19 @@ Commands ("do"):
   click    selector         clicks the middle of the first element matching selector
   clickMap dx, dy           clicks the map that far from its middle; answers the lat, lon the
                             map puts there
+  clickAt  selector, dx, dy clicks that far from the element's middle
+  type     selector, text   focuses the input and types the text, then presses Enter
   choose   selector, value  picks an option of a <select>, as the keyboard does
   slide    selector, fraction  clicks a range input at that fraction of its width; answers
                             the value it took
   lag      [times]          the page's lag behind the daemon for the location events it got
                             (those of these fix times): the fix's time to the frame's
                             receipt and to its drawing (ms), p50 and p99
+  visible  selector         for every element matching selector, whether a person can see and
+                            click it where it stands, without scrolling: its box inside the
+                            viewport and the element at its centre itself (or inside it), not
+                            something over it; answers {"count", "hidden": [why...]}
+  overflow selector         how far the element's content is wider than its box (px)
   screenshot name           writes DIR/panel-NAME.png when --screenshot DIR was given
   problems                  console errors, CSP violations and uncaught exceptions so far
   close                     closes Chromium and ends
@@ -90,9 +97,27 @@ class PanelPage:
         self.mouse_click(*self.place_of(selector))
         return {}
 
+    def do_clickAt(self, command):
+        x, y = self.place_of(command["selector"])
+        self.mouse_click(round(x + command.get("dx", 0)), round(y + command.get("dy", 0)))
+        return {}
+
+    def do_type(self, command):
+        self.mouse_click(*self.place_of(command["selector"]))
+        self.evaluate("document.querySelector(%s).value = ''" % json.dumps(command["selector"]))
+        self.browser.call("Input.insertText", {"text": command["text"]}, self.session)
+        for kind in ("keyDown", "keyUp"):
+            self.browser.call("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13,
+                                                         **({"text": "\r"} if kind == "keyDown" else {})}, self.session)
+        return {}
+
     def do_clickMap(self, command):
         # Whole pixels, and the place Leaflet makes of a mouse event there (its container's
-        # box, border and scale).
+        # box, border and scale), once the page has laid itself out with the map in view (a
+        # map partly scrolled away would be scrolled by Leaflet's focus on the press).
+        self.place_of("#map")
+        self.browser.call("Runtime.evaluate", {"expression": "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))",
+                                               "awaitPromise": True}, self.session)
         box = self.evaluate("(() => { const r = document.getElementById('map').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()")
         x, y = round(box[0] + box[2] / 2 + command.get("dx", 0)), round(box[1] + box[3] / 2 + command.get("dy", 0))
         where = self.evaluate("""(() => { const p = window.sextantPanel.map.mouseEventToLatLng({clientX: %d, clientY: %d});
@@ -128,6 +153,27 @@ class PanelPage:
         applied = [entry["applied"] for entry in lags]
         return {"count": len(lags), "receivedP50": percentile(received, 0.5), "receivedP99": percentile(received, 0.99),
                 "appliedP50": percentile(applied, 0.5), "appliedP99": percentile(applied, 0.99)}
+
+    def do_visible(self, command):
+        return self.evaluate("""(() => {
+            const hidden = [];
+            const all = [...document.querySelectorAll(%s)];
+            for (const e of all) {
+                const r = e.getBoundingClientRect();
+                const name = (e.closest('[data-app]') ? e.closest('[data-app]').dataset.app + ' ' : '') + (e.className || e.id || e.tagName);
+                if (r.width === 0 || r.height === 0) { hidden.push(name + ': no box'); continue; }
+                if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+                    hidden.push(name + ': outside the viewport at ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
+                    continue;
+                }
+                const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                if (!top || !(top === e || e.contains(top))) hidden.push(name + ': covered by ' + (top ? top.tagName + '#' + top.id + '.' + top.className : 'nothing'));
+            }
+            return {count: all.length, hidden};
+        })()""" % json.dumps(command["selector"]))
+
+    def do_overflow(self, command):
+        return {"value": self.evaluate("(() => { const e = document.querySelector(%s); return e.scrollWidth - e.clientWidth; })()" % json.dumps(command["selector"]))}
 
     def do_screenshot(self, command):
         if not self.shots:

@@ -5,6 +5,8 @@
 function cell(row, text, className) {
     const td = document.createElement("td");
     td.textContent = text === undefined || text === null ? "–" : String(text);
+    // The column may cut it: the whole text on hover.
+    td.title = td.textContent;
     if (className) td.className = className;
     row.appendChild(td);
     return td;
@@ -19,6 +21,16 @@ function button(parent, label, title, action, className) {
     b.addEventListener("click", action);
     parent.appendChild(b);
     return b;
+}
+
+/** A long app id as its last components, where ids differ (`…navigation.app01`); the
+    cell's tooltip has it whole. */
+function shortId(app) {
+    if (app.length <= 18) return app;
+    const parts = app.split(".");
+    let shown = parts.pop();
+    while (parts.length && shown.length + parts[parts.length - 1].length + 1 <= 16) shown = parts.pop() + "." + shown;
+    return "…" + shown.slice(-16);
 }
 
 /** What a session streams, from apps.list's `streams` (topic names). */
@@ -50,29 +62,26 @@ export class PanelApps {
             row.dataset.session = session.session;
             const authorization = session.authorization || {};
             const stored = once.get(session.app) || {};
-            cell(row, session.session);
-            cell(row, session.app).title = `pid ${session.pid}, via ${session.kind}`;
-            cell(row, session.uid);
+            cell(row, session.session, "session");
+            cell(row, shortId(session.app), "app").title = `${session.app}: pid ${session.pid}, uid ${session.uid}, via ${session.kind}`;
+            cell(row, session.uid, "uid");
             cell(row, session.state, "state");
-            cell(row, authorization.status, `authorization status-${authorization.status}`);
+            // "authorized" said once, in the header: whenInUse, always, denied, notDetermined.
+            const status = authorization.status ? authorization.status.replace(/^authorized(.)/, (_, c) => c.toLowerCase()) : authorization.status;
+            cell(row, status, `authorization status-${authorization.status}`).title = authorization.status || "";
             cell(row, authorization.accuracy, "accuracy");
             cell(row, stored.allowOnce ? "yes" : "no", "allow-once");
             cell(row, session.interfaceOrientation + (session.interfaceLocked ? " 🔒" : ""), "interface");
             cell(row, streaming(session), "streaming");
-            const actions = document.createElement("tr");
-            actions.className = "actions-row";
-            actions.dataset.app = session.app;
-            actions.dataset.session = session.session;
-            const td = cell(actions, "", "actions");
-            td.colSpan = 9;
-            this.actions(td, session, authorization);
-            body.append(row, actions);
+            this.actions(cell(row, "", "actions"), session, authorization);
+            body.append(row);
         }
         document.getElementById("apps-empty").hidden = sessions.length > 0;
     }
 
     actions(td, session, authorization) {
         td.textContent = "";
+        td.title = "";
         const app = session.app;
         button(td, "While Using", "permissions.set authorizedWhenInUse", () => this.change("permissions.set", { app, status: "authorizedWhenInUse" }), "grant-when-in-use");
         button(td, "Always", "permissions.set authorizedAlways", () => this.change("permissions.set", { app, status: "authorizedAlways" }), "grant-always");

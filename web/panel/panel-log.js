@@ -9,6 +9,18 @@ const cancellations = {
     sessionEnded: "the app's session ended",
 };
 
+// A session event as a sentence: what happened to the app, not its fields.
+function sessionSentence(p) {
+    const who = `session ${p.session}${p.pid ? ` (pid ${p.pid}, ${p.kind || "app"})` : ""}`;
+    if (p.change === "opened") return `connected: ${who}, ${p.state || "foreground"}`;
+    if (p.change === "closed") return `disconnected: ${who}`;
+    const authorization = p.authorization || {};
+    const streams = (p.streams || []).length ? `streams ${p.streams.join(", ")}` : "streams nothing";
+    const parts = [p.state, authorization.status && `${authorization.status}${authorization.accuracy ? ` (${authorization.accuracy})` : ""}`,
+        p.interfaceOrientation && `interface ${p.interfaceOrientation}${p.interfaceLocked ? " locked" : ""}`, streams];
+    return `now ${parts.filter(Boolean).join(", ")}: ${who}`;
+}
+
 function summary(event) {
     const p = event.params || {};
     switch (event.method) {
@@ -22,6 +34,7 @@ function summary(event) {
     case "promptClosed": return p.cancelled ? `cancelled${cancellations[p.reason] ? ": " + cancellations[p.reason] : ""} (${p.id})` : `${p.choice}${p.precise === false ? " imprecise" : ""} (${p.id})`;
     case "replay": return `${p.state} ${Number(p.position || 0).toFixed(1)} / ${Number(p.duration || 0).toFixed(1)} s`;
     case "region": return `${p.identifier} ${p.transition} → ${p.state}`;
+    case "session": return sessionSentence(p);
     case "heading": return `${Number(p.magnetic).toFixed(1)}° magnetic${typeof p.true === "number" ? `, ${p.true.toFixed(1)}° true` : ""}`;
     default: {
         const { app, session, ...rest } = p;

@@ -3,6 +3,8 @@
 // cursor, the regions and their crossings, and a route drawn by clicking waypoints.
 // Leaflet is Debian's libjs-leaflet, loaded as the global `L`.
 
+import { panelToken } from "./panel-token.js";
+
 const METRES_PER_DEGREE = 111320;
 const APP_COLOURS = ["#2563eb", "#db2777", "#059669", "#d97706", "#7c3aed", "#0891b2", "#dc2626", "#4d7c0f"];
 
@@ -18,6 +20,22 @@ const GridLayer = L.GridLayer.extend({
         return tile;
     },
 });
+
+// The offline base map's lines (Tools/dev/make-basemap.py: GSHHG's coastlines, lakes and
+// national borders), drawn on a canvas: a hundred thousand points as SVG would be slow.
+const BASEMAP_STYLES = {
+    coast: { color: "#4b6478", weight: 1.2 },
+    lake: { color: "#6b8ca5", weight: 0.8 },
+    border: { color: "#9a6b8f", weight: 1, dashArray: "4 3" },
+};
+
+/** "lat, lon" (or "lat lon") in degrees, or null. */
+export function parseCoordinates(text) {
+    const match = /^\s*(-?\d+(?:\.\d+)?)\s*[, ]\s*(-?\d+(?:\.\d+)?)\s*$/.exec(text || "");
+    if (!match) return null;
+    const lat = Number(match[1]), lon = Number(match[2]);
+    return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : null;
+}
 
 export class PanelMap {
     constructor(element, { call, report }) {
@@ -45,12 +63,43 @@ export class PanelMap {
         });
         this.truth.on("dragend", () => this.setLocation(this.truth.getLatLng()));
         this.map.on("click", (event) => this.clicked(event.latlng));
+        // A click after "Draw circle" is a region's centre instead (set by the region tool).
+        this.nextClick = null;
         this.map.on("mousemove", (event) => this.showPointer(event.latlng));
+    }
+
+    /** The offline base map under the grid, when the panel has one (else the grid alone). */
+    async loadBasemap() {
+        const started = performance.now();
+        const response = await fetch("/basemap.geojson", { headers: { Authorization: `Bearer ${panelToken()}` } });
+        if (!response.ok) return false;
+        const data = await response.json();
+        const renderer = L.canvas({ padding: 0.2 });
+        this.coastlines = L.geoJSON(data, { renderer, interactive: false, style: (feature) => BASEMAP_STYLES[feature.properties.kind] || BASEMAP_STYLES.coast });
+        if (this.basemap instanceof GridLayer) this.coastlines.addTo(this.map);
+        this.basemapSource = data.source || "GSHHG";
+        this.map.attributionControl.addAttribution("coastlines and borders: GSHHG (LGPL)");
+        // Fetched, parsed and drawn (ms): the browser test prints it.
+        this.basemapMs = performance.now() - started;
+        return true;
+    }
+
+    /** Shows a place typed as "lat, lon"; false when the text is not one. */
+    goTo(text) {
+        const where = parseCoordinates(text);
+        if (!where) return false;
+        this.map.setView([where.lat, where.lon], Math.max(this.map.getZoom(), 13));
+        return true;
+    }
+
+    showDeviceHere() {
+        if (this.truth._map) this.map.setView(this.truth.getLatLng(), Math.max(this.map.getZoom(), 15));
     }
 
     useTiles(template) {
         if (!template) return;
         this.map.removeLayer(this.basemap);
+        if (this.coastlines) this.map.removeLayer(this.coastlines);
         this.basemap = L.tileLayer(template, { maxZoom: 19, attribution: "tiles: " + new URL(template.replace(/[{}]/g, ""), location.href).host }).addTo(this.map);
     }
 
@@ -59,6 +108,12 @@ export class PanelMap {
     }
 
     clicked(latlng) {
+        if (this.nextClick) {
+            const action = this.nextClick;
+            this.nextClick = null;
+            document.getElementById("map").classList.remove("drawing");
+            return action({ lat: latlng.lat, lon: L.Util.wrapNum(latlng.lng, [-180, 180], true) });
+        }
         const point = { lat: latlng.lat, lon: L.Util.wrapNum(latlng.lng, [-180, 180], true) };
         if (this.mode === "route") {
             this.waypoints.push(point);

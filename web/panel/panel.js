@@ -8,6 +8,7 @@ import { PanelDevice } from "./panel-device.js";
 import { PanelApps } from "./panel-apps.js";
 import { PanelLog } from "./panel-log.js";
 import { PanelReplay } from "./panel-replay.js";
+import { PanelControls } from "./panel-controls.js";
 
 const element = (id) => document.getElementById(id);
 // Kept for the browser test's lag figures: the last so many location events' times.
@@ -45,7 +46,8 @@ const socket = new PanelSocket({
     onHello: (hello) => {
         element("version").textContent = `sextant ${hello.version || ""}`;
         if (hello.tiles) map.useTiles(hello.tiles);
-        refreshAll().then(() => replay.listTraces()).then(() => { panel.ready = true; });
+        // Ready once the state is shown and the base map, if any, is drawn.
+        Promise.all([refreshAll().then(() => replay.listTraces()), hello.basemap && !hello.tiles ? map.loadBasemap().catch(report) : null]).then(() => { panel.ready = true; });
     },
     onEvents: (events, receivedAt, dropped) => {
         for (const event of events) panel.pending.push({ event, receivedAt });
@@ -77,7 +79,9 @@ const device = new PanelDevice({ call, report, refresh });
 const apps = new PanelApps({ call, report, refresh });
 const log = new PanelLog();
 const replay = new PanelReplay({ call, report, map: map });
+const controls = new PanelControls({ call, report, refresh, map });
 panel.map = map.map;
+panel.panelMap = map;
 
 /** Everything the page shows of the daemon's state, read afresh. */
 async function refreshAll() {
@@ -90,9 +94,11 @@ async function refreshAll() {
         panel.permissions = permissions;
         panel.appsChanged = false;
         apps.showApps(sessions, permissions);
+        controls.showApps(sessions);
         map.keepSessions(new Set(panel.apps.keys()));
         apps.showPrompts(prompts);
         map.showRegions(regions);
+        controls.showRegions(regions);
     } catch (error) {
         report(error);
     }
@@ -109,6 +115,7 @@ function showStatus(status) {
     element("record-start").disabled = !!recording;
     element("record-stop").disabled = !recording;
     device.showStatus(status);
+    controls.showGNSS(status.gnss);
     if (status.location) map.showDevice(status.location);
     if (status.replay) replay.show(status.replay);
 }
@@ -132,7 +139,7 @@ function apply(event) {
     case "posture": device.showPosture(p); break;
     case "heading": device.showHeading(p); break;
     case "timeZone": if (p.app === undefined) device.showTimeZone(p); break;
-    case "region": map.showCrossing(p); panel.stale.add("all"); break;
+    case "region": map.showCrossing(p); controls.showCrossing(p); panel.stale.add("all"); break;
     case "replay":
         replay.show(p);
         if (p.state !== "running") panel.stale.add("all");
@@ -175,6 +182,7 @@ function applyPending() {
     } else if (panel.appsChanged) {
         panel.appsChanged = false;
         apps.showApps([...panel.apps.values()], panel.permissions);
+        controls.showApps([...panel.apps.values()]);
         map.keepSessions(new Set(panel.apps.keys()));
     }
 }
@@ -197,6 +205,11 @@ element("record-stop").addEventListener("click", () => call("record.stop").then(
 for (const radio of document.querySelectorAll("input[name=map-mode]")) {
     radio.addEventListener("change", () => { map.mode = radio.value; });
 }
+element("goto").addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!map.goTo(element("goto-coordinates").value)) report(new Error("Type a place as latitude, longitude in degrees: 48.8584, 2.2945"));
+});
+element("goto-device").addEventListener("click", () => map.showDeviceHere());
 element("route-clear").addEventListener("click", () => { map.waypoints = []; map.drawRoute(); });
 element("route-play").addEventListener("click", () => {
     const speed = Number(element("route-speed").value);

@@ -14,6 +14,8 @@ enum Panel {
     ])
     /// The page of the source tree and Debian's Leaflet, over PanelFolders' stand-ins.
     static let realPage = ["--assets", Repository.root + "/web/panel", "--leaflet", leaflet]
+    /// GSHHG as Debian's gmt-gshhg-low installs it, read by Tools/dev/make-basemap.py.
+    static let gshhg = "/usr/share/gmt-gshhg/binned_GSHHS_l.nc"
 }
 
 /// Tools/dev/panel-browser.py driving headless Chromium on the panel's page: each `step` sends
@@ -24,12 +26,14 @@ final class PanelBrowser {
     private let outputPath: String
     private var answered = 0
 
-    init(url: String, directory: String, screenshots: String? = ProcessInfo.processInfo.environment["SEXTANT_PANEL_SCREENSHOTS"]) throws {
+    /// `size`: the window's width and height in CSS pixels (the driver's default 1500×1000).
+    init(url: String, directory: String, size: (Int, Int)? = nil, screenshots: String? = ProcessInfo.processInfo.environment["SEXTANT_PANEL_SCREENSHOTS"]) throws {
         outputPath = directory + "/panel-browser.out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Repository.root + "/Tools/dev/panel-browser.py", url] + (screenshots.map { ["--screenshot", $0] } ?? [])
+            + (size.map { ["--width", String($0.0), "--height", String($0.1)] } ?? [])
         process.standardInput = input
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")
