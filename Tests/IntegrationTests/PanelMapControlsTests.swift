@@ -91,7 +91,7 @@ final class PanelMapControlsTests {
         let clicked = try browser.step(["do": "clickMap", "dx": 60, "dy": 40])
         let lat = try #require(clicked["lat"]?.doubleValue), lon = try #require(clicked["lon"]?.doubleValue)
         var regions: [JSONValue] = []
-        try poll(timeout: 15, failure: { "no region for \(Self.app): \(regions)" }) { () -> Bool? in
+        _ = try poll(timeout: 15, failure: { "no region for \(Self.app): \(regions)" }) { () -> Bool? in
             regions = try daemon.control().call(Method.regionsList, ["app": .string(Self.app)]).arrayValue ?? []
             return regions.isEmpty ? nil : true
         }
