@@ -21,8 +21,12 @@ public final class BrowserBridge: Sendable {
     private let inbox = BridgeInbox()
     private let logger: Logger
 
-    public init(logger: Logger) {
-        self.logger = logger
+    /// Whether a page already open when the bridge attaches, never under its rules, is
+    /// reloaded (`--no-reload-open-pages` leaves it).
+    private let reloadOpenPages: Bool
+
+    public init(logger: Logger, reloadOpenPages: Bool = true) {
+        (self.logger, self.reloadOpenPages) = (logger, reloadOpenPages)
     }
 
     /// Hands the bridge's loop an input; returns at once.
@@ -76,7 +80,7 @@ public final class BrowserBridge: Sendable {
 
     /// Runs until app.sock closes; returns why.
     public func run(picture start: BrowserPicture, link: AppLink) async -> String {
-        var loop = BridgeLoop(picture: start, link: link, logger: logger)
+        var loop = BridgeLoop(picture: start, link: link, logger: logger, reloadOpenPages: reloadOpenPages)
         for await _ in inbox.wakeUps {
             let (inputs, dropped) = inbox.take()
             if dropped > 0 { logger.warning("the browser sent events faster than the bridge takes them: \(dropped) dropped") }
@@ -106,8 +110,8 @@ struct BrowserFlood: Error, CustomStringConvertible {
 struct AttachedPage {
     var visible = true
     /// The new-document script that tells the page's next documents whether Sextant says
-    /// their position is unavailable (`PageScript.outage`).
-    var outageScript: String?
+    /// their position is unavailable and the latest fixes' times (`PageScript.state`).
+    var stateScript: String?
 }
 
 /// The bridge loop's state: the picture, the connection and the attached pages' sessions.
@@ -117,12 +121,18 @@ struct BridgeLoop {
     let logger: Logger
     var connection: CDPConnection?
     var pages: [String: AttachedPage] = [:]
+    /// The browser contexts whose pages the bridge has seen (the default one's id
+    /// included): each is given the permission, as the default context is.
+    var contexts: Set<String> = []
+    /// The latest fixes with their own times, told to every page (`PageScript.state`).
+    var recentFixes: [PageScript.Fix] = []
+    let reloadOpenPages: Bool
     var appState = AppState.foreground
     /// A page asked for its position while the app had no decision: Sextant's prompt is open.
     var promptAsked = false
 
-    init(picture: BrowserPicture, link: AppLink, logger: Logger) {
-        (self.picture, self.link, self.logger) = (picture, link, logger)
+    init(picture: BrowserPicture, link: AppLink, logger: Logger, reloadOpenPages: Bool = true) {
+        (self.picture, self.link, self.logger, self.reloadOpenPages) = (picture, link, logger, reloadOpenPages)
     }
 
     /// The most pages the bridge sets up at once.
@@ -137,6 +147,7 @@ struct BridgeLoop {
     mutating func connected(_ connection: CDPConnection, url: String) async {
         self.connection = connection
         pages = [:]
+        contexts = []
         // Chromium does not hold a new tab's first navigation for a debugger (it commits
         // while the auto-attached page is "waiting"), so each document request is held
         // instead, at the browser, until the loop has set up the page it is for: the page
@@ -144,6 +155,7 @@ struct BridgeLoop {
         await command("Fetch.enable", ["patterns": [["urlPattern": "*", "resourceType": "Document", "requestStage": "Request"]]])
         // Every page, those open now and those to come, attached in flat mode.
         await command("Target.setAutoAttach", ["autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true])
+        await learnContexts()
         await send(picture.browserCommands)
         // A line a script (or a test) can wait for: from here on, a page opened is set up
         // before its first document runs.
@@ -158,23 +170,25 @@ struct BridgeLoop {
     mutating func disconnected() {
         connection = nil
         pages = [:]
+        contexts = []
     }
 
     mutating func handle(_ event: CDPEvent) async {
         switch event.method {
         case "Target.attachedToTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }
-            if event.params["targetInfo"]?["type"]?.stringValue == "page" {
-                // Each page set up is kept until it goes: beyond the limit a page is closed,
-                // never left to run without Sextant's overrides.
-                guard pages.count < Self.pageLimit else {
-                    logger.warning("more than \(Self.pageLimit) pages at once: closing the newest")
-                    await command("Target.closeTarget", ["targetId": event.params["targetInfo"]?["targetId"] ?? ""])
-                    return
-                }
-                await setUp(page: session)
+            let target = event.params["targetInfo"] ?? [:]
+            guard target["type"]?.stringValue == "page" else {
+                return await command("Runtime.runIfWaitingForDebugger", [:], session: session)
             }
-            await command("Runtime.runIfWaitingForDebugger", [:], session: session)
+            // Each page set up is kept until it goes: beyond the limit a page is closed,
+            // never left to run without Sextant's overrides.
+            guard pages.count < Self.pageLimit else {
+                logger.warning("more than \(Self.pageLimit) pages at once: closing the newest")
+                await command("Target.closeTarget", ["targetId": target["targetId"] ?? ""])
+                return
+            }
+            await attached(page: session, target: target, waiting: event.params["waitingForDebugger"]?.boolValue != false)
         case "Target.detachedFromTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }
             pages[session] = nil
@@ -199,30 +213,31 @@ struct BridgeLoop {
     mutating func apply(_ event: SextantEvent) async {
         let wasInOutage = picture.inOutage
         let commands = picture.apply(event)
-        if picture.inOutage != wasInOutage {
-            for session in pages.keys { await tellOutage(to: session) }
+        let newFix = noteFix(event)
+        if picture.inOutage != wasInOutage || newFix {
+            for session in pages.keys { await tellState(to: session) }
         }
         await send(commands)
     }
 
     /// Tells the page's documents, those open and those it will load, whether Sextant says
-    /// its position is unavailable.
-    private mutating func tellOutage(to session: String) async {
-        let source = PageScript.outage(picture.inOutage)
-        if let script = pages[session]?.outageScript { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
+    /// its position is unavailable, and the latest fixes' own times.
+    private mutating func tellState(to session: String) async {
+        let source = PageScript.state(outage: picture.inOutage, fixes: recentFixes)
+        if let script = pages[session]?.stateScript { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
         // Run at once in the documents open now, in every frame, and answered once run.
         let added = await answer("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session)
-        pages[session]?.outageScript = added?["identifier"]?.stringValue
+        pages[session]?.stateScript = added?["identifier"]?.stringValue
     }
 
-    private mutating func setUp(page session: String) async {
+    mutating func setUp(page session: String) async {
         pages[session] = AttachedPage()
         await command("Runtime.enable", [:], session: session)
         // Chromium installs a script added for new documents only in a page whose Page
         // domain is on: without it the wrapper is missing after a navigation.
         await command("Page.enable", [:], session: session)
         await command("Runtime.addBinding", ["name": .string(PageScript.bindingName)], session: session)
-        await tellOutage(to: session)
+        await tellState(to: session)
         await command(
             "Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source), "runImmediately": true], session: session)
         for pageCommand in picture.pageCommands { await command(pageCommand.method, pageCommand.params, session: session) }
@@ -267,17 +282,18 @@ struct BridgeLoop {
             case .everyPage: for session in pages.keys { await command(each.method, each.params, session: session) }
             }
             if each.method == "Browser.setPermission" {
+                await setPermissionInContexts(each.params)
                 for session in pages.keys { await command("Runtime.evaluate", ["expression": .string(PageScript.permissionChanged)], session: session) }
             }
         }
     }
 
-    private func command(_ method: String, _ params: JSONValue, session: String? = nil) async {
+    func command(_ method: String, _ params: JSONValue, session: String? = nil) async {
         _ = await answer(method, params, session: session)
     }
 
     /// The browser's answer; nil when it failed (logged) or the connection closed.
-    private func answer(_ method: String, _ params: JSONValue, session: String? = nil) async -> JSONValue? {
+    func answer(_ method: String, _ params: JSONValue, session: String? = nil) async -> JSONValue? {
         guard let connection else { return nil }
         do {
             return try await connection.send(method, params, session: session)
