@@ -1,4 +1,5 @@
 import Foundation
+import SextantClient
 import SextantProtocol
 import SextantTestSupport
 import Testing
@@ -10,12 +11,12 @@ extension ChromiumBridgeTests {
     /// Playwright from PyPI, installed by Tools/ci/setup-pypi-web-clients.sh (no browser of its own).
     static let playwrightPython = Repository.root + "/.build/pypi-web-clients/bin/python3"
 
-    /// A daemon granting the app, a headless Chromium and the bridge on it, connected.
-    func bridgeOnBrowser(arguments: [String] = [], beforeBridge: (ChromiumProcess, String, ClientProcess) throws -> Void = { _, _, _ in }) throws -> (
+    /// A daemon giving the app `authorization`, a headless Chromium and the bridge on it, connected.
+    func bridgeOnBrowser(authorization: String? = "authorizedWhenInUse", arguments: [String] = [], beforeBridge: (ChromiumProcess, String, ClientProcess) throws -> Void = { _, _, _ in }) throws -> (
         DaemonHarness, ChromiumProcess, BrowserBridgeHarness
     ) {
         let daemon = try DaemonHarness()
-        try daemon.setPermission(Self.app, "authorizedWhenInUse")
+        if let authorization { try daemon.setPermission(Self.app, authorization) }
         let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
         let harness = try BrowserBridgeHarness(
             daemon: daemon, app: Self.app, address: "http://127.0.0.1:\(browser.port)", arguments: arguments,
@@ -38,6 +39,15 @@ extension ChromiumBridgeTests {
     @Test("42.2: a page in a browser context made through plain CDP (Target.createBrowserContext, createTarget in it) gets the walk")
     func plainCDPContextPage() throws {
         let (daemon, browser, harness) = try bridgeOnBrowser()
+        let framework = try openInNewContext(daemon, browser, harness)
+        _ = try harness.waitForReports("see the permission granted") { $0.contains { $0["state"] == "granted" } ? () : nil }
+        _ = try pageFollows(daemon, harness, from: 2.35)
+        withExtendedLifetime(framework) {}
+    }
+
+    /// Opens the reporter's page in a context of its own through plain CDP; the process
+    /// holding the context.
+    func openInNewContext(_ daemon: DaemonHarness, _ browser: ChromiumProcess, _ harness: BrowserBridgeHarness) throws -> ClientProcess {
         let script = Repository.root + "/Tools/dev/cdp-context-page.py"
         let framework = try ClientProcess(
             ["/usr/bin/python3", script, "http://127.0.0.1:\(browser.port)", harness.pageURL], directory: daemon.directory, name: "cdp-context")
@@ -45,8 +55,24 @@ extension ChromiumBridgeTests {
             output.split(separator: "\n").first.flatMap { try? JSONValue.parse(String($0)) }
         }
         #expect(made["context"]?.stringValue?.isEmpty == false, "\(made)")
+        return framework
+    }
+
+    @Test("42.2: in a context of its own a page asking while notDetermined raises Sextant's prompt, is granted by it, and denied by a revoke")
+    func contextPageUnderThePrompt() throws {
+        let (daemon, browser, harness) = try bridgeOnBrowser(authorization: nil)
+        let framework = try openInNewContext(daemon, browser, harness)
+        _ = try harness.waitForReports("see the permission prompt") { $0.contains { $0["state"] == "prompt" } ? () : nil }
+        let control = try daemon.control()
+        let prompt = try poll(timeout: 30, every: 0.05, failure: { "no prompt for \(Self.app); the page said \(harness.reports())" }) {
+            try control.call(Method.promptsList).arrayValue?.first { $0["app"] == .string(Self.app) }
+        }
+        #expect(!harness.reports().contains { $0["kind"] == "error" }, "the page's request did not wait: \(harness.reports())")
+        _ = try control.call(Method.promptsAnswer, ["id": prompt["id"]!, "choice": "allowWhileUsing"])
         _ = try harness.waitForReports("see the permission granted") { $0.contains { $0["state"] == "granted" } ? () : nil }
         _ = try pageFollows(daemon, harness, from: 2.35)
+        try daemon.setPermission(Self.app, "denied")
+        _ = try harness.waitForReports("see the permission denied") { $0.contains { $0["state"] == "denied" } ? () : nil }
         withExtendedLifetime(framework) {}
     }
 
