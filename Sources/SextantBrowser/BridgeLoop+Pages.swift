@@ -11,7 +11,7 @@ extension BridgeLoop {
     mutating func attached(page session: String, target: JSONValue, waiting: Bool) async {
         if let context = target["browserContextId"]?.stringValue { await adopt(context: context) }
         let openBefore = waiting ? false : await isOutsideTheRules(session)
-        await setUp(page: session)
+        await setUp(page: session, targetID: target["targetId"]?.stringValue)
         await command("Runtime.runIfWaitingForDebugger", [:], session: session)
         if openBefore { await reloadOpenPage(session, url: target["url"]?.stringValue ?? "") }
     }

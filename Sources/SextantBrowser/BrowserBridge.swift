@@ -112,6 +112,11 @@ struct AttachedPage {
     /// The new-document script that tells the page's next documents whether Sextant says
     /// their position is unavailable and the latest fixes' times (`PageScript.state`).
     var stateScript: String?
+    /// The page's target id: its main frame's id, which a held navigation names.
+    var targetID: String?
+    /// Whether fixes came since `stateScript` was made (the documents open were told
+    /// them; the next one is told as its navigation is held).
+    var stateScriptStale = false
 }
 
 /// The bridge loop's state: the picture, the connection and the attached pages' sessions.
@@ -195,6 +200,7 @@ struct BridgeLoop {
             updateAppState()
         case "Fetch.requestPaused":
             guard let request = event.params["requestId"]?.stringValue else { return }
+            await refreshStateScript(navigating: event.params["frameId"]?.stringValue)
             // A navigation cancelled meanwhile has no request left to continue: not a fault.
             _ = try? await connection?.send("Fetch.continueRequest", ["requestId": .string(request)], session: event.sessionID)
         case "Runtime.bindingCalled":
@@ -214,10 +220,58 @@ struct BridgeLoop {
         let wasInOutage = picture.inOutage
         let commands = picture.apply(event)
         let newFix = noteFix(event)
-        if picture.inOutage != wasInOutage || newFix {
-            for session in pages.keys { await tellState(to: session) }
+        // Posted before the commands, answered after: the pages know a fix's time before
+        // its position, at no round trip more per fix.
+        if picture.inOutage != wasInOutage {
+            let told = postState()
+            await send(commands)
+            await keepStateScripts(told)
+        } else {
+            if newFix { postFixTimes() }
+            await send(commands)
         }
-        await send(commands)
+    }
+
+    /// A fix's time to the documents open, one command per page, not waited for; the
+    /// new-document script is brought up to date as a navigation is held (`Fetch`).
+    private mutating func postFixTimes() {
+        guard let connection else { return }
+        let source = PageScript.state(outage: picture.inOutage, fixes: recentFixes)
+        for session in pages.keys {
+            _ = connection.post("Runtime.evaluate", ["expression": .string(source)], session: session)
+            pages[session]?.stateScriptStale = true
+        }
+    }
+
+    /// Before a page's held navigation goes on: its new-document script gets the fixes'
+    /// times the documents open were told since it was made.
+    private mutating func refreshStateScript(navigating frame: String?) async {
+        guard let frame, let session = pages.first(where: { $0.value.targetID == frame && $0.value.stateScriptStale })?.key else { return }
+        await tellState(to: session)
+    }
+
+    /// Tells every page, as `tellState` does, without waiting for the browser's answers.
+    private func postState() -> [(session: String, added: CDPAnswer)] {
+        guard let connection else { return [] }
+        let source = PageScript.state(outage: picture.inOutage, fixes: recentFixes)
+        return pages.map { session, page in
+            if let script = page.stateScript {
+                _ = connection.post("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session)
+            }
+            return (session, connection.post("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session))
+        }
+    }
+
+    private mutating func keepStateScripts(_ told: [(session: String, added: CDPAnswer)]) async {
+        for (session, added) in told {
+            do {
+                pages[session]?.stateScript = try await added.value["identifier"]?.stringValue
+                pages[session]?.stateScriptStale = false
+            } catch CDPError.closed {
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
     }
 
     /// Tells the page's documents, those open and those it will load, whether Sextant says
@@ -228,10 +282,11 @@ struct BridgeLoop {
         // Run at once in the documents open now, in every frame, and answered once run.
         let added = await answer("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session)
         pages[session]?.stateScript = added?["identifier"]?.stringValue
+        pages[session]?.stateScriptStale = false
     }
 
-    mutating func setUp(page session: String) async {
-        pages[session] = AttachedPage()
+    mutating func setUp(page session: String, targetID: String?) async {
+        pages[session] = AttachedPage(targetID: targetID)
         await command("Runtime.enable", [:], session: session)
         // Chromium installs a script added for new documents only in a page whose Page
         // domain is on: without it the wrapper is missing after a navigation.

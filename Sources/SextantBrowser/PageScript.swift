@@ -13,6 +13,9 @@
 /// (``outage(_:)``, set by the bridge before the override that starts or ends one), a watch
 /// once per outage; otherwise a watch waits for the next position, and a one-shot request
 /// asks again (it waits for the next override: Chromium reports a result once).
+///
+/// And it gives each position the fix's own time (``state(outage:fixes:)``): Chromium
+/// stamps an overridden position with its own clock.
 public enum PageScript {
     public static let bindingName = "sextantBridge"
     /// Messages the script sends through the binding.
