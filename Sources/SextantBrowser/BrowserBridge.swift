@@ -21,8 +21,12 @@ public final class BrowserBridge: Sendable {
     private let inbox = BridgeInbox()
     private let logger: Logger
 
-    public init(logger: Logger) {
-        self.logger = logger
+    /// Whether a page already open when the bridge attaches, never under its rules, is
+    /// reloaded (`--no-reload-open-pages` leaves it).
+    private let reloadOpenPages: Bool
+
+    public init(logger: Logger, reloadOpenPages: Bool = true) {
+        (self.logger, self.reloadOpenPages) = (logger, reloadOpenPages)
     }
 
     /// Hands the bridge's loop an input; returns at once.
@@ -76,7 +80,7 @@ public final class BrowserBridge: Sendable {
 
     /// Runs until app.sock closes; returns why.
     public func run(picture start: BrowserPicture, link: AppLink) async -> String {
-        var loop = BridgeLoop(picture: start, link: link, logger: logger)
+        var loop = BridgeLoop(picture: start, link: link, logger: logger, reloadOpenPages: reloadOpenPages)
         for await _ in inbox.wakeUps {
             let (inputs, dropped) = inbox.take()
             if dropped > 0 { logger.warning("the browser sent events faster than the bridge takes them: \(dropped) dropped") }
@@ -106,8 +110,13 @@ struct BrowserFlood: Error, CustomStringConvertible {
 struct AttachedPage {
     var visible = true
     /// The new-document script that tells the page's next documents whether Sextant says
-    /// their position is unavailable (`PageScript.outage`).
-    var outageScript: String?
+    /// their position is unavailable and the latest fixes' times (`PageScript.state`).
+    var stateScript: String?
+    /// The page's target id: its main frame's id, which a held navigation names.
+    var targetID: String?
+    /// Whether fixes came since `stateScript` was made (the documents open were told
+    /// them; the next one is told as its navigation is held).
+    var stateScriptStale = false
 }
 
 /// The bridge loop's state: the picture, the connection and the attached pages' sessions.
@@ -117,12 +126,18 @@ struct BridgeLoop {
     let logger: Logger
     var connection: CDPConnection?
     var pages: [String: AttachedPage] = [:]
+    /// The browser contexts whose pages the bridge has seen (the default one's id
+    /// included): each is given the permission, as the default context is.
+    var contexts: Set<String> = []
+    /// The latest fixes with their own times, told to every page (`PageScript.state`).
+    var recentFixes: [PageScript.Fix] = []
+    let reloadOpenPages: Bool
     var appState = AppState.foreground
     /// A page asked for its position while the app had no decision: Sextant's prompt is open.
     var promptAsked = false
 
-    init(picture: BrowserPicture, link: AppLink, logger: Logger) {
-        (self.picture, self.link, self.logger) = (picture, link, logger)
+    init(picture: BrowserPicture, link: AppLink, logger: Logger, reloadOpenPages: Bool = true) {
+        (self.picture, self.link, self.logger, self.reloadOpenPages) = (picture, link, logger, reloadOpenPages)
     }
 
     /// The most pages the bridge sets up at once.
@@ -137,6 +152,7 @@ struct BridgeLoop {
     mutating func connected(_ connection: CDPConnection, url: String) async {
         self.connection = connection
         pages = [:]
+        contexts = []
         // Chromium does not hold a new tab's first navigation for a debugger (it commits
         // while the auto-attached page is "waiting"), so each document request is held
         // instead, at the browser, until the loop has set up the page it is for: the page
@@ -144,6 +160,7 @@ struct BridgeLoop {
         await command("Fetch.enable", ["patterns": [["urlPattern": "*", "resourceType": "Document", "requestStage": "Request"]]])
         // Every page, those open now and those to come, attached in flat mode.
         await command("Target.setAutoAttach", ["autoAttach": true, "waitForDebuggerOnStart": true, "flatten": true])
+        await learnContexts()
         await send(picture.browserCommands)
         // A line a script (or a test) can wait for: from here on, a page opened is set up
         // before its first document runs.
@@ -158,29 +175,32 @@ struct BridgeLoop {
     mutating func disconnected() {
         connection = nil
         pages = [:]
+        contexts = []
     }
 
     mutating func handle(_ event: CDPEvent) async {
         switch event.method {
         case "Target.attachedToTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }
-            if event.params["targetInfo"]?["type"]?.stringValue == "page" {
-                // Each page set up is kept until it goes: beyond the limit a page is closed,
-                // never left to run without Sextant's overrides.
-                guard pages.count < Self.pageLimit else {
-                    logger.warning("more than \(Self.pageLimit) pages at once: closing the newest")
-                    await command("Target.closeTarget", ["targetId": event.params["targetInfo"]?["targetId"] ?? ""])
-                    return
-                }
-                await setUp(page: session)
+            let target = event.params["targetInfo"] ?? [:]
+            guard target["type"]?.stringValue == "page" else {
+                return await command("Runtime.runIfWaitingForDebugger", [:], session: session)
             }
-            await command("Runtime.runIfWaitingForDebugger", [:], session: session)
+            // Each page set up is kept until it goes: beyond the limit a page is closed,
+            // never left to run without Sextant's overrides.
+            guard pages.count < Self.pageLimit else {
+                logger.warning("more than \(Self.pageLimit) pages at once: closing the newest")
+                await command("Target.closeTarget", ["targetId": target["targetId"] ?? ""])
+                return
+            }
+            await attached(page: session, target: target, waiting: event.params["waitingForDebugger"]?.boolValue != false)
         case "Target.detachedFromTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }
             pages[session] = nil
             updateAppState()
         case "Fetch.requestPaused":
             guard let request = event.params["requestId"]?.stringValue else { return }
+            await refreshStateScript(navigating: event.params["frameId"]?.stringValue)
             // A navigation cancelled meanwhile has no request left to continue: not a fault.
             _ = try? await connection?.send("Fetch.continueRequest", ["requestId": .string(request)], session: event.sessionID)
         case "Runtime.bindingCalled":
@@ -199,30 +219,80 @@ struct BridgeLoop {
     mutating func apply(_ event: SextantEvent) async {
         let wasInOutage = picture.inOutage
         let commands = picture.apply(event)
+        let newFix = noteFix(event)
+        // Posted before the commands, answered after: the pages know a fix's time before
+        // its position, at no round trip more per fix.
         if picture.inOutage != wasInOutage {
-            for session in pages.keys { await tellOutage(to: session) }
+            let told = postState()
+            await send(commands)
+            await keepStateScripts(told)
+        } else {
+            if newFix { postFixTimes() }
+            await send(commands)
         }
-        await send(commands)
+    }
+
+    /// A fix's time to the documents open, one command per page, not waited for; the
+    /// new-document script is brought up to date as a navigation is held (`Fetch`).
+    private mutating func postFixTimes() {
+        guard let connection else { return }
+        let source = PageScript.state(outage: picture.inOutage, fixes: recentFixes)
+        for session in pages.keys {
+            _ = connection.post("Runtime.evaluate", ["expression": .string(source)], session: session)
+            pages[session]?.stateScriptStale = true
+        }
+    }
+
+    /// Before a page's held navigation goes on: its new-document script gets the fixes'
+    /// times the documents open were told since it was made.
+    private mutating func refreshStateScript(navigating frame: String?) async {
+        guard let frame, let session = pages.first(where: { $0.value.targetID == frame && $0.value.stateScriptStale })?.key else { return }
+        await tellState(to: session)
+    }
+
+    /// Tells every page, as `tellState` does, without waiting for the browser's answers.
+    private func postState() -> [(session: String, added: CDPAnswer)] {
+        guard let connection else { return [] }
+        let source = PageScript.state(outage: picture.inOutage, fixes: recentFixes)
+        return pages.map { session, page in
+            if let script = page.stateScript {
+                _ = connection.post("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session)
+            }
+            return (session, connection.post("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session))
+        }
+    }
+
+    private mutating func keepStateScripts(_ told: [(session: String, added: CDPAnswer)]) async {
+        for (session, added) in told {
+            do {
+                pages[session]?.stateScript = try await added.value["identifier"]?.stringValue
+                pages[session]?.stateScriptStale = false
+            } catch CDPError.closed {
+            } catch {
+                logger.warning("\(error)")
+            }
+        }
     }
 
     /// Tells the page's documents, those open and those it will load, whether Sextant says
-    /// its position is unavailable.
-    private mutating func tellOutage(to session: String) async {
-        let source = PageScript.outage(picture.inOutage)
-        if let script = pages[session]?.outageScript { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
+    /// its position is unavailable, and the latest fixes' own times.
+    private mutating func tellState(to session: String) async {
+        let source = PageScript.state(outage: picture.inOutage, fixes: recentFixes)
+        if let script = pages[session]?.stateScript { await command("Page.removeScriptToEvaluateOnNewDocument", ["identifier": .string(script)], session: session) }
         // Run at once in the documents open now, in every frame, and answered once run.
         let added = await answer("Page.addScriptToEvaluateOnNewDocument", ["source": .string(source), "runImmediately": true], session: session)
-        pages[session]?.outageScript = added?["identifier"]?.stringValue
+        pages[session]?.stateScript = added?["identifier"]?.stringValue
+        pages[session]?.stateScriptStale = false
     }
 
-    private mutating func setUp(page session: String) async {
-        pages[session] = AttachedPage()
+    mutating func setUp(page session: String, targetID: String?) async {
+        pages[session] = AttachedPage(targetID: targetID)
         await command("Runtime.enable", [:], session: session)
         // Chromium installs a script added for new documents only in a page whose Page
         // domain is on: without it the wrapper is missing after a navigation.
         await command("Page.enable", [:], session: session)
         await command("Runtime.addBinding", ["name": .string(PageScript.bindingName)], session: session)
-        await tellOutage(to: session)
+        await tellState(to: session)
         await command(
             "Page.addScriptToEvaluateOnNewDocument", ["source": .string(PageScript.source), "runImmediately": true], session: session)
         for pageCommand in picture.pageCommands { await command(pageCommand.method, pageCommand.params, session: session) }
@@ -267,17 +337,18 @@ struct BridgeLoop {
             case .everyPage: for session in pages.keys { await command(each.method, each.params, session: session) }
             }
             if each.method == "Browser.setPermission" {
+                await setPermissionInContexts(each.params)
                 for session in pages.keys { await command("Runtime.evaluate", ["expression": .string(PageScript.permissionChanged)], session: session) }
             }
         }
     }
 
-    private func command(_ method: String, _ params: JSONValue, session: String? = nil) async {
+    func command(_ method: String, _ params: JSONValue, session: String? = nil) async {
         _ = await answer(method, params, session: session)
     }
 
     /// The browser's answer; nil when it failed (logged) or the connection closed.
-    private func answer(_ method: String, _ params: JSONValue, session: String? = nil) async -> JSONValue? {
+    func answer(_ method: String, _ params: JSONValue, session: String? = nil) async -> JSONValue? {
         guard let connection else { return nil }
         do {
             return try await connection.send(method, params, session: session)

@@ -54,7 +54,7 @@ public final class CDPConnection: Sendable {
     private struct Waiter: Sendable {
         var method: String
         var sent: ContinuousClock.Instant
-        var continuation: CheckedContinuation<JSONValue, any Error>
+        var answer: CDPAnswer
     }
 
     private struct Pending: Sendable {
@@ -137,16 +137,26 @@ public final class CDPConnection: Sendable {
     /// Sends a command (to the page `sessionID`, or to the browser) and waits for its answer.
     @discardableResult
     public func send(_ method: String, _ params: JSONValue = [:], session sessionID: String? = nil) async throws -> JSONValue {
-        try await withCheckedThrowingContinuation { continuation in
-            let id: Int? = pending.withLock { state in
-                guard !state.closed else { return nil }
-                state.nextID += 1
-                state.waiting[state.nextID] = Waiter(method: method, sent: .now, continuation: continuation)
-                return state.nextID
-            }
-            guard let id else { return continuation.resume(throwing: CDPError.closed(method: method)) }
-            outgoing.yield(CDPMessage.command(id: id, method: method, params: params, sessionID: sessionID))
+        try await post(method, params, session: sessionID).value
+    }
+
+    /// Sends a command at once and returns its answer to come: commands posted one after
+    /// another go out in that order without waiting for each other's answers (the browser
+    /// runs a session's commands in order).
+    public func post(_ method: String, _ params: JSONValue = [:], session sessionID: String? = nil) -> CDPAnswer {
+        let answer = CDPAnswer()
+        let id: Int? = pending.withLock { state in
+            guard !state.closed else { return nil }
+            state.nextID += 1
+            state.waiting[state.nextID] = Waiter(method: method, sent: .now, answer: answer)
+            return state.nextID
         }
+        guard let id else {
+            answer.resolve(.failure(CDPError.closed(method: method)))
+            return answer
+        }
+        outgoing.yield(CDPMessage.command(id: id, method: method, params: params, sessionID: sessionID))
+        return answer
     }
 
     /// Whether the connection has closed.
@@ -162,7 +172,7 @@ public final class CDPConnection: Sendable {
             }
             guard let first = late.first else { continue }
             let seconds = Int(timeout.components.seconds)
-            for waiter in late { waiter.continuation.resume(throwing: CDPError.timedOut(method: waiter.method, seconds: seconds)) }
+            for waiter in late { waiter.answer.resolve(.failure(CDPError.timedOut(method: waiter.method, seconds: seconds))) }
             abort.yield(CDPError.timedOut(method: first.method, seconds: seconds).description)
             return true
         }
@@ -174,9 +184,9 @@ public final class CDPConnection: Sendable {
         case .answer(let id, let result):
             let waiter = pending.withLock { $0.waiting.removeValue(forKey: id) }
             switch result {
-            case .success(let value): waiter?.continuation.resume(returning: value)
+            case .success(let value): waiter?.answer.resolve(.success(value))
             case .failure(let failure):
-                waiter?.continuation.resume(throwing: CDPError.browser(method: waiter?.method ?? "?", code: failure.code, message: failure.message))
+                waiter?.answer.resolve(.failure(CDPError.browser(method: waiter?.method ?? "?", code: failure.code, message: failure.message)))
             }
         case .event(let event):
             do { try onEvent(event) } catch { abort.yield("\(error)") }
@@ -190,9 +200,43 @@ public final class CDPConnection: Sendable {
             defer { state.waiting = [:] }
             return state.waiting.values
         }
-        for waiter in waiters { waiter.continuation.resume(throwing: CDPError.closed(method: waiter.method)) }
+        for waiter in waiters { waiter.answer.resolve(.failure(CDPError.closed(method: waiter.method))) }
         outgoing.finish()
         abort.finish()
+    }
+}
+
+/// The answer to a command posted: it may come before or after someone waits for it.
+public final class CDPAnswer: Sendable {
+    private struct State {
+        var result: Result<JSONValue, any Error>?
+        var waiting: CheckedContinuation<JSONValue, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Given once: the first result counts.
+    func resolve(_ result: Result<JSONValue, any Error>) {
+        let waiting: CheckedContinuation<JSONValue, any Error>? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume(with: result)
+    }
+
+    /// The answer, once it came (one waiter at a time).
+    public var value: JSONValue {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let result: Result<JSONValue, any Error>? = state.withLock { state in
+                    if state.result == nil { state.waiting = continuation }
+                    return state.result
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        }
     }
 }
 

@@ -34,6 +34,11 @@ struct SextantBrowserCommand: AsyncParsableCommand {
     @Option(name: .customLong("runtime-dir"), help: ArgumentHelp("The daemon's runtime directory (holds app.sock).", valueName: "dir"))
     var runtimeDirectory: String?
 
+    @Flag(
+        name: .customLong("no-reload-open-pages"),
+        help: "Leave the pages open before the bridge attached as they are (by default each is reloaded, once, under Sextant's rules).")
+    var leaveOpenPages = false
+
     @Flag(name: .shortAndLong, help: "Log every reconnection and failed command.")
     var verbose = false
 
@@ -55,7 +60,7 @@ struct SextantBrowserCommand: AsyncParsableCommand {
         let signalSources = browser.map(Self.stopOnSignals) ?? []
         defer { withExtendedLifetime(signalSources) {} }
         let address = browser.map { "a pipe to Chromium (pid \($0.pid))" } ?? cdp ?? ""
-        let bridge = BrowserBridge(logger: logger)
+        let bridge = BrowserBridge(logger: logger, reloadOpenPages: !leaveOpenPages)
         let (appInputs, appFeed) = AsyncStream.makeStream(of: AppLink.Input.self)
         let (link, hello): (AppLink, HelloResult)
         do {

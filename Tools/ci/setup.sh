@@ -23,7 +23,8 @@
 #                 valgrind (callgrind: Tools/bench/bench-callgrind.py counts instructions per fix, CI's budget)
 #   Python tests: python3-venv, python3-pytest (the client builds with the standard library)
 #   PyPI:         gps3, a gpsd client library from PyPI, in a venv of its own
-#                 (Tools/ci/setup-pypi-clients.sh; docs/compatibility.md)
+#                 (Tools/ci/setup-pypi-clients.sh; docs/compatibility.md); Playwright, the
+#                 Python package only, driving Debian's chromium (Tools/ci/setup-pypi-web-clients.sh)
 #                 (the client in clients/python and examples/, run by Tools/ci/test.sh)
 #   Installing:   pandoc (the man pages from docs/), man-db and groff-base (Tools/ci/test-man.sh:
 #                 man --warnings, lexgrog), dpkg-dev (dpkg-shlibdeps, for the .deb's Depends),
@@ -73,5 +74,6 @@ bash "$(dirname "$0")/setup-pypi-clients.sh"
 # The panel's offline base map, derived from gmt-gshhg-low into the user's cache (never the
 # repository): sextant-panel's default --basemap.
 /usr/bin/python3 "$(dirname "$0")/../dev/make-basemap.py" "${XDG_CACHE_HOME:-$HOME/.cache}/sextant/basemap.geojson"
+bash "$(dirname "$0")/setup-pypi-web-clients.sh"
 # The Debian gpsd package starts a system gpsd on :2947 where systemd runs; the tests
 # start their own on free ports and do not need it.

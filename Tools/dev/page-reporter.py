@@ -8,7 +8,7 @@ the page the Chromium tests read: it also reports the geolocation permission's s
 `screen.orientation` (`change` true for its change event), `deviceorientation`,
 `deviceorientationabsolute`, `devicemotion` (`accelerationIncludingGravity`), the generic
 `Accelerometer` and `AbsoluteOrientationSensor` (`values`) and `navigator.devicePosture` as they change, each
-position with `performance.now()` (`now`) and, with `?reload=N`, reloads itself once after
+position with `performance.now()` (`now`) and its `timestamp`, and, with `?reload=N`, reloads itself once after
 its Nth position (its numbering goes on across the reload). Prints
 `listening URL` first, then each report as one JSON line, in the page's order (`seq`
 counts them from 0: a reader that has seq 0..N has everything the page said up to N).
@@ -64,7 +64,8 @@ navigator.geolocation.watchPosition(
     const c = position.coords;
     document.getElementById("status").textContent = c.latitude + ", " + c.longitude;
     report({kind: "position", lat: c.latitude, lon: c.longitude, accuracy: c.accuracy, altitude: c.altitude,
-            altitudeAccuracy: c.altitudeAccuracy, speed: c.speed, heading: c.heading, now: now});
+            altitudeAccuracy: c.altitudeAccuracy, speed: c.speed, heading: c.heading, now: now,
+            timestamp: position.timestamp});
     positions += 1;
     if (reloadAfter && positions === reloadAfter && !sessionStorage.getItem("reloaded")) {
       sessionStorage.setItem("reloaded", "1");

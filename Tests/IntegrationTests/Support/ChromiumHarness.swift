@@ -78,13 +78,20 @@ final class BrowserBridgeHarness {
     private let directory: String
 
     /// The bridge on the browser at `address`, or given `nil`, on a browser it launches
-    /// (`--launch`) and opens the reporter's page in (`--open`).
-    init(daemon: DaemonHarness, app: String, address: String?) throws {
+    /// (`--launch`) and opens the reporter's page in (`--open`); `beforeBridge` is given
+    /// the page's address and the reporter before the bridge starts, `arguments` are the
+    /// bridge's others.
+    init(
+        daemon: DaemonHarness, app: String, address: String?, arguments: [String] = [],
+        beforeBridge: (String, ClientProcess) throws -> Void = { _, _ in }
+    ) throws {
         directory = daemon.directory
         (reporter, pageURL) = try Self.startReporter(directory: directory, name: "page-reporter")
+        try beforeBridge(pageURL, reporter)
         let browser = address.map { ["--cdp", $0] } ?? ["--launch", "--open", pageURL]
         bridge = try ClientProcess(
-            [Binaries.sextantctl, "browser", "--runtime-dir", daemon.runtime, "--app", app] + browser, directory: daemon.directory, name: "bridge")
+            [Binaries.sextantctl, "browser", "--runtime-dir", daemon.runtime, "--app", app] + browser + arguments, directory: daemon.directory,
+            name: "bridge")
     }
 
     convenience init(daemon: DaemonHarness, app: String, port: UInt16) throws {
