@@ -121,7 +121,23 @@ struct RequestTypesTests {
     @Test("events decode from their notification and write the same params back")
     func events() throws {
         let time = try #require(Timestamp(rfc3339: "2026-03-01T10:00:00.250Z"))
-        let cases: [(String, String, SextantEvent)] = [
+        let cases = try Self.locationAndSessionEvents(time) + Self.sensorServiceEvents(time)
+        #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
+        for (method, text, expected) in cases {
+            let params = try JSONValue.parse(text)
+            let event = try SextantEvent(method: method, params: params)
+            #expect(event == expected, "\(method)")
+            #expect(event.method == method)
+            #expect(event.params.serialized() == params.serialized(), "\(method) writes back \(event.params.serialized())")
+        }
+        #expect(throws: RPCError.self) { try SextantEvent(method: "nope", params: [:]) }
+        #expect(throws: RPCError.self) { try SextantEvent(method: Event.location, params: ["lat": 1]) }
+    }
+
+    /// Each event of the location services, authorization and the control side: its method,
+    /// its params as the wire says them, and the value they decode to.
+    static func locationAndSessionEvents(_ time: Timestamp) throws -> [(String, String, SextantEvent)] {
+        [
             (Event.location, #"{"lat":48.85,"lon":2.29,"hAcc":5,"alt":35,"vAcc":3,"speed":1.5,"course":90,"time":"2026-03-01T10:00:00.250Z","accuracy":"reduced"}"#,
              .location(WireLocation(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 5, altitude: 35, verticalAccuracy: 3, speed: 1.5, course: 90, time: time, accuracy: .reduced))),
             (Event.authorization, #"{"status":"authorizedAlways","accuracy":"reduced"}"#, .authorization(AuthorizationResult(status: .authorizedAlways, accuracy: .reduced))),
@@ -152,6 +168,12 @@ struct RequestTypesTests {
              .satellites(WireSky(sky: SkyView(satellites: [SatelliteInView(constellation: .qzss, svid: 1, elevation: 60, azimuth: 200, cn0: 40, used: true)]), time: time))),
             (Event.session, #"{"change":"closed","session":3,"app":"a.b","pid":7,"uid":1000,"kind":"app"}"#,
              .session(try JSONValue.parse(#"{"change":"closed","session":3,"app":"a.b","pid":7,"uid":1000,"kind":"app"}"#))),
+        ]
+    }
+
+    /// The same for the sensor services' events.
+    static func sensorServiceEvents(_ time: Timestamp) throws -> [(String, String, SextantEvent)] {
+        [
             (Event.motion, #"{"x":-0.5,"y":9.75,"z":0.25,"time":"2026-03-01T10:00:00.250Z"}"#,
              .motion(WireMotion(x: -0.5, y: 9.75, z: 0.25, time: time))),
             (Event.timeZone, #"{"zone":"Europe/Madrid","previous":"Europe/Lisbon","utcOffset":7200,"isDST":true,"time":"2026-03-01T10:00:00.250Z","automatic":true,"reason":"zoneChanged"}"#,
@@ -172,16 +194,6 @@ struct RequestTypesTests {
                 attitude: (0.5, 0.5, -0.5, 0.5), referenceFrame: .rotationVector, rotationRate: nil, gravity: WireVector(x: 0, y: 0, z: 9.75),
                 userAcceleration: WireVector(x: 0.25, y: 0, z: 0), time: time))),
         ]
-        #expect(Set(cases.map(\.0)) == Event.all, "every event has a case here")
-        for (method, text, expected) in cases {
-            let params = try JSONValue.parse(text)
-            let event = try SextantEvent(method: method, params: params)
-            #expect(event == expected, "\(method)")
-            #expect(event.method == method)
-            #expect(event.params.serialized() == params.serialized(), "\(method) writes back \(event.params.serialized())")
-        }
-        #expect(throws: RPCError.self) { try SextantEvent(method: "nope", params: [:]) }
-        #expect(throws: RPCError.self) { try SextantEvent(method: Event.location, params: ["lat": 1]) }
     }
 
     @Test("a request reads bad params with the daemon's -32602 messages")
