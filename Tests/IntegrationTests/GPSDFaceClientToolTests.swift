@@ -22,4 +22,36 @@ struct GPSDFaceClientToolTests {
         #expect(listed?["devices"]?.arrayValue?.map { $0["path"] } == ["/dev/sextant0"], "\(devices.stdout)")
         #expect(listed?["devices"]?.arrayValue?.first?["subtype"] == "sextant replay", "\(devices.stdout)")
     }
+
+    @Test("gpxlogger writes the replayed walk as a GPX track, every fix with its own time, and closes the file on SIGINT", .requires(.tool("/usr/bin/gpxlogger", package: "gpsd-clients")))
+    func gpxloggerTrack() throws {
+        let scratch = try TemporaryDirectory("gpxlogger")
+        // Five fixes a second apart walking north, 0.0005° (56 m) a step: values written here.
+        let walk = (0..<5).map { 48.0 + Double($0) * 0.0005 }
+        var lines = [#"{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}"#]
+        for (index, lat) in walk.enumerated() { lines.append(#"{"t":\#(index),"location":{"lat":\#(lat),"lon":2.35,"hAcc":4,"alt":35}}"#) }
+        let trace = try scratch.write("walk.jsonl", lines.joined(separator: "\n") + "\n")
+        let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
+        try daemon.grantGPSDClients(["gpxlogger"])
+        let output = scratch.file("walk.gpx")
+        let logger = try ClientProcess(["/usr/bin/gpxlogger", "-f", output, "127.0.0.1:\(try daemon.gpsdFacePort())"], directory: scratch.path, name: "gpxlogger")
+        try daemon.waitForGPSDWatchers(1)
+        try daemon.replayAtMax(trace)
+        let pattern = try NSRegularExpression(pattern: #"<trkpt lat="([-0-9.]+)" lon="([-0-9.]+)">\s*<time>([^<]+)</time>"#)
+        func points() -> [(lat: Double, lon: Double, time: String)] {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+                let field = { (i: Int) in String(text[Range(match.range(at: i), in: text)!]) }
+                return (Double(field(1)) ?? .nan, Double(field(2)) ?? .nan, field(3))
+            }
+        }
+        // gpxlogger flushes each point as it writes it.
+        _ = try poll(timeout: 20, failure: { "gpxlogger wrote \(points().count) of \(walk.count) points" }) { points().count >= walk.count ? true : nil }
+        logger.process.interrupt()
+        #expect(try logger.exitStatus(timeout: 10) == 0, "\(logger.errors())")
+        let written = points()
+        #expect(written.map(\.lat) == walk && written.allSatisfy { $0.lon == 2.35 }, "\(written)")
+        #expect(written.map(\.time) == (0..<5).map { "2026-03-01T08:00:0\($0).000Z" }, "the fixes' own times: \(written)")
+        #expect((try String(contentsOfFile: output, encoding: .utf8)).hasSuffix("</gpx>\n"), "the file is closed")
+    }
 }
