@@ -110,4 +110,20 @@ final class GPSBabelTests {
         let firstDifference = zip(babel, points).first { !Self.same([$0], [$1], within: 0.2) }
         #expect(Self.same(babel, points, within: 0.2), "\(babel.count) points; first difference \(firstDifference.map { "gpsbabel \($0.0), the walk \($0.1)" } ?? "none")")
     }
+
+    @Test("gpsbabel 1.8's NMEA of a GPX track with fix data is read as the walk: the same 91 times, positions within gpsbabel's 0.001 minute")
+    func gpsbabelNMEARead() throws {
+        let (_, points) = try demoGPX()
+        // A receiver's track (gpxlogger's kind): each point says its fix, so gpsbabel writes
+        // status A; without <fix> it writes V, a void fix, which Sextant skips as gpsd does.
+        let trackPoints = points.map { #"<trkpt lat="\#($0.lat)" lon="\#($0.lon)"><time>\#($0.time)Z</time><fix>3d</fix><sat>8</sat></trkpt>"# }
+        let gpx = try scratch.write("fix.gpx", #"<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+            + trackPoints.joined() + "</trkseg></trk></gpx>\n")
+        let nmea = directory + "/babel.nmea"
+        let written = try run([Self.gpsbabel, "-t", "-i", "gpx", "-f", gpx, "-o", "nmea", "-F", nmea])
+        try #require(written.status == 0, "gpsbabel -o nmea: \(written.stderr)")
+        let read = try sextantReads(nmea)
+        // 0.001 minute of arc is 1.9 m.
+        #expect(Self.same(read, points, within: 2), "\(read.count) points, first \(read.first.map { "\($0)" } ?? "none")")
+    }
 }
