@@ -76,17 +76,13 @@ public enum NMEAReader {
             }
             if start > lower { count(.notNMEA) }
             while true {
-                let (next, sawStar) = NMEAByteScan.nextSentenceStart(bytes, from: start + 1, to: upper)
-                if next < upper, !sawStar {
-                    count(.spliced)
+                var problem = NMEALineProblem.notNMEA
+                let (sentence, next) = parser.parseNext(raw.base, from: start, to: upper, problem: &problem)
+                if let sentence {
+                    sentences += 1
+                    assembler.add(sentence, line: number)
                 } else {
-                    var problem = NMEALineProblem.notNMEA
-                    if let sentence = parser.parse(raw.base[start..<next], problem: &problem) {
-                        sentences += 1
-                        assembler.add(sentence, line: number)
-                    } else {
-                        count(problem)
-                    }
+                    count(problem)
                 }
                 guard next < upper else { return }
                 start = next

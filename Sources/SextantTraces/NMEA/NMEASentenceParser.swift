@@ -65,62 +65,62 @@ public struct NMEASentenceParser: Sendable {
     /// path: a `Result` of a sentence is destroyed through the standard library's generic
     /// value witness, a few per cent of a log's decoding.
     mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>, problem: inout NMEALineProblem) -> NMEASentence? {
-        guard let first = line.first, first == UInt8(ascii: "$") || first == UInt8(ascii: "!"), let bytes = line.base.baseAddress else {
+        parse(line.base, from: line.startIndex, to: line.endIndex, endingAtStartMarks: false, problem: &problem).sentence
+    }
+
+    /// The sentence that starts at `start` in a line ending at `upper`, and where the next
+    /// one starts (`upper` when none does): the reader's path through a line that may hold
+    /// several starts (bytes lost on a serial link, as gpsd's packet lexer sees them). A `$`
+    /// or `!` before any `*` cuts the sentence short: a spliced fragment, skipped. The marks
+    /// are looked for in the same pass over the bytes as the commas and the checksum, rather
+    /// than in a pass of their own before it.
+    mutating func parseNext(
+        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, problem: inout NMEALineProblem
+    ) -> (sentence: NMEASentence?, next: Int) {
+        parse(base, from: start, to: upper, endingAtStartMarks: true, problem: &problem)
+    }
+
+    private mutating func parse(
+        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, endingAtStartMarks: Bool, problem: inout NMEALineProblem
+    ) -> (sentence: NMEASentence?, next: Int) {
+        guard start < upper, let bytes = base.baseAddress, bytes[start] == UInt8(ascii: "$") || bytes[start] == UInt8(ascii: "!") else {
             problem = .notNMEA
-            return nil
+            return (nil, upper)
         }
-        var end = line.endIndex
-        while end > line.startIndex, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
         // A field ends at a comma, the `*` or the end: at most one more than the bytes.
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: end - line.startIndex + 1) { bounds in
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: upper - start + 1) { bounds in
             // bounds[n] is the byte before field n (the start mark for the tag, field 0).
-            bounds[0] = line.startIndex
+            bounds[0] = start
             var count = 1
-            // Checksum: XOR of everything between the start mark and `*`.
-            var words: UInt64 = 0
-            var star: Int?
-            var i = line.startIndex + 1
-            // Whole words up to the one holding the `*`, then byte by byte.
-            while i + 8 <= end {
-                let w = NMEAByteScan.word(bytes, at: i)
-                if NMEAByteScan.matches(w, UInt8(ascii: "*")) != 0 { break }
-                words ^= w
-                var commas = NMEAByteScan.matches(w, UInt8(ascii: ","))
-                while commas != 0 {
-                    bounds[count] = i + NMEAByteScan.firstByte(commas)
-                    count += 1
-                    commas &= commas &- 1
-                }
-                i += 8
-            }
-            var sum = NMEAByteScan.foldXOR(words)
-            while i < end {
-                let b = bytes[i]
-                if b == UInt8(ascii: "*") {
-                    star = i
-                    break
-                }
-                sum ^= b
-                if b == UInt8(ascii: ",") {
-                    bounds[count] = i
-                    count += 1
-                }
-                i += 1
-            }
-            if let star {
+            var scan = FieldScan(bytes: bytes, from: start + 1, to: upper, endingAtStartMarks: endingAtStartMarks)
+            let (sum, stop) = scan.run(into: bounds, count: &count)
+            var end: Int
+            let next: Int
+            switch stop {
+            case .startMark(let mark):
+                problem = .spliced
+                return (nil, mark)
+            case .end:
+                next = upper
+                end = upper
+            case .star(let star):
+                next = endingAtStartMarks ? NMEAByteScan.nextSentenceStart(bytes, from: star + 1, to: upper).index : upper
+                end = next
+                while end > star, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
                 guard Self.checksum(bytes, star: star, end: end, matches: sum) else {
                     problem = .badChecksum
-                    return nil
+                    return (nil, next)
                 }
                 end = star
             }
+            if stop == .end { while end > start, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 } }
             bounds[count] = end
-            let fields = NMEAFields(base: line.base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
+            let fields = NMEAFields(base: base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
             guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
                 problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
-                return nil
+                return (nil, next)
             }
-            return sentence
+            return (sentence, next)
         }
     }
 
