@@ -1,3 +1,4 @@
+import SextantTestSupport
 @testable import SextantTraces
 import Testing
 
@@ -26,6 +27,23 @@ struct NMEAByteScanTests {
                     let got = NMEAByteScan.nextSentenceStart(bytes, from: from, to: line.count)
                     #expect(got.index == end && got.sawStar == star, "\(line) from \(from)")
                 }
+            }
+        }
+    }
+
+    @Test("hasByteBelow: nonzero exactly when a word holds an ASCII byte below the limit, its first such byte's high bit set and none before it")
+    func byteBelow() {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<200_000 {
+            // Bytes near the limit and across the ASCII line, where a borrow would show.
+            let pool: [UInt8] = [0x00, 0x20, 0x21, 0x24, 0x2A, 0x2B, 0x2C, 0x2D, 0x30, 0x41, 0x7F, 0x80, 0xAA, 0xFF]
+            let bytes = (0..<8).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
+            let word = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            let mask = NMEAByteScan.hasByteBelow(word, UInt8(ascii: ","))
+            let first = bytes.firstIndex { $0 < UInt8(ascii: ",") }
+            #expect((mask != 0) == (first != nil), "\(bytes)")
+            if let first, mask != 0 {
+                #expect(NMEAByteScan.firstByte(mask) == first, "\(bytes)")
             }
         }
     }

@@ -42,7 +42,8 @@ struct NMEALineCutTests {
         var start = start
         while true {
             var problem = NMEALineProblem.notNMEA
-            let (sentence, next) = parser.parseNext(bytes, from: start, to: bytes.count, problem: &problem)
+            var next = bytes.count
+            let sentence = parser.parseNext(bytes, from: start, to: bytes.count, next: &next, problem: &problem)
             outcomes.append(sentence.map { .sentence($0) } ?? .skipped(problem))
             guard next < bytes.count else { return outcomes }
             start = next

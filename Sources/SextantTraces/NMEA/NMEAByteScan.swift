@@ -17,6 +17,15 @@ enum NMEAByteScan {
         return ~(((x & low7) &+ low7) | x) & ~low7
     }
 
+    /// Nonzero when `word` holds an ASCII byte below `limit` (at most 0x80): the high bit
+    /// of the first such byte is set, and bits after it may be too (a borrow runs on from
+    /// it), never one before it. One subtraction tests for every byte a scan stops at — `*`,
+    /// `$`, `!` and spaces are all below `,` — where a `matches` per byte would cost three.
+    @inline(__always)
+    static func hasByteBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080
+    }
+
     /// The index (0–7) of the first byte a mask from `matches` marks.
     @inline(__always)
     static func firstByte(_ mask: UInt64) -> Int { mask.trailingZeroBitCount >> 3 }

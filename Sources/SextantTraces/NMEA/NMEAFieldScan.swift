@@ -25,12 +25,11 @@ struct FieldScan {
     /// Records each comma's index in `bounds` from `count` on; the checksum and the stop.
     mutating func run(into bounds: UnsafeMutableBufferPointer<Int>, count: inout Int) -> (sum: UInt8, stop: Stop) {
         var words: UInt64 = 0
-        // Whole words up to the one holding the `*` (or a start mark), then byte by byte.
+        // Whole words up to the first holding a byte below `,` (the `*`, a start mark, a
+        // space: rare elsewhere), then byte by byte.
         while index + 8 <= upper {
             let w = NMEAByteScan.word(bytes, at: index)
-            var stops = NMEAByteScan.matches(w, UInt8(ascii: "*"))
-            if endingAtStartMarks { stops |= NMEAByteScan.matches(w, UInt8(ascii: "$")) | NMEAByteScan.matches(w, UInt8(ascii: "!")) }
-            if stops != 0 { break }
+            if NMEAByteScan.hasByteBelow(w, UInt8(ascii: ",")) != 0 { break }
             words ^= w
             var commas = NMEAByteScan.matches(w, UInt8(ascii: ","))
             while commas != 0 {

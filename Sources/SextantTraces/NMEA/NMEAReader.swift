@@ -77,8 +77,8 @@ public enum NMEAReader {
             if start > lower { count(.notNMEA) }
             while true {
                 var problem = NMEALineProblem.notNMEA
-                let (sentence, next) = parser.parseNext(raw.base, from: start, to: upper, problem: &problem)
-                if let sentence {
+                var next = upper
+                if let sentence = parser.parseNext(raw.base, from: start, to: upper, next: &next, problem: &problem) {
                     sentences += 1
                     assembler.add(sentence, line: number)
                 } else {

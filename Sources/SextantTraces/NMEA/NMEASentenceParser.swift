@@ -65,7 +65,8 @@ public struct NMEASentenceParser: Sendable {
     /// path: a `Result` of a sentence is destroyed through the standard library's generic
     /// value witness, a few per cent of a log's decoding.
     mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>, problem: inout NMEALineProblem) -> NMEASentence? {
-        parse(line.base, from: line.startIndex, to: line.endIndex, endingAtStartMarks: false, problem: &problem).sentence
+        var next = line.endIndex
+        return parse(line.base, from: line.startIndex, to: line.endIndex, endingAtStartMarks: false, next: &next, problem: &problem)
     }
 
     /// The sentence that starts at `start` in a line ending at `upper`, and where the next
@@ -74,18 +75,22 @@ public struct NMEASentenceParser: Sendable {
     /// or `!` before any `*` cuts the sentence short: a spliced fragment, skipped. The marks
     /// are looked for in the same pass over the bytes as the commas and the checksum, rather
     /// than in a pass of their own before it.
+    /// (The next start comes back through `next`, not in a tuple with the sentence: a
+    /// tuple holding a sentence is destroyed through a generic value witness.)
     mutating func parseNext(
-        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, problem: inout NMEALineProblem
-    ) -> (sentence: NMEASentence?, next: Int) {
-        parse(base, from: start, to: upper, endingAtStartMarks: true, problem: &problem)
+        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, next: inout Int, problem: inout NMEALineProblem
+    ) -> NMEASentence? {
+        parse(base, from: start, to: upper, endingAtStartMarks: true, next: &next, problem: &problem)
     }
 
     private mutating func parse(
-        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, endingAtStartMarks: Bool, problem: inout NMEALineProblem
-    ) -> (sentence: NMEASentence?, next: Int) {
+        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, endingAtStartMarks: Bool, next: inout Int,
+        problem: inout NMEALineProblem
+    ) -> NMEASentence? {
+        next = upper
         guard start < upper, let bytes = base.baseAddress, bytes[start] == UInt8(ascii: "$") || bytes[start] == UInt8(ascii: "!") else {
             problem = .notNMEA
-            return (nil, upper)
+            return nil
         }
         // A field ends at a comma, the `*` or the end: at most one more than the bytes.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: upper - start + 1) { bounds in
@@ -94,22 +99,21 @@ public struct NMEASentenceParser: Sendable {
             var count = 1
             var scan = FieldScan(bytes: bytes, from: start + 1, to: upper, endingAtStartMarks: endingAtStartMarks)
             let (sum, stop) = scan.run(into: bounds, count: &count)
-            var end: Int
-            let next: Int
+            var end = upper
             switch stop {
             case .startMark(let mark):
                 problem = .spliced
-                return (nil, mark)
+                next = mark
+                return nil
             case .end:
-                next = upper
-                end = upper
+                break
             case .star(let star):
-                next = endingAtStartMarks ? NMEAByteScan.nextSentenceStart(bytes, from: star + 1, to: upper).index : upper
+                if endingAtStartMarks { next = Self.nextStart(after: star, bytes, upper) }
                 end = next
                 while end > star, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
                 guard Self.checksum(bytes, star: star, end: end, matches: sum) else {
                     problem = .badChecksum
-                    return (nil, next)
+                    return nil
                 }
                 end = star
             }
@@ -118,10 +122,18 @@ public struct NMEASentenceParser: Sendable {
             let fields = NMEAFields(base: base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
             guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
                 problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
-                return (nil, next)
+                return nil
             }
-            return (sentence, next)
+            return sentence
         }
+    }
+
+    /// Where the sentence after the one whose `*` is at `star` starts (`upper` when none does).
+    /// Most sentences end their line with `*hh`: two hex digits after it, nothing to look for.
+    @inline(__always)
+    private static func nextStart(after star: Int, _ bytes: UnsafePointer<UInt8>, _ upper: Int) -> Int {
+        if upper - star == 3, NMEAByte.hexValue(bytes[star + 1]) != nil, NMEAByte.hexValue(bytes[star + 2]) != nil { return upper }
+        return NMEAByteScan.nextSentenceStart(bytes, from: star + 1, to: upper).index
     }
 
     /// Whether the `*hh` at `star` is the last thing before `end` and says `sum`.
