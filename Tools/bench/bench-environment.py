@@ -15,7 +15,8 @@ the same for barometer samples and the altimeter (`altimeter.start`).
 The accelerometer's path is printed beside them from the same kind of run (its judge
 works whoever listens, RULES O1–O5).
 
-Usage: Tools/bench/bench-environment.py [--bin-dir .build/debug] [--samples N] [--cases environment,pressure,accel]
+Usage: Tools/bench/bench-environment.py [--bin-dir .build/debug] [--samples N] [--cases environment,pressure,accel] [--smoke]
+--smoke: 10 and 30 samples of the heard light and proximity only: checks that the counting runs.
 """
 
 import argparse
@@ -107,14 +108,17 @@ def main():
     parser.add_argument("--bin-dir", default=os.path.join(cg.ROOT, ".build", "debug"))
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--cases", default="environment,pressure,accel", help="which of environment, pressure, accel")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one workload (bench-smoke.sh): the counting runs")
     args = parser.parse_args()
-    n = args.samples
+    n = 10 if args.smoke else args.samples
     with tempfile.TemporaryDirectory(prefix="bench-environment.") as work:
         counter = cg.Counter(args.bin_dir, work, None)
         print(f"binary {os.path.join(args.bin_dir, 'sextant')}, samples {n} and {3 * n}, speed {SPEED}")
         cases = (("light+prox, nobody hears", "environment", False), ("light+prox, one app streams both", "environment", True),
                  ("pressure, nobody hears", "pressure", False), ("pressure, one app streams the altimeter", "pressure", True),
                  ("accel, nobody hears (the judge runs)", "accel", False))
+        if args.smoke:
+            cases = cases[1:2]
         for label, kind, listening in (case for case in cases if case[1] in args.cases.split(",")):
             tag = label.split(",")[0].replace("+", "") + ("-heard" if listening else "")
             short, _ = run(counter, f"{tag}-{n}", n, kind, listening)
