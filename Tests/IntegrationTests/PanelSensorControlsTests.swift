@@ -40,7 +40,9 @@ final class PanelSensorControlsTests {
         try browser.step(["do": "type", "selector": "#light-lux", "text": "320"])
         try daemon.waitForStatus("the light held at 320 lux") { $0["light"]?["lux"]?.doubleValue == 320 && self.held($0, "light") }
         try waitForText("light-state", " === '320 lux, held'")
-        let slid = try browser.step(["do": "slide", "selector": "#light-slider", "fraction": 0.5])["value"]?.doubleValue ?? -1
+        let slid = try browser.step(["do": "slide", "selector": "#light-slider", "fraction": 0.8])["value"]?.doubleValue ?? -1
+        // Six decades over the slider's width: at four fifths, about 10^4.8 lux.
+        #expect(abs(slid - 4.8) < 0.2, "the slider took \(slid)")
         let lux = (pow(10, slid) - 1).rounded()
         try daemon.waitForStatus("the light held at \(lux) lux from the slider at \(slid)") { $0["light"]?["lux"]?.doubleValue == lux }
         try waitForText("light-state", " === '\(Int(lux)) lux, held'")
@@ -77,9 +79,14 @@ final class PanelSensorControlsTests {
             self.held(status, "pressure") && status["altimeter"]?["pressure"]?.doubleValue.map { abs($0 - 99.05) < 1e-6 } == true
         }
         try waitForText("pressure-state", " === '990.5 hPa, held'")
+        // The card with the three held, for docs/panel.md.
+        try browser.step(["do": "type", "selector": "#light-lux", "text": "320"])
+        try browser.step(["do": "click", "selector": "#proximity-near"])
+        try waitForText("light-state", " === '320 lux, held'")
+        try waitForText("proximity-state", " === 'near, held'")
+        try browser.step(["do": "screenshot", "name": "sensors"])
         try browser.step(["do": "click", "selector": "#pressure-release"])
         try daemon.waitForStatus("the barometer released") { !self.held($0, "pressure") }
-        try browser.step(["do": "screenshot", "name": "sensors"])
         try expectNoProblems()
         withExtendedLifetime(app) {}
     }

@@ -68,8 +68,10 @@ export class PanelSensors {
     showLight(light) {
         const held = this.isHeld("light") ? ", held" : "";
         element("light-state").textContent = light && typeof light.lux === "number" ? `${light.lux} lux${held}` : `no reading${held}`;
-        if (light && typeof light.lux === "number" && document.activeElement !== element("light-slider")) {
+        // The controls follow the daemon's level, unless a hand is on them.
+        if (light && typeof light.lux === "number" && ![element("light-slider"), element("light-lux")].includes(document.activeElement)) {
             element("light-slider").value = positionOf(light.lux);
+            element("light-lux").value = light.lux;
         }
     }
 
