@@ -97,6 +97,8 @@ final class PanelSensorControlsTests {
         try daemon.waitForStatus("running held by hand") { $0["activity"]?["types"] == ["running"] && $0["activity"]?["source"] == "hand" }
         try waitForText("activity-state", " === 'running (high, hand); 0 steps, 0 m'")
         try browser.step(["do": "choose", "selector": "#activity", "value": "auto"])
+        // status does not say whose word counts: wait for the daemon's answer to the page.
+        try browser.step(["do": "waitFor", "expression": "(sextantPanel.answered['activity.set'] || {}).activity === 'auto'"])
         // A walk at 1.4 m/s, a fix a second for two minutes, replayed at once: with the
         // hand's word given back, the activity derived from it is reported, and its steps.
         let walk = (0..<120).map { "{\"t\":\($0),\"location\":{\"lat\":\(48.0 + Double($0) * 1.4 / 111_195),\"lon\":2.35,\"hAcc\":4,\"speed\":1.4,\"course\":0}}" }

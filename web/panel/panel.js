@@ -73,7 +73,10 @@ const socket = new PanelSocket({
         if (panel.daemonReachable) refreshAll();
     },
 });
-const call = (method, params) => socket.call(method, params);
+// The params of each method's last call the daemon answered, for tests that must know a
+// call took effect when the daemon's state does not show it (activity.set auto).
+panel.answered = {};
+const call = (method, params) => socket.call(method, params).then((result) => { panel.answered[method] = params; return result; });
 const map = new PanelMap(element("map"), { call, report });
 const refresh = () => { refreshAll(); };
 const device = new PanelDevice({ call, report, refresh });
