@@ -49,6 +49,7 @@ final class PanelSensorControlsTests {
         // As sextantctl light 50 would: the page hears it from its watch.
         _ = try daemon.control().call(Method.deviceSet, ["light": 50])
         try waitForText("light-state", ".startsWith('50 lux')")
+        try browser.step(["do": "waitFor", "expression": "document.querySelector('#log-table tr[data-kind=\"light\"] td.detail').textContent === '50 lux'"])
         try browser.step(["do": "click", "selector": "#light-release"])
         try daemon.waitForStatus("the light released") { $0["light"] == .null && !self.held($0, "light") }
         try waitForText("light-state", " === 'no reading'")
@@ -64,6 +65,7 @@ final class PanelSensorControlsTests {
         try browser.step(["do": "click", "selector": "#proximity-far"])
         try daemon.waitForStatus("the proximity held far") { $0["proximity"]?["near"] == false && self.held($0, "prox") }
         try waitForText("proximity-state", " === 'far, held'")
+        try browser.step(["do": "waitFor", "expression": "document.querySelector('#log-table tr[data-kind=\"proximity\"] td.detail').textContent === 'far'"])
         try browser.step(["do": "click", "selector": "#proximity-release"])
         try daemon.waitForStatus("the proximity released") { !self.held($0, "prox") }
         try waitForText("proximity-state", " === 'no reading'")
