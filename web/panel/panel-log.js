@@ -36,6 +36,11 @@ function summary(event) {
     case "region": return `${p.identifier} ${p.transition} → ${p.state}`;
     case "session": return sessionSentence(p);
     case "heading": return `${Number(p.magnetic).toFixed(1)}° magnetic${typeof p.true === "number" ? `, ${p.true.toFixed(1)}° true` : ""}`;
+    case "light": return `${p.lux} lux`;
+    case "proximity": return p.near ? "near" : "far";
+    case "altitude": return `${(Number(p.pressure) * 10).toFixed(1)} hPa, ${Number(p.relativeAltitude).toFixed(1)} m since the start${p.derived ? " (from the fixes)" : ""}`;
+    case "activity": return `${(p.types || []).join(" + ") || "unknown"} (${p.confidence}, ${p.source})`;
+    case "pedometer": return `${p.numberOfSteps} steps, ${Math.round(p.distance)} m`;
     default: {
         const { app, session, ...rest } = p;
         return JSON.stringify(rest);

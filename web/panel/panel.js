@@ -9,6 +9,7 @@ import { PanelApps } from "./panel-apps.js";
 import { PanelLog } from "./panel-log.js";
 import { PanelReplay } from "./panel-replay.js";
 import { PanelControls } from "./panel-controls.js";
+import { PanelSensors } from "./panel-sensors.js";
 
 const element = (id) => document.getElementById(id);
 // Kept for the browser test's lag figures: the last so many location events' times.
@@ -72,7 +73,10 @@ const socket = new PanelSocket({
         if (panel.daemonReachable) refreshAll();
     },
 });
-const call = (method, params) => socket.call(method, params);
+// The params of each method's last call the daemon answered, for tests that must know a
+// call took effect when the daemon's state does not show it (activity.set auto).
+panel.answered = {};
+const call = (method, params) => socket.call(method, params).then((result) => { panel.answered[method] = params; return result; });
 const map = new PanelMap(element("map"), { call, report });
 const refresh = () => { refreshAll(); };
 const device = new PanelDevice({ call, report, refresh });
@@ -80,6 +84,7 @@ const apps = new PanelApps({ call, report, refresh });
 const log = new PanelLog();
 const replay = new PanelReplay({ call, report, map: map });
 const controls = new PanelControls({ call, report, refresh, map });
+const sensors = new PanelSensors({ call, report, refresh });
 panel.map = map.map;
 panel.panelMap = map;
 
@@ -116,6 +121,7 @@ function showStatus(status) {
     element("record-stop").disabled = !recording;
     device.showStatus(status);
     controls.showGNSS(status.gnss);
+    sensors.showStatus(status);
     if (status.location) map.showDevice(status.location);
     if (status.replay) replay.show(status.replay);
 }
@@ -144,7 +150,7 @@ function apply(event) {
         replay.show(p);
         if (p.state !== "running") panel.stale.add("all");
         break;
-    default: break;
+    default: sensors.apply(event.method, p); break;
     }
 }
 
