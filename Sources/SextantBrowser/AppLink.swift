@@ -74,6 +74,8 @@ public final class AppLink: Sendable {
         let started = [
             try connection.send(Method.orientationStart), try connection.send(Method.postureStart),
             try connection.send(HeadingStart(filter: 1)), try connection.send(MotionStart(interval: BrowserPicture.motionInterval)),
+            // The gyroscope's rate, which comes with the fused motion (its attitude unused here).
+            try connection.send(DeviceMotionStart(interval: BrowserPicture.motionInterval, referenceFrame: .gameRotationVector)),
         ]
         // A stream this daemon cannot start (no heading source) is the daemon's to refuse.
         for id in started { _ = try? await connection.answer(to: id) }

@@ -82,6 +82,7 @@ public final class BridgeInbox: Sendable {
         case .deviceOrientation: return Event.deviceOrientation
         case .posture: return Event.posture
         case .motion: return Event.motion
+        case .deviceMotion: return Event.deviceMotion
         default: return nil
         }
     }

@@ -42,6 +42,8 @@ public struct BrowserPicture: Sendable, Equatable {
     public var posture: PostureState?
     /// The latest accelerometer reading (`motion`), none before the first.
     public var motion: WireMotion?
+    /// The latest gyroscope reading (a `deviceMotion` event's `rotationRate`), rad/s, none before the first.
+    public var rotationRate: WireVector?
 
     public init(
         authorization: AuthorizationResult, servicesEnabled: Bool, interface: InterfaceOrientation?, device: DeviceOrientation,
@@ -80,6 +82,7 @@ public struct BrowserPicture: Sendable, Equatable {
         commands.append(Self.absoluteOrientationOverride)
         commands += orientationCommands
         if let posture { commands.append(Self.postureOverride(posture)) }
+        if let rotationRate { commands += [Self.gyroscopeOverride, Self.gyroscopeReading(rotationRate)] }
         commands.append(Self.accelerometerOverride)
         if let motion { commands.append(Self.accelerometerReading(motion)) }
         return commands
@@ -113,6 +116,10 @@ public struct BrowserPicture: Sendable, Equatable {
         case .motion(let reading):
             motion = reading
             return [Self.accelerometerReading(reading)]
+        case .deviceMotion(let fused):
+            guard let rate = fused.rotationRate else { return [] }
+            defer { rotationRate = rate }
+            return rotationRate == nil ? [Self.gyroscopeOverride, Self.gyroscopeReading(rate)] : [Self.gyroscopeReading(rate)]
         default:
             return []
         }
@@ -243,9 +250,8 @@ public struct BrowserPicture: Sendable, Equatable {
 
     /// The page's accelerometer is Sextant's: `devicemotion` and the generic `Accelerometer`
     /// read the override. Set before the page's first script, so that a listener added at
-    /// load hears it; with no reading yet the page gets no event. Linear acceleration and
-    /// the gyroscope are not overridden: Sextant has neither, and the page sees what a phone
-    /// without them gives, `acceleration` and `rotationRate` null.
+    /// load hears it; with no reading yet the page gets no event. Linear acceleration is not
+    /// overridden: the page sees what a phone without it gives, `acceleration` null.
     public static let accelerometerOverride = CDPCommand(
         "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "accelerometer"], to: .everyPage)
 
@@ -257,6 +263,25 @@ public struct BrowserPicture: Sendable, Equatable {
         CDPCommand(
             "Emulation.setSensorOverrideReadings",
             ["type": "accelerometer", "reading": ["xyz": ["x": .double(motion.x), "y": .double(motion.y), "z": .double(motion.z)]]],
+            to: .everyPage)
+    }
+
+    /// The page's gyroscope is Sextant's: `devicemotion`'s `rotationRate` and the generic
+    /// `Gyroscope` read the override, set once the first rate is heard (with it, and before
+    /// the first script of each page attached later). Not before: Chromium's `devicemotion`
+    /// waits for a reading of every sensor overridden, so a phone without a gyroscope would
+    /// get no `devicemotion` at all; a page loaded before the first rate keeps
+    /// `rotationRate` null, as it found the device.
+    public static let gyroscopeOverride = CDPCommand(
+        "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "gyroscope"], to: .everyPage)
+
+    /// The generic `Gyroscope`'s reading: rad/s about the device's axes, counter-clockwise
+    /// positive, W3C's frame and sign being Sextant's (Chromium gives `devicemotion` the
+    /// same rates in °/s as `rotationRate`'s beta, gamma and alpha).
+    public static func gyroscopeReading(_ rate: WireVector) -> CDPCommand {
+        CDPCommand(
+            "Emulation.setSensorOverrideReadings",
+            ["type": "gyroscope", "reading": ["xyz": ["x": .double(rate.x), "y": .double(rate.y), "z": .double(rate.z)]]],
             to: .everyPage)
     }
 

@@ -105,6 +105,7 @@ final class GPSDConnection {
     private func changeWatch(to next: GPSDWatch) {
         let wasEnabled = watch.enable
         watch = next
+        owner.motionHearingChanged()
         guard let session, next.enable != wasEnabled else { return }
         if next.enable {
             owner.startWatch(session)
@@ -158,6 +159,17 @@ extension GPSDConnection: SessionOutput {
             heading, trueHeading: trueHeading, needsCalibration: hub.compassNeedsCalibration, device: owner.currentDevice())
         send(report, kind: .location)
     }
+
+    /// The fused motion, as an ATT to the same clients as the compass's ATT (a client that
+    /// may not have locations hears nothing of the compass, and the yaw is one).
+    func receive(_ motion: DeviceMotionDecided) {
+        guard hearsMotion, watch.device == nil || watch.device == owner.currentDevice(), let session, hub.mayReceiveLocations(session)
+        else { return }
+        send(GPSDReport.motionAttitude(motion, device: owner.currentDevice()), kind: .location)
+    }
+
+    /// Whether the client watches in JSON: the fusion runs for it (docs/gpsd.md, "Attitude").
+    var hearsMotion: Bool { watch.enable && watch.json }
 
     /// The GPS source is gone: a watching client hears "no fix".
     func sourceLost() {

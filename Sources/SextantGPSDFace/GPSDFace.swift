@@ -201,6 +201,7 @@ final class GPSDFace: Face {
         connection.idleTimer = nil
         connection.close()
         connections[connection.id] = nil
+        motionHearingChanged()
         if let session = connection.session { hub.endSession(session) }
         connection.session = nil
         hub.clientDrained()
@@ -228,6 +229,17 @@ final class GPSDFace: Face {
         hub.stopHeadings(session)
         hub.unsubscribe(session, from: .satellites)
         hub.streamsChanged(session)
+    }
+
+    /// The fusion runs for the face only while a client watches in JSON (RULES D6): a
+    /// connected client that does not, or watches in NMEA only, costs it nothing.
+    func motionHearingChanged() {
+        hub.setDeviceMotionHeardByFace(connections.values.contains { $0.hearsMotion })
+    }
+
+    func observe(_ change: any DeviceChange) {
+        guard let motion = change as? DeviceMotionDecided else { return }
+        for connection in connections.values { connection.receive(motion) }
     }
 
     /// The model's declination at `fix` on its date, degrees east of true north.

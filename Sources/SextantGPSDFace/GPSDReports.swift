@@ -119,6 +119,32 @@ enum GPSDReport {
         return o.line
     }
 
+    /// The fused motion after a gyroscope reading as an ATT of an IMU, in gpsd's member order:
+    /// `pitch` positive with the top (the device's y axis) raised and `roll` positive with its
+    /// right edge lowered, as a vehicle's nose up and bank to starboard (Android's pitch
+    /// negated, its roll as is); `yaw` the top's azimuth from magnetic north, as `mheading`;
+    /// `acc_x`/`acc_y`/`acc_z` what the accelerometer reads, m/s²; `gyro_x`/`gyro_y`/`gyro_z`
+    /// the rate in °/s, device axes. gpsd 3.22 reads `gyro_x`/`gyro_y`; later gpsd reads
+    /// `gyro_z` too, and any gpsd skips a member it does not know (docs/gpsd.md, "Attitude").
+    static func motionAttitude(_ motion: DeviceMotionDecided, device: String) -> String {
+        let degrees = 180 / Double.pi
+        var o = ObjectWriter("ATT")
+        o.string("device", device)
+        o.string("time", motion.time.rfc3339)
+        if let angles = motion.angles {
+            o.fixed("pitch", -angles.pitch, 3)
+            o.fixed("yaw", angles.azimuth, 3)
+            o.fixed("roll", angles.roll, 3)
+        }
+        o.fixed("acc_x", motion.acceleration.x, 3)
+        o.fixed("acc_y", motion.acceleration.y, 3)
+        o.fixed("acc_z", motion.acceleration.z, 3)
+        o.fixed("gyro_x", motion.rotationRate.x * degrees, 3)
+        o.fixed("gyro_y", motion.rotationRate.y * degrees, 3)
+        o.fixed("gyro_z", motion.rotationRate.z * degrees, 3)
+        return o.line
+    }
+
     /// What gpsd sends when its receiver has no fix: mode 1, no position.
     static func noFixObject(device: String) -> String {
         var o = ObjectWriter("TPV")

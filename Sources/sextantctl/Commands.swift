@@ -59,6 +59,9 @@ struct Status: ParsableCommand {
                 if let steps = s["steps"]?["numberOfSteps"]?.intValue, steps > 0 {
                     lines.append("Steps:             \(steps), \(Text.plain(s["steps"]?["distance"])) m")
                 }
+                if let motion = s["deviceMotion"].flatMap({ try? WireDeviceMotion(json: $0) }) {
+                    lines.append("Device motion:     " + Text.deviceMotion(motion))
+                }
                 return lines.joined(separator: "\n")
             }
         }

@@ -98,10 +98,16 @@ enum EventText {
         case .proximity(let proximity): return "\(proximity.near ? "near" : "far")  @ \(proximity.time.rfc3339)"
         case .altitude(let a):
             return "relative \(Text.number(a.relativeAltitude)) m, \(Text.number(a.pressure)) kPa\(a.derived ? " (derived)" : "")  @ \(a.time.rfc3339)"
-        case .deviceMotion(let m):
-            let q = [m.attitude.w, m.attitude.x, m.attitude.y, m.attitude.z].map { Text.number($0) }.joined(separator: " ")
-            let rate = m.rotationRate.map { "rate \(Text.number($0.x)) \(Text.number($0.y)) \(Text.number($0.z)) rad/s" } ?? "no gyroscope"
-            return "\(m.referenceFrame.rawValue) q (\(q)), \(rate)  @ \(m.time.rfc3339)"
+        case .deviceMotion(let m): return Text.deviceMotion(m)
         }
+    }
+}
+
+extension Text {
+    /// A `deviceMotion` event (or `status`'s): the frame, the quaternion, the rate.
+    static func deviceMotion(_ m: WireDeviceMotion) -> String {
+        let q = [m.attitude.w, m.attitude.x, m.attitude.y, m.attitude.z].map { Text.number($0) }.joined(separator: " ")
+        let rate = m.rotationRate.map { "rate \(Text.number($0.x)) \(Text.number($0.y)) \(Text.number($0.z)) rad/s" } ?? "no gyroscope"
+        return "\(m.referenceFrame.rawValue) q (\(q)), \(rate)  @ \(m.time.rfc3339)"
     }
 }

@@ -143,6 +143,24 @@ import Testing
         #expect(picture.pageCommands.suffix(2) == [BrowserPicture.accelerometerOverride, BrowserPicture.accelerometerReading(reading)])
     }
 
+    @Test("issue 40.7: a deviceMotion event's rotation rate is the gyroscope override's reading (rad/s, device axes); without a rate, nothing")
+    func rotationRateMapsToGyroscope() {
+        var picture = Self.picture(.notDetermined)
+        #expect(!picture.pageCommands.contains(BrowserPicture.gyroscopeOverride), "not overridden before the first rate: devicemotion would wait for it")
+        let rate = WireVector(x: 0.5, y: -0.25, z: 1.5)
+        func fused(_ rate: WireVector?) -> WireDeviceMotion {
+            WireDeviceMotion(
+                attitude: (1, 0, 0, 0), referenceFrame: .gameRotationVector, rotationRate: rate, gravity: WireVector(x: 0, y: 0, z: 9.8),
+                userAcceleration: WireVector(x: 0, y: 0, z: 0), time: Timestamp(seconds: 0))
+        }
+        #expect(picture.apply(.deviceMotion(fused(nil))) == [])
+        let command = picture.apply(.deviceMotion(fused(rate)))
+        #expect(command == [BrowserPicture.gyroscopeOverride, BrowserPicture.gyroscopeReading(rate)])
+        #expect(command.last?.params == ["type": "gyroscope", "reading": ["xyz": ["x": 0.5, "y": -0.25, "z": 1.5]]])
+        #expect(picture.apply(.deviceMotion(fused(rate))) == [BrowserPicture.gyroscopeReading(rate)], "enabled once")
+        #expect(picture.pageCommands.suffix(3) == [BrowserPicture.gyroscopeOverride, BrowserPicture.gyroscopeReading(rate), BrowserPicture.accelerometerOverride])
+    }
+
     @Test("CDP messages: a command carries its session; answers, errors and events read back")
     func messages() throws {
         let line = CDPMessage.command(id: 3, method: "Page.enable", params: [:], sessionID: "S1")

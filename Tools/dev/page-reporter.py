@@ -116,14 +116,18 @@ const genericSensor = (name, kind, values) => {
 };
 genericSensor("Accelerometer", "accelerometer", (s) => [s.x, s.y, s.z]);
 genericSensor("AbsoluteOrientationSensor", "quaternion", (s) => Array.from(s.quaternion));
+genericSensor("Gyroscope", "gyroscope", (s) => [s.x, s.y, s.z]);
 let lastMotion = "";
 window.addEventListener("devicemotion", (event) => {
   const g = event.accelerationIncludingGravity;
   const values = g ? [g.x, g.y, g.z] : [null, null, null];
-  if (values.join(",") === lastMotion) return;
-  lastMotion = values.join(",");
+  const rate = event.rotationRate;
+  const key = values.join(",") + "|" + (rate ? [rate.alpha, rate.beta, rate.gamma].join(",") : "");
+  if (key === lastMotion) return;
+  lastMotion = key;
   report({kind: "motion", x: values[0], y: values[1], z: values[2],
-          acceleration: event.acceleration && event.acceleration.x, rotationRate: event.rotationRate && event.rotationRate.alpha});
+          acceleration: event.acceleration && event.acceleration.x, rotationRate: rate && rate.alpha,
+          rotationRateBeta: rate && rate.beta, rotationRateGamma: rate && rate.gamma});
 });
 if (navigator.devicePosture) {
   const postureReport = () => report({kind: "posture", type: navigator.devicePosture.type});

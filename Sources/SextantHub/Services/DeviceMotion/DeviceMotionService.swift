@@ -20,12 +20,20 @@ final class DeviceMotionService: PhoneService {
     /// Readings the engine was fed since the daemon started (what D6 is measured by).
     private(set) var fused = 0
     var subscriberCount: Int { subscribers.count }
+    /// Whether a face shows the motion (``Hub/setDeviceMotionHeardByFace(_:)``): a listener as a session is.
+    private(set) var faceHears = false
+    /// The face hears at most one ``DeviceMotionDecided`` each tenth of a second, the motion stream's default (M2).
+    static let faceInterval = MotionStart.defaultInterval
+    private var faceStream = MotionSubscription(interval: faceInterval)
+    /// The time of the last reading fused, for `status`; nil while the engine does not run.
+    private var lastFused: Timestamp?
+    private var isHeard: Bool { !subscribers.isEmpty || faceHears }
 
     init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
 
     /// `deviceMotion.start`: from the next fused reading, at most one each `interval` seconds.
     func start(_ session: AppSession, interval: Double, frame: AttitudeReferenceFrame) {
-        if subscribers.isEmpty { engine = AttitudeEngine() }
+        if !isHeard { startEngine() }
         subscribers.set(session, DeviceMotionSubscription(interval: interval, frame: frame))
         hub.sessions.subscribe(session, to: .deviceMotion)
     }
@@ -37,10 +45,24 @@ final class DeviceMotionService: PhoneService {
 
     func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
 
+    func setFaceHears(_ hears: Bool) {
+        guard hears != faceHears else { return }
+        if hears, !isHeard { startEngine() }
+        faceHears = hears
+        faceStream.paused()
+    }
+
+    /// D6: the first listener starts a fresh engine.
+    private func startEngine() {
+        engine = AttitudeEngine()
+        lastFused = nil
+    }
+
     /// One reading its arbiter let through: nothing to do while nobody listens (D6).
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
-        guard !subscribers.isEmpty else { return }
+        guard isHeard else { return }
         fused += 1
+        lastFused = time
         if let acceleration = Acceleration(reading) {
             engine.accelerometer(acceleration, at: time)
             // D1: without a gyroscope, an event follows each accelerometer reading.
@@ -50,7 +72,19 @@ final class DeviceMotionService: PhoneService {
         } else if let rate = RotationRate(reading) {
             engine.gyroscope(rate, at: time)
             publish(at: time)
+            if faceHears { showFaces(at: time) }
         }
+    }
+
+    /// The faces' motion after a gyroscope reading: the rotation vector's angles, the rate and
+    /// what the accelerometer reads.
+    private func showFaces(at time: Timestamp) {
+        let now = time.nanoseconds
+        guard let rate = engine.rotationRate(at: now), let gravity = engine.gravity(at: now), let user = engine.userAcceleration(at: now),
+            faceStream.admits(time)
+        else { return }
+        let reading = Acceleration(x: gravity.x + user.x, y: gravity.y + user.y, z: gravity.z + user.z)
+        hub.observed(DeviceMotionDecided(time: time, angles: engine.magnetic.map(AttitudeAngles.init), rotationRate: rate, acceleration: reading))
     }
 
     private func publish(at time: Timestamp) {
@@ -70,13 +104,34 @@ final class DeviceMotionService: PhoneService {
             let declination = frame == .xTrueNorthZVertical ? self.declination(for: session, at: time) : nil
             guard let q = frame.attitude(engine, declination: declination), subscription.admits(time) else { continue }
             let event = frame == .xTrueNorthZVertical ? nil : shared[frame]
-            let made = event ?? SharedEvent(DeviceMotionEvent(motion: WireDeviceMotion(
-                attitude: (q.w, q.x, q.y, q.z), referenceFrame: frame, rotationRate: rate,
-                gravity: WireVector(x: gravity.x, y: gravity.y, z: gravity.z),
-                userAcceleration: WireVector(x: user.x, y: user.y, z: user.z), time: time)))
+            let made = event ?? SharedEvent(DeviceMotionEvent(motion: Self.wire(q, frame, rate, gravity, user, time)))
             if frame != .xTrueNorthZVertical { shared[frame] = made }
             hub.publish(to: session, made)
         }
+    }
+
+    private static func wire(
+        _ q: Quaternion, _ frame: AttitudeReferenceFrame, _ rate: WireVector?, _ gravity: Acceleration, _ user: Acceleration, _ time: Timestamp
+    ) -> WireDeviceMotion {
+        WireDeviceMotion(
+            attitude: (q.w, q.x, q.y, q.z), referenceFrame: frame, rotationRate: rate,
+            gravity: WireVector(x: gravity.x, y: gravity.y, z: gravity.z),
+            userAcceleration: WireVector(x: user.x, y: user.y, z: user.z), time: time)
+    }
+
+    /// `deviceMotion` in `status`: the latest fused motion in the rotation vector's frame (the
+    /// game rotation vector's before a field is heard), as a `deviceMotion` event says it,
+    /// while the engine runs (D6); null while nobody listens.
+    var statusMembers: [String: JSONValue] { ["deviceMotion": statusJSON] }
+
+    private var statusJSON: JSONValue {
+        guard isHeard, let time = lastFused else { return .null }
+        let now = time.nanoseconds
+        let frame: AttitudeReferenceFrame = engine.magnetic == nil ? .gameRotationVector : .rotationVector
+        guard let q = frame.attitude(engine, declination: nil), let gravity = engine.gravity(at: now), let user = engine.userAcceleration(at: now)
+        else { return .null }
+        let rate = engine.rotationRate(at: now).map { WireVector(x: $0.x, y: $0.y, z: $0.z) }
+        return Self.wire(q, frame, rate, gravity, user, time).json
     }
 
     /// D2, as H6 and H8: the declination at the fix the session is served (the latest at full
