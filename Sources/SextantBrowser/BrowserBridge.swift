@@ -218,7 +218,12 @@ struct BridgeLoop {
     /// errors from Sextant's), then what the event changes.
     mutating func apply(_ event: SextantEvent) async {
         let wasInOutage = picture.inOutage
+        let hadGyroscope = picture.rotationRate != nil
         let commands = picture.apply(event)
+        if !hadGyroscope, picture.rotationRate != nil {
+            // Chromium reads a page's gyroscope override from its load on (docs/browsers.md).
+            announce("sextant-browser: the device's gyroscope reaches the pages loaded from now on")
+        }
         let newFix = noteFix(event)
         // Posted before the commands, answered after: the pages know a fix's time before
         // its position, at no round trip more per fix.

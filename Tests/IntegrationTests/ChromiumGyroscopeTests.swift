@@ -16,9 +16,11 @@ extension ChromiumBridgeTests {
         let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
         let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)
         try harness.waitForConnections(1)
-        // The bridge's deviceMotion.start runs the fusion (D6): once status shows the rate,
-        // the daemon has sent the bridge one, and a page opened now is told it as it attaches.
-        try daemon.waitForStatus("the bridge's fused motion") { $0["deviceMotion"]?["rotationRate"]?["z"] == 1.5708 }
+        // Chromium reads a page's gyroscope override from its load on: the page is opened
+        // once the bridge says it has the device's first rate.
+        try harness.bridge.waitForOutput(timeout: 60, "say the gyroscope reaches pages") { output in
+            output.contains("sextant-browser: the device's gyroscope reaches the pages loaded from now on") ? () : nil
+        }
         try browser.open(harness.pageURL)
         let gyroscope = try harness.waitForReports("read the generic Gyroscope") { reports -> [Double]? in
             let values = reports.last { $0["kind"] == "gyroscope" }?["values"]?.arrayValue?.compactMap(\.doubleValue)
