@@ -73,7 +73,7 @@ extension Hub {
         // replay's batch (``LocationFanOut``), where each session takes the turn's fixes at once.
         if !locationFanOut.batching { settleLocationFanOut() }
         location.fixArrived(fix)
-        broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor)
+        if watchers.admitLocations { broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor) }
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
         fanOutLocation(fix, SharedEvent(LocationEvent(fix, .full)))

@@ -5,12 +5,48 @@ import SextantProtocol
 /// an event does not look at every connection.
 final class WatcherTable {
     private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
+    /// Counts the changes of the table: a watcher came, went or changed its filter.
+    private(set) var generation = 0
+    /// Whether a watcher takes fixes, asked on every fix.
+    private var locations = WatcherInterest(Event.location)
 
     var isEmpty: Bool { watchers.isEmpty }
     var all: Dictionary<ObjectIdentifier, (peer: any RPCPeer, filter: WatchFilter)>.Values { watchers.values }
 
-    func add(_ peer: any RPCPeer, _ filter: WatchFilter) { watchers[ObjectIdentifier(peer)] = (peer, filter) }
-    func remove(_ peer: any RPCPeer) { watchers[ObjectIdentifier(peer)] = nil }
+    func add(_ peer: any RPCPeer, _ filter: WatchFilter) {
+        watchers[ObjectIdentifier(peer)] = (peer, filter)
+        generation &+= 1
+    }
+
+    func remove(_ peer: any RPCPeer) {
+        guard watchers.removeValue(forKey: ObjectIdentifier(peer)) != nil else { return }
+        generation &+= 1
+    }
+
+    /// Whether a watcher would see an event of `method` that went to no app.
+    func admit(_ method: String) -> Bool { watchers.values.contains { $0.filter.admits(method, deliveredTo: nil) } }
+
+    /// Whether a watcher takes `location` events.
+    var admitLocations: Bool { locations.isHeard(by: self) }
+}
+
+/// A question asked of the watchers on every sample — does one take `timeZone` events? —
+/// answered again only when the watchers changed: the filters' names are strings, and
+/// hashing them for every fix and every service was most of what a fix nobody hears cost.
+struct WatcherInterest {
+    private let methods: [String]
+    private var generation = -1
+    private var answer = false
+
+    init(_ methods: String...) { self.methods = methods }
+
+    mutating func isHeard(by watchers: WatcherTable) -> Bool {
+        if generation != watchers.generation {
+            generation = watchers.generation
+            answer = methods.contains { watchers.admit($0) }
+        }
+        return answer
+    }
 }
 
 /// What the watchers see (`sextantctl watch`, the panel): every event, filtered by each.
@@ -32,8 +68,12 @@ extension Hub {
         }
     }
 
-    /// Whether a watcher would see an event of `method` that went to no app.
-    func watchersAdmit(_ method: String) -> Bool { watchers.all.contains { $0.filter.admits(method, deliveredTo: nil) } }
+    /// Whether a watcher would see an event of `method` that went to no app (asked now; a
+    /// question asked on every sample keeps its answer in a ``WatcherInterest``).
+    func watchersAdmit(_ method: String) -> Bool { watchers.admit(method) }
+
+    /// `interest`'s answer, asked again only when the watchers changed.
+    func watchersAdmit(_ interest: inout WatcherInterest) -> Bool { interest.isHeard(by: watchers) }
 
     /// `watch`: the peer sees the events its filter admits from now on.
     func watch(_ filter: WatchFilter, on peer: any RPCPeer) {

@@ -45,10 +45,13 @@ final class ActivityService: PhoneService {
 
     func holdsStored(_ app: String) -> Bool { motionPermissions[app] != nil }
 
+    /// Whether a watcher takes activities or steps, asked on every fix.
+    private var watched = WatcherInterest(Event.activity, Event.pedometer)
+
     var wantsFixes: Bool {
         let heard =
             hub.sessions.isHeard(.activity) || !transitions.isEmpty || !pedometers.isEmpty
-            || hub.watchersAdmit(Event.activity) || hub.watchersAdmit(Event.pedometer)
+            || hub.watchersAdmit(&watched)
         if !heard { judging = false }
         return heard
     }

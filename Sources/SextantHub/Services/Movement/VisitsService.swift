@@ -19,8 +19,11 @@ final class VisitsService: PhoneService {
         detector = VisitDetector(settings: hub.configuration.services.visits)
     }
 
+    /// Whether a watcher takes visits, asked on every fix.
+    private var watched = WatcherInterest(Event.visit)
+
     var wantsFixes: Bool {
-        let heard = hub.sessions.isHeard(.visits) || hub.watchersAdmit(Event.visit)
+        let heard = hub.sessions.isHeard(.visits) || hub.watchersAdmit(&watched)
         if !heard { judging = false }
         return heard
     }

@@ -38,7 +38,9 @@ final class TimeZoneService: PhoneService {
     /// Whether the engine runs (someone listens and a fix came since): Z10's cost rule.
     var isFollowing: Bool { follower != nil }
 
-    var isHeard: Bool { hub.sessions.isHeard(.timeZone) || hub.watchersAdmit(Event.timeZone) }
+    var isHeard: Bool { hub.sessions.isHeard(.timeZone) || hub.watchersAdmit(&watched) }
+    /// Whether a watcher takes the zone, asked on every fix.
+    private var watched = WatcherInterest(Event.timeZone)
 
     /// Without a table and a zone set by hand, no fix can decide anything.
     var wantsFixes: Bool {
