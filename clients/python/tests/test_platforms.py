@@ -1,0 +1,16 @@
+"""The phone the daemon plays (docs/platforms.md PF1): said at hello and in status, chosen with
+``Daemon(platform=..., android_api=...)``; the rules are tested in Swift."""
+
+import sextant
+
+
+def test_pf1_a_daemon_plays_ios_unless_told_android():
+    with sextant.Daemon() as daemon:
+        with daemon.app("com.example.maps") as app:
+            assert app.hello_result["platform"] == "ios"
+            assert "androidApi" not in app.hello_result
+    with sextant.Daemon(platform="android", android_api=31) as daemon:
+        with daemon.app("com.example.maps") as app:
+            assert (app.hello_result["platform"], app.hello_result["androidApi"]) == ("android", 31)
+        with daemon.control() as control:
+            assert control.status().raw["platform"] == {"name": "android", "androidApi": 31}
