@@ -149,6 +149,8 @@ public enum Method {
     public static let motionPermissionsList = "motionPermissions.list"
     public static let deviceMotionStart = "deviceMotion.start"
     public static let deviceMotionStop = "deviceMotion.stop"
+    // The platforms (docs/platforms.md): control socket.
+    public static let permissionsExplain = "permissions.explain"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -171,6 +173,7 @@ public enum Method {
         pedometerStart, pedometerStop, pedometerQuery, activitySet,
         activityAuthorization, motionPermissionsSet, motionPermissionsList,
         deviceMotionStart, deviceMotionStop,
+        permissionsExplain,
     ]
 }
 

@@ -51,4 +51,21 @@ struct PlatformProfileTests {
             #expect(result.status != 0 && result.stderr.contains(message), "\(flags): \(result.stderr)")
         }
     }
+
+    @Test("PF3: sextantctl permissions explain prints the status, the stored decision, the session and its hidden facets; --json gives the same as permissions.explain")
+    func explainPrintsTheWholeState() throws {
+        let daemon = try DaemonHarness()
+        let (app, _) = try daemon.app("com.example.maps", state: "background")
+        #expect(try daemon.ctl(["permissions", "set", "com.example.maps", "authorizedWhenInUse", "--accuracy", "reduced"]).status == 0)
+        _ = try app.call(Method.authorizationGet)
+        let text = try daemon.ctl(["permissions", "explain", "com.example.maps"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "com.example.maps on iOS", "\(text.stdout)")
+        #expect(lines.contains("Status:    authorizedWhenInUse, reduced accuracy"), "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Stored:    authorizedWhenInUse, reduced (") }, "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Session:   1 background for ") }, "\(text.stdout)")
+        let json = try JSONValue.parse(try daemon.ctl(["--json", "permissions", "explain", "com.example.maps"]).stdout)
+        #expect(json["sessions"]?.arrayValue?.count == 1 && json["timers"] == [] && json["uid"] == .int(Int64(getuid())), "\(json)")
+    }
 }

@@ -111,6 +111,7 @@ METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
 METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
 METHOD_DEVICE_MOTION_START = "deviceMotion.start"
 METHOD_DEVICE_MOTION_STOP = "deviceMotion.stop"
+METHOD_PERMISSIONS_EXPLAIN = "permissions.explain"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"

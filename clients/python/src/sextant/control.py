@@ -204,6 +204,12 @@ class Control(ControlTimeZone, ControlEnvironment):
         """Forget one app's decision, or every app's; returns how many were forgotten."""
         return int(self.call(wire.METHOD_PERMISSIONS_RESET, {"app": app} if app else {}).get("count", 0))
 
+    def explain_permissions(self, app: str) -> Dict[str, Any]:
+        """``permissions.explain``: the app's whole authorization state (docs/platforms.md PF3):
+        ``status``, ``accuracy``, ``stored``, ``sessions`` with their hidden facets, the
+        platform's ``facets``, ``timers`` (``name``, ``firesAt``, ``inSeconds``), ``prompts``."""
+        return self.call(wire.METHOD_PERMISSIONS_EXPLAIN, {"app": app})
+
     # Prompts
 
     def prompts(self) -> List[Prompt]:
