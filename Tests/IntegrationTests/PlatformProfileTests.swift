@@ -68,4 +68,17 @@ struct PlatformProfileTests {
         let json = try JSONValue.parse(try daemon.ctl(["--json", "permissions", "explain", "com.example.maps"]).stdout)
         #expect(json["sessions"]?.arrayValue?.count == 1 && json["timers"] == [] && json["uid"] == .int(Int64(getuid())), "\(json)")
     }
+
+    @Test("PF1: sextantctl run --platform android --android-api 31 runs the command beside an Android phone; a bad level is refused before anything starts")
+    func runPlaysAndroid() throws {
+        let scratch = try TemporaryDirectory("platform-run")
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.path
+        environment.removeValue(forKey: "SEXTANT_RUNTIME_DIR")
+        let result = try run(
+            [Binaries.sextantctl, "run", "--platform", "android", "--android-api", "31", "--", Binaries.sextantctl, "status"], environment: environment)
+        #expect(result.status == 0 && result.stdout.contains("Platform:          Android (API 31)"), "\(result.stdout)\(result.stderr)")
+        let bad = try run([Binaries.sextantctl, "run", "--platform", "android", "--android-api", "99", "--", "/bin/true"], environment: environment)
+        #expect(bad.status != 0 && bad.stderr.contains("--android-api 99 is not modelled"), "\(bad.stderr)")
+    }
 }
