@@ -149,6 +149,11 @@ public enum Method {
     public static let motionPermissionsList = "motionPermissions.list"
     public static let deviceMotionStart = "deviceMotion.start"
     public static let deviceMotionStop = "deviceMotion.stop"
+    // The device's clock (RULES C1–C9): control socket.
+    public static let timeGet = "time.get"
+    public static let timeSet = "time.set"
+    public static let timeAdvance = "time.advance"
+    public static let timeReset = "time.reset"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -171,6 +176,7 @@ public enum Method {
         pedometerStart, pedometerStop, pedometerQuery, activitySet,
         activityAuthorization, motionPermissionsSet, motionPermissionsList,
         deviceMotionStart, deviceMotionStop,
+        timeGet, timeSet, timeAdvance, timeReset,
     ]
 }
 
@@ -206,6 +212,8 @@ public enum Event {
     public static let session = "session"
     /// The device's time zone changed (RULES Z1–Z10).
     public static let timeZone = "timeZone"
+    /// The control side moved the device's clock (RULES C1–C9).
+    public static let clockChanged = "clockChanged"
 
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
@@ -222,6 +230,7 @@ public enum Event {
         light, proximity,
         altitude,
         deviceMotion,
+        clockChanged,
     ]
 
     /// Every event a `watch` may name in `topics`.
