@@ -1,4 +1,4 @@
-// The device's clock (sextant-protocol(7), "Control socket"; RULES C1–C9 in docs/platforms.md).
+// The device's clock (sextant-protocol(7), "Control socket"; RULES C1–C10 in docs/platforms.md).
 // Control socket only: apps never move time.
 
 /// The device's clock: the answer of every `time.*` method and the `clockChanged` event's

@@ -45,7 +45,7 @@ public enum SextantEvent: Sendable, Equatable {
     case altitude(WireAltitude)
     /// The fused attitude with the rate, gravity and user acceleration (RULES D1–D6).
     case deviceMotion(WireDeviceMotion)
-    /// The control side moved the device's clock (RULES C1–C9): watchers only.
+    /// The control side moved the device's clock (RULES C1–C10): watchers only.
     case clockChanged(DeviceClockState)
 
     /// Decodes a notification; an event of a name this client does not know is an error.

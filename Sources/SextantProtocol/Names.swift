@@ -149,7 +149,7 @@ public enum Method {
     public static let motionPermissionsList = "motionPermissions.list"
     public static let deviceMotionStart = "deviceMotion.start"
     public static let deviceMotionStop = "deviceMotion.stop"
-    // The device's clock (RULES C1–C9): control socket.
+    // The device's clock (RULES C1–C10): control socket.
     public static let timeGet = "time.get"
     public static let timeSet = "time.set"
     public static let timeAdvance = "time.advance"
@@ -212,7 +212,7 @@ public enum Event {
     public static let session = "session"
     /// The device's time zone changed (RULES Z1–Z10).
     public static let timeZone = "timeZone"
-    /// The control side moved the device's clock (RULES C1–C9).
+    /// The control side moved the device's clock (RULES C1–C10).
     public static let clockChanged = "clockChanged"
 
     /// Every event, in the order of sextant-protocol(7).

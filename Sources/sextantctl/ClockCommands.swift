@@ -2,7 +2,7 @@ import ArgumentParser
 import SextantProtocol
 
 /// `sextantctl time`, `time advance DURATION`, `time set TIME`, `time reset`: the device's
-/// clock (RULES C1–C9). Apps never move it; this is the control side's time travel.
+/// clock (RULES C1–C10). Apps never move it; this is the control side's time travel.
 extension TimeCommand {
     struct Clock: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the device's clock (the default).")

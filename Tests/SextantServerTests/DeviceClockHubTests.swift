@@ -5,7 +5,7 @@ import Testing
 @testable import SextantHub
 @testable import SextantServer
 
-/// The device's clock and time travel (RULES C1–C9, docs/platforms.md), in process: the
+/// The device's clock and time travel (RULES C1–C10, docs/platforms.md), in process: the
 /// loop's virtual time stands still unless a test says otherwise, so whatever happens
 /// here happened because the device's clock moved.
 @Suite("The device's clock, in process", .timeLimit(.minutes(1)))
@@ -51,6 +51,29 @@ struct DeviceClockHubTests {
         #expect(advanced["offsetSeconds"] == 61 && advanced["monotonicOffsetSeconds"] == 61, "\(advanced)")
         #expect(try await Self.statuses(app) == ["notDetermined"], "61 s: the grant lapsed at once")
         #expect(try await app.call(Method.authorizationGet)["status"] == "notDetermined")
+    }
+
+    @Test(
+        "C10 C6: a scenario's time.advance 61 at t = 5.5 ends an Allow Once grant in the background between the fixes of 5 s and 6 s, at 1× and at max",
+        arguments: [JSONValue.int(1), .string("max")])
+    func testC10_timeTravelInAScenarioLandsBetweenTheSameFixes(speed: JSONValue) async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        let app = try await Self.allowOnceInBackground(hub, control)
+        let fixes = (0...10).map { #"{"t":\#($0),"location":{"lat":48.85837,"lon":2.29448,"hAcc":5}}"# }
+        let trace = try HubTimeTests.write(HubTimeTests.trace(start: "2026-03-01T08:00:00.000Z", fixes), in: hub, as: "walk.jsonl")
+        let scenario = try HubTimeTests.write(#"{"t":5.5,"control":{"method":"time.advance","params":{"seconds":61}}}"# + "\n", in: hub, as: "travel.jsonl")
+        _ = try await control.call(Method.watch, ["topics": ["location", "authorization"]])
+        _ = try await control.call(Method.replayStart, ["path": .string(trace), "scenario": .string(scenario), "speed": speed])
+        let status = try await ScenarioTests.playToEnd(hub, control)
+        #expect(status["state"] == "finished" && status["error"] == nil, "\(status)")
+        let seen = try await control.drainEvents().map { event in
+            event.method == Event.location ? event.params["time"]?.stringValue ?? "-" : "\(event.method) \(event.params["status"]?.stringValue ?? "-")"
+        }
+        let expected = (0...5).map { "2026-03-01T08:00:0\($0).000Z" } + ["authorization notDetermined"] + (6...9).map { "2026-03-01T08:00:0\($0).000Z" }
+            + ["2026-03-01T08:00:10.000Z"]
+        #expect(seen == expected, "\(seen)")
+        #expect(try await Self.statuses(app) == ["notDetermined"])
     }
 
     @Test("C6: after a jump of 30 s, the timer fires 30 s of loop time later, not 60")

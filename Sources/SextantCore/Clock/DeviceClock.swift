@@ -1,7 +1,7 @@
 import SextantProtocol
 
 /// The device's clocks: the host's, moved by what the control side asked (`time.advance`,
-/// `time.set`, `time.reset`; RULES C1–C9 in docs/platforms.md).
+/// `time.set`, `time.reset`; RULES C1–C10 in docs/platforms.md).
 ///
 /// A phone's timers ("Only this time" revoked 60 s after the app left the foreground,
 /// permissions reset after 90 days unused) are what tests need to reach without waiting,

@@ -1,7 +1,7 @@
 import SextantCore
 import SextantProtocol
 
-/// The device's clock moved by the control side (`time.*`, RULES C1–C9).
+/// The device's clock moved by the control side (`time.*`, RULES C1–C10).
 extension Hub {
     /// The device's clock as `time.get` gives it.
     var deviceClockState: DeviceClockState {

@@ -63,7 +63,7 @@ public final class Hub {
     /// drive it), wall from the system unless a test gives its own.
     package let clock: SextantClock
     /// The device's clock over the host's, and the timers engines decided on it (RULES
-    /// C1–C9): what `now` reads. `clock` stays the host's, for the transport.
+    /// C1–C10): what `now` reads. `clock` stays the host's, for the transport.
     let deviceTime: DeviceTime
     /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in
     /// place). Changed by the operations of this file (`applyDecision` for Hub+Store's commits).

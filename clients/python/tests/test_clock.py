@@ -1,4 +1,4 @@
-"""The device's clock through the client (docs/platforms.md, "Device clock", C1-C9): time
+"""The device's clock through the client (docs/platforms.md, "Device clock", C1-C10): time
 travel from the control side, against the real sextantd. The rules are tested in process in
 Tests/SextantServerTests/DeviceClockHubTests.swift."""
 

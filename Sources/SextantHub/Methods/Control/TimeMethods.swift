@@ -1,7 +1,7 @@
 import SextantCore
 import SextantProtocol
 
-// The device's clock (RULES C1–C9): control socket only, apps never move time.
+// The device's clock (RULES C1–C10): control socket only, apps never move time.
 
 /// `time.get`: the device's clock.
 struct TimeGetMethod: RPCMethod {

@@ -1,4 +1,4 @@
-"""The device's clock (docs/platforms.md, "Device clock", RULES C1-C9): the
+"""The device's clock (docs/platforms.md, "Device clock", RULES C1-C10): the
 :class:`DeviceClock` value and :class:`~sextant.Control`'s ``time_*`` methods. Only the
 control side moves the device's time; timers the daemon decided (an Allow Once grant's
 60 s in the background, a ``location.once``'s 30 s) fire at once when it passes them."""
