@@ -45,6 +45,8 @@ public enum SextantEvent: Sendable, Equatable {
     case altitude(WireAltitude)
     /// The fused attitude with the rate, gravity and user acceleration (RULES D1–D6).
     case deviceMotion(WireDeviceMotion)
+    /// The control side moved the device's clock (RULES C1–C10): watchers only.
+    case clockChanged(DeviceClockState)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -76,6 +78,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.proximity: self = .proximity(try WireProximity(json: params))
         case Event.altitude: self = .altitude(try WireAltitude(json: params))
         case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
+        case Event.clockChanged: self = .clockChanged(try DeviceClockState(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -110,6 +113,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .proximity: return Event.proximity
         case .altitude: return Event.altitude
         case .deviceMotion: return Event.deviceMotion
+        case .clockChanged: return Event.clockChanged
         }
     }
 
@@ -141,6 +145,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .proximity(let proximity): return proximity.json
         case .altitude(let altitude): return altitude.json
         case .deviceMotion(let motion): return motion.json
+        case .clockChanged(let clock): return clock.json
         }
     }
 }

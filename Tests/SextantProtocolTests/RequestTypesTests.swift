@@ -200,6 +200,8 @@ struct RequestTypesTests {
              .deviceMotion(WireDeviceMotion(
                 attitude: (0.5, 0.5, -0.5, 0.5), referenceFrame: .rotationVector, rotationRate: nil, gravity: WireVector(x: 0, y: 0, z: 9.75),
                 userAcceleration: WireVector(x: 0.25, y: 0, z: 0), time: time))),
+            (Event.clockChanged, #"{"wall":"2026-03-01T10:00:00.250Z","offsetSeconds":-86400,"monotonicSeconds":7200.5,"monotonicOffsetSeconds":61}"#,
+             .clockChanged(DeviceClockState(wall: time, offsetSeconds: -86400, monotonicSeconds: 7200.5, monotonicOffsetSeconds: 61))),
         ]
     }
 

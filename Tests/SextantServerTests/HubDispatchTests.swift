@@ -76,7 +76,7 @@ struct HubDispatchTests {
                 "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
                 "regions.add", "regions.list", "regions.remove",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
-                "services.set", "status", "timeZone.set", "watch",
+                "services.set", "status", "time.advance", "time.get", "time.reset", "time.set", "timeZone.set", "watch",
             ])
     }
 

@@ -27,6 +27,7 @@ extension MethodTable {
                 ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
                 RecordStartMethod.self, RecordStopMethod.self, GNSSProfileMethod.self,
                 PermissionsExplainMethod.self,
+                TimeGetMethod.self, TimeSetMethod.self, TimeAdvanceMethod.self, TimeResetMethod.self,
             ] + services)
     }
 }

@@ -159,7 +159,7 @@ struct ActivitySetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let service = call.hub.activity
-        service.hold(request.activity, at: call.sampleTime ?? service.lastTime ?? call.hub.clock.wallTime())
+        service.hold(request.activity, at: call.sampleTime ?? service.lastTime ?? call.hub.now.wall)  // the device's wall (C7)
         return .result([:])
     }
 }

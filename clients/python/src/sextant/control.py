@@ -14,6 +14,7 @@ from .app import region_params
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .timezone import ControlTimeZone
 from .environment import ControlEnvironment
+from .clock import ControlClock
 
 
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -133,7 +134,7 @@ class Watch:
         self.close()
 
 
-class Control(ControlTimeZone, ControlEnvironment):
+class Control(ControlTimeZone, ControlEnvironment, ControlClock):
     """A connection to ``RUNTIME-DIR/control.sock``. Each method is one control call."""
 
     def __init__(self, runtime_dir: Optional[str] = None):
