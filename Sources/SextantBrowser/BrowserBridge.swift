@@ -342,7 +342,15 @@ struct BridgeLoop {
     }
 
     func send(_ commands: [CDPCommand]) async {
+        var lastReadings: [String: CDPAnswer] = [:]
         for each in commands {
+            if each.target == .everyPage, each.method == PageSensor.readingsMethod, let connection {
+                // A sensor's readings, several an event at 50 a second: sent at once, only
+                // each page's last one waited for (below), which bounds what is in flight
+                // to one event's; an earlier one refused is not logged.
+                for session in pages.keys { lastReadings[session] = connection.post(each.method, each.params, session: session) }
+                continue
+            }
             switch each.target {
             case .browser: await command(each.method, each.params)
             case .everyPage: for session in pages.keys { await command(each.method, each.params, session: session) }
@@ -351,6 +359,9 @@ struct BridgeLoop {
                 await setPermissionInContexts(each.params)
                 for session in pages.keys { await command("Runtime.evaluate", ["expression": .string(PageScript.permissionChanged)], session: session) }
             }
+        }
+        for answer in lastReadings.values {
+            do { _ = try await answer.value } catch CDPError.closed {} catch { logger.warning("\(error)") }
         }
     }
 

@@ -37,8 +37,11 @@ public enum PageSensor: String, Sendable, CaseIterable {
 
     public func reading(single value: Double) -> CDPCommand { reading(["single": ["value": .double(value)]]) }
 
+    /// What a reading is sent with.
+    public static let readingsMethod = "Emulation.setSensorOverrideReadings"
+
     private func reading(_ value: JSONValue) -> CDPCommand {
-        CDPCommand("Emulation.setSensorOverrideReadings", ["type": .string(rawValue), "reading": value], to: .everyPage)
+        CDPCommand(Self.readingsMethod, ["type": .string(rawValue), "reading": value], to: .everyPage)
     }
 }
 

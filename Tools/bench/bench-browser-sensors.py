@@ -38,7 +38,7 @@ PAGE = b"""<!doctype html>
 <meta charset="utf-8">
 <script>
 let heard = 0;
-addEventListener("devicemotion", (e) => { if (e.acceleration && e.acceleration.z !== null) heard++; });
+addEventListener("devicemotion", (e) => { if (e.accelerationIncludingGravity && e.accelerationIncludingGravity.z !== null) heard++; });
 addEventListener("deviceorientation", () => {});
 try { const s = new RelativeOrientationSensor({frequency: 60}); s.onreading = () => {}; s.start(); } catch (e) {}
 setInterval(() => fetch("/report", {method: "POST", body: JSON.stringify({heard: heard})}), 500);
@@ -184,13 +184,14 @@ def main():
                      "--remote-allow-origins=ws://127.0.0.1"] + (["--no-sandbox"] if os.getuid() == 0 else [])
         browser = subprocess.Popen(arguments + ["about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         processes.append(browser)
+        wait_for_line(lines, "sextant-browser: connected to ", 60, "connect to the browser")
         wait_for_line(lines, "the device's gyroscope reaches the pages", 60, "hear the gyroscope")
         page = "http://127.0.0.1:%d/" % server.server_address[1]
         subprocess.run(["curl", "-s", "-X", "PUT", "http://127.0.0.1:%d/json/new?%s" % (port, page)], stdout=subprocess.DEVNULL, check=True)
         deadline = time.monotonic() + 60
         while server.heard == 0:
             if time.monotonic() > deadline:
-                sys.exit("the page heard no devicemotion acceleration; the bridge said:\n" + "".join(lines))
+                sys.exit("the page heard no devicemotion; the bridge said:\n" + "".join(lines))
             time.sleep(0.05)
         paged = measure(args.seconds, {"sextantd": daemon.pid, "bridge": bridge.pid, "chromium": browser.pid})
         print("a page listening: ns of CPU per reading: sextantd %.0f, bridge %.0f, chromium (all its processes) %.0f"
