@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 sys.path.insert(0, os.path.join(ROOT, "Tools", "bench"))
@@ -138,12 +139,13 @@ def free_port():
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--bin-dir")
     parser.add_argument("--bridge", help="the sextant-browser to run (default: the one in --bin-dir)")
     parser.add_argument("--smoke", action="store_true")
     args = parser.parse_args()
     if args.smoke:
-        args.seconds, args.bin_dir = 2, os.path.join(ROOT, ".build", "debug")
+        args.seconds = 2
+    args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
     bridge_program = args.bridge or os.path.join(args.bin_dir, "sextant-browser")
     work = tempfile.mkdtemp(prefix="bench-browser-sensors-")
     runtime = os.path.join(work, "run")
@@ -187,7 +189,7 @@ def main():
         wait_for_line(lines, "sextant-browser: connected to ", 60, "connect to the browser")
         wait_for_line(lines, "the device's gyroscope reaches the pages", 60, "hear the gyroscope")
         page = "http://127.0.0.1:%d/" % server.server_address[1]
-        subprocess.run(["curl", "-s", "-X", "PUT", "http://127.0.0.1:%d/json/new?%s" % (port, page)], stdout=subprocess.DEVNULL, check=True)
+        urllib.request.urlopen(urllib.request.Request("http://127.0.0.1:%d/json/new?%s" % (port, page), method="PUT"), timeout=30).read()
         deadline = time.monotonic() + 60
         while server.heard == 0:
             if time.monotonic() > deadline:
