@@ -14,6 +14,10 @@ public final class AppLink: Sendable {
         case authorization
         /// The pages' visibility: foreground while one is visible (L8).
         case state(AppState)
+        /// Whether a page could read the device's motion and light: the bridge hears them
+        /// (`deviceMotion.start`, `light.start`) only then, so that Sextant fuses nothing
+        /// for a browser without pages (D6) and sends it nothing.
+        case sensors(Bool)
     }
 
     /// What the link hands the bridge.
@@ -24,16 +28,18 @@ public final class AppLink: Sendable {
 
     /// What the pages asked that is not sent yet, bounded whatever they do: the latest
     /// state only (the app's state is what the pages last said; a page flipping its
-    /// visibility in a loop must not become as many `app.update`s), and whether a page asked
-    /// for its position.
+    /// visibility in a loop must not become as many `app.update`s), whether a page asked
+    /// for its position, and whether the sensors are to be heard (the latest again).
     struct Asked: Sendable, Equatable {
         var state: AppState?
         var authorization = false
+        var sensors: Bool?
 
         mutating func add(_ request: Request) {
             switch request {
             case .authorization: authorization = true
             case .state(let latest): state = latest
+            case .sensors(let heard): sensors = heard
             }
         }
     }
@@ -63,8 +69,9 @@ public final class AppLink: Sendable {
         asking.yield()
     }
 
-    /// Connects, says `hello` and starts the streams a page can hear (location once
-    /// authorized, orientation, posture, heading, motion); returns what `hello` answered.
+    /// Connects, says `hello` and starts the streams that change at the rate people do
+    /// things (location once authorized, orientation, posture, heading); the device's motion
+    /// and light wait for a page (``Request/sensors(_:)``). Returns what `hello` answered.
     /// The link then serves until the daemon closes the socket (`events` hears `.closed`).
     public static func open(
         runtimeDirectory: String, app: String, events: AsyncStream<Input>.Continuation
@@ -73,9 +80,7 @@ public final class AppLink: Sendable {
         let hello = try await connection.request(Hello(app: app, state: .foreground, orientations: InterfaceOrientation.allCases))
         let started = [
             try connection.send(Method.orientationStart), try connection.send(Method.postureStart),
-            try connection.send(HeadingStart(filter: 1)), try connection.send(MotionStart(interval: BrowserPicture.motionInterval)),
-            // The gyroscope's rate, which comes with the fused motion (its attitude unused here).
-            try connection.send(DeviceMotionStart(interval: BrowserPicture.motionInterval, referenceFrame: .gameRotationVector)),
+            try connection.send(HeadingStart(filter: 1)),
         ]
         // A stream this daemon cannot start (no heading source) is the daemon's to refuse.
         for id in started { _ = try? await connection.answer(to: id) }
@@ -143,9 +148,28 @@ public final class AppLink: Sendable {
                 if let state = asked.state {
                     do throws(ClientError) { _ = try await connection.request(AppUpdate(state: state)) } catch .rpc {} catch { return }
                 }
+                if let heard = asked.sensors {
+                    do throws(ClientError) { try await hearSensors(heard) } catch { return }
+                }
             }
         }
         return nil
+    }
+
+    /// Starts or stops the device's motion (the fused `deviceMotion` in the game rotation
+    /// vector's frame: the accelerometer's reading split into gravity and the user's
+    /// acceleration, the rate, the attitude) and the ambient light. A stream this daemon
+    /// cannot start is the daemon's to refuse.
+    private func hearSensors(_ heard: Bool) async throws(ClientError) {
+        let sent =
+            heard
+            ? [
+                try connection.send(DeviceMotionStart(interval: BrowserPicture.motionInterval, referenceFrame: .gameRotationVector)),
+                try connection.send(LightStart()),
+            ] : [try connection.send(DeviceMotionStop()), try connection.send(LightStop())]
+        for id in sent {
+            do throws(ClientError) { _ = try await connection.answer(to: id) } catch .rpc {}
+        }
     }
 
     /// Whether a page's request for its position is to be sent now: the app has no

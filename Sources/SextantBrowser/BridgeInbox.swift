@@ -6,7 +6,7 @@ import Synchronization
 /// The loop sends each input to the browser as CDP commands and waits for their answers,
 /// which takes longer than a replay at 100× takes to produce a fix. A reading that a newer
 /// reading of the same kind makes stale (a position, a heading, the device's orientation,
-/// the posture, the accelerometer: each an override the page holds) waits at most once: the newer one takes
+/// the posture, the fused motion, the ambient light: each an override the page holds) waits at most once: the newer one takes
 /// its place, at the end of the line, so the page is given the latest fix rather than a
 /// growing backlog of old ones (a phone's browser also hands a page the current position,
 /// not every fix it missed). Every other event from Sextant (authorization, services,
@@ -83,6 +83,7 @@ public final class BridgeInbox: Sendable {
         case .posture: return Event.posture
         case .motion: return Event.motion
         case .deviceMotion: return Event.deviceMotion
+        case .light: return Event.light
         default: return nil
         }
     }

@@ -75,4 +75,17 @@ extension BridgeLoop {
         if recentFixes.count > PageScript.fixesKept { recentFixes.removeFirst(recentFixes.count - PageScript.fixesKept) }
         return picture.permission == .granted
     }
+
+    /// The device's motion and light are heard while a page is attached, any page: the
+    /// browser's first tab (about:blank) included, since which sensors a page has is fixed
+    /// as it loads, so the bridge must know the device's before the first page the person
+    /// opens. Without a page (no browser connected, every tab closed) Sextant fuses and
+    /// sends nothing for the bridge.
+    mutating func hearSensorsWhilePagesAre() {
+        let wanted = !pages.isEmpty
+        guard wanted != sensorsHeard else { return }
+        sensorsHeard = wanted
+        link.ask(.sensors(wanted))
+        announce("sextant-browser: \(wanted ? "hearing" : "no longer hearing") the device's motion and light (\(pages.count) pages)")
+    }
 }

@@ -135,6 +135,8 @@ struct BridgeLoop {
     var appState = AppState.foreground
     /// A page asked for its position while the app had no decision: Sextant's prompt is open.
     var promptAsked = false
+    /// Whether the bridge hears the device's motion and light (``hearSensorsWhilePagesAre()``).
+    var sensorsHeard = false
 
     init(picture: BrowserPicture, link: AppLink, logger: Logger, reloadOpenPages: Bool = true) {
         (self.picture, self.link, self.logger, self.reloadOpenPages) = (picture, link, logger, reloadOpenPages)
@@ -165,6 +167,7 @@ struct BridgeLoop {
         // A line a script (or a test) can wait for: from here on, a page opened is set up
         // before its first document runs.
         announce("sextant-browser: connected to \(url)")
+        hearSensorsWhilePagesAre()
     }
 
     /// Opens a page (set up, as every page, before its first document runs).
@@ -176,6 +179,7 @@ struct BridgeLoop {
         connection = nil
         pages = [:]
         contexts = []
+        hearSensorsWhilePagesAre()
     }
 
     mutating func handle(_ event: CDPEvent) async {
@@ -194,10 +198,12 @@ struct BridgeLoop {
                 return
             }
             await attached(page: session, target: target, waiting: event.params["waitingForDebugger"]?.boolValue != false)
+            hearSensorsWhilePagesAre()
         case "Target.detachedFromTarget":
             guard let session = event.params["sessionId"]?.stringValue else { return }
             pages[session] = nil
             updateAppState()
+            hearSensorsWhilePagesAre()
         case "Fetch.requestPaused":
             guard let request = event.params["requestId"]?.stringValue else { return }
             await refreshStateScript(navigating: event.params["frameId"]?.stringValue)
@@ -221,8 +227,8 @@ struct BridgeLoop {
         let hadGyroscope = picture.rotationRate != nil
         let commands = picture.apply(event)
         if !hadGyroscope, picture.rotationRate != nil {
-            // Chromium reads a page's gyroscope override from its load on (docs/browsers.md).
-            announce("sextant-browser: the device's gyroscope reaches the pages loaded from now on")
+            // Chromium reads which sensors a page has from its load on (docs/browsers.md).
+            announce("sextant-browser: the device's gyroscope reaches the pages loaded from now on (rotation rate, linear acceleration, gravity, attitude)")
         }
         let newFix = noteFix(event)
         // Posted before the commands, answered after: the pages know a fix's time before
@@ -336,7 +342,15 @@ struct BridgeLoop {
     }
 
     func send(_ commands: [CDPCommand]) async {
+        var lastReadings: [String: CDPAnswer] = [:]
         for each in commands {
+            if each.target == .everyPage, each.method == PageSensor.readingsMethod, let connection {
+                // A sensor's readings, several an event at 50 a second: sent at once, only
+                // each page's last one waited for (below), which bounds what is in flight
+                // to one event's; an earlier one refused is not logged.
+                for session in pages.keys { lastReadings[session] = connection.post(each.method, each.params, session: session) }
+                continue
+            }
             switch each.target {
             case .browser: await command(each.method, each.params)
             case .everyPage: for session in pages.keys { await command(each.method, each.params, session: session) }
@@ -345,6 +359,9 @@ struct BridgeLoop {
                 await setPermissionInContexts(each.params)
                 for session in pages.keys { await command("Runtime.evaluate", ["expression": .string(PageScript.permissionChanged)], session: session) }
             }
+        }
+        for answer in lastReadings.values {
+            do { _ = try await answer.value } catch CDPError.closed {} catch { logger.warning("\(error)") }
         }
     }
 

@@ -40,10 +40,14 @@ public struct BrowserPicture: Sendable, Equatable {
     public var device: DeviceOrientation
     public var heading: Double?
     public var posture: PostureState?
-    /// The latest accelerometer reading (`motion`), none before the first.
-    public var motion: WireMotion?
-    /// The latest gyroscope reading (a `deviceMotion` event's `rotationRate`), rad/s, none before the first.
+    /// The latest fused motion (a `deviceMotion` event): what the accelerometer read, with
+    /// gravity and the user's acceleration apart, the attitude and the rate; none before the first.
+    public var fused: WireDeviceMotion?
+    /// The latest gyroscope reading (a `deviceMotion` event's `rotationRate`), rad/s, none
+    /// before the first: from the first on, the pages loaded have the sensors it brings.
     public var rotationRate: WireVector?
+    /// The latest ambient light, lux (a `light` event), none before the first.
+    public var light: Double?
 
     public init(
         authorization: AuthorizationResult, servicesEnabled: Bool, interface: InterfaceOrientation?, device: DeviceOrientation,
@@ -75,16 +79,18 @@ public struct BrowserPicture: Sendable, Equatable {
     /// What Chromium is told as the bridge starts on a browser: the permission.
     public var browserCommands: [CDPCommand] { [Self.setPermission(permission)] }
 
-    /// What a page is told as the bridge attaches to it: every override in force.
+    /// What a page is told as the bridge attaches to it: every override in force, each
+    /// sensor's enabled before its latest reading.
     public var pageCommands: [CDPCommand] {
         var commands = [geolocationOverride]
         if let interface { commands.append(Self.screenOrientation(interface)) }
-        commands.append(Self.absoluteOrientationOverride)
-        commands += orientationCommands
+        commands += [PageSensor.relativeOrientation.override, PageSensor.absoluteOrientation.override] + orientationCommands
         if let posture { commands.append(Self.postureOverride(posture)) }
-        if let rotationRate { commands += [Self.gyroscopeOverride, Self.gyroscopeReading(rotationRate)] }
-        commands.append(Self.accelerometerOverride)
-        if let motion { commands.append(Self.accelerometerReading(motion)) }
+        if rotationRate != nil { commands += Self.gyroscopeOverrides + gyroscopeReadings }
+        commands.append(PageSensor.accelerometer.override)
+        if let fused { commands.append(PageSensor.accelerometer.reading(fused.accelerationIncludingGravity)) }
+        commands.append(PageSensor.ambientLight.override)
+        if let light { commands.append(PageSensor.ambientLight.reading(single: light)) }
         return commands
     }
 
@@ -113,13 +119,11 @@ public struct BrowserPicture: Sendable, Equatable {
         case .posture(let change):
             posture = change.state
             return [Self.postureOverride(change.state)]
-        case .motion(let reading):
-            motion = reading
-            return [Self.accelerometerReading(reading)]
-        case .deviceMotion(let fused):
-            guard let rate = fused.rotationRate else { return [] }
-            defer { rotationRate = rate }
-            return rotationRate == nil ? [Self.gyroscopeOverride, Self.gyroscopeReading(rate)] : [Self.gyroscopeReading(rate)]
+        case .deviceMotion(let motion):
+            return applying(motion)
+        case .light(let reading):
+            light = reading.lux
+            return [PageSensor.ambientLight.reading(single: reading.lux)]
         default:
             return []
         }
@@ -179,110 +183,6 @@ public struct BrowserPicture: Sendable, Equatable {
             "screenOrientation": ["type": .string(type), "angle": .int(angle)],
         ]
         return CDPCommand("Emulation.setDeviceMetricsOverride", params, to: .everyPage)
-    }
-
-    /// `deviceorientation`'s angles, degrees: beta and gamma from how the device is held (its
-    /// orientation from the accelerometer), alpha from the compass heading (W3C: alpha
-    /// grows counter-clockwise, so alpha = 360 − heading); alpha 0 while there is none.
-    public var orientationAngles: (alpha: Double, beta: Double, gamma: Double) {
-        let (beta, gamma): (Double, Double) =
-            switch device {
-            case .portrait: (90, 0)
-            case .portraitUpsideDown: (-90, 0)
-            case .landscapeLeft: (0, -90)
-            case .landscapeRight: (0, 90)
-            case .faceUp, .unknown: (0, 0)
-            case .faceDown: (180, 0)
-            }
-        let alpha = heading.map { (360 - $0).truncatingRemainder(dividingBy: 360) } ?? 0
-        return (alpha, beta, gamma)
-    }
-
-    /// `deviceorientation` and the generic `RelativeOrientationSensor` (Chromium derives
-    /// the sensor's reading from this override).
-    public var deviceOrientationOverride: CDPCommand {
-        let angles = orientationAngles
-        return CDPCommand(
-            "DeviceOrientation.setDeviceOrientationOverride",
-            ["alpha": .double(angles.alpha), "beta": .double(angles.beta), "gamma": .double(angles.gamma)], to: .everyPage)
-    }
-
-    /// The device's orientation as the page reads it: `deviceorientation`, and the absolute
-    /// orientation once there is a heading.
-    var orientationCommands: [CDPCommand] {
-        [deviceOrientationOverride] + (absoluteOrientationReading.map { [$0] } ?? [])
-    }
-
-    /// The page's absolute orientation is Sextant's: `deviceorientationabsolute` and the
-    /// generic `AbsoluteOrientationSensor` read the override, and have nothing before the
-    /// first heading (a phone without a compass has no absolute orientation).
-    public static let absoluteOrientationOverride = CDPCommand(
-        "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "absolute-orientation"], to: .everyPage)
-
-    /// The absolute orientation once there is a heading: the rotation of W3C's angles
-    /// (alpha about z, then beta about the turned x, then gamma about the turned y) as the
-    /// unit quaternion (x, y, z, w) the sensor reports.
-    public var absoluteOrientationReading: CDPCommand? {
-        guard heading != nil else { return nil }
-        let q = Self.quaternion(orientationAngles)
-        return CDPCommand(
-            "Emulation.setSensorOverrideReadings",
-            ["type": "absolute-orientation", "reading": ["quaternion": ["x": .double(q.x), "y": .double(q.y), "z": .double(q.z), "w": .double(q.w)]]],
-            to: .everyPage)
-    }
-
-    /// z(alpha) · x(beta) · y(gamma), each half-angle quaternion multiplied out.
-    static func quaternion(_ angles: (alpha: Double, beta: Double, gamma: Double)) -> (x: Double, y: Double, z: Double, w: Double) {
-        let half = Double.pi / 360
-        let (ca, sa) = (cos(angles.alpha * half), sin(angles.alpha * half))
-        let (cb, sb) = (cos(angles.beta * half), sin(angles.beta * half))
-        let (cg, sg) = (cos(angles.gamma * half), sin(angles.gamma * half))
-        return (
-            x: ca * sb * cg - sa * cb * sg, y: ca * cb * sg + sa * sb * cg,
-            z: sa * cb * cg + ca * sb * sg, w: ca * cb * cg - sa * sb * sg
-        )
-    }
-
-    /// How often the bridge asks for the accelerometer (`motion.start`'s interval): 50 a
-    /// second, Android's `SENSOR_DELAY_GAME`; Chromium repeats the latest reading to the
-    /// page's `devicemotion` listeners at its own rate (60 a second) in between.
-    public static let motionInterval = 0.02
-
-    /// The page's accelerometer is Sextant's: `devicemotion` and the generic `Accelerometer`
-    /// read the override. Set before the page's first script, so that a listener added at
-    /// load hears it; with no reading yet the page gets no event. Linear acceleration is not
-    /// overridden: the page sees what a phone without it gives, `acceleration` null.
-    public static let accelerometerOverride = CDPCommand(
-        "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "accelerometer"], to: .everyPage)
-
-    /// `devicemotion`'s `accelerationIncludingGravity`: the reading as it is. W3C's frame is
-    /// Sextant's (x to the right of the screen, y to its top, z out of it, the device's
-    /// natural orientation whatever the screen's) and its sign too: proper acceleration,
-    /// face up at rest (0, 0, +9.81), upright in portrait (0, +9.81, 0).
-    public static func accelerometerReading(_ motion: WireMotion) -> CDPCommand {
-        CDPCommand(
-            "Emulation.setSensorOverrideReadings",
-            ["type": "accelerometer", "reading": ["xyz": ["x": .double(motion.x), "y": .double(motion.y), "z": .double(motion.z)]]],
-            to: .everyPage)
-    }
-
-    /// The page's gyroscope is Sextant's: `devicemotion`'s `rotationRate` and the generic
-    /// `Gyroscope` read the override, set once the first rate is heard (with it, and before
-    /// the first script of each page attached later). Not before: Chromium's `devicemotion`
-    /// waits for a reading of every sensor overridden, so a phone without a gyroscope would
-    /// get no `devicemotion` at all; a page loaded before the first rate keeps
-    /// `rotationRate` null, as it found the device.
-    public static let gyroscopeOverride = CDPCommand(
-        "Emulation.setSensorOverrideEnabled", ["enabled": true, "type": "gyroscope"], to: .everyPage)
-
-    /// The generic `Gyroscope`'s reading: rad/s about the device's axes, counter-clockwise
-    /// positive, W3C's frame and sign being Sextant's (Chromium gives `devicemotion` the
-    /// same rates in °/s as `rotationRate`'s beta, gamma and alpha).
-    public static func gyroscopeReading(_ rate: WireVector) -> CDPCommand {
-        CDPCommand(
-            "Emulation.setSensorOverrideReadings",
-            ["type": "gyroscope", "reading": ["xyz": ["x": .double(rate.x), "y": .double(rate.y), "z": .double(rate.z)]]],
-            to: .everyPage)
     }
 
     /// `navigator.devicePosture`: W3C knows `continuous` and `folded`; a hinge laid flat is

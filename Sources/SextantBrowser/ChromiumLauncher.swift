@@ -24,7 +24,7 @@ public final class ChromiumLauncher: Sendable {
         var arguments = [
             executable, "--headless", "--remote-debugging-pipe", "--user-data-dir=\(profile.path)",
             "--no-first-run", "--no-default-browser-check", "--disable-gpu",
-        ]
+        ] + Self.sensorFeatures
         // Chromium refuses to run as root inside its sandbox.
         if getuid() == 0 { arguments.append("--no-sandbox") }
         arguments += extraArguments + ["about:blank"]
@@ -47,6 +47,12 @@ public final class ChromiumLauncher: Sendable {
         pid = started
         pipe = Mutex(DevToolsPipe.Ends(commands: commands[1], answers: answers[0]))
     }
+
+    /// What Chromium needs to give pages the generic `AmbientLightSensor` (and `Magnetometer`):
+    /// Blink's interface (`SensorExtraClasses`) and the device service's sensors behind it
+    /// (`GenericSensorExtraClasses`); without the second, the sensor starts and fails with
+    /// NotReadableError. A browser started by hand (`--cdp`) needs the same two flags.
+    public static let sensorFeatures = ["--enable-blink-features=SensorExtraClasses", "--enable-features=GenericSensorExtraClasses"]
 
     /// Starts the browser on a thread of its own that then waits for it: the parent-death
     /// signal follows the thread, not the process. The pid, or minus errno.

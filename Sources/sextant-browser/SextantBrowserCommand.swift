@@ -12,8 +12,9 @@ struct SextantBrowserCommand: AsyncParsableCommand {
         discussion: """
             The bridge is an app on app.sock (hello with APP_ID): the pages' geolocation permission \
             follows the app's authorization, their position the fixes the app is given, \
-            deviceorientation, screen.orientation and navigator.devicePosture the device, and the \
-            app's foreground/background the pages' visibility. See docs/browsers.md.
+            deviceorientation, devicemotion, the generic motion, orientation and ambient light sensors, \
+            screen.orientation and navigator.devicePosture the device, and the app's \
+            foreground/background the pages' visibility. See docs/browsers.md.
             """)
 
     @Option(help: ArgumentHelp("The app id the browser is to Sextant.", valueName: "app-id"))

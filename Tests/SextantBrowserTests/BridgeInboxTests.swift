@@ -34,6 +34,20 @@ struct BridgeInboxTests {
         }
     }
 
+    @Test("issue 40.7: a newer ambient light replaces the one still waiting (a light replayed fast cannot grow the bridge)")
+    func newerLightReplacesStale() throws {
+        let inbox = BridgeInbox()
+        for lux in [100.0, 200, 300] {
+            inbox.push(.app(.event(.light(WireLight(lux: lux, time: Timestamp(seconds: 0))))))
+        }
+        let waiting = inbox.take().inputs
+        guard waiting.count == 1, case .app(.event(.light(let light))) = waiting[0] else {
+            Issue.record("\(waiting.count) inputs waiting, not the latest light alone")
+            return
+        }
+        #expect(light.lux == 300)
+    }
+
     @Test("A newer fix replaces the one still waiting, behind what came between; an authorization is never replaced")
     func newerFixReplacesStale() throws {
         let inbox = BridgeInbox()

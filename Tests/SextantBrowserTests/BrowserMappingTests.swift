@@ -1,3 +1,4 @@
+import Foundation
 import SextantProtocol
 import Testing
 
@@ -82,8 +83,8 @@ import Testing
         var picture = BrowserPicture(
             authorization: AuthorizationResult(status: .notDetermined, accuracy: .full), servicesEnabled: true, interface: .portrait,
             device: .faceUp)
-        #expect(picture.absoluteOrientationReading == nil)
-        #expect(picture.pageCommands.contains(BrowserPicture.absoluteOrientationOverride))
+        #expect(picture.absoluteOrientation == nil)
+        #expect(picture.pageCommands.contains(PageSensor.absoluteOrientation.override))
         let commands = picture.apply(.heading(WireHeading(magnetic: 0, trueHeading: nil, accuracy: 5, time: Timestamp(seconds: 0))))
         let identity: JSONValue = ["type": "absolute-orientation", "reading": ["quaternion": ["x": 0.0, "y": 0.0, "z": 0.0, "w": 1.0]]]
         #expect(commands.last == CDPCommand("Emulation.setSensorOverrideReadings", identity, to: .everyPage), "\(commands)")
@@ -118,9 +119,19 @@ import Testing
     func deviceOrientationAngles() {
         var picture = Self.picture(.notDetermined)
         _ = picture.apply(.heading(WireHeading(magnetic: 80, trueHeading: 90, accuracy: 5, time: Timestamp(seconds: 0))))
-        #expect(picture.deviceOrientationOverride.params == ["alpha": 270.0, "beta": 90.0, "gamma": 0.0])
+        #expect(picture.orientationAngles == (270, 90, 0))
         _ = picture.apply(.deviceOrientation(DeviceOrientationEvent(orientation: .faceUp, previous: .portrait, time: Timestamp(seconds: 0))))
-        #expect(picture.deviceOrientationOverride.params == ["alpha": 270.0, "beta": 0.0, "gamma": 0.0])
+        #expect(picture.orientationAngles == (270, 0, 0))
+    }
+
+    @Test("H2: the heading app.sock gives is turned to the app's interface; W3C's alpha is the device's own (a heading of 0 in landscapeRight is the device's top at 270°)")
+    func orientationUsesTheDevicesHeading() {
+        var picture = Self.picture(.notDetermined)
+        _ = picture.apply(.deviceOrientation(DeviceOrientationEvent(orientation: .faceUp, previous: .portrait, time: Timestamp(seconds: 0))))
+        _ = picture.apply(.interfaceOrientation(InterfaceOrientationEvent(orientation: .landscapeRight, previous: .portrait)))
+        // The interface's top is the device's right side: heading 0 for it is 270 for the top.
+        _ = picture.apply(.heading(WireHeading(magnetic: 0, trueHeading: nil, accuracy: 5, time: Timestamp(seconds: 0))))
+        #expect(picture.orientationAngles == (90, 0, 0))
     }
 
     @Test("P1: posture maps to W3C's folded and continuous")
@@ -130,35 +141,66 @@ import Testing
         #expect(BrowserPicture.postureOverride(.closed).params == ["posture": ["type": "folded"]])
     }
 
-    @Test("M1: a motion event is the accelerometer override's reading as it is (W3C's frame and sign are Sextant's)")
-    func motionMapsToAccelerometer() {
-        var picture = Self.picture(.notDetermined)
-        #expect(picture.pageCommands.last == BrowserPicture.accelerometerOverride, "overridden before the first reading")
-        let reading = WireMotion(x: -9.5, y: 1.25, z: 2, time: Timestamp(seconds: 0))
-        let command = picture.apply(.motion(reading))
-        #expect(command == [BrowserPicture.accelerometerReading(reading)])
-        #expect(command.first?.method == "Emulation.setSensorOverrideReadings")
-        #expect(command.first?.params == ["type": "accelerometer", "reading": ["xyz": ["x": -9.5, "y": 1.25, "z": 2.0]]])
-        // A page attached later gets the override and the latest reading.
-        #expect(picture.pageCommands.suffix(2) == [BrowserPicture.accelerometerOverride, BrowserPicture.accelerometerReading(reading)])
+    static func fused(
+        rate: WireVector?, gravity: WireVector = WireVector(x: 0, y: 0, z: 9.8), user: WireVector = WireVector(x: 0, y: 0, z: 0),
+        attitude: (w: Double, x: Double, y: Double, z: Double) = (1, 0, 0, 0)
+    ) -> WireDeviceMotion {
+        WireDeviceMotion(
+            attitude: attitude, referenceFrame: .gameRotationVector, rotationRate: rate, gravity: gravity, userAcceleration: user,
+            time: Timestamp(seconds: 0))
     }
 
-    @Test("issue 40.7: a deviceMotion event's rotation rate is the gyroscope override's reading (rad/s, device axes); without a rate, nothing")
+    @Test("M1: a fused motion's accelerometer reading (gravity + user acceleration) is the accelerometer override's reading (W3C's frame and sign are Sextant's)")
+    func motionMapsToAccelerometer() {
+        var picture = Self.picture(.notDetermined)
+        #expect(picture.pageCommands.contains(PageSensor.accelerometer.override), "overridden before the first reading")
+        let motion = Self.fused(rate: nil, gravity: WireVector(x: -9.5, y: 1.25, z: 1.5), user: WireVector(x: 0, y: 0, z: 0.5))
+        let command = picture.apply(.deviceMotion(motion))
+        #expect(command.first?.params == ["type": "accelerometer", "reading": ["xyz": ["x": -9.5, "y": 1.25, "z": 2.0]]])
+        #expect(command.count == 1, "without a gyroscope, the accelerometer only: \(command)")
+        // A page attached later gets the override and the latest reading.
+        #expect(picture.pageCommands.contains(command[0]))
+        #expect(!picture.pageCommands.contains(PageSensor.linearAcceleration.override), "no linear acceleration without a gyroscope")
+    }
+
+    @Test("issue 40.7: the first rate enables the gyroscope, linear acceleration and gravity; each fused motion then reads the rate, the user's acceleration and gravity")
     func rotationRateMapsToGyroscope() {
         var picture = Self.picture(.notDetermined)
-        #expect(!picture.pageCommands.contains(BrowserPicture.gyroscopeOverride), "not overridden before the first rate: devicemotion would wait for it")
+        #expect(!picture.pageCommands.contains(PageSensor.gyroscope.override), "not overridden before the first rate: devicemotion would wait for it")
         let rate = WireVector(x: 0.5, y: -0.25, z: 1.5)
-        func fused(_ rate: WireVector?) -> WireDeviceMotion {
-            WireDeviceMotion(
-                attitude: (1, 0, 0, 0), referenceFrame: .gameRotationVector, rotationRate: rate, gravity: WireVector(x: 0, y: 0, z: 9.8),
-                userAcceleration: WireVector(x: 0, y: 0, z: 0), time: Timestamp(seconds: 0))
+        let user = WireVector(x: 0.25, y: 0, z: 0)
+        #expect(picture.apply(.deviceMotion(Self.fused(rate: nil))).count == 1)
+        let command = picture.apply(.deviceMotion(Self.fused(rate: rate, user: user)))
+        #expect(Array(command[1...3]) == BrowserPicture.gyroscopeOverrides)
+        #expect(command[4] == PageSensor.gyroscope.reading(rate))
+        #expect(command[4].params == ["type": "gyroscope", "reading": ["xyz": ["x": 0.5, "y": -0.25, "z": 1.5]]])
+        #expect(command[5] == PageSensor.linearAcceleration.reading(user) && command[6] == PageSensor.gravity.reading(WireVector(x: 0, y: 0, z: 9.8)))
+        let again = picture.apply(.deviceMotion(Self.fused(rate: rate, user: user)))
+        #expect(!again.contains(PageSensor.gyroscope.override), "enabled once")
+        #expect(picture.pageCommands.contains(PageSensor.gravity.override) && picture.pageCommands.contains(PageSensor.gyroscope.reading(rate)))
+    }
+
+    @Test("issue 40.7: with a gyroscope the relative orientation is the fused attitude; the absolute one is it turned to the compass heading (H1's azimuth)")
+    func attitudeMapsToOrientation() {
+        var picture = Self.picture(.notDetermined)
+        // Tilted 30° (top raised), turned 40° counter-clockwise: z(40°)·x(30°), half angles 20° and 15°.
+        let (ca, sa) = (cos(20 * Double.pi / 180), sin(20 * Double.pi / 180))
+        let (cb, sb) = (cos(15 * Double.pi / 180), sin(15 * Double.pi / 180))
+        let q: (w: Double, x: Double, y: Double, z: Double) = (ca * cb, ca * sb, sa * sb, sa * cb)
+        _ = picture.apply(.deviceMotion(Self.fused(rate: WireVector(x: 0, y: 0, z: 0), attitude: q)))
+        #expect(picture.relativeOrientation == PageAttitude.Rotation(x: q.x, y: q.y, z: q.z, w: q.w))
+        #expect(picture.absoluteOrientation == nil)
+        _ = picture.apply(.heading(WireHeading(magnetic: 200, trueHeading: nil, accuracy: 5, time: Timestamp(seconds: 0))))
+        // Heading 200 is alpha 160: z(160°)·x(30°).
+        let expected = PageAttitude.rotation(alpha: 160, beta: 30, gamma: 0)
+        let seen = picture.absoluteOrientation
+        // A quaternion and its negation are the same rotation.
+        let close = [1.0, -1.0].contains { sign in
+            [seen?.x, seen?.y, seen?.z, seen?.w].enumerated().allSatisfy { index, value in
+                abs((value ?? .nan) - sign * [expected.x, expected.y, expected.z, expected.w][index]) < 1e-9
+            }
         }
-        #expect(picture.apply(.deviceMotion(fused(nil))) == [])
-        let command = picture.apply(.deviceMotion(fused(rate)))
-        #expect(command == [BrowserPicture.gyroscopeOverride, BrowserPicture.gyroscopeReading(rate)])
-        #expect(command.last?.params == ["type": "gyroscope", "reading": ["xyz": ["x": 0.5, "y": -0.25, "z": 1.5]]])
-        #expect(picture.apply(.deviceMotion(fused(rate))) == [BrowserPicture.gyroscopeReading(rate)], "enabled once")
-        #expect(picture.pageCommands.suffix(3) == [BrowserPicture.gyroscopeOverride, BrowserPicture.gyroscopeReading(rate), BrowserPicture.accelerometerOverride])
+        #expect(close, "\(String(describing: seen)) is not \(expected)")
     }
 
     @Test("CDP messages: a command carries its session; answers, errors and events read back")

@@ -6,8 +6,10 @@ the page itself rather than from anything Sextant says.
 Serves GET / (the page) and takes POST /report on 127.0.0.1 at a free port. GET /sensors is
 the page the Chromium tests read: it also reports the geolocation permission's state,
 `screen.orientation` (`change` true for its change event), `deviceorientation`,
-`deviceorientationabsolute`, `devicemotion` (`accelerationIncludingGravity`), the generic
-`Accelerometer` and `AbsoluteOrientationSensor` (`values`) and `navigator.devicePosture` as they change, each
+`deviceorientationabsolute`, `devicemotion` (`accelerationIncludingGravity`, `acceleration`, `rotationRate`), the generic
+`Accelerometer`, `Gyroscope`, `AbsoluteOrientationSensor`, `RelativeOrientationSensor`,
+`LinearAccelerationSensor`, `GravitySensor` and `AmbientLightSensor` (`values`) and
+`navigator.devicePosture` as they change, each
 position with `performance.now()` (`now`) and its `timestamp`, and, with `?reload=N`, reloads itself once after
 its Nth position (its numbering goes on across the reload). Prints
 `listening URL` first, then each report as one JSON line, in the page's order (`seq`
@@ -117,17 +119,23 @@ const genericSensor = (name, kind, values) => {
 genericSensor("Accelerometer", "accelerometer", (s) => [s.x, s.y, s.z]);
 genericSensor("AbsoluteOrientationSensor", "quaternion", (s) => Array.from(s.quaternion));
 genericSensor("Gyroscope", "gyroscope", (s) => [s.x, s.y, s.z]);
+genericSensor("RelativeOrientationSensor", "relative", (s) => Array.from(s.quaternion));
+genericSensor("LinearAccelerationSensor", "linear", (s) => [s.x, s.y, s.z]);
+genericSensor("GravitySensor", "gravity", (s) => [s.x, s.y, s.z]);
+genericSensor("AmbientLightSensor", "light", (s) => [s.illuminance]);
 let lastMotion = "";
 window.addEventListener("devicemotion", (event) => {
   const g = event.accelerationIncludingGravity;
   const values = g ? [g.x, g.y, g.z] : [null, null, null];
   const rate = event.rotationRate;
-  const key = values.join(",") + "|" + (rate ? [rate.alpha, rate.beta, rate.gamma].join(",") : "");
+  const a = event.acceleration;
+  const linear = a ? [a.x, a.y, a.z] : [null, null, null];
+  const key = values.join(",") + "|" + linear.join(",") + "|" + (rate ? [rate.alpha, rate.beta, rate.gamma].join(",") : "");
   if (key === lastMotion) return;
   lastMotion = key;
   report({kind: "motion", x: values[0], y: values[1], z: values[2],
-          acceleration: event.acceleration && event.acceleration.x, rotationRate: rate && rate.alpha,
-          rotationRateBeta: rate && rate.beta, rotationRateGamma: rate && rate.gamma});
+          acceleration: a && a.x, accelerationX: linear[0], accelerationY: linear[1], accelerationZ: linear[2],
+          rotationRate: rate && rate.alpha, rotationRateBeta: rate && rate.beta, rotationRateGamma: rate && rate.gamma});
 });
 if (navigator.devicePosture) {
   const postureReport = () => report({kind: "posture", type: navigator.devicePosture.type});
