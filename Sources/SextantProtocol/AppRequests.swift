@@ -42,12 +42,15 @@ public struct HelloResult: WireValue, Equatable {
     public var deviceOrientation: DeviceOrientation
     /// The last posture (a `posture` event's params), or null before the first.
     public var posture: JSONValue
+    /// The phone the daemon plays, whose permission flows the app meets (docs/platforms.md).
+    public var platform: DevicePlatform
 
     public init(
         protocolVersion: Int = sextantProtocolVersion, session: Int, profile: DeviceProfile, servicesEnabled: Bool,
         authorization: AuthorizationResult, interfaceOrientation: InterfaceOrientation?, deviceOrientation: DeviceOrientation,
-        posture: JSONValue
+        posture: JSONValue, platform: DevicePlatform = .ios
     ) {
+        self.platform = platform
         self.protocolVersion = protocolVersion
         self.session = session
         self.profile = profile
@@ -68,16 +71,29 @@ public struct HelloResult: WireValue, Equatable {
             servicesEnabled: try p.requiredBool("servicesEnabled"),
             authorization: try AuthorizationResult(json: p.members["authorization"] ?? .null),
             interfaceOrientation: try p.name("interfaceOrientation", as: InterfaceOrientation.self),
-            deviceOrientation: try p.required("deviceOrientation", as: DeviceOrientation.self), posture: p.members["posture"] ?? .null)
+            deviceOrientation: try p.required("deviceOrientation", as: DeviceOrientation.self), posture: p.members["posture"] ?? .null,
+            platform: try Self.platform(p))
+    }
+
+    /// A daemon from before platforms says none: it plays iOS.
+    private static func platform(_ p: Params) throws(RPCError) -> DevicePlatform {
+        guard let name = try p.string("platform") else { return .ios }
+        let api = try p.integer("androidApi")
+        switch DevicePlatform.parse(name: name, androidAPI: api) {
+        case .success(let platform): return platform
+        case .failure: throw .invalidParams("\"platform\" \(name) with androidApi \(api.map(String.init) ?? "none") is not a platform")
+        }
     }
 
     public var json: JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "protocol": .int(Int64(protocolVersion)), "session": .int(Int64(session)), "profile": .string(profile.rawValue),
             "servicesEnabled": .bool(servicesEnabled), "authorization": authorization.json,
             "interfaceOrientation": JSONValue(interfaceOrientation?.rawValue), "deviceOrientation": .string(deviceOrientation.rawValue),
-            "posture": posture,
+            "posture": posture, "platform": .string(platform.name),
         ]
+        if let api = platform.androidAPI { members["androidApi"] = .int(Int64(api)) }
+        return .object(members)
     }
 }
 

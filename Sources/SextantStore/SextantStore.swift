@@ -208,6 +208,8 @@ public final class SextantStore: Sendable {
                 try db.execute(sql: "INSERT OR REPLACE INTO motion_permission (app, status) VALUES (?, ?)", arguments: [app, status.rawValue])
             case .motionPermission(let app, nil):
                 try db.execute(sql: "DELETE FROM motion_permission WHERE app = ?", arguments: [app])
+            case .platform(let platform):
+                try setting(db, "platform", platform.storedValue)
             }
         }
     }

@@ -22,6 +22,8 @@ public enum StoreChange: Sendable, Equatable {
     case timeZoneOverride(String?)
     /// An app's Motion & Fitness status (RULES A11); nil forgets it.
     case motionPermission(app: String, MotionAuthorizationStatus?)
+    /// Which phone the state directory's decisions belong to (`sextantd --platform`).
+    case platform(DevicePlatform)
 }
 
 extension StoreChange {
@@ -30,7 +32,7 @@ extension StoreChange {
     public var appHeld: String? {
         switch self {
         case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _), .motionPermission(let app, _?): return app
-        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil): return nil
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil), .platform: return nil
         }
     }
 }
@@ -60,6 +62,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var timeZoneOverride: String? = nil
     /// App id → its Motion & Fitness status (RULES A11).
     public var motionPermissions: [String: MotionAuthorizationStatus] = [:]
+    /// The phone the decisions were made on; nil in a store from before platforms existed.
+    public var platform: DevicePlatform? = nil
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

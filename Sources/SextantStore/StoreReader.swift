@@ -35,7 +35,15 @@ struct StoreReader {
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
             policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions(),
             timeZoneOverride: try Self.timeZone(settings["timeZone"]),
-            motionPermissions: try motionPermissions())
+            motionPermissions: try motionPermissions(), platform: try Self.platform(settings["platform"]))
+    }
+
+    private static func platform(_ setting: (value: String, row: CheckedRow)?) throws -> DevicePlatform? {
+        guard let setting else { return nil }
+        guard let platform = DevicePlatform(storedValue: setting.value) else {
+            throw setting.row.bad("value", "not a platform: ios, or android:API with API in \(DevicePlatform.androidAPIs)")
+        }
+        return platform
     }
 
     /// The zone set by hand (RULES Z9): a well-formed id; whether tzdata knows it is the service's to say.

@@ -12,6 +12,7 @@ struct Status: ParsableCommand {
             common.output(try common.call(StatusRequest())) { s in
                 var lines = [
                     "sextantd \(Text.plain(s["version"])), up \(Text.plain(s["uptime"]))s, profile \(Text.plain(s["profile"]))",
+                    "Platform:          " + Text.platform(s["platform"]),
                     "Location Services: \(s["servicesEnabled"]?.boolValue == true ? "on" : "off")",
                     "Prompt policy:     " + Text.promptPolicy(s["promptPolicy"]),
                     "Allow Once lasts:  \(Text.plain(s["allowOnceTimeout"]))s in the background",

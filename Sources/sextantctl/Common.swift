@@ -107,6 +107,12 @@ enum Text {
         return text
     }
 
+    /// `status`'s platform: "iOS", "Android (API 36)"; "iOS" from a daemon that says none.
+    static func platform(_ platform: JSONValue?) -> String {
+        guard platform?["name"]?.stringValue == "android" else { return "iOS" }
+        return "Android (API \(plain(platform?["androidApi"])))"
+    }
+
     /// A source of `status`: its name and state; for a lost gpsd, since when and why.
     static func source(_ source: JSONValue) -> String {
         var state = plain(source["state"])

@@ -177,6 +177,16 @@ struct SextantdCommand: AsyncParsableCommand {
         help: ArgumentHelp("Set the device's zone by hand, stored (RULES Z9); auto follows the position again.", valueName: "zone|auto"))
     var timeZone: String?
 
+    @Option(
+        name: .customLong("platform"),
+        help: ArgumentHelp("The phone to play, stored in the state directory (default: the stored one, else ios).", valueName: "ios|android"))
+    var platform: String?
+
+    @Option(
+        name: .customLong("android-api"),
+        help: ArgumentHelp("With --platform android: the API level whose rules apply (29-36, default 36).", valueName: "level"))
+    var androidAPI: Int?
+
     @Option(name: .customLong("iio-rate"), help: ArgumentHelp("Readings a second of each IIO sensor (default 50).", valueName: "hz"))
     var iioRate: Double?
 
@@ -227,6 +237,10 @@ struct SextantdCommand: AsyncParsableCommand {
             throw ValidationError("--gnss-profile: \(error.description)")
         }
         guard Double(seed) <= GNSSProfileSet.largestSeed else { throw ValidationError("--seed must be a whole number from 0 to 9007199254740991") }
+        if androidAPI != nil, platform == nil { throw ValidationError("--android-api applies only to --platform android") }
+        if let platform, case .failure(let problem) = DevicePlatform.parse(name: platform, androidAPI: androidAPI) {
+            throw ValidationError(problem.description)
+        }
         if let iioRate { guard iioRate > 0, iioRate <= 1000 else { throw ValidationError("--iio-rate must be above 0 and at most 1000") } }
         for address in gpsdListen {
             if let problem = GPSDListenAddress.problem(address) { throw ValidationError("--gpsd-listen: \(problem)") }
@@ -280,6 +294,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.dbus = dbus.flatMap(DBusBusAddress.init(parsing:))
         configuration.supervisor = supervisor
         (configuration.timeZoneTable, configuration.timeZone) = (timeZoneTable, timeZone)
+        configuration.platform = platform.flatMap { try? DevicePlatform.parse(name: $0, androidAPI: androidAPI).get() }
         if noIIO { configuration.iioRate = nil } else if let iioRate { configuration.iioRate = iioRate }
         // gpsd by default when nothing is replayed; an explicit --gpsd runs beside a replay.
         if !noGPSD { configuration.gpsd = gpsd.flatMap(GPSDEndpoint.init(parsing:)) ?? (replay == nil ? .localDefault : nil) }

@@ -6,6 +6,8 @@ import SextantProtocol
 /// returned effects in order (events, replies, persistence, timers) and is the only one
 /// that mutates it. Everything an app can observe about authorization is decided here.
 public struct AuthorizationEngine: Sendable {
+    /// The phone whose rules decide (docs/platforms.md): read here, never branched on by services.
+    public let platform: DevicePlatform
     /// How long an app with an allowOnce grant may stay in the background (L5).
     public var allowOnceBackgroundLimit: Int64
 
@@ -36,9 +38,10 @@ public struct AuthorizationEngine: Sendable {
     public static let defaultAllowOnceBackgroundLimit: Int64 = 60_000_000_000
 
     public init(
-        servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
+        platform: DevicePlatform = .ios, servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
         allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit
     ) {
+        self.platform = platform
         self.servicesEnabled = servicesEnabled
         self.permissions = permissions
         self.policy = policy

@@ -18,6 +18,7 @@ extension Hub {
             "version": .string(configuration.version),
             "uptime": .double((uptime * 1000).rounded() / 1000),
             "profile": .string(configuration.profile.rawValue),
+            "platform": configuration.platform.json,
             "sources": .array(sources),
             "replay": replay.statusJSON,
             "servicesEnabled": .bool(authorization.servicesEnabled),

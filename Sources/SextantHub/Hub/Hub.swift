@@ -10,6 +10,8 @@ import SextantStore
 /// Settings the hub needs from the command line.
 public struct HubConfiguration: Sendable {
     public var profile: DeviceProfile = .phone
+    /// `--platform`: the phone whose rules the engines decide by (docs/platforms.md).
+    public var platform: DevicePlatform = .ios
     /// The uid the control socket serves besides root.
     public var ownerUID: UInt32 = UInt32(getuid())
     /// `--control-group`: its members may use the control socket too.
@@ -127,7 +129,7 @@ public final class Hub {
         self.fileThread = NIOThreadPool(numberOfThreads: 1)
         fileThread.start()
         self.authorization = AuthorizationEngine(
-            servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
+            platform: configuration.platform, servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
             allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
         self.stored = StoreBackedState(snapshot: snapshot)
         self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)

@@ -38,6 +38,11 @@ final class HubService: Service, Sendable {
                 snapshot.timeZoneOverride = zone == "auto" ? nil : zone
                 try store.write([.timeZoneOverride(snapshot.timeZoneOverride)])
             }
+            let platform = try PlatformChoice.resolve(given: configuration.platform, snapshot: snapshot, stateDirectory: configuration.stateDirectory)
+            if platform != snapshot.platform { try store.write([.platform(platform)]) }
+            snapshot.platform = platform
+        } catch let error as DaemonStartError {
+            throw error
         } catch let error as StoreError {
             throw DaemonStartError(description: error.description)
         } catch {
@@ -45,6 +50,7 @@ final class HubService: Service, Sendable {
         }
         announceStoredPolicy(snapshot.policy, configuration: configuration, logger: logger)
         var hubConfiguration = configuration.hub
+        hubConfiguration.platform = snapshot.platform ?? .ios
         do throws(DaemonStartError) {
             hubConfiguration.services.timeZone = try TimeZoneTableFile.settings(path: configuration.timeZoneTable)
         } catch {

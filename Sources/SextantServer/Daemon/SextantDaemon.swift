@@ -48,6 +48,8 @@ public struct DaemonConfiguration: Sendable {
     public var timeZoneTable: String?
     /// `--time-zone`: a zone set by hand, stored (Z9); "auto" stores the automatic zone.
     public var timeZone: String?
+    /// `--platform` (and `--android-api`); nil: the one stored in the state directory, else iOS.
+    public var platform: DevicePlatform?
 
     public init(runtimeDirectory: String, stateDirectory: String) {
         self.runtimeDirectory = runtimeDirectory

@@ -35,7 +35,8 @@ struct HelloMethod: RPCMethod {
             return HelloResult(
                 session: Int(session.id), profile: hub.configuration.profile, servicesEnabled: hub.authorization.servicesEnabled,
                 authorization: hub.authorization.authorization(of: session.id).result, interfaceOrientation: session.interface.orientation,
-                deviceOrientation: hub.motion.judge.orientation, posture: hub.services(PostureService.self).postureJSON
+                deviceOrientation: hub.motion.judge.orientation, posture: hub.services(PostureService.self).postureJSON,
+                platform: hub.configuration.platform
             ).json
         }
         // The app's next requests may already be on their way: they wait for this answer.
