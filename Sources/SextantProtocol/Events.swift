@@ -45,6 +45,8 @@ public enum SextantEvent: Sendable, Equatable {
     case altitude(WireAltitude)
     /// The fused attitude with the rate, gravity and user acceleration (RULES D1–D6).
     case deviceMotion(WireDeviceMotion)
+    /// Fixes held for a batch and delivered together, oldest first (Android profile, AN30).
+    case locations([WireLocation])
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -76,6 +78,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.proximity: self = .proximity(try WireProximity(json: params))
         case Event.altitude: self = .altitude(try WireAltitude(json: params))
         case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
+        case Event.locations: self = .locations(try Self.locations(params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -110,7 +113,16 @@ public enum SextantEvent: Sendable, Equatable {
         case .proximity: return Event.proximity
         case .altitude: return Event.altitude
         case .deviceMotion: return Event.deviceMotion
+        case .locations: return Event.locations
         }
+    }
+
+    /// The `locations` event's array, each a `location` event's params.
+    private static func locations(_ params: JSONValue) throws(RPCError) -> [WireLocation] {
+        guard let array = params["locations"]?.arrayValue else { throw .invalidParams("\"locations\" must be an array of locations") }
+        var out: [WireLocation] = []
+        for item in array { out.append(try WireLocation(json: item)) }
+        return out
     }
 
     /// Its params on the wire.
@@ -141,6 +153,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .proximity(let proximity): return proximity.json
         case .altitude(let altitude): return altitude.json
         case .deviceMotion(let motion): return motion.json
+        case .locations(let locations): return ["locations": .array(locations.map(\.json))]
         }
     }
 }

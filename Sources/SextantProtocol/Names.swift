@@ -206,6 +206,8 @@ public enum Event {
     public static let session = "session"
     /// The device's time zone changed (RULES Z1–Z10).
     public static let timeZone = "timeZone"
+    /// Several fixes delivered together (Android profile, docs/platforms.md AN30).
+    public static let locations = "locations"
 
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
@@ -222,6 +224,7 @@ public enum Event {
         light, proximity,
         altitude,
         deviceMotion,
+        locations,
     ]
 
     /// Every event a `watch` may name in `topics`.

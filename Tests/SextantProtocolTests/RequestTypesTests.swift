@@ -193,6 +193,8 @@ struct RequestTypesTests {
              .deviceMotion(WireDeviceMotion(
                 attitude: (0.5, 0.5, -0.5, 0.5), referenceFrame: .rotationVector, rotationRate: nil, gravity: WireVector(x: 0, y: 0, z: 9.75),
                 userAcceleration: WireVector(x: 0.25, y: 0, z: 0), time: time))),
+            (Event.locations, #"{"locations":[{"lat":48.85,"lon":2.29,"hAcc":2000,"time":"2026-03-01T10:00:00.250Z","accuracy":"reduced"}]}"#,
+             .locations([WireLocation(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 2000, time: time, accuracy: .reduced)])),
         ]
     }
 
