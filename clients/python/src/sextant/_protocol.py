@@ -140,6 +140,7 @@ EVENT_LIGHT = "light"
 EVENT_PROXIMITY = "proximity"
 EVENT_ALTITUDE = "altitude"
 EVENT_DEVICE_MOTION = "deviceMotion"
+EVENT_LOCATIONS = "locations"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
