@@ -217,6 +217,14 @@ struct FusedDeliveryTests {
         #expect(provider.lastLocation(grant: Self.fine, state: .foreground, now: Self.at(4)) == Self.fix(3))
     }
 
+    @Test("AN29: when the trace goes back in time (a new replay, a loop), the provider and its requests begin again")
+    func an29TimeGoingBack() {
+        var provider = Provider(fudgerSeed: 1)
+        provider.register("nav", request: .init(intervalMillis: 2000), grant: Self.fine, now: Self.at(0))
+        #expect(Self.seconds(Self.run(&provider, "nav", from: 100, to: 104)) == [100, 102, 104])
+        #expect(Self.seconds(Self.run(&provider, "nav", from: 0, to: 4)) == [0, 2, 4])
+    }
+
     @Test("AN34: Android's builder checks: a passive request needs an explicit minimum; ranges are named")
     func an34RequestProblems() {
         #expect(FusedLocationRequest(priority: .passive, intervalMillis: 1000).problem?.contains("minUpdateIntervalMillis") == true)

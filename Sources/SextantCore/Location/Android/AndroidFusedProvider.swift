@@ -47,6 +47,7 @@ public struct AndroidFusedProvider<ID: Hashable & Sendable>: Sendable {
     /// A fix from the device's receiver at `now`: what each request receives. Ended
     /// requests are dropped after their `.ended` delivery.
     public mutating func receive(_ fine: LocationFix, now: Timestamp, state: (ID) -> AndroidAppState) -> [(ID, FusedDelivery)] {
+        if let lastProduced, fine.time < lastProduced { restart(at: now) }
         guard produces(at: fine.time, interval: providerInterval(state: state)) else { return advance(to: now, state: state) }
         lastProduced = fine.time
         lastFix = fine
@@ -83,6 +84,16 @@ public struct AndroidFusedProvider<ID: Hashable & Sendable>: Sendable {
         guard let last = FusedRequestRules.lastLocation(lastFix, now: now, grant: grant, state: state) else { return nil }
         var cache: LocationFix?
         return grant.precise ? last : coarsened(last, now: now, cache: &cache)
+    }
+
+    /// A fix older than the provider's last: the trace went back (a new replay, a loop, a
+    /// seek), which a phone's clock never does. The provider and every request begin again
+    /// at `now`, as if just made, rather than hold every fix until the old time comes round.
+    private mutating func restart(at now: Timestamp) {
+        lastProduced = nil
+        for (id, registration) in registrations {
+            registrations[id] = FusedRegistration(request: registration.request, grant: registration.grant, start: now)
+        }
     }
 
     private func produces(at time: Timestamp, interval: Int64?) -> Bool {

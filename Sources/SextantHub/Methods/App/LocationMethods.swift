@@ -22,9 +22,9 @@ struct LocationStartMethod: RPCMethod {
         let hub = call.hub
         let session = call.session!
         try hub.checkLocationAccess(session)
-        if hub.configuration.platform.androidAPI != nil {
+        if let android = hub.services.ifServed(AndroidLocationService.self) {
             // The fused provider's rules, not the iOS stream's (AN20–AN34).
-            try hub.services(AndroidLocationService.self).start(session, fused)
+            try android.start(session, fused)
             if let loss = hub.location.loss { hub.tellLocationUnavailable(session, loss) }
             hub.replay.locationRequested()
             return .result([:])
@@ -48,7 +48,7 @@ struct LocationStopMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.session.stream = nil
-        call.hub.services(AndroidLocationService.self).stop(call.session)
+        call.hub.services.ifServed(AndroidLocationService.self)?.stop(call.session)
         return .result([:])
     }
 }

@@ -6,8 +6,7 @@ import SextantStore
 /// request is a registration on the device's fused provider (``AndroidFusedProvider``),
 /// which decides which fixes each app hears and when, coarsened by AOSP's fudger for an
 /// approximate grant; several fixes held for a batch leave as one `locations` event.
-/// Under the iOS profile no session registers here, and a fix costs the service one look
-/// at ``wantsFixes``.
+/// Under the iOS profile the service is not made (``serves(_:)``): a fix costs it nothing.
 final class AndroidLocationService: PhoneService {
     /// Its events' topic: what a session that started a fused request hears.
     static let topic = AppTopic("androidLocation")
@@ -30,6 +29,8 @@ final class AndroidLocationService: PhoneService {
         // AN22: the offsets are drawn at start and kept in memory only, as AOSP draws them at boot.
         provider = AndroidFusedProvider(fudgerSeed: UInt64.random(in: .min ... .max))
     }
+
+    static func serves(_ platform: DevicePlatform) -> Bool { platform.androidAPI != nil }
 
     var wantsFixes: Bool { !registered.isEmpty }
 
