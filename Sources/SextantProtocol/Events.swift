@@ -45,6 +45,8 @@ public enum SextantEvent: Sendable, Equatable {
     case altitude(WireAltitude)
     /// The fused attitude with the rate, gravity and user acceleration (RULES D1–D6).
     case deviceMotion(WireDeviceMotion)
+    /// The control side moved the device's clock (RULES C1–C10): watchers only.
+    case clockChanged(DeviceClockState)
     /// Fixes held for a batch and delivered together, oldest first (Android profile, AN30).
     case locations([WireLocation])
 
@@ -78,6 +80,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.proximity: self = .proximity(try WireProximity(json: params))
         case Event.altitude: self = .altitude(try WireAltitude(json: params))
         case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
+        case Event.clockChanged: self = .clockChanged(try DeviceClockState(json: params))
         case Event.locations: self = .locations(try Self.locations(params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
@@ -113,6 +116,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .proximity: return Event.proximity
         case .altitude: return Event.altitude
         case .deviceMotion: return Event.deviceMotion
+        case .clockChanged: return Event.clockChanged
         case .locations: return Event.locations
         }
     }
@@ -153,6 +157,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .proximity(let proximity): return proximity.json
         case .altitude(let altitude): return altitude.json
         case .deviceMotion(let motion): return motion.json
+        case .clockChanged(let clock): return clock.json
         case .locations(let locations): return ["locations": .array(locations.map(\.json))]
         }
     }

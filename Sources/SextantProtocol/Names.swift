@@ -149,6 +149,13 @@ public enum Method {
     public static let motionPermissionsList = "motionPermissions.list"
     public static let deviceMotionStart = "deviceMotion.start"
     public static let deviceMotionStop = "deviceMotion.stop"
+    // The platforms (docs/platforms.md): control socket.
+    public static let permissionsExplain = "permissions.explain"
+    // The device's clock (RULES C1–C10): control socket.
+    public static let timeGet = "time.get"
+    public static let timeSet = "time.set"
+    public static let timeAdvance = "time.advance"
+    public static let timeReset = "time.reset"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -171,6 +178,8 @@ public enum Method {
         pedometerStart, pedometerStop, pedometerQuery, activitySet,
         activityAuthorization, motionPermissionsSet, motionPermissionsList,
         deviceMotionStart, deviceMotionStop,
+        permissionsExplain,
+        timeGet, timeSet, timeAdvance, timeReset,
     ]
 }
 
@@ -206,6 +215,8 @@ public enum Event {
     public static let session = "session"
     /// The device's time zone changed (RULES Z1–Z10).
     public static let timeZone = "timeZone"
+    /// The control side moved the device's clock (RULES C1–C10).
+    public static let clockChanged = "clockChanged"
     /// Several fixes delivered together (Android profile, docs/platforms.md AN30).
     public static let locations = "locations"
 
@@ -224,6 +235,7 @@ public enum Event {
         light, proximity,
         altitude,
         deviceMotion,
+        clockChanged,
         locations,
     ]
 

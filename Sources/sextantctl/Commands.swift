@@ -97,7 +97,7 @@ enum OnOff: String, ExpressibleByArgument, CaseIterable {
 struct Permissions: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List and change apps' location permissions.",
-        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self, Owners.self, Unbind.self])
+        subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self, Owners.self, Unbind.self, Explain.self])
 
     static func table(_ entries: JSONValue) -> String {
         Text.table(

@@ -49,6 +49,10 @@ struct Run: ParsableCommand {
         name: .customLong("allow-once-timeout"),
         help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 60): the daemon's option.", valueName: "seconds"))
     var allowOnceTimeout: Double?
+    @Option(help: ArgumentHelp("The phone to play (docs/platforms.md PF1): the daemon's option.", valueName: "ios|android"))
+    var platform: String?
+    @Option(name: .customLong("android-api"), help: ArgumentHelp("With --platform android: the API level (29-36, default 36).", valueName: "level"))
+    var androidAPI: Int?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run, after --.", valueName: "command"))
     var command: [String] = []
@@ -57,6 +61,9 @@ struct Run: ParsableCommand {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. sextantctl run -- pytest") }
         guard ReplaySpeed(parsing: speed) != nil else {
             throw ValidationError(ReplaySpeed.optionProblem)
+        }
+        if androidAPI != nil || platform != nil, case .failure(let problem) = DevicePlatform.parse(name: platform ?? "ios", androidAPI: androidAPI) {
+            throw ValidationError(problem.description)
         }
         let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
         if let promptPolicy, !modes.contains(promptPolicy) {
@@ -107,6 +114,8 @@ struct Run: ParsableCommand {
         arguments += gpsd.map { ["--gpsd", $0] } ?? ["--no-gpsd"]
         if !iio { arguments.append("--no-iio") }
         if let allowOnceTimeout { arguments += ["--allow-once-timeout", String(allowOnceTimeout)] }
+        if let platform { arguments += ["--platform", platform] }
+        if let androidAPI { arguments += ["--android-api", String(androidAPI)] }
         // gpsd's protocol on a free loopback port, for COMMAND's gpsd clients (GPSD_HOST, GPSD_PORT).
         arguments += ["--gpsd-listen", "127.0.0.1:0"]
         return arguments

@@ -1,10 +1,12 @@
 import ArgumentParser
 import SextantProtocol
 
-/// `sextantctl time zone [set ZONE|auto]`: the device's zone (RULES Z1–Z10).
+/// `sextantctl time zone [set ZONE|auto]`: the device's zone (RULES Z1–Z10); `sextantctl
+/// time [advance|set|reset]`: its clock (RULES C1–C10, ClockCommands.swift).
 struct TimeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "time", abstract: "The device's time zone (RULES Z1–Z10).", subcommands: [Zone.self])
+        commandName: "time", abstract: "The device's clock (RULES C1–C10) and time zone (RULES Z1–Z10).",
+        subcommands: [Zone.self, Clock.self, Advance.self, SetWall.self, Reset.self], defaultSubcommand: Clock.self)
 
     struct Zone: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -289,8 +289,7 @@ struct SextantdCommand: AsyncParsableCommand {
         configuration.replaySpeed = ReplaySpeed(parsing: speed) ?? .factor(1)
         configuration.replayLoop = loop
         configuration.promptPolicy = promptPolicy.flatMap { PromptPolicy(mode: $0, precise: !approximate) }
-        configuration.gpsdListen = gpsdListen.compactMap(GPSDListenAddress.init(parsing:))
-        configuration.gpsdListenAny = gpsdListenAny
+        (configuration.gpsdListen, configuration.gpsdListenAny) = (gpsdListen.compactMap(GPSDListenAddress.init(parsing:)), gpsdListenAny)
         configuration.dbus = dbus.flatMap(DBusBusAddress.init(parsing:))
         configuration.supervisor = supervisor
         (configuration.timeZoneTable, configuration.timeZone) = (timeZoneTable, timeZone)

@@ -51,4 +51,34 @@ struct PlatformProfileTests {
             #expect(result.status != 0 && result.stderr.contains(message), "\(flags): \(result.stderr)")
         }
     }
+
+    @Test("PF3: sextantctl permissions explain prints the status, the stored decision, the session and its hidden facets; --json gives the same as permissions.explain")
+    func explainPrintsTheWholeState() throws {
+        let daemon = try DaemonHarness()
+        let (app, _) = try daemon.app("com.example.maps", state: "background")
+        #expect(try daemon.ctl(["permissions", "set", "com.example.maps", "authorizedWhenInUse", "--accuracy", "reduced"]).status == 0)
+        _ = try app.call(Method.authorizationGet)
+        let text = try daemon.ctl(["permissions", "explain", "com.example.maps"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "com.example.maps on iOS", "\(text.stdout)")
+        #expect(lines.contains("Status:    authorizedWhenInUse, reduced accuracy"), "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Stored:    authorizedWhenInUse, reduced (") }, "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("Session:   1 background for ") }, "\(text.stdout)")
+        let json = try JSONValue.parse(try daemon.ctl(["--json", "permissions", "explain", "com.example.maps"]).stdout)
+        #expect(json["sessions"]?.arrayValue?.count == 1 && json["timers"] == [] && json["uid"] == .int(Int64(getuid())), "\(json)")
+    }
+
+    @Test("PF1: sextantctl run --platform android --android-api 31 runs the command beside an Android phone; a bad level is refused before anything starts")
+    func runPlaysAndroid() throws {
+        let scratch = try TemporaryDirectory("platform-run")
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.path
+        environment.removeValue(forKey: "SEXTANT_RUNTIME_DIR")
+        let result = try run(
+            [Binaries.sextantctl, "run", "--platform", "android", "--android-api", "31", "--", Binaries.sextantctl, "status"], environment: environment)
+        #expect(result.status == 0 && result.stdout.contains("Platform:          Android (API 31)"), "\(result.stdout)\(result.stderr)")
+        let bad = try run([Binaries.sextantctl, "run", "--platform", "android", "--android-api", "99", "--", "/bin/true"], environment: environment)
+        #expect(bad.status != 0 && bad.stderr.contains("--android-api 99 is not modelled"), "\(bad.stderr)")
+    }
 }

@@ -93,9 +93,16 @@ struct RequestTypesTests {
         let authorization = AuthorizationResult(status: .authorizedWhenInUse, accuracy: .full)
         try roundTripValue(EmptyResult.self, "{}", EmptyResult())
         try roundTripValue(HelloResult.self,
-            #"{"protocol":1,"session":7,"profile":"foldable","servicesEnabled":true,"authorization":{"status":"authorizedWhenInUse","accuracy":"full"},"interfaceOrientation":null,"deviceOrientation":"faceUp","posture":null}"#,
+            #"{"protocol":1,"session":7,"profile":"foldable","servicesEnabled":true,"authorization":{"status":"authorizedWhenInUse","accuracy":"full"},"interfaceOrientation":null,"deviceOrientation":"faceUp","posture":null,"platform":"ios"}"#,
             HelloResult(session: 7, profile: .foldable, servicesEnabled: true, authorization: authorization, interfaceOrientation: nil,
                 deviceOrientation: .faceUp, posture: .null))
+        try roundTripValue(HelloResult.self,
+            #"{"protocol":1,"session":7,"profile":"phone","servicesEnabled":true,"authorization":{"status":"authorizedWhenInUse","accuracy":"full"},"interfaceOrientation":null,"deviceOrientation":"faceUp","posture":null,"platform":"android","androidApi":31}"#,
+            HelloResult(session: 7, profile: .phone, servicesEnabled: true, authorization: authorization, interfaceOrientation: nil,
+                deviceOrientation: .faceUp, posture: .null, platform: .android(api: 31)))
+        // A daemon from before platforms says none: its phone is iOS.
+        #expect(try HelloResult(json: .parse(#"{"protocol":1,"session":7,"profile":"phone","servicesEnabled":true,"authorization":{"status":"denied","accuracy":"full"},"deviceOrientation":"faceUp"}"#)).platform == .ios)
+        #expect(throws: RPCError.self) { try HelloResult(json: .parse(#"{"protocol":1,"session":7,"profile":"phone","servicesEnabled":true,"authorization":{"status":"denied","accuracy":"full"},"deviceOrientation":"faceUp","platform":"android","androidApi":12}"#)) }
         try roundTripValue(AuthorizationResult.self, #"{"status":"denied","accuracy":"full","servicesEnabled":false}"#,
             AuthorizationResult(status: .denied, accuracy: .full, servicesEnabled: false))
         try roundTripValue(EnabledResult.self, #"{"enabled":true}"#, EnabledResult(enabled: true))
@@ -193,6 +200,8 @@ struct RequestTypesTests {
              .deviceMotion(WireDeviceMotion(
                 attitude: (0.5, 0.5, -0.5, 0.5), referenceFrame: .rotationVector, rotationRate: nil, gravity: WireVector(x: 0, y: 0, z: 9.75),
                 userAcceleration: WireVector(x: 0.25, y: 0, z: 0), time: time))),
+            (Event.clockChanged, #"{"wall":"2026-03-01T10:00:00.250Z","offsetSeconds":-86400,"monotonicSeconds":7200.5,"monotonicOffsetSeconds":61}"#,
+             .clockChanged(DeviceClockState(wall: time, offsetSeconds: -86400, monotonicSeconds: 7200.5, monotonicOffsetSeconds: 61))),
             (Event.locations, #"{"locations":[{"lat":48.85,"lon":2.29,"hAcc":2000,"time":"2026-03-01T10:00:00.250Z","accuracy":"reduced"}]}"#,
              .locations([WireLocation(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 2000, time: time, accuracy: .reduced)])),
         ]

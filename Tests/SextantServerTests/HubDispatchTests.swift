@@ -72,11 +72,11 @@ struct HubDispatchTests {
                 "activity.set",
                 "apps.list", "apps.update", "device.rotationLock", "device.set", "gnss.profile",
                 "motionPermissions.list", "motionPermissions.set",
-                "permissions.list", "permissions.owners",
+                "permissions.explain", "permissions.list", "permissions.owners",
                 "permissions.reset", "permissions.set", "permissions.unbind", "prompts.answer", "prompts.list", "prompts.policy", "record.start", "record.stop",
                 "regions.add", "regions.list", "regions.remove",
                 "replay.pause", "replay.resume", "replay.seek", "replay.start", "replay.status", "replay.step", "replay.stop",
-                "services.set", "status", "timeZone.set", "watch",
+                "services.set", "status", "time.advance", "time.get", "time.reset", "time.set", "timeZone.set", "watch",
             ])
     }
 

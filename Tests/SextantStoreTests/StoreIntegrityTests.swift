@@ -112,6 +112,10 @@ struct StoreIntegrityTests {
         Damage(
             sql: "INSERT INTO setting (key, value) VALUES ('timeZone', '../../etc/passwd')",
             expected: ["table setting", "(key \"timeZone\"), column value", "must be a zone id"]),
+        // PF2: the platform is ios or android at a level the profile models.
+        Damage(
+            sql: "INSERT INTO setting (key, value) VALUES ('platform', 'android:12')",
+            expected: ["table setting", "(key \"platform\"), column value", "not a platform: ios, or android:API with API in 29...36"]),
     ]
 
     @Test("L2 L10: a row of the wrong type or out of range is refused, naming table, row and column", arguments: damages)
@@ -124,5 +128,20 @@ struct StoreIntegrityTests {
             #expect(error?.description.contains(part) == true, "\(part) not in: \(error.map(String.init(describing:)) ?? "no error")")
         }
         #expect(error?.description.contains(path) == true)
+    }
+}
+
+@Suite("The platform in the store")
+struct StoredPlatformTests {
+    @Test("PF2: the platform written is the platform read back, Android's level with it; a store without one says none")
+    func platformRoundTrip() throws {
+        let dir = try TemporaryDirectory("platform-store")
+        let store = try SextantStore(directory: dir.path)
+        #expect(try store.load().platform == nil)
+        try store.write([.platform(.android(api: 31))])
+        #expect(try store.load().platform == .android(api: 31))
+        try store.write([.platform(.ios)])
+        #expect(try store.load().platform == .ios)
+        store.close()
     }
 }

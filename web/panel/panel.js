@@ -111,6 +111,9 @@ async function refreshAll() {
 
 function showStatus(status) {
     element("services").checked = !!status.servicesEnabled;
+    const platform = status.platform || { name: "ios" };
+    element("platform").textContent = platform.name === "android" ? `Android (API ${platform.androidApi})` : "iOS";
+    document.body.dataset.platform = platform.name;
     if (status.promptPolicy) {
         element("policy").value = status.promptPolicy.mode;
         element("policy-precise").checked = status.promptPolicy.precise !== false;

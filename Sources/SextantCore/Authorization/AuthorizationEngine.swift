@@ -14,7 +14,8 @@ public struct AuthorizationEngine: Sendable {
     public private(set) var servicesEnabled: Bool
     public private(set) var permissions: [String: StoredPermission]
     public private(set) var policy: PromptPolicy
-    private var sessions: [SessionID: SessionRecord] = [:]
+    /// Internal for the explanation (`PermissionExplanation.swift`) and the platforms' rules.
+    var sessions: [SessionID: SessionRecord] = [:]
     /// Open prompts in creation order.
     public private(set) var prompts: [Prompt] = []
     private var promptCounter: UInt64 = 0
@@ -56,7 +57,7 @@ public struct AuthorizationEngine: Sendable {
         return effective(record)
     }
 
-    private func effective(_ record: SessionRecord) -> AuthorizationSnapshot {
+    func effective(_ record: SessionRecord) -> AuthorizationSnapshot {
         let own = ownDecision(record)
         guard servicesEnabled else { return AuthorizationSnapshot(status: .denied, accuracy: own.accuracy) }
         return own

@@ -10,7 +10,7 @@ import SextantProtocol
 /// were held, so a hold replaces the one of another kind on its topic. A kind added to
 /// ``SensorKinds/all`` can be held without a line here.
 ///
-/// It is a source like any other: each tick is a sample stamped with the wall clock, and
+/// It is a source like any other: each tick is a sample stamped with the device's wall clock, and
 /// the engines decide from those samples, never from the value directly. So `faceUp` set
 /// by hand appears only after O3's 500 ms, exactly as from a real sensor. Which source the
 /// engines hear is the hub's arbiters' decision (``SensorArbiter``), told of each hold.
@@ -26,15 +26,16 @@ final class ManualSensors {
     }
 
     private let eventLoop: EventLoop
-    private let clock: SextantClock
+    /// The device's wall clock (RULES C7): readings set by hand are taken on the device.
+    private let wallTime: () -> Timestamp
     private let emit: (Sample) -> Void
     private var tick: Scheduled<Void>?
     /// In the order they were first held: each tick emits them in that order.
     private var holds: [Hold] = []
 
-    init(eventLoop: EventLoop, clock: SextantClock, emit: @escaping (Sample) -> Void) {
+    init(eventLoop: EventLoop, wallTime: @escaping () -> Timestamp, emit: @escaping (Sample) -> Void) {
         self.eventLoop = eventLoop
-        self.clock = clock
+        self.wallTime = wallTime
         self.emit = emit
     }
 
@@ -55,7 +56,7 @@ final class ManualSensors {
             holds.append(Hold(reading: reading))
         }
         tick?.cancel()
-        emit(Sample(time: clock.wallTime(), value: .reading(reading)))
+        emit(Sample(time: wallTime(), value: .reading(reading)))
         schedule(after: eventLoop.now)
     }
 
@@ -64,7 +65,7 @@ final class ManualSensors {
         let due = previous + Self.interval
         tick = eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
             guard let self, !self.holds.isEmpty else { return }
-            let time = clock.wallTime()
+            let time = wallTime()
             for hold in holds { self.emit(Sample(time: time, value: .reading(hold.reading))) }
             self.schedule(after: due)
         }

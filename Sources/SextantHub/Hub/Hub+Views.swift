@@ -52,7 +52,7 @@ extension Hub {
         for (app, accuracy) in authorization.allowOnceGrants {
             entries[app] = [
                 "app": .string(app), "status": .string(AuthorizationStatus.authorizedWhenInUse.rawValue),
-                "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(clock.wallTime().rfc3339),
+                "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(now.wall.rfc3339),
             ]
         }
         // The uid the app id is bound to (docs/security.md), null if none.

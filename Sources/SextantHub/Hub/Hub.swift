@@ -64,6 +64,9 @@ public final class Hub {
     /// Where the hub reads the time: monotonic from the event loop (so NIO's testing loops
     /// drive it), wall from the system unless a test gives its own.
     package let clock: SextantClock
+    /// The device's clock over the host's, and the timers engines decided on it (RULES
+    /// C1–C10): what `now` reads. `clock` stays the host's, for the transport.
+    let deviceTime: DeviceTime
     /// Every change counts one `authorizationGeneration` (a simple `didSet`: still changed in
     /// place). Changed by the operations of this file (`applyDecision` for Hub+Store's commits).
     private(set) var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
@@ -110,7 +113,7 @@ public final class Hub {
     private(set) var recorder: TraceRecorder?
     /// The manual source's sensors: readings set by hand, held at 50 Hz (O4a); held and
     /// released through `holdByHand` and `releaseByHand` (Hub+Samples), which tell the arbiters.
-    private(set) lazy var manualSensors = ManualSensors(eventLoop: eventLoop, clock: clock) { [unowned self] sample in
+    private(set) lazy var manualSensors = ManualSensors(eventLoop: eventLoop, wallTime: { [unowned self] in now.wall }) { [unowned self] sample in
         ingest(sample, from: .manual)
     }
 
@@ -123,6 +126,7 @@ public final class Hub {
             monotonicNanoseconds: { Int64(clamping: eventLoop.now.uptimeNanoseconds) },
             wallTime: wallClock ?? SextantClock.system.wallTime)
         self.startedAt = clock.monotonicNanoseconds()
+        self.deviceTime = DeviceTime(eventLoop: eventLoop) { [clock] in EngineTime(monotonic: clock.monotonicNanoseconds(), wall: clock.wallTime()) }
         self.store = store
         self.configuration = configuration
         self.logger = logger
@@ -148,7 +152,8 @@ public final class Hub {
 
     // MARK: - Clocks
 
-    var now: EngineTime { EngineTime(monotonic: clock.monotonicNanoseconds(), wall: clock.wallTime()) }
+    /// The device's time (RULES C1): what engines decide on and the stamps people read.
+    var now: EngineTime { deviceTime.now }
 
     // MARK: - Faces and connections
 
@@ -312,8 +317,9 @@ public final class Hub {
                 }
                 observed(ServicesEnabledChanged(enabled: enabled))
             case .scheduleExpiryCheck(let at):
-                let delay = max(0, at - clock.monotonicNanoseconds()) + 1_000_000
-                eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [self] in
+                // On the device's clock (C6); just after `at`, as the engine expires what
+                // has been in the background longer than its limit.
+                deviceTime.schedule(at: at.addingClamped(1_000_000)) { [self] in
                     perform(authorization.expireAllowOnce(at: now))
                 }
             }

@@ -77,7 +77,8 @@ struct OnceWaiters {
         var id: JSONValue
         /// Where the answer goes.
         var peer: any RPCPeer
-        var timeout: Scheduled<Void>
+        /// On the device's clock (RULES C6): moving the clock past it fails the call.
+        var timeout: DeviceTimer
     }
 
     /// How many `location.once` calls of one session may wait at once.
@@ -92,7 +93,7 @@ struct OnceWaiters {
     /// The key the next `add` must use (the time-out is scheduled before the waiter is added).
     var nextKey: UInt64 { counter + 1 }
 
-    mutating func add(key: UInt64, id: JSONValue, peer: any RPCPeer, timeout: Scheduled<Void>) {
+    mutating func add(key: UInt64, id: JSONValue, peer: any RPCPeer, timeout: DeviceTimer) {
         counter = key
         waiters[key] = Waiter(id: id, peer: peer, timeout: timeout)
     }

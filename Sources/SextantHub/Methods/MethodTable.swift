@@ -39,6 +39,24 @@ extension RPCMethod {
     static var requiresSession: Bool { false }
 }
 
+/// An app method without parameters that does one thing to the caller's session and
+/// answers `{}` (a service's start or stop): the type names the method and the action.
+protocol SessionActionMethod: RPCMethod {
+    init()
+    static func perform(_ call: MethodCall) throws(RPCError)
+}
+
+extension SessionActionMethod {
+    static var requiresSession: Bool { true }
+
+    init(_ params: Params) throws(RPCError) { self.init() }
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        try Self.perform(call)
+        return .result([:])
+    }
+}
+
 /// A socket's methods by name, in the spirit of Hummingbird's router: adding a method is a
 /// new `RPCMethod` type and one line in the socket's list (`MethodTable.app`/`.control`).
 ///

@@ -26,6 +26,8 @@ extension MethodTable {
                 ReplayStartMethod.self, ReplayStopMethod.self, ReplayStatusMethod.self,
                 ReplayPauseMethod.self, ReplayResumeMethod.self, ReplayStepMethod.self, ReplaySeekMethod.self,
                 RecordStartMethod.self, RecordStopMethod.self, GNSSProfileMethod.self,
+                PermissionsExplainMethod.self,
+                TimeGetMethod.self, TimeSetMethod.self, TimeAdvanceMethod.self, TimeResetMethod.self,
             ] + services)
     }
 }

@@ -13,6 +13,8 @@ enum ControlActions {
         Method.servicesSet, Method.permissionsSet, Method.permissionsReset, Method.promptsAnswer, Method.promptsPolicy,
         Method.appsUpdate, Method.deviceSet, Method.deviceRotationLock, Method.gnssProfile,
         Method.timeZoneSet,
+        // Time travel between the same two samples at every speed (RULES C3–C5).
+        Method.timeAdvance, Method.timeSet, Method.timeReset,
     ]
 
     /// What a recording writes as control lines: what is played, but `device.set`, whose

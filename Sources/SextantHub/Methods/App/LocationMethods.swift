@@ -73,7 +73,8 @@ struct LocationOnceMethod: RPCMethod {
         }
         let timeout = hub.configuration.locationOnceTimeout
         let key = session.onceWaiters.nextKey
-        let scheduled = hub.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [weak session] in
+        // A decision of the device (iOS's requestLocation gives up): on its clock (C6).
+        let scheduled = hub.deviceTime.schedule(in: TimeAmount(timeout).nanoseconds) { [weak session] in
             guard let session, let waiter = session.onceWaiters.remove(key) else { return }
             waiter.peer.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }

@@ -94,7 +94,7 @@ struct DeviceSetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
-        let time = call.sampleTime ?? hub.clock.wallTime()
+        let time = call.sampleTime ?? hub.now.wall  // set by hand on the device: its wall (C7)
         hub.setSourceState(.manual, .active)
         var taken: JSONValue?
         if var fix = location {

@@ -67,17 +67,13 @@ extension ActivityStop: TopicSwitch {
 }
 
 /// `activity.start`: the activity now, when there is one, then each change (A1–A5).
-struct ActivityStartMethod: RPCMethod {
+struct ActivityStartMethod: SessionActionMethod {
     static let name = Method.activityStart
-    static let requiresSession = true
 
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+    static func perform(_ call: MethodCall) throws(RPCError) {
         try call.hub.activity.checkMotionAccess(call.session)
         call.hub.sessions.subscribe(call.session, to: .activity)
         if let current = call.hub.activity.current { call.hub.publish(to: call.session, ActivityEvent(activity: current)) }
-        return .result([:])
     }
 }
 
@@ -100,42 +96,24 @@ struct ActivityTransitionsStartMethod: RPCMethod {
     }
 }
 
-struct ActivityTransitionsStopMethod: RPCMethod {
+struct ActivityTransitionsStopMethod: SessionActionMethod {
     static let name = Method.activityTransitionsStop
-    static let requiresSession = true
-
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.hub.activity.stopTransitions(call.session)
-        return .result([:])
-    }
+    static func perform(_ call: MethodCall) { call.hub.activity.stopTransitions(call.session) }
 }
 
 /// `pedometer.start`: `pedometer` events counted from now (A7).
-struct PedometerStartMethod: RPCMethod {
+struct PedometerStartMethod: SessionActionMethod {
     static let name = Method.pedometerStart
-    static let requiresSession = true
 
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+    static func perform(_ call: MethodCall) throws(RPCError) {
         try call.hub.activity.checkMotionAccess(call.session)
         call.hub.activity.startPedometer(call.session)
-        return .result([:])
     }
 }
 
-struct PedometerStopMethod: RPCMethod {
+struct PedometerStopMethod: SessionActionMethod {
     static let name = Method.pedometerStop
-    static let requiresSession = true
-
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.hub.activity.stopPedometer(call.session)
-        return .result([:])
-    }
+    static func perform(_ call: MethodCall) { call.hub.activity.stopPedometer(call.session) }
 }
 
 /// `activity.query`: the activities that began in the span, from the history (A8).
@@ -181,7 +159,7 @@ struct ActivitySetMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let service = call.hub.activity
-        service.hold(request.activity, at: call.sampleTime ?? service.lastTime ?? call.hub.clock.wallTime())
+        service.hold(request.activity, at: call.sampleTime ?? service.lastTime ?? call.hub.now.wall)  // the device's wall (C7)
         return .result([:])
     }
 }

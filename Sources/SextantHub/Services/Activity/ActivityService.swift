@@ -148,10 +148,11 @@ final class ActivityService: PhoneService {
         for session in listeners { hub.publish(to: session, event) }
     }
 
-    /// A6: each transition its subscribers asked for, its time on the daemon's monotonic
-    /// clock as far before now as it lies before the fix that decided it.
+    /// A6: each transition its subscribers asked for, its time on the device's monotonic
+    /// clock (Android's elapsedRealtime, RULES C7) as far before now as it lies before the
+    /// fix that decided it.
     private func publishTransitions(_ list: [ActivityEngine.Transition], at time: Timestamp) {
-        let now = hub.clock.monotonicNanoseconds()
+        let now = hub.now.monotonic
         for transition in list {
             let wire = WireActivityTransition(
                 activity: transition.activity, transition: transition.kind, time: transition.time,

@@ -12,6 +12,7 @@
   report (:mod:`sextant.report`), and ``--sextant-report DIR`` keeps one for every test.
 - :class:`BrowserBridge`: a Chromium bound to an app id (``sextantctl browser``).
 - :class:`TimeZone`: the device's zone (``App.start_time_zone``, ``Control.set_time_zone``).
+- :class:`DeviceClock`: the device's clock, moved by ``Control.time_advance``, ``time_set``.
 - :mod:`sextant.traces`: traces written by a test (``write_trace``, ``compass_turns``).
 
 The wire protocol is sextant-protocol(7); this package maps it one method to one method
@@ -25,6 +26,7 @@ from .control import Control, Permission, Prompt, ReplayStatus, Status, Watch
 from .daemon import Daemon, RunDaemon, find_sextantd
 from .timezone import TimeZone
 from .environment import Altitude, Light, Proximity
+from .clock import DeviceClock
 from .errors import (
     ERROR_NAMES,
     ConnectionClosed,
@@ -49,4 +51,5 @@ __all__ = [
     "Activity", "ActivityTransition", "Pedometer",
     "Light", "Proximity", "Altitude",
     "DeviceMotion",
+    "DeviceClock",
 ]

@@ -111,6 +111,11 @@ METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
 METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
 METHOD_DEVICE_MOTION_START = "deviceMotion.start"
 METHOD_DEVICE_MOTION_STOP = "deviceMotion.stop"
+METHOD_PERMISSIONS_EXPLAIN = "permissions.explain"
+METHOD_TIME_GET = "time.get"
+METHOD_TIME_SET = "time.set"
+METHOD_TIME_ADVANCE = "time.advance"
+METHOD_TIME_RESET = "time.reset"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -140,6 +145,7 @@ EVENT_LIGHT = "light"
 EVENT_PROXIMITY = "proximity"
 EVENT_ALTITUDE = "altitude"
 EVENT_DEVICE_MOTION = "deviceMotion"
+EVENT_CLOCK_CHANGED = "clockChanged"
 EVENT_LOCATIONS = "locations"
 
 #: The values of each of the protocol's enums.

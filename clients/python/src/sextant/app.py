@@ -186,7 +186,8 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment):
 
     def hello(self) -> Dict[str, Any]:
         """Opens the session: ``protocol``, ``session``, ``profile``, ``servicesEnabled``,
-        ``authorization``, ``interfaceOrientation``, ``deviceOrientation``, ``posture``."""
+        ``authorization``, ``interfaceOrientation``, ``deviceOrientation``, ``posture``,
+        ``platform`` (``ios`` or ``android``, with ``androidApi``)."""
         params: Dict[str, Any] = {"app": self.app_id}
         if self._orientations is not None:
             params["orientations"] = list(self._orientations)

@@ -14,6 +14,7 @@ from .app import region_params
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .timezone import ControlTimeZone
 from .environment import ControlEnvironment
+from .clock import ControlClock
 
 
 Method = TypeVar("Method", bound=Callable[..., Any])
@@ -133,7 +134,7 @@ class Watch:
         self.close()
 
 
-class Control(ControlTimeZone, ControlEnvironment):
+class Control(ControlTimeZone, ControlEnvironment, ControlClock):
     """A connection to ``RUNTIME-DIR/control.sock``. Each method is one control call."""
 
     def __init__(self, runtime_dir: Optional[str] = None):
@@ -203,6 +204,12 @@ class Control(ControlTimeZone, ControlEnvironment):
     def reset_permissions(self, app: Optional[str] = None) -> int:
         """Forget one app's decision, or every app's; returns how many were forgotten."""
         return int(self.call(wire.METHOD_PERMISSIONS_RESET, {"app": app} if app else {}).get("count", 0))
+
+    def explain_permissions(self, app: str) -> Dict[str, Any]:
+        """``permissions.explain``: the app's whole authorization state (docs/platforms.md PF3):
+        ``status``, ``accuracy``, ``stored``, ``sessions`` with their hidden facets, the
+        platform's ``facets``, ``timers`` (``name``, ``firesAt``, ``inSeconds``), ``prompts``."""
+        return self.call(wire.METHOD_PERMISSIONS_EXPLAIN, {"app": app})
 
     # Prompts
 

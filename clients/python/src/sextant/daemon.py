@@ -72,7 +72,8 @@ class Daemon(DaemonAccess):
     gets it from its first fix; ``profile`` (``phone``, ``tablet``, ``foldable``);
     ``prompt_policy`` with ``approximate``; ``allow_once_timeout`` (seconds an Allow Once
     grant survives in the background, 60 on a phone); ``grants``, each
-    ``APP[:always][:approximate]`` as ``sextantctl run --grant`` takes it; ``args`` for
+    ``APP[:always][:approximate]`` as ``sextantctl run --grant`` takes it; ``platform``
+    (``ios``, ``android``) with ``android_api`` (docs/platforms.md PF1); ``args`` for
     anything else."""
 
     def __init__(
@@ -90,6 +91,8 @@ class Daemon(DaemonAccess):
         env: Optional[Dict[str, str]] = None,
         args: Sequence[str] = (),
         ready_timeout: float = 60.0,
+        platform: Optional[str] = None,
+        android_api: Optional[int] = None,
     ):
         self.sextantd = find_sextantd(sextantd)
         self.arguments: List[str] = []
@@ -105,6 +108,10 @@ class Daemon(DaemonAccess):
                 self.arguments.append("--approximate")
         if allow_once_timeout is not None:
             self.arguments += ["--allow-once-timeout", str(allow_once_timeout)]
+        if platform is not None:
+            self.arguments += ["--platform", platform]
+        if android_api is not None:
+            self.arguments += ["--android-api", str(android_api)]
         self.arguments.append("--no-gpsd")
         if not iio:
             self.arguments.append("--no-iio")
