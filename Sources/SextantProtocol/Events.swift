@@ -47,6 +47,8 @@ public enum SextantEvent: Sendable, Equatable {
     case deviceMotion(WireDeviceMotion)
     /// The control side moved the device's clock (RULES C1–C10): watchers only.
     case clockChanged(DeviceClockState)
+    /// Fixes held for a batch and delivered together, oldest first (Android profile, AN30).
+    case locations([WireLocation])
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -79,6 +81,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.altitude: self = .altitude(try WireAltitude(json: params))
         case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
         case Event.clockChanged: self = .clockChanged(try DeviceClockState(json: params))
+        case Event.locations: self = .locations(try Self.locations(params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -114,7 +117,16 @@ public enum SextantEvent: Sendable, Equatable {
         case .altitude: return Event.altitude
         case .deviceMotion: return Event.deviceMotion
         case .clockChanged: return Event.clockChanged
+        case .locations: return Event.locations
         }
+    }
+
+    /// The `locations` event's array, each a `location` event's params.
+    private static func locations(_ params: JSONValue) throws(RPCError) -> [WireLocation] {
+        guard let array = params["locations"]?.arrayValue else { throw .invalidParams("\"locations\" must be an array of locations") }
+        var out: [WireLocation] = []
+        for item in array { out.append(try WireLocation(json: item)) }
+        return out
     }
 
     /// Its params on the wire.
@@ -146,6 +158,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .altitude(let altitude): return altitude.json
         case .deviceMotion(let motion): return motion.json
         case .clockChanged(let clock): return clock.json
+        case .locations(let locations): return ["locations": .array(locations.map(\.json))]
         }
     }
 }

@@ -217,6 +217,8 @@ public enum Event {
     public static let timeZone = "timeZone"
     /// The control side moved the device's clock (RULES C1–C10).
     public static let clockChanged = "clockChanged"
+    /// Several fixes delivered together (Android profile, docs/platforms.md AN30).
+    public static let locations = "locations"
 
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
@@ -234,6 +236,7 @@ public enum Event {
         altitude,
         deviceMotion,
         clockChanged,
+        locations,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -100,6 +100,8 @@ enum EventText {
             return "relative \(Text.number(a.relativeAltitude)) m, \(Text.number(a.pressure)) kPa\(a.derived ? " (derived)" : "")  @ \(a.time.rfc3339)"
         case .deviceMotion(let m): return Text.deviceMotion(m)
         case .clockChanged(let clock): return TimeCommand.Clock.describe(clock)
+        case .locations(let fixes):
+            return "\(fixes.count) fixes" + (fixes.last.map { ", last " + Text.coordinate($0) + "  @ \($0.time?.rfc3339 ?? "-")" } ?? "")
         }
     }
 }

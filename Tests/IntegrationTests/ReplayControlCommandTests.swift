@@ -89,7 +89,7 @@ struct ReplayControlCommandTests {
         let apps = try lines.map { try JSONValue.parse($0)["params"]?["app"] }
         #expect(apps.allSatisfy { $0 == "com.example.a" }, "\(lines)")
 
-        let unknown = try daemon.ctl(["watch", "--topic", "locations"])
-        #expect(unknown.status == 1 && unknown.stderr.contains("no event \"locations\""), "\(unknown.stderr)")
+        let unknown = try daemon.ctl(["watch", "--topic", "sunrise"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no event \"sunrise\""), "\(unknown.stderr)")
     }
 }

@@ -202,6 +202,8 @@ struct RequestTypesTests {
                 userAcceleration: WireVector(x: 0.25, y: 0, z: 0), time: time))),
             (Event.clockChanged, #"{"wall":"2026-03-01T10:00:00.250Z","offsetSeconds":-86400,"monotonicSeconds":7200.5,"monotonicOffsetSeconds":61}"#,
              .clockChanged(DeviceClockState(wall: time, offsetSeconds: -86400, monotonicSeconds: 7200.5, monotonicOffsetSeconds: 61))),
+            (Event.locations, #"{"locations":[{"lat":48.85,"lon":2.29,"hAcc":2000,"time":"2026-03-01T10:00:00.250Z","accuracy":"reduced"}]}"#,
+             .locations([WireLocation(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 2000, time: time, accuracy: .reduced)])),
         ]
     }
 

@@ -123,7 +123,7 @@ struct ReplayControlTests {
     func watchOneApp() async throws {
         let hub = try InProcessHub()
         let control = try await hub.connect(.control)
-        #expect(try await control.errorCode(Method.watch, ["topics": ["locations"]]) == -32602)
+        #expect(try await control.errorCode(Method.watch, ["topics": ["sunrise"]]) == -32602)
         let watcher = try await hub.connect(.control)
         _ = try await watcher.call(Method.watch, ["app": "com.example.maps"])
         let maps = try await hub.connect(.app)

@@ -16,6 +16,9 @@ protocol PhoneService: AnyObject {
     /// Made once, with the hub it serves (held `unowned`: the hub owns its services) and
     /// what the store held at start.
     init(hub: Hub, stored: StoreSnapshot)
+    /// Whether the phone `platform` has this service: a service of one platform's only is
+    /// not made on the other, so that it costs that phone nothing, not even a look per fix.
+    static func serves(_ platform: DevicePlatform) -> Bool
     /// Its methods on app.sock and on control.sock.
     static var appMethods: [any RPCMethod.Type] { get }
     static var controlMethods: [any RPCMethod.Type] { get }
@@ -52,6 +55,7 @@ protocol PhoneService: AnyObject {
 }
 
 extension PhoneService {
+    static func serves(_ platform: DevicePlatform) -> Bool { true }
     static var appMethods: [any RPCMethod.Type] { [] }
     static var controlMethods: [any RPCMethod.Type] { [] }
     static var heardByEverySession: [AppTopic] { [] }
@@ -77,7 +81,7 @@ final class Services {
     private let byRecordKind: [RecordKind: [any PhoneService]]
 
     init(hub: Hub, stored: StoreSnapshot, registry: [any PhoneService.Type] = ServiceRegistry.all) {
-        all = registry.map { $0.init(hub: hub, stored: stored) }
+        all = registry.filter { $0.serves(hub.configuration.platform) }.map { $0.init(hub: hub, stored: stored) }
         var byKind: [SensorKind.ID: [any PhoneService]] = [:]
         var byRecordKind: [RecordKind: [any PhoneService]] = [:]
         for service in all {
@@ -92,6 +96,12 @@ final class Services {
     func callAsFunction<S: PhoneService>(_ type: S.Type) -> S {
         for service in all { if let match = service as? S { return match } }
         preconditionFailure("\(S.self) is not in ServiceRegistry.all")
+    }
+
+    /// The service of type `S` when the platform has it (``PhoneService/serves(_:)``).
+    func ifServed<S: PhoneService>(_ type: S.Type) -> S? {
+        for service in all { if let match = service as? S { return match } }
+        return nil
     }
 
     /// Whether some service judges readings of `kind` (others are recorded, not judged).

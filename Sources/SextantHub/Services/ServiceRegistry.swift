@@ -18,6 +18,7 @@ enum ServiceRegistry {
             EnvironmentService.self,
             AltimeterService.self,
             DeviceMotionService.self,
+            AndroidLocationService.self,
         ]
     }
 }

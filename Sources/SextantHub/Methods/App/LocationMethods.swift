@@ -8,17 +8,27 @@ struct LocationStartMethod: RPCMethod {
     static let requiresSession = true
     let desiredAccuracy: Double
     let distanceFilter: Double
+    /// The Android profile's request (docs/platforms.md AN34), read there only.
+    let fused: FusedLocationParams
 
     init(_ p: Params) throws(RPCError) {
         let request = try LocationStart(p)
         desiredAccuracy = request.desiredAccuracy ?? 0
         distanceFilter = request.distanceFilter ?? 0
+        fused = try FusedLocationParams(p)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
         let session = call.session!
         try hub.checkLocationAccess(session)
+        if let android = hub.services.ifServed(AndroidLocationService.self) {
+            // The fused provider's rules, not the iOS stream's (AN20–AN34).
+            try android.start(session, fused)
+            if let loss = hub.location.loss { hub.tellLocationUnavailable(session, loss) }
+            hub.replay.locationRequested()
+            return .result([:])
+        }
         let wasStreaming = session.stream != nil
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
         // A stream that starts while the GPS source is lost hears of the loss at once,
@@ -38,6 +48,7 @@ struct LocationStopMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.session.stream = nil
+        call.hub.services.ifServed(AndroidLocationService.self)?.stop(call.session)
         return .result([:])
     }
 }

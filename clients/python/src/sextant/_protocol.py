@@ -146,6 +146,7 @@ EVENT_PROXIMITY = "proximity"
 EVENT_ALTITUDE = "altitude"
 EVENT_DEVICE_MOTION = "deviceMotion"
 EVENT_CLOCK_CHANGED = "clockChanged"
+EVENT_LOCATIONS = "locations"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
