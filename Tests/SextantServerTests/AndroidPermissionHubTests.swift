@@ -1,0 +1,90 @@
+import Foundation
+import NIOCore
+import SextantCore
+import SextantProtocol
+import Testing
+
+@testable import SextantHub
+@testable import SextantServer
+
+/// The Android profile's permission flows through app.sock and control.sock, in process on
+/// virtual time (docs/platforms.md AN rules).
+@Suite("Android permissions in the hub", .timeLimit(.minutes(2)))
+struct AndroidPermissionHubTests {
+    static let app = "com.example.android"
+
+    /// An Android phone at API 36 with one app in the foreground and a control client.
+    static func setUp() async throws -> (InProcessHub, TestClient, TestClient) {
+        let hub = try InProcessHub { $0.platform = .android(api: 36) }
+        let control = try await hub.connect(.control)
+        let client = try await hub.connect(.app)
+        _ = try await client.call(Method.hello, ["app": .string(app)])
+        return (hub, control, client)
+    }
+
+    /// Sends `authorization.request {permissions}` and returns its id; the answer is read later.
+    static func ask(_ client: TestClient, _ permissions: [String], id: Int) async throws -> JSONValue {
+        let message: JSONValue = [
+            "jsonrpc": "2.0", "id": .int(Int64(id)), "method": .string(Method.authorizationRequest),
+            "params": ["permissions": .array(permissions.map { .string($0) })],
+        ]
+        try await client.send(message.serialized())
+        return .int(Int64(id))
+    }
+
+    /// The control side waits for the app's dialog and answers it.
+    static func answer(_ control: TestClient, _ choice: String, precise: Bool = true) async throws -> JSONValue {
+        try await control.call(Method.promptsAnswer, ["app": .string(app), "choice": .string(choice), "precise": .bool(precise)])
+    }
+
+    @Test("AN10: Only this time, through app.sock: the app keeps it 59 s in the background and hears notDetermined at 60 s")
+    func testAN10_onlyThisTimeRevokedSixtySecondsAfterBackground() async throws {
+        let (hub, control, client) = try await Self.setUp()
+        let id = try await Self.ask(client, ["coarse", "fine"], id: 100)
+        let prompts = try await control.call(Method.promptsList)
+        #expect(prompts.arrayValue?.first?["kind"] == "androidLocation")
+        #expect(prompts.arrayValue?.first?["android"]?["choices"] == ["whileUsing", "onlyThisTime", "dontAllow"])
+        _ = try await Self.answer(control, "onlyThisTime", precise: false)
+        let reply = try await client.response(to: id)
+        #expect(reply["result"]?["status"] == "authorizedWhenInUse")
+        #expect(reply["result"]?["accuracy"] == "reduced")
+        #expect(reply["result"]?["grants"] == ["coarse": "granted", "fine": "denied", "background": "denied"])
+        #expect(reply["result"]?["oneTime"] == true)
+        _ = try await client.call(Method.appUpdate, ["state": "background"])
+        _ = try await client.drainEvents()
+        await hub.advance(by: .seconds(59))
+        #expect(try await client.drainEvents().filter { $0.method == Event.authorization }.isEmpty)
+        await hub.advance(by: .milliseconds(1_100))
+        let revoked = try await client.drainEvents().filter { $0.method == Event.authorization }.map(\.params)
+        #expect(revoked.map { $0["status"] } == ["notDetermined"])
+    }
+
+    @Test("AN5, AN17: two denials make it don't ask again: the third request is answered denied at once; permissions reset lets it ask again")
+    func testAN5_dontAskAgainUntilReset() async throws {
+        let (_, control, client) = try await Self.setUp()
+        for round in 1...2 {
+            let id = try await Self.ask(client, ["coarse", "fine"], id: round)
+            _ = try await Self.answer(control, "dontAllow")
+            #expect(try await client.response(to: id)["result"]?["status"] == "denied")
+        }
+        let third = try await client.call(Method.authorizationRequest, ["permissions": ["coarse", "fine"]])
+        #expect(third["status"] == "denied")
+        #expect(try await control.call(Method.promptsList) == [])
+        _ = try await control.call(Method.permissionsReset, ["app": .string(Self.app)])
+        let id = try await Self.ask(client, ["coarse", "fine"], id: 9)
+        _ = try await Self.answer(control, "whileUsing")
+        #expect(try await client.response(to: id)["result"]?["status"] == "authorizedWhenInUse")
+    }
+
+    @Test("AN1, AN7: a fine-only request and a mixed background request are refused with -32602; background alone is answered at once")
+    func testAN7_backgroundIsItsOwnRequest() async throws {
+        let (_, control, client) = try await Self.setUp()
+        #expect(try await client.errorCode(Method.authorizationRequest, ["permissions": ["fine"]]) == -32602)
+        #expect(try await client.errorCode(Method.authorizationRequest, ["permissions": ["coarse", "background"]]) == -32602)
+        let alone = try await client.call(Method.authorizationRequest, ["permissions": ["background"]])
+        #expect(alone["status"] == "notDetermined")
+        _ = try await control.call(Method.permissionsSet, ["app": .string(Self.app), "grants": ["coarse", "fine", "background"]])
+        let now = try await client.call(Method.authorizationGet)
+        #expect(now["status"] == "authorizedAlways" && now["grants"]?["background"] == "granted")
+    }
+}
