@@ -263,19 +263,6 @@ public struct AuthorizationEngine: Sendable {
 
     // MARK: - Answers (control side)
 
-    public struct AnswerResult: Sendable, Equatable {
-        public var prompt: Prompt
-        public var choice: PromptChoice
-        /// For an authorization prompt: what the app now has.
-        public var authorization: AuthorizationSnapshot?
-        public var effects: [AuthorizationEffect]
-    }
-
-    public enum AnswerError: Error, Sendable, Equatable {
-        case noSuchPrompt(String)
-        case invalidChoice(String)
-    }
-
     /// Answers an open prompt (L5) or alert (L7: never changes the switch).
     public mutating func answer(_ id: String, choice: PromptChoice, precise: Bool, at now: EngineTime) throws(AnswerError) -> AnswerResult {
         guard let index = prompts.firstIndex(where: { $0.id == id }) else { throw .noSuchPrompt(id) }

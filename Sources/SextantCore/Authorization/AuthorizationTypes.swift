@@ -159,3 +159,19 @@ public enum AuthorizationRefusal: Error, Sendable, Equatable {
         }
     }
 }
+
+extension AuthorizationEngine {
+    /// What answering a prompt came to (`answer(_:choice:precise:at:)`).
+    public struct AnswerResult: Sendable, Equatable {
+        public var prompt: Prompt
+        public var choice: PromptChoice
+        /// For an authorization prompt: what the app now has.
+        public var authorization: AuthorizationSnapshot?
+        public var effects: [AuthorizationEffect]
+    }
+
+    public enum AnswerError: Error, Sendable, Equatable {
+        case noSuchPrompt(String)
+        case invalidChoice(String)
+    }
+}
