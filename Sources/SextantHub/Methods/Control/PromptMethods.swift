@@ -49,7 +49,7 @@ struct PromptsAnswerMethod: RPCMethod {
             case .invalidChoice(let why): throw .invalidParams(why)
             }
         }
-        let given = answer.prompt.kind == .authorization ? answer.authorization?.result : nil
+        let given = answer.prompt.kind != .servicesOff ? answer.authorization?.result : nil
         let result = PromptAnswerResult(id: answer.prompt.id, app: answer.prompt.app, kind: answer.prompt.kind, choice: choice, authorization: given)
         return (result.json, answer.effects)
     }
