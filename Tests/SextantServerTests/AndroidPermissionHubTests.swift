@@ -87,4 +87,45 @@ struct AndroidPermissionHubTests {
         let now = try await client.call(Method.authorizationGet)
         #expect(now["status"] == "authorizedAlways" && now["grants"]?["background"] == "granted")
     }
+
+    /// The app gets Only this time (precise) through the dialog.
+    static func onlyThisTime(_ client: TestClient, _ control: TestClient) async throws {
+        let id = try await Self.ask(client, ["coarse", "fine"], id: 50)
+        _ = try await Self.answer(control, "onlyThisTime")
+        #expect(try await client.response(to: id)["result"]?["oneTime"] == true)
+    }
+
+    @Test("AN11: the last session closed, a new one within 5 s keeps Only this time; none for 5 s ends it")
+    func testAN11_reconnectWithinFiveSecondsKeepsOneTime() async throws {
+        let (hub, control, client) = try await Self.setUp()
+        try await Self.onlyThisTime(client, control)
+        try await client.channel.close()
+        await hub.advance(by: .seconds(4))
+        let again = try await hub.connect(.app)
+        let hello = try await again.call(Method.hello, ["app": .string(Self.app)])
+        #expect(hello["authorization"]?["oneTime"] == true, "\(hello)")
+        await hub.advance(by: .seconds(10))
+        #expect(try await again.call(Method.authorizationGet)["oneTime"] == true)
+        try await again.channel.close()
+        await hub.advance(by: .milliseconds(5_100))
+        let late = try await hub.connect(.app)
+        let after = try await late.call(Method.hello, ["app": .string(Self.app)])
+        #expect(after["authorization"]?["status"] == "notDetermined", "\(after)")
+    }
+
+    @Test("AN13: app.update {foregroundService: location} while visible keeps Only this time in the background; none starts the 60 s")
+    func testAN13_foregroundServiceKeepsOneTime() async throws {
+        let (hub, control, client) = try await Self.setUp()
+        try await Self.onlyThisTime(client, control)
+        _ = try await client.call(Method.appUpdate, ["foregroundService": "location", "state": "background"])
+        await hub.advance(by: .seconds(120))
+        #expect(try await client.call(Method.authorizationGet)["oneTime"] == true)
+        _ = try await client.call(Method.appUpdate, ["foregroundService": "none"])
+        _ = try await client.drainEvents()
+        await hub.advance(by: .seconds(59))
+        #expect(try await client.call(Method.authorizationGet)["oneTime"] == true)
+        await hub.advance(by: .milliseconds(1_100))
+        #expect(try await client.call(Method.authorizationGet)["status"] == "notDetermined")
+        #expect(try await client.errorCode(Method.appUpdate, ["foregroundService": "camera"]) == -32602)
+    }
 }
