@@ -128,4 +128,20 @@ struct AndroidPermissionHubTests {
         #expect(try await client.call(Method.authorizationGet)["status"] == "notDetermined")
         #expect(try await client.errorCode(Method.appUpdate, ["foregroundService": "camera"]) == -32602)
     }
+
+    @Test("AN2: the gpsd face asks as a foreground Android app asking coarse+fine: the dialog opens, While using precise lets its TPV through")
+    func testAN2_gpsdClientAsksAsAnAndroidApp() async throws {
+        let hub = try InProcessHub { $0.platform = .android(api: 36) }
+        let control = try await hub.connect(.control)
+        let gpsd = try await hub.connectGPSD()
+        try await gpsd.send(#"?WATCH={"enable":true,"json":true}"#)
+        let prompts = try await control.call(Method.promptsList)
+        let dialog = try #require(prompts.arrayValue?.first)
+        #expect(dialog["kind"] == "androidLocation" && dialog["android"]?["asked"] == ["coarse", "fine"], "\(dialog)")
+        _ = try await control.call(Method.promptsAnswer, ["id": dialog["id"] ?? .null, "choice": "whileUsing"])
+        _ = try await gpsd.drainReports()
+        _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.85, "lon": 2.35, "hAcc": 5]])
+        let tpv = try await gpsd.nextReport(ofClass: "TPV")
+        #expect(tpv["lat"]?.doubleValue == 48.85, "\(tpv)")
+    }
 }
