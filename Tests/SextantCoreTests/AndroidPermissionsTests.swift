@@ -293,4 +293,24 @@ struct AndroidPermissionsTests {
         _ = phone.tick()
         #expect(phone.engine.android.apps[Self.app] == nil)
     }
+
+    @Test("AN10: an app seen in the foreground after its deadline, before the check ran, has lost the grant")
+    func testAN10_deadlinePassedBeforeForeground() throws {
+        var phone = Phone()
+        _ = phone.request([.coarse, .fine])
+        _ = try phone.answer(.onlyThisTime)
+        _ = phone.engine.setAppState(1, .background, at: phone.now)
+        phone.advance(seconds: 60)
+        _ = phone.engine.setAppState(1, .foreground, at: phone.now)
+        #expect(phone.snapshot.status == .notDetermined)
+    }
+
+    @Test("AN3, L12: a policy answers the dialog with its nearest button: allowOnce at API 29 is While using")
+    func testAN3_policyAtTwentyNine() {
+        var phone = Phone(api: 29)
+        _ = phone.engine.setPolicy(PromptPolicy(choice: .allowOnce))
+        let effects = phone.request([.coarse, .fine])
+        #expect(Self.reply(in: effects)?.status == .authorizedWhenInUse)
+        #expect(phone.snapshot.android?.oneTime == false)
+    }
 }

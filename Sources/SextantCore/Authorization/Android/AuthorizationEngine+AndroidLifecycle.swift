@@ -22,6 +22,10 @@ extension AuthorizationEngine {
     mutating func androidAppChanged(_ app: String, at now: EngineTime) -> [AuthorizationEffect] {
         var effects: [AuthorizationEffect] = []
         let live = sessions.values.contains { $0.app == app }
+        // A grant whose timer ran out is gone before the app can be seen with it again.
+        if let deadline = android.oneTime[app]?.deadline, now.monotonic >= deadline {
+            effects += changeApp(app) { $0.android.oneTime[app] = nil }
+        }
         if var grant = android.oneTime[app] {
             if !live {
                 // AN11: 5 s after the last session closed; a reconnect in time keeps it.

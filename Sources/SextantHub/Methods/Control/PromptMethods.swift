@@ -82,6 +82,8 @@ struct PromptsPolicyMethod: RPCMethod {
         for prompt in engine.prompts {
             var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policyChoice
             if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
+            // An Android dialog without the policy's button gets the nearest one (AN3).
+            if let dialog = prompt.android, dialog.button(for: choice) == nil { choice = .whileUsing }
             if let answer = try? engine.answer(prompt.id, choice: choice, precise: policy.precise, at: time) {
                 effects += answer.effects
             }
