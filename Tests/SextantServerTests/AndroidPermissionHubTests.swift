@@ -50,6 +50,8 @@ struct AndroidPermissionHubTests {
         #expect(reply["result"]?["accuracy"] == "reduced")
         #expect(reply["result"]?["grants"] == ["coarse": "granted", "fine": "denied", "background": "denied"])
         #expect(reply["result"]?["oneTime"] == true)
+        let listed = try await control.call(Method.permissionsList).arrayValue?.first
+        #expect(listed?["status"] == "authorizedWhenInUse" && listed?["android"]?["oneTime"]?["coarse"] == "granted", "\(String(describing: listed))")
         _ = try await client.call(Method.appUpdate, ["state": "background"])
         _ = try await client.drainEvents()
         await hub.advance(by: .seconds(59))
