@@ -220,7 +220,7 @@ struct AndroidPermissionsTests {
         #expect(phone.engine.permissions[Self.app] == nil)
     }
 
-    @Test("AN13: a location foreground service started while visible keeps the grant; stopping it starts the 60 s")
+    @Test("AN13: a location foreground service started while visible holds the revocation off; stopped 120 s after leaving the foreground, the grant goes at once")
     func testAN13_foregroundServiceKeepsOneTime() throws {
         var phone = Phone()
         _ = phone.request([.coarse, .fine])
@@ -231,9 +231,25 @@ struct AndroidPermissionsTests {
         phone.advance(seconds: 120)
         _ = phone.tick()
         #expect(phone.snapshot.android?.oneTime == true)
+        _ = phone.engine.setForegroundService(1, running: false, at: phone.now)
+        #expect(phone.snapshot.status == .notDetermined)
+    }
+
+    @Test("AN13: the 60 s count from leaving the foreground, not from the service's end: stopped at 30 s, the grant goes at 60 s")
+    func testAN13_sixtySecondsCountFromLeavingForeground() throws {
+        var phone = Phone()
+        _ = phone.request([.coarse, .fine])
+        _ = try phone.answer(.onlyThisTime)
+        _ = phone.engine.setForegroundService(1, running: true, at: phone.now)
+        let left = phone.now.monotonic
+        _ = phone.engine.setAppState(1, .background, at: phone.now)
+        phone.advance(seconds: 30)
         let stopped = phone.engine.setForegroundService(1, running: false, at: phone.now)
-        #expect(Self.deadlines(in: stopped) == [phone.now.monotonic + 60 * Self.second])
-        phone.advance(seconds: 61)
+        #expect(Self.deadlines(in: stopped) == [left + 60 * Self.second])
+        phone.advance(seconds: 29)
+        _ = phone.tick()
+        #expect(phone.snapshot.android?.oneTime == true)
+        phone.advance(seconds: 2)
         _ = phone.tick()
         #expect(phone.snapshot.status == .notDetermined)
     }
@@ -312,5 +328,25 @@ struct AndroidPermissionsTests {
         let effects = phone.request([.coarse, .fine])
         #expect(Self.reply(in: effects)?.status == .authorizedWhenInUse)
         #expect(phone.snapshot.android?.oneTime == false)
+    }
+
+    @Test("AN11, AN10: closed 10 s after leaving the foreground and back in the background 2 s later: the 60 s still count from the departure")
+    func testAN11_reconnectInBackgroundKeepsTheCount() throws {
+        var phone = Phone()
+        _ = phone.request([.coarse, .fine])
+        _ = try phone.answer(.onlyThisTime)
+        let left = phone.now.monotonic
+        _ = phone.engine.setAppState(1, .background, at: phone.now)
+        phone.advance(seconds: 10)
+        _ = phone.engine.closeSession(1, at: phone.now)
+        phone.advance(seconds: 2)
+        let reopened = phone.engine.openSession(2, app: Self.app, state: .background, at: phone.now)
+        #expect(Self.deadlines(in: reopened).contains(left + 60 * Self.second))
+        phone.monotonic = left + 59 * Self.second
+        _ = phone.tick()
+        #expect(phone.engine.authorization(of: 2).android?.oneTime == true)
+        phone.monotonic = left + 60 * Self.second
+        _ = phone.tick()
+        #expect(phone.engine.authorization(of: 2).status == .notDetermined)
     }
 }

@@ -56,6 +56,9 @@ public struct AndroidAppPermissions: Sendable, Equatable {
 /// package's; kept in memory only.
 public struct AndroidOneTimeGrant: Sendable, Equatable {
     public var precise: Bool
+    /// Monotonic time at which the app left the foreground: the 60 s count from it, even
+    /// across a foreground service or a reconnect (AN10, AN13).
+    public var leftForeground: Int64?
     /// Monotonic time at which it ends, while a timer runs: the app left the foreground
     /// (AN10) or its last session closed (AN11).
     public var deadline: Int64?

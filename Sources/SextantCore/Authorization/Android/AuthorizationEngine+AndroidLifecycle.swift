@@ -7,12 +7,6 @@ import SextantProtocol
 extension AuthorizationEngine {
     typealias Numbers = AndroidPermissionNumbers
 
-    /// Whether one of the app's sessions is in the foreground (Android's importance
-    /// FOREGROUND) or runs a foreground service it started while visible (FOREGROUND_SERVICE).
-    func androidAppKeepsOneTime(_ app: String) -> Bool {
-        sessions.contains { id, record in record.app == app && (record.state == .foreground || android.foregroundServices.contains(id)) }
-    }
-
     func androidAppIsVisible(_ app: String) -> Bool {
         sessions.values.contains { $0.app == app && $0.state == .foreground }
     }
@@ -21,29 +15,17 @@ extension AuthorizationEngine {
     /// AN11), and the app's last use is stamped when it comes or goes (AN14).
     mutating func androidAppChanged(_ app: String, at now: EngineTime) -> [AuthorizationEffect] {
         var effects: [AuthorizationEffect] = []
-        let live = sessions.values.contains { $0.app == app }
         // A grant whose timer ran out is gone before the app can be seen with it again.
         if let deadline = android.oneTime[app]?.deadline, now.monotonic >= deadline {
             effects += changeApp(app) { $0.android.oneTime[app] = nil }
         }
-        if var grant = android.oneTime[app] {
-            if !live {
-                // AN11: 5 s after the last session closed; a reconnect in time keeps it.
-                if grant.timer != .oneTimeSessionsClosed {
-                    grant.deadline = min(grant.deadline ?? .max, now.monotonic + Numbers.oneTimeKilledDelay)
-                    grant.timer = .oneTimeSessionsClosed
-                }
-            } else if androidAppKeepsOneTime(app) {
-                grant.deadline = nil
-                grant.timer = nil
-            } else if grant.timer != .oneTimeBackground {
-                // AN10: 60 s after the app left the foreground (or reconnected in the background).
-                grant.deadline = now.monotonic + Numbers.oneTimeTimeout
-                grant.timer = .oneTimeBackground
-            }
-            if grant != android.oneTime[app] {
-                android.oneTime[app] = grant
-                if let deadline = grant.deadline { effects.append(.scheduleExpiryCheck(at: deadline)) }
+        if let grant = android.oneTime[app] {
+            let next = oneTimeTimer(grant, of: app, at: now.monotonic)
+            if let deadline = next.deadline, deadline <= now.monotonic {
+                effects += changeApp(app) { $0.android.oneTime[app] = nil }  // fell due while held off
+            } else if next != grant {
+                android.oneTime[app] = next
+                if let deadline = next.deadline { effects.append(.scheduleExpiryCheck(at: deadline)) }
             }
         }
         if var entry = android.apps[app], entry.lastUsed != now.wall {
@@ -51,6 +33,31 @@ extension AuthorizationEngine {
             effects += storeAndroid(app, entry)
         }
         return effects
+    }
+
+    /// The one-time grant's timer as OneTimePermissionUserManager runs it: it starts when the
+    /// app leaves the foreground (importance above FOREGROUND) and restarts only once the app
+    /// is back; the revocation is held off while a location foreground service runs
+    /// (importance FOREGROUND_SERVICE) and falls due at start + 60 s, at once if that has
+    /// passed (AN10, AN13). With no session left it falls due 5 s later at the latest (AN11).
+    private func oneTimeTimer(_ grant: AndroidOneTimeGrant, of app: String, at now: Int64) -> AndroidOneTimeGrant {
+        var next = grant
+        guard sessions.values.contains(where: { $0.app == app }) else {
+            if grant.timer != .oneTimeSessionsClosed {
+                next.deadline = min(grant.deadline ?? .max, now + Numbers.oneTimeKilledDelay)
+                next.timer = .oneTimeSessionsClosed
+            }
+            return next
+        }
+        if androidAppIsVisible(app) {
+            (next.leftForeground, next.deadline, next.timer) = (nil, nil, nil)
+            return next
+        }
+        let start = grant.leftForeground ?? now
+        next.leftForeground = start
+        let held = sessions.contains { id, record in record.app == app && android.foregroundServices.contains(id) }
+        (next.deadline, next.timer) = held ? (nil, nil) : (start + Numbers.oneTimeTimeout, .oneTimeBackground)
+        return next
     }
 
     /// AN13: `app.update {foregroundService: "location"}` (nil: stopped). One started while the
