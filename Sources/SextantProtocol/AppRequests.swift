@@ -104,18 +104,28 @@ public struct AuthorizationResult: WireValue, Equatable {
     public var accuracy: LocationAccuracy
     /// Only in `authorization.get`'s answer.
     public var servicesEnabled: Bool?
+    /// On an Android phone only: the permissions the app holds (docs/platforms.md AN2).
+    public var grants: AndroidGrants?
+    /// On an Android phone only: whether the grants are "Only this time" (AN10).
+    public var oneTime: Bool?
 
-    public init(status: AuthorizationStatus, accuracy: LocationAccuracy, servicesEnabled: Bool? = nil) {
+    public init(
+        status: AuthorizationStatus, accuracy: LocationAccuracy, servicesEnabled: Bool? = nil, grants: AndroidGrants? = nil, oneTime: Bool? = nil
+    ) {
         self.status = status
         self.accuracy = accuracy
         self.servicesEnabled = servicesEnabled
+        self.grants = grants
+        self.oneTime = oneTime
     }
 
     public init(json: JSONValue) throws(RPCError) {
         let p = try Params(result: json)
+        var grants: AndroidGrants?
+        if let given = p.members["grants"], !given.isNull { grants = try AndroidGrants(json: given) }
         self.init(
             status: try p.required("status", as: AuthorizationStatus.self), accuracy: try p.required("accuracy", as: LocationAccuracy.self),
-            servicesEnabled: try p.bool("servicesEnabled"))
+            servicesEnabled: try p.bool("servicesEnabled"), grants: grants, oneTime: try p.bool("oneTime"))
     }
 
     public var json: JSONValue {
@@ -123,6 +133,8 @@ public struct AuthorizationResult: WireValue, Equatable {
         o.set("status", status)
         o.set("accuracy", accuracy)
         o.set("servicesEnabled", servicesEnabled)
+        if let grants { o["grants"] = grants.json }
+        o.set("oneTime", oneTime)
         return o.json
     }
 }
@@ -139,17 +151,30 @@ public struct AuthorizationRequest: RPCRequest, Equatable {
     public typealias Result = AuthorizationResult
     public static let method = Method.authorizationRequest
     public var level: AuthorizationLevel
+    /// On an Android phone: the permissions asked for (docs/platforms.md AN1); `level` is
+    /// then what they come to (`always` with background).
+    public var permissions: Set<AndroidPermission>?
 
     public init(level: AuthorizationLevel) { self.level = level }
 
-    public init(_ p: Params) throws(RPCError) {
-        guard let level = try p.name("level", as: AuthorizationLevel.self) else {
-            throw .invalidParams("\"level\" is required: whenInUse or always")
-        }
-        self.level = level
+    public init(permissions: Set<AndroidPermission>) {
+        self.permissions = permissions
+        self.level = permissions.contains(.background) ? .always : .whenInUse
     }
 
-    public var params: JSONValue { ["level": .string(level.rawValue)] }
+    public init(_ p: Params) throws(RPCError) {
+        permissions = try p.androidPermissions("permissions")
+        let level = try p.name("level", as: AuthorizationLevel.self)
+        guard let asked = level ?? permissions.map({ $0.contains(.background) ? .always : .whenInUse }) else {
+            throw .invalidParams("\"level\" is required: whenInUse or always")
+        }
+        self.level = asked
+    }
+
+    public var params: JSONValue {
+        guard let permissions else { return ["level": .string(level.rawValue)] }
+        return ["permissions": .array(AndroidPermission.allCases.filter(permissions.contains).map { .string($0.rawValue) })]
+    }
 }
 
 /// `location.start`: `location` events from the next fix on.
@@ -283,17 +308,27 @@ public struct AppUpdate: RPCRequest, Equatable {
     public var state: AppState?
     public var orientations: [InterfaceOrientation]?
     public var interfaceLocked: Bool?
+    /// On an Android phone: `"location"` when the app starts a foreground service of type
+    /// location, `"none"` when it stops it (docs/platforms.md AN13).
+    public var foregroundService: Bool?
 
-    public init(state: AppState? = nil, orientations: [InterfaceOrientation]? = nil, interfaceLocked: Bool? = nil) {
+    public init(state: AppState? = nil, orientations: [InterfaceOrientation]? = nil, interfaceLocked: Bool? = nil, foregroundService: Bool? = nil) {
         self.state = state
         self.orientations = orientations
         self.interfaceLocked = interfaceLocked
+        self.foregroundService = foregroundService
     }
 
     public init(_ p: Params) throws(RPCError) {
         state = try p.name("state", as: AppState.self)
         orientations = try p.interfaceOrientations("orientations")
         interfaceLocked = try p.bool("interfaceLocked")
+        switch try p.string("foregroundService") {
+        case nil: foregroundService = nil
+        case "location": foregroundService = true
+        case "none": foregroundService = false
+        case let other?: throw .invalidParams("\"foregroundService\" must be location or none (got \"\(other)\")")
+        }
     }
 
     public var params: JSONValue {
@@ -301,6 +336,7 @@ public struct AppUpdate: RPCRequest, Equatable {
         o.set("state", state)
         if let orientations { o["orientations"] = .array(orientations.map { .string($0.rawValue) }) }
         o.set("interfaceLocked", interfaceLocked)
+        o.set("foregroundService", foregroundService.map { $0 ? "location" : "none" })
         return o.json
     }
 }

@@ -51,6 +51,11 @@ public struct PermissionsSet: RPCRequest, Equatable {
     public var status: AuthorizationStatus
     /// Kept as it is when nil.
     public var accuracy: LocationAccuracy?
+    /// On an Android phone: exactly the permissions granted, as Settings sets them
+    /// (docs/platforms.md AN15); `status` is then not read and may be left out.
+    public var grants: Set<AndroidPermission>?
+    /// On an Android phone: the dialog's denials in a row, 0–2 (AN5: 2 is don't ask again).
+    public var denials: Int?
 
     public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil) {
         self.app = app
@@ -58,17 +63,35 @@ public struct PermissionsSet: RPCRequest, Equatable {
         self.accuracy = accuracy
     }
 
+    public init(app: String, grants: Set<AndroidPermission>, denials: Int? = nil) {
+        self.app = app
+        self.status = grants.isEmpty ? .denied : grants.contains(.background) ? .authorizedAlways : .authorizedWhenInUse
+        self.grants = grants
+        self.denials = denials
+    }
+
     public init(_ p: Params) throws(RPCError) {
         app = try p.appID("app")
-        status = try p.required("status", as: AuthorizationStatus.self)
+        grants = try p.has("grants") ? p.androidGrantList("grants") : nil
+        if let count = try p.number("denials") {
+            guard [0, 1, 2].contains(count) else { throw .invalidParams("\"denials\" must be 0, 1 (user-set) or 2 (don't ask again)") }
+            denials = Int(count)
+        }
+        if grants != nil || denials != nil, !p.has("status") {
+            status = grants.map { $0.contains(.background) ? .authorizedAlways : $0.isEmpty ? .denied : .authorizedWhenInUse } ?? .denied
+        } else {
+            status = try p.required("status", as: AuthorizationStatus.self)
+        }
         accuracy = try p.name("accuracy", as: LocationAccuracy.self)
     }
 
     public var params: JSONValue {
         var o = WireObject()
         o.set("app", app)
-        o.set("status", status)
+        if grants == nil && denials == nil { o.set("status", status) }
         o.set("accuracy", accuracy)
+        if let grants { o["grants"] = .array(AndroidPermission.allCases.filter(grants.contains).map { .string($0.rawValue) }) }
+        if let denials { o["denials"] = .int(Int64(denials)) }
         return o.json
     }
 }

@@ -26,12 +26,19 @@ public enum PromptChoice: String, Sendable, CaseIterable, Codable {
     case allowOnce, allowWhileUsing, allowAlways, dontAllow
     // Services-off alerts (RULES L7).
     case settings, cancel
+    // Android's location dialog (docs/platforms.md AN3).
+    case whileUsing, onlyThisTime, allowAllTheTime
 
     public var isAlertChoice: Bool { self == .settings || self == .cancel }
+
+    /// A button of Android's dialog only; an Android dialog takes the iOS names too (AN3).
+    public var isAndroidChoice: Bool { self == .whileUsing || self == .onlyThisTime || self == .allowAllTheTime }
 }
 
 public enum PromptKind: String, Sendable, CaseIterable, Codable {
     case authorization, servicesOff
+    /// Android's location permission dialog (docs/platforms.md AN3).
+    case androidLocation
 }
 
 public enum DeviceOrientation: String, Sendable, CaseIterable, Codable {

@@ -130,6 +130,7 @@ public final class SextantStore: Sendable {
         migrator.registerMigration("v4: motion permissions") { db in
             try db.execute(sql: "CREATE TABLE motion_permission (app TEXT PRIMARY KEY NOT NULL, status TEXT NOT NULL)")
         }
+        migrator.registerMigration("v5: android permissions") { db in try createAndroidPermissionTable(db) }
         return migrator
     }
 
@@ -210,6 +211,8 @@ public final class SextantStore: Sendable {
                 try db.execute(sql: "DELETE FROM motion_permission WHERE app = ?", arguments: [app])
             case .platform(let platform):
                 try setting(db, "platform", platform.storedValue)
+            case .androidPermission(let app, let entry):
+                try saveAndroidPermission(db, app, entry)
             }
         }
     }

@@ -24,6 +24,8 @@ public enum StoreChange: Sendable, Equatable {
     case motionPermission(app: String, MotionAuthorizationStatus?)
     /// Which phone the state directory's decisions belong to (`sextantd --platform`).
     case platform(DevicePlatform)
+    /// An app's Android permissions (docs/platforms.md AN19); nil forgets them.
+    case androidPermission(app: String, AndroidAppPermissions?)
 }
 
 extension StoreChange {
@@ -31,8 +33,11 @@ extension StoreChange {
     /// nil for a change that holds nothing of an app (a forgotten decision, a removal).
     public var appHeld: String? {
         switch self {
-        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _), .motionPermission(let app, _?): return app
-        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil), .platform: return nil
+        case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _), .motionPermission(let app, _?), .androidPermission(let app, _?):
+            return app
+        case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil), .platform,
+            .androidPermission(_, nil):
+            return nil
         }
     }
 }
@@ -64,6 +69,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var motionPermissions: [String: MotionAuthorizationStatus] = [:]
     /// The phone the decisions were made on; nil in a store from before platforms existed.
     public var platform: DevicePlatform? = nil
+    /// App id → its Android permissions (docs/platforms.md AN19).
+    public var androidPermissions: [String: AndroidAppPermissions] = [:]
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

@@ -35,7 +35,8 @@ struct StoreReader {
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
             policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions(),
             timeZoneOverride: try Self.timeZone(settings["timeZone"]),
-            motionPermissions: try motionPermissions(), platform: try Self.platform(settings["platform"]))
+            motionPermissions: try motionPermissions(), platform: try Self.platform(settings["platform"]),
+            androidPermissions: try androidPermissions())
     }
 
     private static func platform(_ setting: (value: String, row: CheckedRow)?) throws -> DevicePlatform? {
@@ -107,7 +108,7 @@ struct StoreReader {
         return policy
     }
 
-    private func forEachRow(_ table: String, columns: [String], _ body: (CheckedRow) throws -> Void) throws {
+    func forEachRow(_ table: String, columns: [String], _ body: (CheckedRow) throws -> Void) throws {
         let sql = "SELECT rowid, \(columns.joined(separator: ", ")) FROM \(table) ORDER BY rowid"
         let cursor = try Row.fetchCursor(db, sql: sql)
         while let row = try cursor.next() {

@@ -163,23 +163,6 @@ struct Permissions: ParsableCommand {
             }
         }
     }
-
-    struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set an app's status exactly (notDetermined, restricted, denied, authorizedWhenInUse, authorizedAlways).")
-        @OptionGroup var common: CommonOptions
-        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
-        @Argument(help: "The status.", completion: Completions.statuses) var status: String
-        @Option(help: "full or reduced.", completion: Completions.accuracies) var accuracy: String?
-        func run() throws {
-            try reporting {
-                var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
-                if let accuracy { params["accuracy"] = .string(accuracy) }
-                let connection = try common.control()
-                let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
-                common.output(Permissions.warning(of: answer), human: Permissions.entry)
-            }
-        }
-    }
 }
 
 struct Prompts: ParsableCommand {
@@ -203,7 +186,7 @@ struct Prompts: ParsableCommand {
 
     struct Answer: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel.",
+            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow (Android: whileUsing, onlyThisTime, allowAllTheTime); an alert: settings or cancel.",
             usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate]")
         @OptionGroup var common: CommonOptions
         @Option(help: "Answer this app's oldest pending prompt instead of naming its id.", completion: Completions.appIDs) var app: String?

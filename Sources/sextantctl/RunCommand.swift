@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
         if androidAPI != nil || platform != nil, case .failure(let problem) = DevicePlatform.parse(name: platform ?? "ios", androidAPI: androidAPI) {
             throw ValidationError(problem.description)
         }
-        let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
+        let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice && !$0.isAndroidChoice }.map(\.rawValue)
         if let promptPolicy, !modes.contains(promptPolicy) {
             throw ValidationError("--prompt-policy must be one of: \(modes.joined(separator: ", "))")
         }

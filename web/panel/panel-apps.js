@@ -124,6 +124,8 @@ export class PanelApps {
             text.textContent = `session ${prompt.session}, raised ${prompt.created}`;
             button(choices, "Settings", "settings", () => answer("settings", true), "choice-settings");
             button(choices, "Cancel", "cancel", () => answer("cancel", true), "choice-cancel");
+        } else if (prompt.kind === "androidLocation") {
+            this.androidDialog(prompt, title, text, choices, answer);
         } else {
             title.textContent = `Allow “${prompt.app}” to use your location?`;
             text.textContent = `asks for ${prompt.level || "location"} — session ${prompt.session}, raised ${prompt.created}`;
@@ -144,6 +146,28 @@ export class PanelApps {
         card.append(title, text, choices);
         document.getElementById("prompts").appendChild(card);
         this.cards.set(prompt.id, card);
+    }
+
+    /** Android's dialog (docs/platforms.md AN3): the buttons its API level has, Precise or
+     *  Approximate when it offers them. */
+    androidDialog(prompt, title, text, choices, answer) {
+        const dialog = prompt.android || { asked: [], choices: [], approximateOffered: false };
+        title.textContent = `Allow “${prompt.app}” to access this device’s location?`;
+        text.textContent = `asks for ${dialog.asked.join(", ")} — session ${prompt.session}, raised ${prompt.created}`;
+        const precise = document.createElement("input");
+        precise.type = "checkbox";
+        precise.checked = true;
+        precise.className = "precise";
+        if (dialog.approximateOffered) {
+            const label = document.createElement("label");
+            label.append(precise, " Precise");
+            choices.appendChild(label);
+        }
+        const words = { allowAllTheTime: "Allow all the time", whileUsing: "While using the app", onlyThisTime: "Only this time", dontAllow: "Don’t allow" };
+        for (const choice of dialog.choices) {
+            const style = choice === "dontAllow" ? " danger" : choice === "whileUsing" ? " primary" : "";
+            button(choices, words[choice] || choice, choice, () => answer(choice, precise.checked), `choice-${choice}${style}`);
+        }
     }
 
     closeCard(id) {

@@ -12,12 +12,14 @@ public struct AuthorizationEngine: Sendable {
     public var allowOnceBackgroundLimit: Int64
 
     public private(set) var servicesEnabled: Bool
-    public private(set) var permissions: [String: StoredPermission]
+    public internal(set) var permissions: [String: StoredPermission]
     public private(set) var policy: PromptPolicy
     /// Internal for the explanation (`PermissionExplanation.swift`) and the platforms' rules.
     var sessions: [SessionID: SessionRecord] = [:]
     /// Open prompts in creation order.
-    public private(set) var prompts: [Prompt] = []
+    public internal(set) var prompts: [Prompt] = []
+    /// An Android phone's permissions (docs/platforms.md AN1–AN19, Android/).
+    public internal(set) var android: AndroidPermissions
     private var promptCounter: UInt64 = 0
 
     struct SessionRecord: Sendable {
@@ -40,9 +42,10 @@ public struct AuthorizationEngine: Sendable {
 
     public init(
         platform: DevicePlatform = .ios, servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
-        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit
+        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit, android: [String: AndroidAppPermissions] = [:]
     ) {
         self.platform = platform
+        self.android = AndroidPermissions(apps: android)
         self.servicesEnabled = servicesEnabled
         self.permissions = permissions
         self.policy = policy
@@ -64,7 +67,8 @@ public struct AuthorizationEngine: Sendable {
     }
 
     /// The session's decision ignoring the switch: its allowOnce grant, else the app's stored one.
-    private func ownDecision(_ record: SessionRecord) -> AuthorizationSnapshot {
+    func ownDecision(_ record: SessionRecord) -> AuthorizationSnapshot {
+        if platform.androidAPI != nil { return android.snapshot(of: record.app) }
         if let grant = record.allowOnce { return AuthorizationSnapshot(status: .authorizedWhenInUse, accuracy: grant) }
         if let stored = permissions[record.app] {
             return AuthorizationSnapshot(status: stored.status, accuracy: stored.accuracy)
@@ -83,7 +87,9 @@ public struct AuthorizationEngine: Sendable {
         let snapshot = effective(record)
         switch snapshot.status {
         case .authorizedAlways: return snapshot.accuracy
-        case .authorizedWhenInUse: return record.state == .foreground ? snapshot.accuracy : nil
+        case .authorizedWhenInUse:
+            // AN13: a location foreground service started while visible keeps while-in-use access.
+            return record.state == .foreground || android.foregroundServices.contains(session) ? snapshot.accuracy : nil
         default: return nil
         }
     }
@@ -103,19 +109,24 @@ public struct AuthorizationEngine: Sendable {
 
     // MARK: - Sessions
 
-    public mutating func openSession(_ session: SessionID, app: String, state: AppState, at now: EngineTime) {
+    @discardableResult
+    public mutating func openSession(_ session: SessionID, app: String, state: AppState, at now: EngineTime) -> [AuthorizationEffect] {
         sessions[session] = SessionRecord(app: app, state: state, backgroundSince: state == .background ? now.monotonic : nil)
+        guard platform.androidAPI != nil else { return [] }
+        return startAndroidUnusedChecks(at: now) + androidAppChanged(app, at: now)
     }
 
     /// The session ended: its allowOnce grant lapses (L5), its prompts go away.
-    public mutating func closeSession(_ session: SessionID) -> [AuthorizationEffect] {
-        guard sessions[session] != nil else { return [] }
+    public mutating func closeSession(_ session: SessionID, at now: EngineTime? = nil) -> [AuthorizationEffect] {
+        guard let app = sessions[session]?.app else { return [] }
         var effects: [AuthorizationEffect] = []
         for prompt in prompts where prompt.session == session {
             effects.append(.promptClosed(prompt, .cancelled(.sessionEnded)))
         }
         prompts.removeAll { $0.session == session }
         sessions[session] = nil
+        android.foregroundServices.remove(session)
+        if platform.androidAPI != nil, let now { effects += androidAppChanged(app, at: now) }
         return effects
     }
 
@@ -140,7 +151,7 @@ public struct AuthorizationEngine: Sendable {
             // L6: the Home button cancels an open prompt or alert.
             for prompt in prompts where prompt.session == session {
                 effects.append(.promptClosed(prompt, .cancelled(.appInBackground)))
-                if prompt.kind == .authorization { effects += replyToWaiting(session) }
+                if prompt.kind != .servicesOff { effects += replyToWaiting(session) }
             }
             prompts.removeAll { $0.session == session }
             if record.allowOnce != nil {
@@ -160,6 +171,7 @@ public struct AuthorizationEngine: Sendable {
                 effects += startPrompt(session, level: first.level, at: now)
             }
         }
+        if platform.androidAPI != nil { effects += androidAppChanged(record.app, at: now) }
         return effects
     }
 
@@ -169,10 +181,13 @@ public struct AuthorizationEngine: Sendable {
     /// while the switch is off the outcome is a refusal (`servicesDisabled`), with the
     /// services-off alert among its effects.
     public mutating func request(
-        _ session: SessionID, level: AuthorizationLevel, token: RequestToken, at now: EngineTime
+        _ session: SessionID, level: AuthorizationLevel, permissions asked: Set<AndroidPermission>? = nil, token: RequestToken, at now: EngineTime
     ) -> AuthorizationOutcome {
         guard let record = sessions[session] else { return AuthorizationOutcome(refusal: .notAuthorized) }
         guard servicesEnabled else { return refuseServicesOff(session, level: level, at: now) }
+        if let api = platform.androidAPI {
+            return requestAndroid(session, asking: asked ?? AndroidRequestRules.permissions(for: level, api: api), api: api, token: token, at: now)
+        }
         let current = ownDecision(record)
         // L4: only from notDetermined, once per session.
         guard current.status == .notDetermined, !record.prompted || hasOpenPrompt(session, kind: .authorization) else {
@@ -226,7 +241,7 @@ public struct AuthorizationEngine: Sendable {
         prompts.contains { $0.session == session && $0.kind == kind }
     }
 
-    private mutating func makePrompt(session: SessionID, app: String, kind: PromptKind, level: AuthorizationLevel?, at now: EngineTime) -> Prompt {
+    mutating func makePrompt(session: SessionID, app: String, kind: PromptKind, level: AuthorizationLevel?, at now: EngineTime) -> Prompt {
         promptCounter += 1
         return Prompt(id: "p\(promptCounter)", session: session, app: app, kind: kind, level: level, created: now.wall)
     }
@@ -249,24 +264,13 @@ public struct AuthorizationEngine: Sendable {
 
     // MARK: - Answers (control side)
 
-    public struct AnswerResult: Sendable, Equatable {
-        public var prompt: Prompt
-        public var choice: PromptChoice
-        /// For an authorization prompt: what the app now has.
-        public var authorization: AuthorizationSnapshot?
-        public var effects: [AuthorizationEffect]
-    }
-
-    public enum AnswerError: Error, Sendable, Equatable {
-        case noSuchPrompt(String)
-        case invalidChoice(String)
-    }
-
     /// Answers an open prompt (L5) or alert (L7: never changes the switch).
     public mutating func answer(_ id: String, choice: PromptChoice, precise: Bool, at now: EngineTime) throws(AnswerError) -> AnswerResult {
         guard let index = prompts.firstIndex(where: { $0.id == id }) else { throw .noSuchPrompt(id) }
         let prompt = prompts[index]
         switch prompt.kind {
+        case .androidLocation:
+            return try answerAndroid(prompt, choice: choice, precise: precise, at: now)
         case .servicesOff:
             guard choice.isAlertChoice else {
                 throw .invalidChoice("a services-off alert takes settings or cancel, not \(choice.rawValue)")
@@ -274,7 +278,7 @@ public struct AuthorizationEngine: Sendable {
             prompts.remove(at: index)
             return AnswerResult(prompt: prompt, choice: choice, authorization: nil, effects: [.promptClosed(prompt, .answered(choice, precise: precise))])
         case .authorization:
-            guard !choice.isAlertChoice else {
+            guard !choice.isAlertChoice, !choice.isAndroidChoice else {
                 throw .invalidChoice("an authorization prompt takes allowOnce, allowWhileUsing, dontAllow or allowAlways, not \(choice.rawValue)")
             }
             guard choice != .allowAlways || prompt.level == .always else {
@@ -292,14 +296,14 @@ public struct AuthorizationEngine: Sendable {
             let status: AuthorizationStatus =
                 choice == .allowWhileUsing ? .authorizedWhenInUse : choice == .allowAlways ? .authorizedAlways : .denied
             effects += store(app: prompt.app, StoredPermission(status: status, accuracy: accuracy, updated: now.wall))
-        case .settings, .cancel:
+        case .settings, .cancel, .whileUsing, .onlyThisTime, .allowAllTheTime:
             break
         }
         effects += replyToWaiting(session)
         return AnswerResult(prompt: prompt, choice: choice, authorization: authorization(of: session), effects: effects)
     }
 
-    private mutating func replyToWaiting(_ session: SessionID) -> [AuthorizationEffect] {
+    mutating func replyToWaiting(_ session: SessionID) -> [AuthorizationEffect] {
         guard let record = sessions[session] else { return [] }
         let snapshot = effective(record)
         let effects = record.waiting.map { AuthorizationEffect.reply($0.token, snapshot) }
@@ -320,6 +324,9 @@ public struct AuthorizationEngine: Sendable {
 
     /// Sets an app's stored decision by hand (`permissions.set`), replacing any allowOnce grant.
     public mutating func setPermission(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy?, at now: EngineTime) -> (StoredPermission, [AuthorizationEffect]) {
+        if platform.androidAPI != nil, let (entry, effects) = setAndroidStatus(app: app, status: status, accuracy: accuracy, at: now) {
+            return (entry ?? StoredPermission(status: .notDetermined, accuracy: .full, updated: now.wall), effects)
+        }
         let entry = StoredPermission(status: status, accuracy: accuracy ?? permissions[app]?.accuracy ?? .full, updated: now.wall)
         let effects = store(app: app, entry)
         return (entry, effects)
@@ -328,6 +335,7 @@ public struct AuthorizationEngine: Sendable {
     /// Forgets the stored decisions (one app or all) and allowOnce grants: the apps are
     /// `notDetermined` again and may prompt again, even in a session that already had its prompt.
     public mutating func resetPermissions(app: String?) -> (count: Int, effects: [AuthorizationEffect]) {
+        if platform.androidAPI != nil { return resetAndroid(app: app) }
         let apps: Set<String> = app.map { [$0] } ?? Set(permissions.keys).union(allowOnceGrants.keys)
         let count = apps.filter { permissions[$0] != nil || allowOnceGrants[$0] != nil }.count
         let affected = sessions.filter { apps.contains($0.value.app) }.map(\.key)
@@ -351,7 +359,7 @@ public struct AuthorizationEngine: Sendable {
     public mutating func expireAllowOnce(at now: EngineTime) -> [AuthorizationEffect] {
         var effects: [AuthorizationEffect] = []
         for id in sessions.keys.sorted() { effects += expire(id, at: now) }
-        return effects
+        return effects + expireAndroidTimers(at: now)
     }
 
     private mutating func expire(_ session: SessionID, at now: EngineTime) -> [AuthorizationEffect] {
@@ -376,7 +384,7 @@ public struct AuthorizationEngine: Sendable {
     }
 
     /// Applies `change` and reports every session whose effective authorization it changed (L9).
-    private mutating func changeSessions(_ ids: [SessionID], _ change: (inout AuthorizationEngine) -> Void) -> [AuthorizationEffect] {
+    mutating func changeSessions(_ ids: [SessionID], _ change: (inout AuthorizationEngine) -> Void) -> [AuthorizationEffect] {
         let before = Dictionary(uniqueKeysWithValues: ids.map { ($0, authorization(of: $0)) })
         change(&self)
         return ids.sorted().compactMap { id in

@@ -36,6 +36,8 @@ public struct StoredPermission: Sendable, Equatable {
 public struct AuthorizationSnapshot: Sendable, Equatable {
     public var status: AuthorizationStatus
     public var accuracy: LocationAccuracy
+    /// On an Android phone: the grants behind the status (docs/platforms.md AN2).
+    public var android: AndroidSnapshotFacets?
 
     public init(status: AuthorizationStatus, accuracy: LocationAccuracy) {
         self.status = status
@@ -62,13 +64,13 @@ public struct PromptPolicy: Sendable, Equatable {
             self.init(choice: nil, precise: precise)
             return
         }
-        guard let choice = PromptChoice(rawValue: mode), !choice.isAlertChoice else { return nil }
+        guard let choice = PromptChoice(rawValue: mode), !choice.isAlertChoice, !choice.isAndroidChoice else { return nil }
         self.init(choice: choice, precise: precise)
     }
 
     public var mode: String { choice?.rawValue ?? "ask" }
 
-    public static let validModes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
+    public static let validModes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice && !$0.isAndroidChoice }.map(\.rawValue)
 }
 
 /// A prompt or alert waiting for an answer.
@@ -80,6 +82,8 @@ public struct Prompt: Sendable, Equatable {
     /// The level asked for; nil for a services-off alert raised by `location.start`.
     public var level: AuthorizationLevel?
     public var created: Timestamp
+    /// An Android dialog's permissions and buttons (docs/platforms.md AN3).
+    public var android: AndroidDialog? = nil
 }
 
 /// How a prompt ended.
@@ -114,6 +118,8 @@ public enum AuthorizationEffect: Sendable, Equatable {
     case servicesEnabledChanged(Bool)
     /// Call `expireAllowOnce(at:)` at this monotonic time.
     case scheduleExpiryCheck(at: Int64)
+    /// Persist (or, with nil, delete) an app's Android permissions (docs/platforms.md AN19).
+    case persistAndroidPermission(app: String, AndroidAppPermissions?)
 }
 
 /// Why an app call was refused.
@@ -151,5 +157,21 @@ public enum AuthorizationRefusal: Error, Sendable, Equatable {
         case .servicesDisabled: return RPCError(.servicesDisabled, "Location Services is off")
         case .notAuthorized: return RPCError(.notAuthorized, "the app is not authorized to receive locations")
         }
+    }
+}
+
+extension AuthorizationEngine {
+    /// What answering a prompt came to (`answer(_:choice:precise:at:)`).
+    public struct AnswerResult: Sendable, Equatable {
+        public var prompt: Prompt
+        public var choice: PromptChoice
+        /// For an authorization prompt: what the app now has.
+        public var authorization: AuthorizationSnapshot?
+        public var effects: [AuthorizationEffect]
+    }
+
+    public enum AnswerError: Error, Sendable, Equatable {
+        case noSuchPrompt(String)
+        case invalidChoice(String)
     }
 }

@@ -61,6 +61,7 @@ extension Hub {
         case .persistPermission(let app, let entry): return .permission(app: app, entry)
         case .persistServicesEnabled(let enabled): return .servicesEnabled(enabled)
         case .persistPolicy(let policy): return .policy(policy)
+        case .persistAndroidPermission(let app, let entry): return .androidPermission(app: app, entry)
         default: return nil
         }
     }
@@ -133,6 +134,7 @@ extension Hub {
             case .permission(let app, _): live = .permission(app: app, authorization.permissions[app])
             case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
             case .policy: live = .policy(authorization.policy)
+            case .androidPermission(let app, _): live = .androidPermission(app: app, authorization.android.apps[app])
             default: continue  // not an authorization decision: nothing the engine can change
             }
             if !written.contains(live), !corrections.contains(live) { corrections.append(live) }
@@ -216,7 +218,8 @@ extension Hub {
 
     /// Whether the store holds something of the app: a decision, a grid shift, a service's (a region).
     func holdsStored(_ app: String) -> Bool {
-        authorization.permissions[app] != nil || stored.fudgers[app] != nil || services.holdsStored(app)
+        authorization.permissions[app] != nil || authorization.android.apps[app] != nil || stored.fudgers[app] != nil
+            || services.holdsStored(app)
     }
 
     /// A session of the app ended (or failed to open): with none left, a binding that was
@@ -312,12 +315,12 @@ extension Hub {
     /// request stores a decision: like a control call, it takes effect only once committed,
     /// and a failed write answers the request with -32603 with nothing changed (no prompt
     /// shown, no event, the app may ask again).
-    func requestAuthorization(_ session: SessionID, level: AuthorizationLevel, token: RequestToken) -> Reply {
+    func requestAuthorization(_ session: SessionID, level: AuthorizationLevel, permissions: Set<AndroidPermission>? = nil, token: RequestToken) -> Reply {
         let time = now
         let committed: EventLoopFuture<AuthorizationRefusal?>
         do throws(RPCError) {
             committed = try commitDecision { engine in
-                let outcome = engine.request(session, level: level, token: token, at: time)
+                let outcome = engine.request(session, level: level, permissions: permissions, token: token, at: time)
                 return (outcome.refusal, outcome.effects)
             }
         } catch {

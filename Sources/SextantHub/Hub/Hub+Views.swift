@@ -55,9 +55,14 @@ extension Hub {
                 "accuracy": .string(accuracy.rawValue), "allowOnce": true, "updated": .string(now.wall.rfc3339),
             ]
         }
+        // An Android phone's one-time grants and flags (docs/platforms.md AN18).
+        for app in Set(authorization.android.apps.keys).union(authorization.android.oneTime.keys) where entries[app] == nil {
+            entries[app] = PermissionsSetMethod.androidEntry(app, authorization)
+        }
         // The uid the app id is bound to (docs/security.md), null if none.
         return entries.keys.sorted().map { app in
             var entry = entries[app]!.objectValue ?? [:]
+            if authorization.platform.androidAPI != nil { entry["android"] = authorization.androidFacets(of: app).json }
             entry["uid"] = stored.owners[app].map { .int(Int64($0)) } ?? .null
             return .object(entry)
         }

@@ -134,7 +134,7 @@ public final class Hub {
         fileThread.start()
         self.authorization = AuthorizationEngine(
             platform: configuration.platform, servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
-            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
+            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds, android: snapshot.androidPermissions)
         self.stored = StoreBackedState(snapshot: snapshot)
         self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
@@ -220,7 +220,7 @@ public final class Hub {
         guard let session = sessions.close(id) else { return }
         session.cancelOnceWaiters()
         services.sessionClosed(session)
-        perform(authorization.closeSession(id))
+        perform(authorization.closeSession(id, at: now))
         sessionClosed(session)
     }
 
@@ -261,7 +261,7 @@ public final class Hub {
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
         let session = sessions.open(app: app, output: output, interface: interface)
         session.locationCursor = locationFanOut.end  // owed no fix decided before it came
-        authorization.openSession(session.id, app: app, state: state, at: now)
+        perform(authorization.openSession(session.id, app: app, state: state, at: now))
         sessionOpened(session, state: state)
         return session
     }
@@ -307,7 +307,7 @@ public final class Hub {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission, .persistServicesEnabled, .persistPolicy:
+            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistAndroidPermission:
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")

@@ -5,16 +5,21 @@ import SextantProtocol
 
 extension AuthorizationSnapshot {
     /// As the wire carries it: `authorization.request`'s answer, the `authorization` event.
-    var result: AuthorizationResult { AuthorizationResult(status: status, accuracy: accuracy) }
+    var result: AuthorizationResult {
+        AuthorizationResult(status: status, accuracy: accuracy, grants: android?.grants, oneTime: android?.oneTime)
+    }
     var json: JSONValue { result.json }
 }
 
 extension Prompt {
     var json: JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "id": .string(id), "app": .string(app), "session": .int(Int64(session)), "kind": .string(kind.rawValue),
             "level": JSONValue(level?.rawValue), "created": .string(created.rfc3339),
         ]
+        // An Android dialog says what it asks and which buttons it has (docs/platforms.md AN3).
+        if let android { members["android"] = android.json }
+        return .object(members)
     }
 }
 

@@ -29,14 +29,18 @@ struct PermissionsSetMethod: RPCMethod {
     let app: String
     let status: AuthorizationStatus
     let accuracy: LocationAccuracy?
+    /// Android's grants and denials, as Settings sets them (docs/platforms.md AN15, AN5).
+    let android: (grants: Set<AndroidPermission>?, denials: Int?)
 
     init(_ p: Params) throws(RPCError) {
         let request = try PermissionsSet(p)
         (app, status, accuracy) = (request.app, request.status, request.accuracy)
+        android = (request.grants, request.denials)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
+        if let reply = try setAndroid(hub) { return reply }
         let (app, status, accuracy, time) = (self.app, self.status, self.accuracy, hub.now)
         hub.logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(accuracy?.rawValue ?? "kept")"])
         let warning = Self.unseenWarning(app: app, hub: hub)
@@ -48,6 +52,40 @@ struct PermissionsSetMethod: RPCMethod {
                 members["warning"] = .string(warning)
                 return (.object(members), effects)
             })
+    }
+
+    /// On an Android phone: the grants set as Settings would (AN15), or the status as its
+    /// buttons (AN16); nil on an iPhone, whose status is set as L2 says.
+    private func setAndroid(_ hub: Hub) throws(RPCError) -> Reply? {
+        let (app, status, accuracy, time) = (self.app, self.status, self.accuracy, hub.now)
+        guard hub.configuration.platform.androidAPI != nil else {
+            guard android.grants == nil, android.denials == nil else {
+                throw .invalidParams("\"grants\" and \"denials\" are Android's: this phone is iOS (sextantd --platform ios)")
+            }
+            return nil
+        }
+        let (grants, denials) = android
+        if grants == nil, status == .restricted { throw .invalidParams("Android has no restricted status: give grants, or another status") }
+        hub.logger.info("android permission set", metadata: ["app": "\(app)", "grants": "\(grants.map { $0.map(\.rawValue).sorted() } ?? [])"])
+        return .later(
+            try hub.commitDecision(from: .control) { engine in
+                let (_, effects): (StoredPermission?, [AuthorizationEffect])
+                if let grants {
+                    let set = AndroidGrants(coarse: grants.contains(.coarse), fine: grants.contains(.fine), background: grants.contains(.background))
+                    (_, effects) = engine.setAndroidGrants(app: app, grants: set, denials: denials, at: time)
+                } else {
+                    (_, effects) = engine.setAndroidStatus(app: app, status: status, accuracy: accuracy, at: time) ?? (nil, [])
+                }
+                return (Self.androidEntry(app, engine), effects)
+            })
+    }
+
+    /// `permissions.set`'s answer on an Android phone: the mapped status with the facets (AN18).
+    static func androidEntry(_ app: String, _ engine: AuthorizationEngine) -> JSONValue {
+        let snapshot = engine.android.snapshot(of: app)
+        var o: [String: JSONValue] = ["app": .string(app), "status": .string(snapshot.status.rawValue), "accuracy": .string(snapshot.accuracy.rawValue)]
+        o["android"] = engine.androidFacets(of: app).json
+        return .object(o)
     }
 
     /// A decision for an app id the daemon knows nothing of (no session, no stored decision

@@ -49,7 +49,7 @@ struct PromptsAnswerMethod: RPCMethod {
             case .invalidChoice(let why): throw .invalidParams(why)
             }
         }
-        let given = answer.prompt.kind == .authorization ? answer.authorization?.result : nil
+        let given = answer.prompt.kind != .servicesOff ? answer.authorization?.result : nil
         let result = PromptAnswerResult(id: answer.prompt.id, app: answer.prompt.app, kind: answer.prompt.kind, choice: choice, authorization: given)
         return (result.json, answer.effects)
     }
@@ -82,6 +82,8 @@ struct PromptsPolicyMethod: RPCMethod {
         for prompt in engine.prompts {
             var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policyChoice
             if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
+            // An Android dialog without the policy's button gets the nearest one (AN3).
+            if let dialog = prompt.android, dialog.button(for: choice) == nil { choice = .whileUsing }
             if let answer = try? engine.answer(prompt.id, choice: choice, precise: policy.precise, at: time) {
                 effects += answer.effects
             }

@@ -15,10 +15,14 @@ from .environment import AppEnvironment
 @dataclass(frozen=True)
 class Authorization:
     """An app's authorization: ``status`` (``notDetermined``, ``restricted``, ``denied``,
-    ``authorizedWhenInUse``, ``authorizedAlways``) and ``accuracy`` (``full``/``reduced``)."""
+    ``authorizedWhenInUse``, ``authorizedAlways``) and ``accuracy`` (``full``/``reduced``).
+    On an Android phone also ``grants`` (``{"coarse": "granted", "fine": "denied",
+    "background": ...}``) and ``one_time`` ("Only this time"); None on an iPhone."""
 
     status: str
     accuracy: str
+    grants: Optional[Dict[str, str]] = None
+    one_time: Optional[bool] = None
 
     @property
     def authorized(self) -> bool:
@@ -27,7 +31,7 @@ class Authorization:
 
     @classmethod
     def from_json(cls, value: Dict[str, Any]) -> "Authorization":
-        return cls(value.get("status", ""), value.get("accuracy", ""))
+        return cls(value.get("status", ""), value.get("accuracy", ""), value.get("grants"), value.get("oneTime"))
 
 
 @dataclass(frozen=True)
@@ -205,15 +209,19 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment):
         """``authorization.get``: the app's status and accuracy now."""
         return Authorization.from_json(self.connection.call(wire.METHOD_AUTHORIZATION_GET))
 
-    def request_authorization(self, level: str = "whenInUse", timeout: Optional[float] = DEFAULT_TIMEOUT) -> Authorization:
+    def request_authorization(
+        self, level: str = "whenInUse", timeout: Optional[float] = DEFAULT_TIMEOUT, permissions: Optional[Sequence[str]] = None
+    ) -> Authorization:
         """``authorization.request``; returns once decided (a pending prompt must be
         answered meanwhile, by a policy or another process; see
-        :meth:`request_authorization_async` to answer it from the same test)."""
-        return self.request_authorization_async(level).result(timeout)
+        :meth:`request_authorization_async` to answer it from the same test). On an Android
+        phone ``permissions`` (``["coarse", "fine"]``, ``["background"]``) asks for those."""
+        return self.request_authorization_async(level, permissions=permissions).result(timeout)
 
-    def request_authorization_async(self, level: str = "whenInUse") -> PendingAuthorization:
+    def request_authorization_async(self, level: str = "whenInUse", permissions: Optional[Sequence[str]] = None) -> PendingAuthorization:
         """Sends ``authorization.request`` and returns at once; ``.result()`` waits."""
-        return PendingAuthorization(self, self.connection.send(wire.METHOD_AUTHORIZATION_REQUEST, {"level": level}))
+        params: Dict[str, Any] = {"permissions": list(permissions)} if permissions is not None else {"level": level}
+        return PendingAuthorization(self, self.connection.send(wire.METHOD_AUTHORIZATION_REQUEST, params))
 
     def start_location(self, desired_accuracy: Optional[float] = None, distance_filter: Optional[float] = None) -> None:
         """``location.start``: ``location`` events from the next fix on."""

@@ -201,6 +201,15 @@ class Control(ControlTimeZone, ControlEnvironment, ControlClock):
         """Deny ``app``: it stops receiving locations at once."""
         return self.set_permission(app, "denied")
 
+    def set_android_grants(self, app: str, grants: Sequence[str], denials: Optional[int] = None) -> Dict[str, Any]:
+        """On an Android phone: exactly ``grants`` (``coarse``, ``fine``, ``background``) granted,
+        as Settings sets them, and optionally the dialog's ``denials`` (2: don't ask again), as
+        ``sextantctl permissions set APP --grant LIST``."""
+        params: Dict[str, Any] = {"app": app, "grants": list(grants)}
+        if denials is not None:
+            params["denials"] = denials
+        return self.call(wire.METHOD_PERMISSIONS_SET, params)
+
     def reset_permissions(self, app: Optional[str] = None) -> int:
         """Forget one app's decision, or every app's; returns how many were forgotten."""
         return int(self.call(wire.METHOD_PERMISSIONS_RESET, {"app": app} if app else {}).get("count", 0))
@@ -219,6 +228,7 @@ class Control(ControlTimeZone, ControlEnvironment, ControlClock):
     @accepts_precise
     def answer_prompt(self, prompt: Union[Prompt, str], choice: str, *, approximate: bool = False) -> Dict[str, Any]:
         """Answer a prompt (``allowOnce``, ``allowWhileUsing``, ``allowAlways``, ``dontAllow``;
+        an Android dialog: ``whileUsing``, ``onlyThisTime``, ``allowAllTheTime``, ``dontAllow``;
         reduced accuracy with ``approximate``) or an alert (``settings``, ``cancel``)."""
         prompt_id = prompt.id if isinstance(prompt, Prompt) else prompt
         return self.call(wire.METHOD_PROMPTS_ANSWER, {"id": prompt_id, "choice": choice, "precise": not approximate})

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import SextantClient
+import SextantProtocol
+
+extension Permissions {
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an app's status exactly (notDetermined, restricted, denied, authorizedWhenInUse, authorizedAlways), or on an Android phone its grants.",
+            discussion: """
+                On an Android phone (sextantd --platform android), --grant sets exactly the permissions \
+                granted, as Settings does: coarse,fine,background is "Allow all the time", coarse,fine \
+                "Allow only while using", coarse approximate, '' "Don't allow"; --denials 2 is "don't ask \
+                again" (docs/platforms.md AN15).
+                """)
+        @OptionGroup var common: CommonOptions
+        @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
+        @Argument(help: "The status (not needed with --grant).", completion: Completions.statuses) var status: String?
+        @Option(help: "full or reduced.", completion: Completions.accuracies) var accuracy: String?
+        @Option(help: ArgumentHelp("Android: the permissions granted, comma-separated (coarse, fine, background).", valueName: "list"))
+        var grant: String?
+        @Option(help: ArgumentHelp("Android: the dialog's denials in a row: 0, 1 (user-set) or 2 (don't ask again).", valueName: "n"))
+        var denials: Int?
+
+        func validate() throws {
+            if status == nil, grant == nil, denials == nil { throw ValidationError("give a STATUS, or on an Android phone --grant LIST") }
+        }
+
+        func run() throws {
+            try reporting {
+                var params: [String: JSONValue] = ["app": .string(app)]
+                if let status { params["status"] = .string(status) }
+                if let accuracy { params["accuracy"] = .string(accuracy) }
+                if let grant {
+                    params["grants"] = .array(grant.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
+                }
+                if let denials { params["denials"] = .int(Int64(denials)) }
+                let connection = try common.control()
+                let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
+                common.output(Permissions.warning(of: answer), human: Self.entry)
+            }
+        }
+
+        /// The entry, with an Android phone's grants when it has them.
+        static func entry(_ e: JSONValue) -> String {
+            guard let grants = e["android"]?["grants"] else { return Permissions.entry(e) }
+            let held = ["coarse", "fine", "background"].filter { grants[$0] == "granted" }
+            return Permissions.entry(e) + " (granted: \(held.isEmpty ? "none" : held.joined(separator: ", ")))"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import SextantClient
+import SextantProtocol
+import Testing
+
+/// The control panel's card for Android's dialog (docs/platforms.md AN3), in Debian's Chromium
+/// against the real `sextant-panel` and `sextantd --platform android`. The outcome is read
+/// from the app's side.
+@Suite("The control panel's Android dialog in Chromium", .serialized, .requires(Panel.requirement))
+final class PanelAndroidPromptTests {
+    static let app = "com.example.panel"
+
+    @Test("AN3: the card shows Android's buttons and Precise; Only this time unticked gives the pending request coarse only, one-time")
+    func androidCardAnswersThePendingRequest() throws {
+        let daemon = try DaemonHarness(arguments: ["--platform", "android", "--android-api", "34"])
+        let folders = try PanelFolders()
+        let panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
+        let browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        try browser.step(["do": "open"])
+        let (app, _) = try daemon.app(Self.app)
+        let request = try app.send(Method.authorizationRequest, ["permissions": ["coarse", "fine"]])
+        let card = ".prompt-card[data-app=\"\(Self.app)\"][data-kind=\"androidLocation\"]"
+        let buttons = "Array.from(document.querySelectorAll('\(card) button')).map(b => b.title).join(',')"
+        try browser.step(["do": "waitFor", "expression": .string("\(buttons) === 'whileUsing,onlyThisTime,dontAllow'")])
+        try browser.step(["do": "click", "selector": .string(card + " .precise")])
+        try browser.step(["do": "click", "selector": .string(card + " .choice-onlyThisTime")])
+        let decided = try app.response(to: request, timeout: 30)
+        #expect(decided["status"] == "authorizedWhenInUse" && decided["accuracy"] == "reduced" && decided["oneTime"] == true, "\(decided)")
+        _ = panel
+    }
+}
