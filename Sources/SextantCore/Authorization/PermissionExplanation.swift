@@ -62,9 +62,16 @@ extension AuthorizationEngine {
                 timers.append(.init(name: "allowOnceExpiry", session: id, firesAt: since + allowOnceBackgroundLimit))
             }
         }
+        var facets: [String: JSONValue] = [:]
+        if case .android = platform {
+            let android = androidFacets(of: app)
+            facets = android.json.objectValue ?? [:]
+            facets["timers"] = nil  // said with the others, in device time
+            timers += android.timers.map { .init(name: $0.name.rawValue, session: nil, firesAt: $0.deadline) }
+        }
         return PermissionExplanation(
             app: app, platform: platform, status: seen.status, accuracy: seen.accuracy, servicesEnabled: servicesEnabled,
-            stored: permissions[app], sessions: own.map { Self.facets(of: $0.key, $0.value) }, facets: [:],
+            stored: permissions[app], sessions: own.map { Self.facets(of: $0.key, $0.value) }, facets: facets,
             timers: timers.sorted { ($0.firesAt, $0.name) < ($1.firesAt, $1.name) }, prompts: prompts.filter { $0.app == app })
     }
 
