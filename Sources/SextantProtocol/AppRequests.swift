@@ -8,6 +8,8 @@ public struct Hello: RPCRequest, Equatable {
     public var state: AppState?
     /// The interface orientations the app supports, duplicates dropped, in its order.
     public var orientations: [InterfaceOrientation]?
+    /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
+    public var declaration = IOSAppDeclaration()
 
     public init(app: String, state: AppState? = nil, orientations: [InterfaceOrientation]? = nil) {
         self.app = app
@@ -20,6 +22,7 @@ public struct Hello: RPCRequest, Equatable {
         guard AppID.isValid(app) else { throw .invalidParams("\"app\" must be 1-255 of [A-Za-z0-9._-], e.g. com.example.maps") }
         state = try p.name("state", as: AppState.self)
         orientations = try p.interfaceOrientations("orientations")
+        declaration = try IOSAppDeclaration(p)
     }
 
     public var params: JSONValue {
@@ -27,6 +30,7 @@ public struct Hello: RPCRequest, Equatable {
         o.set("app", app)
         o.set("state", state)
         if let orientations { o["orientations"] = .array(orientations.map { .string($0.rawValue) }) }
+        for (key, value) in declaration.members { o[key] = value }
         return o.json
     }
 }

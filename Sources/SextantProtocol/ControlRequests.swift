@@ -51,17 +51,25 @@ public struct PermissionsSet: RPCRequest, Equatable {
     public var status: AuthorizationStatus
     /// Kept as it is when nil.
     public var accuracy: LocationAccuracy?
+    /// iOS: `authorizedAlways` given provisionally, as While Using answered to an Always
+    /// request gives it (docs/platforms.md I2); only with `authorizedAlways`.
+    public var provisional: Bool?
 
-    public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil) {
+    public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil, provisional: Bool? = nil) {
         self.app = app
         self.status = status
         self.accuracy = accuracy
+        self.provisional = provisional
     }
 
     public init(_ p: Params) throws(RPCError) {
         app = try p.appID("app")
         status = try p.required("status", as: AuthorizationStatus.self)
         accuracy = try p.name("accuracy", as: LocationAccuracy.self)
+        provisional = try p.bool("provisional")
+        if provisional == true, status != .authorizedAlways {
+            throw .invalidParams("\"provisional\" applies only to authorizedAlways (While Using given to an Always request)")
+        }
     }
 
     public var params: JSONValue {
@@ -69,6 +77,7 @@ public struct PermissionsSet: RPCRequest, Equatable {
         o.set("app", app)
         o.set("status", status)
         o.set("accuracy", accuracy)
+        o.set("provisional", provisional)
         return o.json
     }
 }

@@ -26,12 +26,23 @@ public enum PromptChoice: String, Sendable, CaseIterable, Codable {
     case allowOnce, allowWhileUsing, allowAlways, dontAllow
     // Services-off alerts (RULES L7).
     case settings, cancel
+    // The iOS upgrade prompt (docs/platforms.md I3): Keep Only While Using / Change to Always Allow.
+    case keepWhileUsing, changeToAlways
+    // The iOS temporary full-accuracy prompt (I9).
+    case allow, deny
 
     public var isAlertChoice: Bool { self == .settings || self == .cancel }
+
+    /// A choice of the authorization prompt (L5), the only ones a prompt policy may name (L12).
+    public var isAuthorizationChoice: Bool { self == .allowOnce || self == .allowWhileUsing || self == .allowAlways || self == .dontAllow }
 }
 
 public enum PromptKind: String, Sendable, CaseIterable, Codable {
     case authorization, servicesOff
+    /// iOS: Keep Only While Using / Change to Always Allow (docs/platforms.md I3, I5).
+    case alwaysUpgrade
+    /// iOS: a purpose key's one-time full accuracy, allow or deny (I9).
+    case temporaryFullAccuracy
 }
 
 public enum DeviceOrientation: String, Sendable, CaseIterable, Codable {
@@ -149,6 +160,8 @@ public enum Method {
     public static let motionPermissionsList = "motionPermissions.list"
     public static let deviceMotionStart = "deviceMotion.start"
     public static let deviceMotionStop = "deviceMotion.stop"
+    // iOS temporary full accuracy (docs/platforms.md I9, I10): app socket.
+    public static let authorizationRequestTemporaryFullAccuracy = "authorization.requestTemporaryFullAccuracy"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -171,6 +184,7 @@ public enum Method {
         pedometerStart, pedometerStop, pedometerQuery, activitySet,
         activityAuthorization, motionPermissionsSet, motionPermissionsList,
         deviceMotionStart, deviceMotionStop,
+        authorizationRequestTemporaryFullAccuracy,
     ]
 }
 

@@ -24,6 +24,8 @@ public enum StoreChange: Sendable, Equatable {
     case motionPermission(app: String, MotionAuthorizationStatus?)
     /// Which phone the state directory's decisions belong to (`sextantd --platform`).
     case platform(DevicePlatform)
+    /// An iOS app's provisional and Always-asked facets (docs/platforms.md I2, I6); nil forgets them.
+    case iosFacets(app: String, IOSAppFacets?)
 }
 
 extension StoreChange {
@@ -33,6 +35,7 @@ extension StoreChange {
         switch self {
         case .permission(let app, _?), .gridOffset(let app, _), .region(let app, _), .motionPermission(let app, _?): return app
         case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil), .platform: return nil
+        case .iosFacets(let app, let facets): return facets == nil ? nil : app
         }
     }
 }
@@ -64,6 +67,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var motionPermissions: [String: MotionAuthorizationStatus] = [:]
     /// The phone the decisions were made on; nil in a store from before platforms existed.
     public var platform: DevicePlatform? = nil
+    /// App id → its iOS facets (docs/platforms.md I2, I6).
+    public var iosFacets: [String: IOSAppFacets] = [:]
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

@@ -104,7 +104,7 @@ struct Permissions: ParsableCommand {
             ["APP", "STATUS", "ACCURACY", "UPDATED", "UID"],
             (entries.arrayValue ?? []).map { e in
                 [
-                    Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Text.plain(e["status"]),
+                    Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Permissions.status(e),
                     Text.plain(e["accuracy"]), Text.plain(e["updated"]), e["uid"]?.isNull == false ? Text.plain(e["uid"]) : "-",
                 ]
             })
@@ -120,7 +120,12 @@ struct Permissions: ParsableCommand {
     }
 
     static func entry(_ e: JSONValue) -> String {
-        "\(Text.plain(e["app"])): \(Text.plain(e["status"])), \(Text.plain(e["accuracy"])) accuracy"
+        "\(Text.plain(e["app"])): \(Permissions.status(e)), \(Text.plain(e["accuracy"])) accuracy"
+    }
+
+    /// The status, and for an iOS provisional Always what Settings says (docs/platforms.md I2).
+    static func status(_ e: JSONValue) -> String {
+        e["provisional"]?.boolValue == true ? "\(Text.plain(e["status"])) (provisional: While Using)" : Text.plain(e["status"])
     }
 
     struct List: ParsableCommand {
@@ -170,10 +175,13 @@ struct Permissions: ParsableCommand {
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         @Argument(help: "The status.", completion: Completions.statuses) var status: String
         @Option(help: "full or reduced.", completion: Completions.accuracies) var accuracy: String?
+        @Flag(help: "iOS: authorizedAlways given provisionally (While Using answered to an Always request): the next background region, visit or significant change raises the upgrade prompt.")
+        var provisional = false
         func run() throws {
             try reporting {
                 var params: [String: JSONValue] = ["app": .string(app), "status": .string(status)]
                 if let accuracy { params["accuracy"] = .string(accuracy) }
+                if provisional { params["provisional"] = true }
                 let connection = try common.control()
                 let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
                 common.output(Permissions.warning(of: answer), human: Permissions.entry)
@@ -203,18 +211,23 @@ struct Prompts: ParsableCommand {
 
     struct Answer: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel.",
-            usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate]")
+            abstract: """
+                Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow; an alert: settings or cancel; \
+                iOS's upgrade prompt: keepWhileUsing or changeToAlways; its temporary full-accuracy prompt: allow or deny.
+                """,
+            usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate | --precise]")
         @OptionGroup var common: CommonOptions
         @Option(help: "Answer this app's oldest pending prompt instead of naming its id.", completion: Completions.appIDs) var app: String?
         @Argument(help: ArgumentHelp("The prompt id (as prompts list shows it; not with --app), then the choice.", valueName: "id-and-choice"), completion: Completions.promptAnswerWords)
         var words: [String]
         @Flag(help: "Grant approximate (reduced) accuracy instead of precise.") var approximate = false
+        @Flag(help: "Grant precise accuracy even to an app that declared defaultAccuracyReduced (the default otherwise).") var precise = false
 
         func validate() throws {
             guard words.count == (app == nil ? 2 : 1) else {
                 throw ValidationError(app == nil ? "give the prompt's ID and a CHOICE, or --app APP and a CHOICE" : "with --app, give the CHOICE alone")
             }
+            guard !(approximate && precise) else { throw ValidationError("--approximate and --precise contradict each other: give one") }
         }
 
         func run() throws {
@@ -230,8 +243,11 @@ struct Prompts: ParsableCommand {
                 } else {
                     id = words[0]
                 }
-                let params: JSONValue = ["id": .string(id), "choice": .string(words[words.count - 1]), "precise": .bool(!approximate)]
-                common.output(try connection.call(try common.request(PromptsAnswer.self, params))) { r in
+                var params: [String: JSONValue] = ["id": .string(id), "choice": .string(words[words.count - 1])]
+                // Neither flag: the daemon's default, approximate for an app that declared
+                // NSLocationDefaultAccuracyReduced (docs/platforms.md I11), else precise.
+                if approximate || precise { params["precise"] = .bool(!approximate) }
+                common.output(try connection.call(try common.request(PromptsAnswer.self, .object(params)))) { r in
                     var s = "\(r.id) (\(r.app)): \(r.choice.rawValue)"
                     if let given = r.authorization { s += " → \(given.status.rawValue), \(given.accuracy.rawValue) accuracy" }
                     return s

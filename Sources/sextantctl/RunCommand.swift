@@ -58,7 +58,7 @@ struct Run: ParsableCommand {
         guard ReplaySpeed(parsing: speed) != nil else {
             throw ValidationError(ReplaySpeed.optionProblem)
         }
-        let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
+        let modes = ["ask"] + PromptChoice.allCases.filter(\.isAuthorizationChoice).map(\.rawValue)
         if let promptPolicy, !modes.contains(promptPolicy) {
             throw ValidationError("--prompt-policy must be one of: \(modes.joined(separator: ", "))")
         }

@@ -12,12 +12,14 @@ public struct AuthorizationEngine: Sendable {
     public var allowOnceBackgroundLimit: Int64
 
     public private(set) var servicesEnabled: Bool
-    public private(set) var permissions: [String: StoredPermission]
+    public internal(set) var permissions: [String: StoredPermission]
     public private(set) var policy: PromptPolicy
-    private var sessions: [SessionID: SessionRecord] = [:]
+    var sessions: [SessionID: SessionRecord] = [:]
     /// Open prompts in creation order.
-    public private(set) var prompts: [Prompt] = []
-    private var promptCounter: UInt64 = 0
+    public internal(set) var prompts: [Prompt] = []
+    var promptCounter: UInt64 = 0
+    /// The iOS profile's facets (docs/platforms.md I1–I12): IOS/.
+    public internal(set) var ios: IOSAuthorizationFacets
 
     struct SessionRecord: Sendable {
         var app: String
@@ -33,14 +35,17 @@ public struct AuthorizationEngine: Sendable {
         var heldByControl = false
         /// `authorization.request`s waiting for the foreground or for an open prompt.
         var waiting: [(token: RequestToken, level: AuthorizationLevel)] = []
+        /// What the app declared at hello, its temporary full-accuracy grants (IOS/).
+        var ios = IOSSessionFacets()
     }
 
     public static let defaultAllowOnceBackgroundLimit: Int64 = 60_000_000_000
 
     public init(
         platform: DevicePlatform = .ios, servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
-        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit
+        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit, iosFacets: [String: IOSAppFacets] = [:]
     ) {
+        self.ios = IOSAuthorizationFacets(apps: iosFacets)
         self.platform = platform
         self.servicesEnabled = servicesEnabled
         self.permissions = permissions
@@ -56,17 +61,17 @@ public struct AuthorizationEngine: Sendable {
         return effective(record)
     }
 
-    private func effective(_ record: SessionRecord) -> AuthorizationSnapshot {
+    func effective(_ record: SessionRecord) -> AuthorizationSnapshot {
         let own = ownDecision(record)
         guard servicesEnabled else { return AuthorizationSnapshot(status: .denied, accuracy: own.accuracy) }
         return own
     }
 
     /// The session's decision ignoring the switch: its allowOnce grant, else the app's stored one.
-    private func ownDecision(_ record: SessionRecord) -> AuthorizationSnapshot {
-        if let grant = record.allowOnce { return AuthorizationSnapshot(status: .authorizedWhenInUse, accuracy: grant) }
+    func ownDecision(_ record: SessionRecord) -> AuthorizationSnapshot {
+        if let grant = record.allowOnce { return withTemporaryFullAccuracy(AuthorizationSnapshot(status: .authorizedWhenInUse, accuracy: grant), record) }
         if let stored = permissions[record.app] {
-            return AuthorizationSnapshot(status: stored.status, accuracy: stored.accuracy)
+            return withTemporaryFullAccuracy(AuthorizationSnapshot(status: stored.status, accuracy: stored.accuracy), record)
         }
         return AuthorizationSnapshot(status: .notDetermined, accuracy: .full)
     }
@@ -139,10 +144,10 @@ public struct AuthorizationEngine: Sendable {
             // L6: the Home button cancels an open prompt or alert.
             for prompt in prompts where prompt.session == session {
                 effects.append(.promptClosed(prompt, .cancelled(.appInBackground)))
-                if prompt.kind == .authorization { effects += replyToWaiting(session) }
+                if prompt.kind != .servicesOff { effects += replyToWaiting(session) }
             }
             prompts.removeAll { $0.session == session }
-            if record.allowOnce != nil {
+            if record.allowOnce != nil || !record.ios.temporaryFullAccuracy.isEmpty {
                 effects.append(.scheduleExpiryCheck(at: now.monotonic + allowOnceBackgroundLimit))
             }
         case .foreground:
@@ -172,6 +177,7 @@ public struct AuthorizationEngine: Sendable {
     ) -> AuthorizationOutcome {
         guard let record = sessions[session] else { return AuthorizationOutcome(refusal: .notAuthorized) }
         guard servicesEnabled else { return refuseServicesOff(session, level: level, at: now) }
+        if let decided = requestAlwaysOnIOS(session, level: level, token: token, at: now) { return decided }
         let current = ownDecision(record)
         // L4: only from notDetermined, once per session.
         guard current.status == .notDetermined, !record.prompted || hasOpenPrompt(session, kind: .authorization) else {
@@ -221,11 +227,11 @@ public struct AuthorizationEngine: Sendable {
         return outcome
     }
 
-    private func hasOpenPrompt(_ session: SessionID, kind: PromptKind) -> Bool {
+    func hasOpenPrompt(_ session: SessionID, kind: PromptKind) -> Bool {
         prompts.contains { $0.session == session && $0.kind == kind }
     }
 
-    private mutating func makePrompt(session: SessionID, app: String, kind: PromptKind, level: AuthorizationLevel?, at now: EngineTime) -> Prompt {
+    mutating func makePrompt(session: SessionID, app: String, kind: PromptKind, level: AuthorizationLevel?, at now: EngineTime) -> Prompt {
         promptCounter += 1
         return Prompt(id: "p\(promptCounter)", session: session, app: app, kind: kind, level: level, created: now.wall)
     }
@@ -272,8 +278,10 @@ public struct AuthorizationEngine: Sendable {
             }
             prompts.remove(at: index)
             return AnswerResult(prompt: prompt, choice: choice, authorization: nil, effects: [.promptClosed(prompt, .answered(choice, precise: precise))])
+        case .alwaysUpgrade, .temporaryFullAccuracy:
+            return try answerIOSPrompt(at: index, choice: choice, at: now)
         case .authorization:
-            guard !choice.isAlertChoice else {
+            guard choice.isAuthorizationChoice else {
                 throw .invalidChoice("an authorization prompt takes allowOnce, allowWhileUsing, dontAllow or allowAlways, not \(choice.rawValue)")
             }
             guard choice != .allowAlways || prompt.level == .always else {
@@ -289,16 +297,17 @@ public struct AuthorizationEngine: Sendable {
             effects += changeSessions([session]) { engine in engine.sessions[session]?.allowOnce = accuracy }
         case .allowWhileUsing, .allowAlways, .dontAllow:
             let status: AuthorizationStatus =
-                choice == .allowWhileUsing ? .authorizedWhenInUse : choice == .allowAlways ? .authorizedAlways : .denied
+                choice == .allowWhileUsing ? whileUsingStatus(for: prompt) : choice == .allowAlways ? .authorizedAlways : .denied
             effects += store(app: prompt.app, StoredPermission(status: status, accuracy: accuracy, updated: now.wall))
-        case .settings, .cancel:
+            effects += recordAlwaysAnswer(prompt, choice: choice)
+        default:  // an alert's choices; the other prompts' were answered above
             break
         }
         effects += replyToWaiting(session)
         return AnswerResult(prompt: prompt, choice: choice, authorization: authorization(of: session), effects: effects)
     }
 
-    private mutating func replyToWaiting(_ session: SessionID) -> [AuthorizationEffect] {
+    mutating func replyToWaiting(_ session: SessionID) -> [AuthorizationEffect] {
         guard let record = sessions[session] else { return [] }
         let snapshot = effective(record)
         let effects = record.waiting.map { AuthorizationEffect.reply($0.token, snapshot) }
@@ -338,6 +347,7 @@ public struct AuthorizationEngine: Sendable {
             for name in apps { engine.permissions[name] = nil }
         }
         for name in apps.sorted() { effects.insert(.persistPermission(app: name, nil), at: 0) }
+        effects += forgetIOSFacets(of: apps)
         return (count, effects)
     }
 
@@ -354,17 +364,17 @@ public struct AuthorizationEngine: Sendable {
     }
 
     private mutating func expire(_ session: SessionID, at now: EngineTime) -> [AuthorizationEffect] {
-        guard let record = sessions[session], record.allowOnce != nil, let since = record.backgroundSince,
-            now.monotonic - since > allowOnceBackgroundLimit
+        guard let record = sessions[session], record.allowOnce != nil || !record.ios.temporaryFullAccuracy.isEmpty, !isInUse(record, at: now)
         else { return [] }
         return changeSessions([session]) { engine in
             engine.sessions[session]?.allowOnce = nil
+            engine.sessions[session]?.ios.temporaryFullAccuracy = []
         }
     }
 
     // MARK: - Helpers
 
-    private mutating func store(app: String, _ entry: StoredPermission) -> [AuthorizationEffect] {
+    mutating func store(app: String, _ entry: StoredPermission) -> [AuthorizationEffect] {
         let affected = sessions.filter { $0.value.app == app }.map(\.key)
         var effects = changeSessions(affected) { engine in
             engine.permissions[app] = entry
@@ -375,7 +385,7 @@ public struct AuthorizationEngine: Sendable {
     }
 
     /// Applies `change` and reports every session whose effective authorization it changed (L9).
-    private mutating func changeSessions(_ ids: [SessionID], _ change: (inout AuthorizationEngine) -> Void) -> [AuthorizationEffect] {
+    mutating func changeSessions(_ ids: [SessionID], _ change: (inout AuthorizationEngine) -> Void) -> [AuthorizationEffect] {
         let before = Dictionary(uniqueKeysWithValues: ids.map { ($0, authorization(of: $0)) })
         change(&self)
         return ids.sorted().compactMap { id in

@@ -62,13 +62,13 @@ public struct PromptPolicy: Sendable, Equatable {
             self.init(choice: nil, precise: precise)
             return
         }
-        guard let choice = PromptChoice(rawValue: mode), !choice.isAlertChoice else { return nil }
+        guard let choice = PromptChoice(rawValue: mode), choice.isAuthorizationChoice else { return nil }
         self.init(choice: choice, precise: precise)
     }
 
     public var mode: String { choice?.rawValue ?? "ask" }
 
-    public static let validModes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice }.map(\.rawValue)
+    public static let validModes = ["ask"] + PromptChoice.allCases.filter(\.isAuthorizationChoice).map(\.rawValue)
 }
 
 /// A prompt or alert waiting for an answer.
@@ -80,6 +80,8 @@ public struct Prompt: Sendable, Equatable {
     /// The level asked for; nil for a services-off alert raised by `location.start`.
     public var level: AuthorizationLevel?
     public var created: Timestamp
+    /// A temporary full-accuracy prompt's purpose key (docs/platforms.md I9).
+    public var purposeKey: String? = nil
 }
 
 /// How a prompt ended.
@@ -114,6 +116,8 @@ public enum AuthorizationEffect: Sendable, Equatable {
     case servicesEnabledChanged(Bool)
     /// Call `expireAllowOnce(at:)` at this monotonic time.
     case scheduleExpiryCheck(at: Int64)
+    /// Persist (or, with nil, delete) an iOS app's stored facets (docs/platforms.md I2, I7).
+    case persistIOSFacets(app: String, IOSAppFacets?)
 }
 
 /// Why an app call was refused.

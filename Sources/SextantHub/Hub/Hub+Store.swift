@@ -61,6 +61,7 @@ extension Hub {
         case .persistPermission(let app, let entry): return .permission(app: app, entry)
         case .persistServicesEnabled(let enabled): return .servicesEnabled(enabled)
         case .persistPolicy(let policy): return .policy(policy)
+        case .persistIOSFacets(let app, let facets): return .iosFacets(app: app, facets)
         default: return nil
         }
     }
@@ -133,6 +134,7 @@ extension Hub {
             case .permission(let app, _): live = .permission(app: app, authorization.permissions[app])
             case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
             case .policy: live = .policy(authorization.policy)
+            case .iosFacets(let app, _): live = .iosFacets(app: app, authorization.ios.apps[app])
             default: continue  // not an authorization decision: nothing the engine can change
             }
             if !written.contains(live), !corrections.contains(live) { corrections.append(live) }

@@ -99,6 +99,8 @@ public final class Hub {
     private(set) var sourceStates = SourceStates()
     /// The fix on its way to the sessions, across turns of the loop.
     let locationFanOut = LocationFanOut()
+    /// Always's events held for the iOS upgrade prompt (Hub+AlwaysUpgrade, docs/platforms.md I4).
+    let heldForUpgrade = HeldUpgradeEvents()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
     /// The GNSS profile and the simulated flag every fix passes through before the rules.
@@ -130,7 +132,7 @@ public final class Hub {
         fileThread.start()
         self.authorization = AuthorizationEngine(
             platform: configuration.platform, servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
-            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds)
+            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds, iosFacets: snapshot.iosFacets)
         self.stored = StoreBackedState(snapshot: snapshot)
         self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
@@ -214,6 +216,7 @@ public final class Hub {
     func closeSession(_ id: SessionID) {
         guard let session = sessions.close(id) else { return }
         session.cancelOnceWaiters()
+        _ = heldForUpgrade.take(id)
         services.sessionClosed(session)
         perform(authorization.closeSession(id))
         sessionClosed(session)
@@ -302,7 +305,8 @@ public final class Hub {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission, .persistServicesEnabled, .persistPolicy:
+                upgradePromptClosed(prompt, outcome)
+            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets:
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
@@ -359,6 +363,7 @@ public final class Hub {
     func publish(to session: AppSession, _ event: any AppEventKind) {
         settleOwedLocation(session)
         guard mayLeave(event, for: session) else { return }
+        if type(of: event).needsAlwaysInBackground, heldForAlwaysUpgrade(event, for: session) { return }
         session.output.deliver(event)
         broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.outboundKind, delivered: true)
     }

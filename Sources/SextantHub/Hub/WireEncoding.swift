@@ -11,10 +11,11 @@ extension AuthorizationSnapshot {
 
 extension Prompt {
     var json: JSONValue {
-        [
+        let base: JSONValue = [
             "id": .string(id), "app": .string(app), "session": .int(Int64(session)), "kind": .string(kind.rawValue),
             "level": JSONValue(level?.rawValue), "created": .string(created.rfc3339),
         ]
+        return base.adding(purposeKey.map { ["purposeKey": .string($0)] })
     }
 }
 
