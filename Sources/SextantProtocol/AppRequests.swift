@@ -164,6 +164,11 @@ public struct LocationStart: RPCRequest, Equatable {
     public var desiredAccuracy: Double?
     /// Metres a fix must move from the last one sent; 0 sends every fix.
     public var distanceFilter: Double?
+    /// iOS: Core Location's `allowsBackgroundLocationUpdates` and
+    /// `showsBackgroundLocationIndicator`: both, from the foreground, keep the app in use
+    /// while the stream runs (docs/platforms.md I8).
+    public var allowsBackgroundLocationUpdates: Bool?
+    public var showsBackgroundLocationIndicator: Bool?
 
     public init(desiredAccuracy: Double? = nil, distanceFilter: Double? = nil) {
         self.desiredAccuracy = desiredAccuracy
@@ -173,6 +178,8 @@ public struct LocationStart: RPCRequest, Equatable {
     public init(_ p: Params) throws(RPCError) {
         desiredAccuracy = try p.number("desiredAccuracy")
         distanceFilter = try p.number("distanceFilter")
+        allowsBackgroundLocationUpdates = try p.bool("allowsBackgroundLocationUpdates")
+        showsBackgroundLocationIndicator = try p.bool("showsBackgroundLocationIndicator")
         guard (desiredAccuracy ?? 0) >= 0 else { throw .invalidParams("\"desiredAccuracy\" must not be negative") }
         guard (distanceFilter ?? 0) >= 0 else { throw .invalidParams("\"distanceFilter\" must not be negative") }
     }
@@ -181,6 +188,8 @@ public struct LocationStart: RPCRequest, Equatable {
         var o = WireObject()
         o.set("desiredAccuracy", desiredAccuracy)
         o.set("distanceFilter", distanceFilter)
+        o.set("allowsBackgroundLocationUpdates", allowsBackgroundLocationUpdates)
+        o.set("showsBackgroundLocationIndicator", showsBackgroundLocationIndicator)
         return o.json
     }
 }

@@ -47,7 +47,7 @@ struct Run: ParsableCommand {
     var log: String?
     @Option(
         name: .customLong("allow-once-timeout"),
-        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 60): the daemon's option.", valueName: "seconds"))
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 10, the grace of \"in use\"): the daemon's option.", valueName: "seconds"))
     var allowOnceTimeout: Double?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command to run, after --.", valueName: "command"))

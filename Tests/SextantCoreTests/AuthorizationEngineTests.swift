@@ -38,9 +38,11 @@ struct AuthorizationEngineTests {
         return changes
     }
 
-    /// A foreground session 1 of `app` with an open authorization prompt for `level`.
+    /// A foreground session 1 of `app` with an open authorization prompt for `level`. The
+    /// allowOnce tests are about the mechanism: they keep RULES L5's first limit, 60 s (the
+    /// default grace is 10 s, docs/platforms.md I8).
     func engineWithOpenPrompt(level: AuthorizationLevel = .whenInUse) throws -> (AuthorizationEngine, Prompt) {
-        var engine = AuthorizationEngine()
+        var engine = AuthorizationEngine(allowOnceBackgroundLimit: 60 * Self.second)
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
         let effects = try engine.request(1, level: level, token: 10, at: clock.now).get()
         let prompt = try #require(Self.prompts(in: effects).first)

@@ -8,7 +8,8 @@ import SextantProtocol
 public struct AuthorizationEngine: Sendable {
     /// The phone whose rules decide (docs/platforms.md): read here, never branched on by services.
     public let platform: DevicePlatform
-    /// How long an app with an allowOnce grant may stay in the background (L5).
+    /// The grace G of "in use" (docs/platforms.md I8): how long an app with an allowOnce grant
+    /// or temporary full accuracy may stay in the background (L5).
     public var allowOnceBackgroundLimit: Int64
 
     public private(set) var servicesEnabled: Bool
@@ -39,7 +40,8 @@ public struct AuthorizationEngine: Sendable {
         var ios = IOSSessionFacets()
     }
 
-    public static let defaultAllowOnceBackgroundLimit: Int64 = 60_000_000_000
+    /// I8: "a few seconds" (WWDC19 705; Apple publishes no number): 10 s.
+    public static let defaultAllowOnceBackgroundLimit: Int64 = 10_000_000_000
 
     public init(
         platform: DevicePlatform = .ios, servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
@@ -87,7 +89,7 @@ public struct AuthorizationEngine: Sendable {
         let snapshot = effective(record)
         switch snapshot.status {
         case .authorizedAlways: return snapshot.accuracy
-        case .authorizedWhenInUse: return record.state == .foreground ? snapshot.accuracy : nil
+        case .authorizedWhenInUse: return record.state == .foreground || record.ios.indicatorSession ? snapshot.accuracy : nil
         default: return nil
         }
     }

@@ -16,8 +16,8 @@ public struct HubConfiguration: Sendable {
     public var ownerUID: UInt32 = UInt32(getuid())
     /// `--control-group`: its members may use the control socket too.
     public var controlGroup: UInt32?
-    /// RULES L5's 60 s; shorter only for tests.
-    public var allowOnceBackgroundLimit: Duration = .seconds(60)
+    /// The grace G of "in use" (docs/platforms.md I8, RULES L5): 10 s unless `--allow-once-timeout`.
+    public var allowOnceBackgroundLimit: Duration = .nanoseconds(AuthorizationEngine.defaultAllowOnceBackgroundLimit)
     /// How long `location.once` waits for a fix before failing with 1006.
     public var locationOnceTimeout: Duration = .seconds(30)
     /// Default speed for GPX routes without times (m/s).

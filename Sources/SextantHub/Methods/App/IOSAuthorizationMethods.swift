@@ -35,6 +35,12 @@ extension Hub {
     func declare(_ session: AppSession, _ declaration: IOSAppDeclaration) {
         applyDecision { $0.declare(session.id, declaration) }
     }
+
+    /// I8: a background session with the indicator keeps the app in use while it runs.
+    func setIndicatorSession(_ session: AppSession, running: Bool) {
+        let time = now
+        perform(applyDecision { $0.setIndicatorSession(session.id, running: running, at: time) })
+    }
 }
 
 extension StoredPermission {

@@ -8,11 +8,14 @@ struct LocationStartMethod: RPCMethod {
     static let requiresSession = true
     let desiredAccuracy: Double
     let distanceFilter: Double
+    /// A background session with the indicator (docs/platforms.md I8).
+    let withIndicator: Bool
 
     init(_ p: Params) throws(RPCError) {
         let request = try LocationStart(p)
         desiredAccuracy = request.desiredAccuracy ?? 0
         distanceFilter = request.distanceFilter ?? 0
+        withIndicator = request.allowsBackgroundLocationUpdates == true && request.showsBackgroundLocationIndicator == true
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -21,6 +24,7 @@ struct LocationStartMethod: RPCMethod {
         try hub.checkLocationAccess(session)
         let wasStreaming = session.stream != nil
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
+        hub.setIndicatorSession(session, running: withIndicator)
         // A stream that starts while the GPS source is lost hears of the loss at once,
         // once (a restart of the same stream has heard it already).
         if let loss = hub.location.loss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
@@ -38,6 +42,7 @@ struct LocationStopMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.session.stream = nil
+        call.hub.setIndicatorSession(call.session, running: false)
         return .result([:])
     }
 }
