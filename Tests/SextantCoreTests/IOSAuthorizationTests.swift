@@ -70,7 +70,8 @@ struct IOSAuthorizationTests {
     @Test("I3: the first Always power used in the background raises the upgrade prompt once; later events join it")
     func testI3_alwaysPowerInBackgroundRaisesUpgradeOnce() {
         var clock = self.clock
-        var engine = provisionalEngine()
+        var engine = provisionalEngine(state: .foreground)
+        _ = engine.setAppState(1, .background, at: clock.now)
         clock.advance(seconds: 11)  // past the grace: not in use (I8)
         let first = engine.alwaysPowerUsed(by: 1, at: clock.now)
         #expect(first.held)
@@ -82,11 +83,18 @@ struct IOSAuthorizationTests {
         #expect(T.changes(in: first.effects).isEmpty, "the app's status does not change: it is already Always")
     }
 
+    @Test("I3 I8: an app launched in the background was never in use: its first event raises the prompt at once")
+    func testI3_launchedInBackgroundIsNotInUse() {
+        var engine = provisionalEngine()  // opened in the background
+        #expect(engine.alwaysPowerUsed(by: 1, at: clock.now).held)
+    }
+
     @Test("I3: nothing is held in use (foreground, or within the grace), nor for an app with Always outright or When In Use")
     func testI3_inUseOrNotProvisionalHoldsNothing() {
         var foreground = provisionalEngine(state: .foreground)
         #expect(foreground.alwaysPowerUsed(by: 1, at: clock.now) == (false, []))
-        var withinGrace = provisionalEngine()
+        var withinGrace = provisionalEngine(state: .foreground)
+        _ = withinGrace.setAppState(1, .background, at: self.clock.now)
         var clock = self.clock
         clock.advance(seconds: 10)
         #expect(withinGrace.alwaysPowerUsed(by: 1, at: clock.now).held == false, "10 s after: still in use")

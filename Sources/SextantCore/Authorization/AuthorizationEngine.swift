@@ -111,6 +111,7 @@ public struct AuthorizationEngine: Sendable {
 
     public mutating func openSession(_ session: SessionID, app: String, state: AppState, at now: EngineTime) {
         sessions[session] = SessionRecord(app: app, state: state, backgroundSince: state == .background ? now.monotonic : nil)
+        sessions[session]?.ios.launchedInBackground = state == .background  // I8: never in use yet
     }
 
     /// The session ended: its allowOnce grant lapses (L5), its prompts go away.
@@ -157,6 +158,7 @@ public struct AuthorizationEngine: Sendable {
             effects += expire(session, at: now)
             sessions[session]?.state = .foreground
             sessions[session]?.backgroundSince = nil
+            sessions[session]?.ios.launchedInBackground = false
             record = sessions[session]!
             // L4: a request made in the background prompts now (or, with the switch
             // turned off meanwhile, hears that it is denied).

@@ -8,6 +8,7 @@ extension AuthorizationEngine {
     /// the foreground runs with the indicator.
     func isInUse(_ record: SessionRecord, at now: EngineTime) -> Bool {
         if record.state == .foreground || record.ios.indicatorSession { return true }
+        guard !record.ios.launchedInBackground else { return false }
         guard let since = record.backgroundSince else { return true }
         return now.monotonic - since <= allowOnceBackgroundLimit
     }

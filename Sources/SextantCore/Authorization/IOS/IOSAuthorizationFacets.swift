@@ -25,6 +25,8 @@ public struct IOSSessionFacets: Sendable, Equatable {
     /// A background location session the app started in the foreground with the indicator
     /// (`location.start {background: true, showsIndicator: true}`): in use while it runs (I8).
     public var indicatorSession = false
+    /// Opened in the background and not in the foreground since: no grace to run (I8).
+    public var launchedInBackground = false
 
     public init() {}
 }
