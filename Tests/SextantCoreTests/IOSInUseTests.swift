@@ -143,3 +143,21 @@ struct IOSInUseTests {
         #expect(engine.defaultsToApproximate(reduced) && !engine.defaultsToApproximate(plain))
     }
 }
+
+/// The report `permissions explain` will print (issue 39 point 4).
+@Suite("iOS authorization report")
+struct IOSAuthorizationReportTests {
+    typealias T = AuthorizationEngineTests
+
+    @Test("I2 I6 I8 I9: the report gives the facets, the keys granted and each timer with its deadline (G = 10 s after the background)")
+    func testI8_reportFacetsAndTimers() throws {
+        var clock = T.Clock()
+        var engine = try IOSInUseTests().grantedEngine()
+        #expect(engine.iosReport(app: T.app).temporaryFullAccuracyKeys == ["nearby"] && engine.iosReport(app: T.app).timers.isEmpty)
+        clock.advance(seconds: 2)
+        _ = engine.setAppState(1, .background, at: clock.now)
+        let report = engine.iosReport(app: T.app)
+        #expect(report.timers == [.init(name: "temporaryFullAccuracyExpiry", session: 1, deadline: clock.now.monotonic + 10 * T.second)])
+        #expect(report.accuracy == .reduced && !report.provisional && !report.alwaysAsked && !report.oneTime)
+    }
+}
