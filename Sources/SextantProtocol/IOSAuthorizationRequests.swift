@@ -7,13 +7,15 @@ public struct IOSAppDeclaration: Sendable, Equatable {
     /// `NSLocationDefaultAccuracyReduced`: the authorization prompt defaults to approximate.
     public var defaultAccuracyReduced: Bool
     /// `UIBackgroundModes`: `location` lets the app have locations in the background (I12).
-    public var backgroundModes: [String]
+    /// Nil when the app did not say (every client from before platforms): not modelled, the
+    /// app is served in the background as its authorization allows.
+    public var backgroundModes: [String]?
 
     public static let maxPurposeKeys = 32
     public static let maxTextLength = 1024
     public static let maxBackgroundModes = 16
 
-    public init(temporaryUsageDescriptions: [String: String] = [:], defaultAccuracyReduced: Bool = false, backgroundModes: [String] = []) {
+    public init(temporaryUsageDescriptions: [String: String] = [:], defaultAccuracyReduced: Bool = false, backgroundModes: [String]? = nil) {
         self.temporaryUsageDescriptions = temporaryUsageDescriptions
         self.defaultAccuracyReduced = defaultAccuracyReduced
         self.backgroundModes = backgroundModes
@@ -37,22 +39,23 @@ public struct IOSAppDeclaration: Sendable, Equatable {
             }
         }
         defaultAccuracyReduced = try p.bool("defaultAccuracyReduced") ?? false
-        let modes = try p.stringList("backgroundModes") ?? []
-        guard modes.count <= Self.maxBackgroundModes, modes.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else {
+        let modes = try p.stringList("backgroundModes")
+        guard (modes?.count ?? 0) <= Self.maxBackgroundModes, (modes ?? []).allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 }) else {
             throw .invalidParams("\"backgroundModes\" is at most \(Self.maxBackgroundModes) names of 1-64 bytes, e.g. [\"location\"]")
         }
         backgroundModes = modes
     }
 
-    /// Whether `UIBackgroundModes` holds `location`.
-    public var declaresLocationBackgroundMode: Bool { backgroundModes.contains("location") }
+    /// Whether locations may reach the app in the background (I12): `UIBackgroundModes`
+    /// holds `location`, or the app said nothing of its modes.
+    public var allowsBackgroundLocation: Bool { backgroundModes?.contains("location") ?? true }
 
     /// The members as `hello` sends them; defaults left out.
     public var members: [String: JSONValue] {
         var o: [String: JSONValue] = [:]
         if !temporaryUsageDescriptions.isEmpty { o["temporaryUsageDescriptions"] = .object(temporaryUsageDescriptions.mapValues { .string($0) }) }
         if defaultAccuracyReduced { o["defaultAccuracyReduced"] = true }
-        if !backgroundModes.isEmpty { o["backgroundModes"] = .array(backgroundModes.map { .string($0) }) }
+        if let backgroundModes { o["backgroundModes"] = .array(backgroundModes.map { .string($0) }) }
         return o
     }
 }

@@ -161,3 +161,38 @@ struct IOSAuthorizationReportTests {
         #expect(report.accuracy == .reduced && !report.provisional && !report.alwaysAsked && !report.oneTime)
     }
 }
+
+/// I12: background delivery needs the `location` background mode.
+@Suite("Authorization engine, iOS background mode (I12)")
+struct IOSBackgroundModeTests {
+    typealias T = AuthorizationEngineTests
+
+    func alwaysEngine(modes: [String]?) -> AuthorizationEngine {
+        var engine = AuthorizationEngine(permissions: [T.app: StoredPermission(status: .authorizedAlways, accuracy: .full, updated: T.Clock().now.wall)])
+        engine.openSession(1, app: T.app, state: .foreground, at: T.Clock().now)
+        engine.declare(1, IOSAppDeclaration(backgroundModes: modes))
+        _ = engine.setAppState(1, .background, at: T.Clock().now)
+        return engine
+    }
+
+    @Test("I12: with Always, an app that declared its background modes without location gets nothing in the background; with location, or saying nothing, it does")
+    func testI12_backgroundNeedsLocationMode() {
+        #expect(alwaysEngine(modes: ["fetch"]).locationAccuracy(for: 1) == nil)
+        #expect(alwaysEngine(modes: []).locationAccuracy(for: 1) == nil)
+        #expect(alwaysEngine(modes: ["location"]).locationAccuracy(for: 1) == .full)
+        #expect(alwaysEngine(modes: nil).locationAccuracy(for: 1) == .full, "not modelled for a client that says nothing")
+        var front = alwaysEngine(modes: ["fetch"])
+        _ = front.setAppState(1, .foreground, at: T.Clock().now)
+        #expect(front.locationAccuracy(for: 1) == .full)
+    }
+
+    @Test("I8 I12: When In Use with the indicator delivers in the background only with the location mode")
+    func testI12_indicatorNeedsLocationMode() {
+        var engine = AuthorizationEngine(permissions: [T.app: StoredPermission(status: .authorizedWhenInUse, accuracy: .full, updated: T.Clock().now.wall)])
+        engine.openSession(1, app: T.app, state: .foreground, at: T.Clock().now)
+        engine.declare(1, IOSAppDeclaration(backgroundModes: ["audio"]))
+        _ = engine.setIndicatorSession(1, running: true, at: T.Clock().now)
+        _ = engine.setAppState(1, .background, at: T.Clock().now)
+        #expect(engine.locationAccuracy(for: 1) == nil)
+    }
+}

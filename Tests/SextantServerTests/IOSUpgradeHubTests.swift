@@ -94,3 +94,25 @@ struct IOSUpgradeHubTests {
         #expect(try await setting.control.drainEvents().filter { $0.method == Event.prompt }.isEmpty)
     }
 }
+
+/// I12 through app.sock: told why at `location.start`.
+@Suite("iOS background mode, in process", .timeLimit(.minutes(1)))
+struct IOSBackgroundModeHubTests {
+    @Test("I12: location.start from the background without the location mode fails with 1001 saying why; with it, it streams")
+    func testI12_startFromBackgroundToldWhy() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        _ = try await control.call(Method.permissionsSet, ["app": "com.example.run", "status": "authorizedAlways"])
+        let without = try await hub.connect(.app)
+        _ = try await without.call(Method.hello, ["app": "com.example.run", "state": "background", "backgroundModes": ["fetch"]])
+        let refused = try await without.request(Method.locationStart)
+        #expect(refused["error"]?["code"] == 1001 && refused["error"]?["message"]?.stringValue?.contains("background mode") == true, "\(refused)")
+        let with = try await hub.connect(.app)
+        _ = try await with.call(Method.hello, ["app": "com.example.run", "state": "background", "backgroundModes": ["location"]])
+        _ = try await with.call(Method.locationStart)
+        _ = try await control.call(Method.deviceSet, ["location": ["lat": 48.0, "lon": 2.0, "hAcc": 5]])
+        #expect(try await with.drainEvents().contains { $0.method == Event.location })
+        #expect(try await without.drainEvents().isEmpty)
+        withExtendedLifetime(hub) {}
+    }
+}

@@ -88,8 +88,10 @@ public struct AuthorizationEngine: Sendable {
         guard let record = sessions[session] else { return nil }
         let snapshot = effective(record)
         switch snapshot.status {
-        case .authorizedAlways: return snapshot.accuracy
-        case .authorizedWhenInUse: return record.state == .foreground || record.ios.indicatorSession ? snapshot.accuracy : nil
+        case .authorizedAlways: return record.state == .foreground || record.ios.declaration.allowsBackgroundLocation ? snapshot.accuracy : nil
+        case .authorizedWhenInUse:
+            let inBackground = record.ios.indicatorSession && record.ios.declaration.allowsBackgroundLocation  // I8, I12
+            return record.state == .foreground || inBackground ? snapshot.accuracy : nil
         default: return nil
         }
     }

@@ -36,6 +36,17 @@ extension Hub {
         applyDecision { $0.declare(session.id, declaration) }
     }
 
+    /// I12: `location.start` from the background by an app authorized for it that declared
+    /// its background modes without `location` fails with 1001, saying why.
+    func checkBackgroundMode(_ session: AppSession) throws(RPCError) {
+        guard appState(of: session) == .background, authorization.authorization(of: session.id).status == .authorizedAlways,
+            authorization.declaration(of: session.id)?.allowsBackgroundLocation == false
+        else { return }
+        throw RPCError(
+            .notAuthorized,
+            "the app did not declare the location background mode at hello (backgroundModes: [\"location\"], UIBackgroundModes): it gets no locations in the background")
+    }
+
     /// I8: a background session with the indicator keeps the app in use while it runs.
     func setIndicatorSession(_ session: AppSession, running: Bool) {
         let time = now

@@ -22,6 +22,7 @@ struct LocationStartMethod: RPCMethod {
         let hub = call.hub
         let session = call.session!
         try hub.checkLocationAccess(session)
+        try hub.checkBackgroundMode(session)
         let wasStreaming = session.stream != nil
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
         hub.setIndicatorSession(session, running: withIndicator)
