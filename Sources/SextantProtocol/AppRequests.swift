@@ -8,6 +8,8 @@ public struct Hello: RPCRequest, Equatable {
     public var state: AppState?
     /// The interface orientations the app supports, duplicates dropped, in its order.
     public var orientations: [InterfaceOrientation]?
+    /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
+    public var declaration = IOSAppDeclaration()
 
     public init(app: String, state: AppState? = nil, orientations: [InterfaceOrientation]? = nil) {
         self.app = app
@@ -20,6 +22,7 @@ public struct Hello: RPCRequest, Equatable {
         guard AppID.isValid(app) else { throw .invalidParams("\"app\" must be 1-255 of [A-Za-z0-9._-], e.g. com.example.maps") }
         state = try p.name("state", as: AppState.self)
         orientations = try p.interfaceOrientations("orientations")
+        declaration = try IOSAppDeclaration(p)
     }
 
     public var params: JSONValue {
@@ -27,6 +30,7 @@ public struct Hello: RPCRequest, Equatable {
         o.set("app", app)
         o.set("state", state)
         if let orientations { o["orientations"] = .array(orientations.map { .string($0.rawValue) }) }
+        for (key, value) in declaration.members { o[key] = value }
         return o.json
     }
 }
@@ -185,6 +189,11 @@ public struct LocationStart: RPCRequest, Equatable {
     public var desiredAccuracy: Double?
     /// Metres a fix must move from the last one sent; 0 sends every fix.
     public var distanceFilter: Double?
+    /// iOS: Core Location's `allowsBackgroundLocationUpdates` and
+    /// `showsBackgroundLocationIndicator`: both, from the foreground, keep the app in use
+    /// while the stream runs (docs/platforms.md I8).
+    public var allowsBackgroundLocationUpdates: Bool?
+    public var showsBackgroundLocationIndicator: Bool?
 
     public init(desiredAccuracy: Double? = nil, distanceFilter: Double? = nil) {
         self.desiredAccuracy = desiredAccuracy
@@ -194,6 +203,8 @@ public struct LocationStart: RPCRequest, Equatable {
     public init(_ p: Params) throws(RPCError) {
         desiredAccuracy = try p.number("desiredAccuracy")
         distanceFilter = try p.number("distanceFilter")
+        allowsBackgroundLocationUpdates = try p.bool("allowsBackgroundLocationUpdates")
+        showsBackgroundLocationIndicator = try p.bool("showsBackgroundLocationIndicator")
         guard (desiredAccuracy ?? 0) >= 0 else { throw .invalidParams("\"desiredAccuracy\" must not be negative") }
         guard (distanceFilter ?? 0) >= 0 else { throw .invalidParams("\"distanceFilter\" must not be negative") }
     }
@@ -202,6 +213,8 @@ public struct LocationStart: RPCRequest, Equatable {
         var o = WireObject()
         o.set("desiredAccuracy", desiredAccuracy)
         o.set("distanceFilter", distanceFilter)
+        o.set("allowsBackgroundLocationUpdates", allowsBackgroundLocationUpdates)
+        o.set("showsBackgroundLocationIndicator", showsBackgroundLocationIndicator)
         return o.json
     }
 }

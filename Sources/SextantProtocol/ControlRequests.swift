@@ -56,11 +56,15 @@ public struct PermissionsSet: RPCRequest, Equatable {
     public var grants: Set<AndroidPermission>?
     /// On an Android phone: the dialog's denials in a row, 0–2 (AN5: 2 is don't ask again).
     public var denials: Int?
+    /// iOS: `authorizedAlways` given provisionally, as While Using answered to an Always
+    /// request gives it (docs/platforms.md I2); only with `authorizedAlways`.
+    public var provisional: Bool?
 
-    public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil) {
+    public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil, provisional: Bool? = nil) {
         self.app = app
         self.status = status
         self.accuracy = accuracy
+        self.provisional = provisional
     }
 
     public init(app: String, grants: Set<AndroidPermission>, denials: Int? = nil) {
@@ -83,6 +87,10 @@ public struct PermissionsSet: RPCRequest, Equatable {
             status = try p.required("status", as: AuthorizationStatus.self)
         }
         accuracy = try p.name("accuracy", as: LocationAccuracy.self)
+        provisional = try p.bool("provisional")
+        if provisional == true, status != .authorizedAlways {
+            throw .invalidParams("\"provisional\" applies only to authorizedAlways (While Using given to an Always request)")
+        }
     }
 
     public var params: JSONValue {
@@ -92,6 +100,7 @@ public struct PermissionsSet: RPCRequest, Equatable {
         o.set("accuracy", accuracy)
         if let grants { o["grants"] = .array(AndroidPermission.allCases.filter(grants.contains).map { .string($0.rawValue) }) }
         if let denials { o["denials"] = .int(Int64(denials)) }
+        o.set("provisional", provisional)
         return o.json
     }
 }

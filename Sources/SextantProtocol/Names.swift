@@ -28,17 +28,28 @@ public enum PromptChoice: String, Sendable, CaseIterable, Codable {
     case settings, cancel
     // Android's location dialog (docs/platforms.md AN3).
     case whileUsing, onlyThisTime, allowAllTheTime
+    // The iOS upgrade prompt (docs/platforms.md I3): Keep Only While Using / Change to Always Allow.
+    case keepWhileUsing, changeToAlways
+    // The iOS temporary full-accuracy prompt (I9).
+    case allow, deny
 
     public var isAlertChoice: Bool { self == .settings || self == .cancel }
 
     /// A button of Android's dialog only; an Android dialog takes the iOS names too (AN3).
     public var isAndroidChoice: Bool { self == .whileUsing || self == .onlyThisTime || self == .allowAllTheTime }
+
+    /// A choice of the authorization prompt (L5), the only ones a prompt policy may name (L12).
+    public var isAuthorizationChoice: Bool { self == .allowOnce || self == .allowWhileUsing || self == .allowAlways || self == .dontAllow }
 }
 
 public enum PromptKind: String, Sendable, CaseIterable, Codable {
     case authorization, servicesOff
     /// Android's location permission dialog (docs/platforms.md AN3).
     case androidLocation
+    /// iOS: Keep Only While Using / Change to Always Allow (docs/platforms.md I3, I5).
+    case alwaysUpgrade
+    /// iOS: a purpose key's one-time full accuracy, allow or deny (I9).
+    case temporaryFullAccuracy
 }
 
 public enum DeviceOrientation: String, Sendable, CaseIterable, Codable {
@@ -163,6 +174,8 @@ public enum Method {
     public static let timeSet = "time.set"
     public static let timeAdvance = "time.advance"
     public static let timeReset = "time.reset"
+    // iOS temporary full accuracy (docs/platforms.md I9, I10): app socket.
+    public static let authorizationRequestTemporaryFullAccuracy = "authorization.requestTemporaryFullAccuracy"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -187,6 +200,7 @@ public enum Method {
         deviceMotionStart, deviceMotionStop,
         permissionsExplain,
         timeGet, timeSet, timeAdvance, timeReset,
+        authorizationRequestTemporaryFullAccuracy,
     ]
 }
 

@@ -29,6 +29,10 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
     /// An app's request that would store something for a new app id of a uid that holds as
     /// many app ids with something stored as it may (docs/security.md "App ids and uids").
     case tooManyApps = 1013
+    /// `authorization.requestTemporaryFullAccuracy` refused as iOS refuses it
+    /// (`kCLErrorPromptDeclined`): the purpose key was not declared at `hello`, the accuracy
+    /// is already full, or the app is in the background (docs/platforms.md I10).
+    case promptDeclined = 1014
 
     public var name: String {
         switch self {
@@ -51,6 +55,7 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .tooManyRegions: return "tooManyRegions"
         case .regionMonitoringUnavailable: return "regionMonitoringUnavailable"
         case .tooManyApps: return "tooManyApps"
+        case .promptDeclined: return "promptDeclined"
         }
     }
 
@@ -78,6 +83,8 @@ public enum RPCErrorCode: Int, Sendable, CaseIterable {
         case .regionMonitoringUnavailable: return "region.monitor with reduced accuracy: region monitoring needs full accuracy"
         case .tooManyApps:
             return "a new app id's first decision or region past its uid's limit of app ids with something stored (256 unless sextantd --max-apps-per-uid)"
+        case .promptDeclined:
+            return "iOS: authorization.requestTemporaryFullAccuracy with a purpose key not declared at hello, accuracy already full, or from the background"
         }
     }
 }

@@ -131,6 +131,10 @@ public final class SextantStore: Sendable {
             try db.execute(sql: "CREATE TABLE motion_permission (app TEXT PRIMARY KEY NOT NULL, status TEXT NOT NULL)")
         }
         migrator.registerMigration("v5: android permissions") { db in try createAndroidPermissionTable(db) }
+        migrator.registerMigration("v6: ios facets") { db in
+            try db.execute(
+                sql: "CREATE TABLE ios_facet (app TEXT PRIMARY KEY NOT NULL, provisional INTEGER NOT NULL, always_asked INTEGER NOT NULL)")
+        }
         return migrator
     }
 
@@ -213,6 +217,12 @@ public final class SextantStore: Sendable {
                 try setting(db, "platform", platform.storedValue)
             case .androidPermission(let app, let entry):
                 try saveAndroidPermission(db, app, entry)
+            case .iosFacets(let app, let facets?):
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO ios_facet (app, provisional, always_asked) VALUES (?, ?, ?)",
+                    arguments: [app, facets.provisional ? 1 : 0, facets.alwaysAsked ? 1 : 0])
+            case .iosFacets(let app, nil):
+                try db.execute(sql: "DELETE FROM ios_facet WHERE app = ?", arguments: [app])
             }
         }
     }

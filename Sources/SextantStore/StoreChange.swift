@@ -26,6 +26,8 @@ public enum StoreChange: Sendable, Equatable {
     case platform(DevicePlatform)
     /// An app's Android permissions (docs/platforms.md AN19); nil forgets them.
     case androidPermission(app: String, AndroidAppPermissions?)
+    /// An iOS app's provisional and Always-asked facets (docs/platforms.md I2, I6); nil forgets them.
+    case iosFacets(app: String, IOSAppFacets?)
 }
 
 extension StoreChange {
@@ -38,6 +40,7 @@ extension StoreChange {
         case .permission(_, nil), .servicesEnabled, .policy, .owner, .regionRemoved, .timeZoneOverride, .motionPermission(_, nil), .platform,
             .androidPermission(_, nil):
             return nil
+        case .iosFacets(let app, let facets): return facets == nil ? nil : app
         }
     }
 }
@@ -71,6 +74,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var platform: DevicePlatform? = nil
     /// App id → its Android permissions (docs/platforms.md AN19).
     public var androidPermissions: [String: AndroidAppPermissions] = [:]
+    /// App id → its iOS facets (docs/platforms.md I2, I6).
+    public var iosFacets: [String: IOSAppFacets] = [:]
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

@@ -31,12 +31,14 @@ struct StoreReader {
             guard let owner = UInt32(exactly: uid) else { throw row.bad("uid", "\(uid) is not a uid (0...\(UInt32.max))") }
             owners[try row.appID("app")] = owner
         }
-        return StoreSnapshot(
+        var snapshot = StoreSnapshot(
             permissions: permissions, servicesEnabled: try Self.boolean(settings["servicesEnabled"], default: true),
             policy: try Self.policy(settings), fudgers: fudgers, owners: owners, regions: try regions(),
             timeZoneOverride: try Self.timeZone(settings["timeZone"]),
             motionPermissions: try motionPermissions(), platform: try Self.platform(settings["platform"]),
             androidPermissions: try androidPermissions())
+        snapshot.iosFacets = try iosFacets()
+        return snapshot
     }
 
     private static func platform(_ setting: (value: String, row: CheckedRow)?) throws -> DevicePlatform? {
@@ -52,6 +54,20 @@ struct StoreReader {
         guard let setting else { return nil }
         guard TimeZoneID.isWellFormed(setting.value) else { throw setting.row.bad("value", TimeZoneID.problem(setting.value)) }
         return setting.value
+    }
+
+    /// Every iOS app's provisional and Always-asked facets (docs/platforms.md I2, I6).
+    private func iosFacets() throws -> [String: IOSAppFacets] {
+        var facets: [String: IOSAppFacets] = [:]
+        try forEachRow("ios_facet", columns: ["app", "provisional", "always_asked"]) { row in
+            let flags = try ["provisional", "always_asked"].map { column in
+                let value = try row.integer(column)
+                guard value == 0 || value == 1 else { throw row.bad(column, "not 0 or 1") }
+                return value == 1
+            }
+            facets[try row.appID("app")] = IOSAppFacets(provisional: flags[0], alwaysAsked: flags[1])
+        }
+        return facets
     }
 
     /// Every app's Motion & Fitness status (RULES A11).

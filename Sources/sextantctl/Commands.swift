@@ -104,7 +104,7 @@ struct Permissions: ParsableCommand {
             ["APP", "STATUS", "ACCURACY", "UPDATED", "UID"],
             (entries.arrayValue ?? []).map { e in
                 [
-                    Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Text.plain(e["status"]),
+                    Text.plain(e["app"]), e["allowOnce"]?.boolValue == true ? "allowOnce" : Permissions.status(e),
                     Text.plain(e["accuracy"]), Text.plain(e["updated"]), e["uid"]?.isNull == false ? Text.plain(e["uid"]) : "-",
                 ]
             })
@@ -120,7 +120,12 @@ struct Permissions: ParsableCommand {
     }
 
     static func entry(_ e: JSONValue) -> String {
-        "\(Text.plain(e["app"])): \(Text.plain(e["status"])), \(Text.plain(e["accuracy"])) accuracy"
+        "\(Text.plain(e["app"])): \(Permissions.status(e)), \(Text.plain(e["accuracy"])) accuracy"
+    }
+
+    /// The status, and for an iOS provisional Always what Settings says (docs/platforms.md I2).
+    static func status(_ e: JSONValue) -> String {
+        e["provisional"]?.boolValue == true ? "\(Text.plain(e["status"])) (provisional: While Using)" : Text.plain(e["status"])
     }
 
     struct List: ParsableCommand {
@@ -179,45 +184,6 @@ struct Prompts: ParsableCommand {
                     Text.table(
                         ["ID", "APP", "KIND", "LEVEL", "AGE"],
                         (list.arrayValue ?? []).map { [Text.plain($0["id"]), Text.plain($0["app"]), Text.plain($0["kind"]), Text.plain($0["level"]), Text.age($0["created"])] })
-                }
-            }
-        }
-    }
-
-    struct Answer: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow (Android: whileUsing, onlyThisTime, allowAllTheTime); an alert: settings or cancel.",
-            usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate]")
-        @OptionGroup var common: CommonOptions
-        @Option(help: "Answer this app's oldest pending prompt instead of naming its id.", completion: Completions.appIDs) var app: String?
-        @Argument(help: ArgumentHelp("The prompt id (as prompts list shows it; not with --app), then the choice.", valueName: "id-and-choice"), completion: Completions.promptAnswerWords)
-        var words: [String]
-        @Flag(help: "Grant approximate (reduced) accuracy instead of precise.") var approximate = false
-
-        func validate() throws {
-            guard words.count == (app == nil ? 2 : 1) else {
-                throw ValidationError(app == nil ? "give the prompt's ID and a CHOICE, or --app APP and a CHOICE" : "with --app, give the CHOICE alone")
-            }
-        }
-
-        func run() throws {
-            try reporting {
-                let connection = try common.control()
-                let id: String
-                if let app {
-                    let pending = try connection.call(PromptsList()).arrayValue ?? []
-                    guard let prompt = pending.first(where: { $0["app"]?.stringValue == app }), let found = prompt["id"]?.stringValue else {
-                        throw Failure("no pending prompt for \(app) (sextantctl prompts wait --app \(app) waits for one)")
-                    }
-                    id = found
-                } else {
-                    id = words[0]
-                }
-                let params: JSONValue = ["id": .string(id), "choice": .string(words[words.count - 1]), "precise": .bool(!approximate)]
-                common.output(try connection.call(try common.request(PromptsAnswer.self, params))) { r in
-                    var s = "\(r.id) (\(r.app)): \(r.choice.rawValue)"
-                    if let given = r.authorization { s += " → \(given.status.rawValue), \(given.accuracy.rawValue) accuracy" }
-                    return s
                 }
             }
         }

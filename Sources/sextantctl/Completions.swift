@@ -11,8 +11,11 @@ enum Completions {
     static let statuses = CompletionKind.list(["notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways"])
     static let accuracies = CompletionKind.list(["full", "reduced"])
     /// A prompt's choices, then an alert's (`prompts.answer`).
-    static let choiceWords = ["allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "whileUsing", "onlyThisTime", "allowAllTheTime"]
-    static let policies = CompletionKind.list(["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice && !$0.isAndroidChoice }.map(\.rawValue))
+    static let choiceWords = [
+        "allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "whileUsing", "onlyThisTime", "allowAllTheTime",
+        "keepWhileUsing", "changeToAlways", "allow", "deny",
+    ]
+    static let policies = CompletionKind.list(["ask"] + PromptChoice.allCases.filter(\.isAuthorizationChoice).map(\.rawValue))
     /// A replay's speed: `max`, or a factor of real time (any number; these are examples).
     static let speeds = CompletionKind.list([ReplaySpeed.max.description, "1", "2", "10"])
     /// `gnss profile`'s SPEC: a preset (RULES N3) or off; events follow a comma.

@@ -21,6 +21,8 @@ extension Permissions {
         var grant: String?
         @Option(help: ArgumentHelp("Android: the dialog's denials in a row: 0, 1 (user-set) or 2 (don't ask again).", valueName: "n"))
         var denials: Int?
+        @Flag(help: "iOS: authorizedAlways given provisionally (While Using answered to an Always request): the next background region, visit or significant change raises the upgrade prompt.")
+        var provisional = false
 
         func validate() throws {
             if status == nil, grant == nil, denials == nil { throw ValidationError("give a STATUS, or on an Android phone --grant LIST") }
@@ -35,6 +37,7 @@ extension Permissions {
                     params["grants"] = .array(grant.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
                 }
                 if let denials { params["denials"] = .int(Int64(denials)) }
+                if provisional { params["provisional"] = true }
                 let connection = try common.control()
                 let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
                 common.output(Permissions.warning(of: answer), human: Self.entry)

@@ -47,7 +47,7 @@ struct Run: ParsableCommand {
     var log: String?
     @Option(
         name: .customLong("allow-once-timeout"),
-        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 60): the daemon's option.", valueName: "seconds"))
+        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (default 10, the grace of \"in use\"): the daemon's option.", valueName: "seconds"))
     var allowOnceTimeout: Double?
     @Option(help: ArgumentHelp("The phone to play (docs/platforms.md PF1): the daemon's option.", valueName: "ios|android"))
     var platform: String?
@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
         if androidAPI != nil || platform != nil, case .failure(let problem) = DevicePlatform.parse(name: platform ?? "ios", androidAPI: androidAPI) {
             throw ValidationError(problem.description)
         }
-        let modes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice && !$0.isAndroidChoice }.map(\.rawValue)
+        let modes = ["ask"] + PromptChoice.allCases.filter(\.isAuthorizationChoice).map(\.rawValue)
         if let promptPolicy, !modes.contains(promptPolicy) {
             throw ValidationError("--prompt-policy must be one of: \(modes.joined(separator: ", "))")
         }

@@ -192,8 +192,10 @@ struct SextantdCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("allow-once-timeout"),
-        help: ArgumentHelp("Seconds an allowOnce grant survives in the background (above 0, at most 86400; default 60, RULES L5).", valueName: "seconds"))
-    var allowOnceTimeout: Double = 60
+        help: ArgumentHelp(
+            "The grace of \"in use\": seconds an allowOnce grant or temporary full accuracy survives in the background (above 0, at most 86400; default 10, docs/platforms.md I8).",
+            valueName: "seconds"))
+    var allowOnceTimeout: Double = Double(AuthorizationEngine.defaultAllowOnceBackgroundLimit) / 1e9
 
     @Option(
         name: .customLong("exit-with-fd"),

@@ -45,8 +45,9 @@ struct AuthorizationFlowTests {
         #expect(list.arrayValue?.first?["app"] == "com.example.maps")
         #expect(list.arrayValue?.first?["allowOnce"] == false)
 
-        // L4: the app had its prompt this session; asking again answers at once.
-        #expect(try app.call(Method.authorizationRequest, ["level": "always"])["status"] == "authorizedWhenInUse")
+        // L4: the app had its prompt this session; asking again answers at once. (Asking for
+        // Always from When-In-Use would prompt at once: docs/platforms.md I5.)
+        #expect(try app.call(Method.authorizationRequest, ["level": "whenInUse"])["status"] == "authorizedWhenInUse")
 
         // Answering a prompt that is gone is 1005.
         let again = try daemon.ctl(["prompts", "answer", id, "dontAllow"])

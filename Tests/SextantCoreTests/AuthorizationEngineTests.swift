@@ -38,9 +38,11 @@ struct AuthorizationEngineTests {
         return changes
     }
 
-    /// A foreground session 1 of `app` with an open authorization prompt for `level`.
+    /// A foreground session 1 of `app` with an open authorization prompt for `level`. The
+    /// allowOnce tests are about the mechanism: they keep RULES L5's first limit, 60 s (the
+    /// default grace is 10 s, docs/platforms.md I8).
     func engineWithOpenPrompt(level: AuthorizationLevel = .whenInUse) throws -> (AuthorizationEngine, Prompt) {
-        var engine = AuthorizationEngine()
+        var engine = AuthorizationEngine(allowOnceBackgroundLimit: 60 * Self.second)
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
         let effects = try engine.request(1, level: level, token: 10, at: clock.now).get()
         let prompt = try #require(Self.prompts(in: effects).first)
@@ -163,12 +165,14 @@ struct AuthorizationEngineTests {
         #expect(Self.prompts(in: try engine.request(2, level: .whenInUse, token: 13, at: clock.now).get()).count == 1)
     }
 
+    // An Always request from authorizedWhenInUse prompts at once on iOS 13.4 and later
+    // (docs/platforms.md I5): that row asks for whenInUse.
     @Test("L4: a request from a decided status answers at once with that status and opens nothing",
-          arguments: [AuthorizationStatus.denied, .authorizedWhenInUse, .authorizedAlways])
-    func l4OnlyFromNotDetermined(status: AuthorizationStatus) throws {
+          arguments: [(AuthorizationStatus.denied, AuthorizationLevel.always), (.authorizedWhenInUse, .whenInUse), (.authorizedAlways, .always)])
+    func l4OnlyFromNotDetermined(status: AuthorizationStatus, level: AuthorizationLevel) throws {
         var engine = AuthorizationEngine(permissions: [Self.app: StoredPermission(status: status, accuracy: .full, updated: clock.now.wall)])
         engine.openSession(1, app: Self.app, state: .foreground, at: clock.now)
-        let effects = try engine.request(1, level: .always, token: 3, at: clock.now).get()
+        let effects = try engine.request(1, level: level, token: 3, at: clock.now).get()
         #expect(Self.prompts(in: effects).isEmpty)
         #expect(Self.replies(in: effects) == [3: Self.snapshot(status)])
     }
@@ -199,15 +203,17 @@ struct AuthorizationEngineTests {
 
     // MARK: - L5: the choices
 
+    // While Using answered to an Always request gives Always provisionally on iOS
+    // (docs/platforms.md I2): the While Using rows answer a whenInUse request.
     @Test("L5: allowWhileUsing, allowAlways and dontAllow store their status; precise false stores reduced",
           arguments: [
-            (PromptChoice.allowWhileUsing, AuthorizationStatus.authorizedWhenInUse, true),
-            (.allowWhileUsing, .authorizedWhenInUse, false),
-            (.allowAlways, .authorizedAlways, true),
-            (.dontAllow, .denied, true),
+            (PromptChoice.allowWhileUsing, AuthorizationStatus.authorizedWhenInUse, true, AuthorizationLevel.whenInUse),
+            (.allowWhileUsing, .authorizedWhenInUse, false, .whenInUse),
+            (.allowAlways, .authorizedAlways, true, .always),
+            (.dontAllow, .denied, true, .always),
           ])
-    func l5StoredChoices(choice: PromptChoice, status: AuthorizationStatus, precise: Bool) throws {
-        var (engine, prompt) = try engineWithOpenPrompt(level: .always)
+    func l5StoredChoices(choice: PromptChoice, status: AuthorizationStatus, precise: Bool, level: AuthorizationLevel) throws {
+        var (engine, prompt) = try engineWithOpenPrompt(level: level)
         let result = try engine.answer(prompt.id, choice: choice, precise: precise, at: clock.now)
         let accuracy: LocationAccuracy = precise ? .full : .reduced
         let stored = StoredPermission(status: status, accuracy: accuracy, updated: clock.now.wall)

@@ -53,6 +53,7 @@ struct HubDispatchTests {
             MethodTable.appSocket().names == [
                 "activity.authorization", "activity.query", "activity.start", "activity.stop", "activity.transitions.start", "activity.transitions.stop",
                 "altimeter.start", "altimeter.stop", "app.update", "authorization.get", "authorization.request",
+                "authorization.requestTemporaryFullAccuracy",
                 "deviceMotion.start", "deviceMotion.stop",
                 "heading.start", "heading.stop",
                 "hello", "light.start", "light.stop", "location.once", "location.start",

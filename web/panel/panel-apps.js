@@ -126,6 +126,18 @@ export class PanelApps {
             button(choices, "Cancel", "cancel", () => answer("cancel", true), "choice-cancel");
         } else if (prompt.kind === "androidLocation") {
             this.androidDialog(prompt, title, text, choices, answer);
+        } else if (prompt.kind === "alwaysUpgrade") {
+            // iOS's second prompt (docs/platforms.md I3–I5).
+            title.textContent = `Allow “${prompt.app}” to also use your location even when you are not using the app?`;
+            text.textContent = `session ${prompt.session}, raised ${prompt.created}`;
+            button(choices, "Keep Only While Using", "keepWhileUsing", () => answer("keepWhileUsing", true), "choice-keepWhileUsing");
+            button(choices, "Change to Always Allow", "changeToAlways", () => answer("changeToAlways", true), "choice-changeToAlways primary");
+        } else if (prompt.kind === "temporaryFullAccuracy") {
+            // iOS's temporary full accuracy for a purpose key (I9).
+            title.textContent = `“${prompt.app}” would like to use your precise location (${prompt.purposeKey})`;
+            text.textContent = `session ${prompt.session}, raised ${prompt.created}`;
+            button(choices, "Allow Once", "allow", () => answer("allow", true), "choice-allow primary");
+            button(choices, "Don't Allow", "deny", () => answer("deny", true), "choice-deny danger");
         } else {
             title.textContent = `Allow “${prompt.app}” to use your location?`;
             text.textContent = `asks for ${prompt.level || "location"} — session ${prompt.session}, raised ${prompt.created}`;

@@ -8,7 +8,8 @@ import SextantProtocol
 public struct AuthorizationEngine: Sendable {
     /// The phone whose rules decide (docs/platforms.md): read here, never branched on by services.
     public let platform: DevicePlatform
-    /// How long an app with an allowOnce grant may stay in the background (L5).
+    /// The grace G of "in use" (docs/platforms.md I8): how long an app with an allowOnce grant
+    /// or temporary full accuracy may stay in the background (L5).
     public var allowOnceBackgroundLimit: Int64
 
     public private(set) var servicesEnabled: Bool
@@ -18,9 +19,11 @@ public struct AuthorizationEngine: Sendable {
     var sessions: [SessionID: SessionRecord] = [:]
     /// Open prompts in creation order.
     public internal(set) var prompts: [Prompt] = []
+    var promptCounter: UInt64 = 0
     /// An Android phone's permissions (docs/platforms.md AN1–AN19, Android/).
     public internal(set) var android: AndroidPermissions
-    private var promptCounter: UInt64 = 0
+    /// The iOS profile's facets (docs/platforms.md I1–I12): IOS/.
+    public internal(set) var ios: IOSAuthorizationFacets
 
     struct SessionRecord: Sendable {
         var app: String
@@ -36,14 +39,19 @@ public struct AuthorizationEngine: Sendable {
         var heldByControl = false
         /// `authorization.request`s waiting for the foreground or for an open prompt.
         var waiting: [(token: RequestToken, level: AuthorizationLevel)] = []
+        /// What the app declared at hello, its temporary full-accuracy grants (IOS/).
+        var ios = IOSSessionFacets()
     }
 
-    public static let defaultAllowOnceBackgroundLimit: Int64 = 60_000_000_000
+    /// I8: "a few seconds" (WWDC19 705; Apple publishes no number): 10 s.
+    public static let defaultAllowOnceBackgroundLimit: Int64 = 10_000_000_000
 
     public init(
         platform: DevicePlatform = .ios, servicesEnabled: Bool = true, permissions: [String: StoredPermission] = [:], policy: PromptPolicy = .ask,
-        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit, android: [String: AndroidAppPermissions] = [:]
+        allowOnceBackgroundLimit: Int64 = AuthorizationEngine.defaultAllowOnceBackgroundLimit, android: [String: AndroidAppPermissions] = [:],
+        iosFacets: [String: IOSAppFacets] = [:]
     ) {
+        self.ios = IOSAuthorizationFacets(apps: iosFacets)
         self.platform = platform
         self.android = AndroidPermissions(apps: android)
         self.servicesEnabled = servicesEnabled
@@ -69,9 +77,9 @@ public struct AuthorizationEngine: Sendable {
     /// The session's decision ignoring the switch: its allowOnce grant, else the app's stored one.
     func ownDecision(_ record: SessionRecord) -> AuthorizationSnapshot {
         if platform.androidAPI != nil { return android.snapshot(of: record.app) }
-        if let grant = record.allowOnce { return AuthorizationSnapshot(status: .authorizedWhenInUse, accuracy: grant) }
+        if let grant = record.allowOnce { return withTemporaryFullAccuracy(AuthorizationSnapshot(status: .authorizedWhenInUse, accuracy: grant), record) }
         if let stored = permissions[record.app] {
-            return AuthorizationSnapshot(status: stored.status, accuracy: stored.accuracy)
+            return withTemporaryFullAccuracy(AuthorizationSnapshot(status: stored.status, accuracy: stored.accuracy), record)
         }
         return AuthorizationSnapshot(status: .notDetermined, accuracy: .full)
     }
@@ -86,10 +94,13 @@ public struct AuthorizationEngine: Sendable {
         guard let record = sessions[session] else { return nil }
         let snapshot = effective(record)
         switch snapshot.status {
-        case .authorizedAlways: return snapshot.accuracy
+        case .authorizedAlways: return record.state == .foreground || record.ios.declaration.allowsBackgroundLocation ? snapshot.accuracy : nil
         case .authorizedWhenInUse:
-            // AN13: a location foreground service started while visible keeps while-in-use access.
-            return record.state == .foreground || android.foregroundServices.contains(session) ? snapshot.accuracy : nil
+            // I8, I12: a background session with the indicator; AN13: a location foreground
+            // service started while visible keeps while-in-use access.
+            let inBackground =
+                (record.ios.indicatorSession && record.ios.declaration.allowsBackgroundLocation) || android.foregroundServices.contains(session)
+            return record.state == .foreground || inBackground ? snapshot.accuracy : nil
         default: return nil
         }
     }
@@ -112,6 +123,7 @@ public struct AuthorizationEngine: Sendable {
     @discardableResult
     public mutating func openSession(_ session: SessionID, app: String, state: AppState, at now: EngineTime) -> [AuthorizationEffect] {
         sessions[session] = SessionRecord(app: app, state: state, backgroundSince: state == .background ? now.monotonic : nil)
+        sessions[session]?.ios.launchedInBackground = state == .background  // I8: never in use yet
         guard platform.androidAPI != nil else { return [] }
         return startAndroidUnusedChecks(at: now) + androidAppChanged(app, at: now)
     }
@@ -154,7 +166,7 @@ public struct AuthorizationEngine: Sendable {
                 if prompt.kind != .servicesOff { effects += replyToWaiting(session) }
             }
             prompts.removeAll { $0.session == session }
-            if record.allowOnce != nil {
+            if record.allowOnce != nil || !record.ios.temporaryFullAccuracy.isEmpty {
                 effects.append(.scheduleExpiryCheck(at: now.monotonic + allowOnceBackgroundLimit))
             }
         case .foreground:
@@ -162,6 +174,7 @@ public struct AuthorizationEngine: Sendable {
             effects += expire(session, at: now)
             sessions[session]?.state = .foreground
             sessions[session]?.backgroundSince = nil
+            sessions[session]?.ios.launchedInBackground = false
             record = sessions[session]!
             // L4: a request made in the background prompts now (or, with the switch
             // turned off meanwhile, hears that it is denied).
@@ -188,6 +201,7 @@ public struct AuthorizationEngine: Sendable {
         if let api = platform.androidAPI {
             return requestAndroid(session, asking: asked ?? AndroidRequestRules.permissions(for: level, api: api), api: api, token: token, at: now)
         }
+        if let decided = requestAlwaysOnIOS(session, level: level, token: token, at: now) { return decided }
         let current = ownDecision(record)
         // L4: only from notDetermined, once per session.
         guard current.status == .notDetermined, !record.prompted || hasOpenPrompt(session, kind: .authorization) else {
@@ -219,25 +233,7 @@ public struct AuthorizationEngine: Sendable {
         return AuthorizationOutcome()
     }
 
-    /// The refusal of a call made while the switch is off, raising the services-off alert
-    /// once per session (L7).
-    private mutating func refuseServicesOff(_ session: SessionID, level: AuthorizationLevel?, at now: EngineTime) -> AuthorizationOutcome {
-        var outcome = AuthorizationOutcome(refusal: .servicesDisabled)
-        guard var record = sessions[session], !record.alerted, record.state == .foreground else { return outcome }
-        record.alerted = true
-        sessions[session] = record
-        let prompt = makePrompt(session: session, app: record.app, kind: .servicesOff, level: level, at: now)
-        prompts.append(prompt)
-        outcome.effects.append(.promptOpened(prompt))
-        if policy.choice != nil {
-            // A policy other than `ask` answers alerts with `cancel` (PROTOCOL prompts.policy).
-            prompts.removeAll { $0.id == prompt.id }
-            outcome.effects.append(.promptClosed(prompt, .answered(.cancel, precise: true)))
-        }
-        return outcome
-    }
-
-    private func hasOpenPrompt(_ session: SessionID, kind: PromptKind) -> Bool {
+    func hasOpenPrompt(_ session: SessionID, kind: PromptKind) -> Bool {
         prompts.contains { $0.session == session && $0.kind == kind }
     }
 
@@ -277,8 +273,10 @@ public struct AuthorizationEngine: Sendable {
             }
             prompts.remove(at: index)
             return AnswerResult(prompt: prompt, choice: choice, authorization: nil, effects: [.promptClosed(prompt, .answered(choice, precise: precise))])
+        case .alwaysUpgrade, .temporaryFullAccuracy:
+            return try answerIOSPrompt(at: index, choice: choice, at: now)
         case .authorization:
-            guard !choice.isAlertChoice, !choice.isAndroidChoice else {
+            guard choice.isAuthorizationChoice else {
                 throw .invalidChoice("an authorization prompt takes allowOnce, allowWhileUsing, dontAllow or allowAlways, not \(choice.rawValue)")
             }
             guard choice != .allowAlways || prompt.level == .always else {
@@ -294,9 +292,10 @@ public struct AuthorizationEngine: Sendable {
             effects += changeSessions([session]) { engine in engine.sessions[session]?.allowOnce = accuracy }
         case .allowWhileUsing, .allowAlways, .dontAllow:
             let status: AuthorizationStatus =
-                choice == .allowWhileUsing ? .authorizedWhenInUse : choice == .allowAlways ? .authorizedAlways : .denied
+                choice == .allowWhileUsing ? whileUsingStatus(for: prompt) : choice == .allowAlways ? .authorizedAlways : .denied
             effects += store(app: prompt.app, StoredPermission(status: status, accuracy: accuracy, updated: now.wall))
-        case .settings, .cancel, .whileUsing, .onlyThisTime, .allowAllTheTime:
+            effects += recordAlwaysAnswer(prompt, choice: choice)
+        default:  // an alert's choices; the other prompts' were answered above
             break
         }
         effects += replyToWaiting(session)
@@ -347,6 +346,7 @@ public struct AuthorizationEngine: Sendable {
             for name in apps { engine.permissions[name] = nil }
         }
         for name in apps.sorted() { effects.insert(.persistPermission(app: name, nil), at: 0) }
+        effects += forgetIOSFacets(of: apps)
         return (count, effects)
     }
 
@@ -363,17 +363,17 @@ public struct AuthorizationEngine: Sendable {
     }
 
     private mutating func expire(_ session: SessionID, at now: EngineTime) -> [AuthorizationEffect] {
-        guard let record = sessions[session], record.allowOnce != nil, let since = record.backgroundSince,
-            now.monotonic - since > allowOnceBackgroundLimit
+        guard let record = sessions[session], record.allowOnce != nil || !record.ios.temporaryFullAccuracy.isEmpty, !isInUse(record, at: now)
         else { return [] }
         return changeSessions([session]) { engine in
             engine.sessions[session]?.allowOnce = nil
+            engine.sessions[session]?.ios.temporaryFullAccuracy = []
         }
     }
 
     // MARK: - Helpers
 
-    private mutating func store(app: String, _ entry: StoredPermission) -> [AuthorizationEffect] {
+    mutating func store(app: String, _ entry: StoredPermission) -> [AuthorizationEffect] {
         let affected = sessions.filter { $0.value.app == app }.map(\.key)
         var effects = changeSessions(affected) { engine in
             engine.permissions[app] = entry

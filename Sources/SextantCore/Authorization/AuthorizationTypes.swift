@@ -64,13 +64,13 @@ public struct PromptPolicy: Sendable, Equatable {
             self.init(choice: nil, precise: precise)
             return
         }
-        guard let choice = PromptChoice(rawValue: mode), !choice.isAlertChoice, !choice.isAndroidChoice else { return nil }
+        guard let choice = PromptChoice(rawValue: mode), choice.isAuthorizationChoice else { return nil }
         self.init(choice: choice, precise: precise)
     }
 
     public var mode: String { choice?.rawValue ?? "ask" }
 
-    public static let validModes = ["ask"] + PromptChoice.allCases.filter { !$0.isAlertChoice && !$0.isAndroidChoice }.map(\.rawValue)
+    public static let validModes = ["ask"] + PromptChoice.allCases.filter(\.isAuthorizationChoice).map(\.rawValue)
 }
 
 /// A prompt or alert waiting for an answer.
@@ -84,6 +84,8 @@ public struct Prompt: Sendable, Equatable {
     public var created: Timestamp
     /// An Android dialog's permissions and buttons (docs/platforms.md AN3).
     public var android: AndroidDialog? = nil
+    /// A temporary full-accuracy prompt's purpose key (docs/platforms.md I9).
+    public var purposeKey: String? = nil
 }
 
 /// How a prompt ended.
@@ -120,6 +122,8 @@ public enum AuthorizationEffect: Sendable, Equatable {
     case scheduleExpiryCheck(at: Int64)
     /// Persist (or, with nil, delete) an app's Android permissions (docs/platforms.md AN19).
     case persistAndroidPermission(app: String, AndroidAppPermissions?)
+    /// Persist (or, with nil, delete) an iOS app's stored facets (docs/platforms.md I2, I7).
+    case persistIOSFacets(app: String, IOSAppFacets?)
 }
 
 /// Why an app call was refused.

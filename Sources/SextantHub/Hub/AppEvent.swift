@@ -16,6 +16,9 @@ package protocol AppEventKind {
     /// Whether it leaves only for a session authorized for full accuracy (a `region`
     /// event: RULES R10); only a location-derived kind may say so.
     static var needsFullAccuracy: Bool { get }
+    /// Whether it is one of Always's powers in the background (a region, visit or
+    /// significant-change event): held for the iOS upgrade prompt (docs/platforms.md I3).
+    static var needsAlwaysInBackground: Bool { get }
     /// How a slow client's queue treats it (PROTOCOL "Transport").
     var outboundKind: OutboundKind { get }
     /// The event's name on the wire (PROTOCOL "Events to apps").
@@ -29,6 +32,7 @@ package protocol AppEventKind {
 extension AppEventKind {
     package static var isLocationDerived: Bool { false }
     package static var needsFullAccuracy: Bool { false }
+    package static var needsAlwaysInBackground: Bool { false }
     var isLocationDerived: Bool { Self.isLocationDerived }
     var needsFullAccuracy: Bool { Self.needsFullAccuracy }
     var topic: AppTopic { Self.topic }

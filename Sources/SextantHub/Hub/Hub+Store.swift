@@ -62,6 +62,7 @@ extension Hub {
         case .persistServicesEnabled(let enabled): return .servicesEnabled(enabled)
         case .persistPolicy(let policy): return .policy(policy)
         case .persistAndroidPermission(let app, let entry): return .androidPermission(app: app, entry)
+        case .persistIOSFacets(let app, let facets): return .iosFacets(app: app, facets)
         default: return nil
         }
     }
@@ -135,6 +136,7 @@ extension Hub {
             case .servicesEnabled: live = .servicesEnabled(authorization.servicesEnabled)
             case .policy: live = .policy(authorization.policy)
             case .androidPermission(let app, _): live = .androidPermission(app: app, authorization.android.apps[app])
+            case .iosFacets(let app, _): live = .iosFacets(app: app, authorization.ios.apps[app])
             default: continue  // not an authorization decision: nothing the engine can change
             }
             if !written.contains(live), !corrections.contains(live) { corrections.append(live) }

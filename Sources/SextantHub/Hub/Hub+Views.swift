@@ -48,7 +48,7 @@ extension Hub {
 
     func permissionEntries() -> [JSONValue] {
         var entries: [String: JSONValue] = [:]
-        for (app, entry) in authorization.permissions { entries[app] = entry.json(app: app) }
+        for (app, entry) in authorization.permissions { entries[app] = entry.json(app: app, ios: authorization.iosFacets(of: app)) }
         for (app, accuracy) in authorization.allowOnceGrants {
             entries[app] = [
                 "app": .string(app), "status": .string(AuthorizationStatus.authorizedWhenInUse.rawValue),

@@ -16,8 +16,8 @@ public struct HubConfiguration: Sendable {
     public var ownerUID: UInt32 = UInt32(getuid())
     /// `--control-group`: its members may use the control socket too.
     public var controlGroup: UInt32?
-    /// RULES L5's 60 s; shorter only for tests.
-    public var allowOnceBackgroundLimit: Duration = .seconds(60)
+    /// The grace G of "in use" (docs/platforms.md I8, RULES L5): 10 s unless `--allow-once-timeout`.
+    public var allowOnceBackgroundLimit: Duration = .nanoseconds(AuthorizationEngine.defaultAllowOnceBackgroundLimit)
     /// How long `location.once` waits for a fix before failing with 1006.
     public var locationOnceTimeout: Duration = .seconds(30)
     /// Default speed for GPX routes without times (m/s).
@@ -102,6 +102,8 @@ public final class Hub {
     private(set) var sourceStates = SourceStates()
     /// The fix on its way to the sessions, across turns of the loop.
     let locationFanOut = LocationFanOut()
+    /// Always's events held for the iOS upgrade prompt (Hub+AlwaysUpgrade, docs/platforms.md I4).
+    let heldForUpgrade = HeldUpgradeEvents()
     /// The sensor arbiters and the engines that decide orientation and posture.
     let motion = MotionState()
     /// The GNSS profile and the simulated flag every fix passes through before the rules.
@@ -134,7 +136,8 @@ public final class Hub {
         fileThread.start()
         self.authorization = AuthorizationEngine(
             platform: configuration.platform, servicesEnabled: snapshot.servicesEnabled, permissions: snapshot.permissions, policy: snapshot.policy,
-            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds, android: snapshot.androidPermissions)
+            allowOnceBackgroundLimit: TimeAmount(configuration.allowOnceBackgroundLimit).nanoseconds, android: snapshot.androidPermissions,
+            iosFacets: snapshot.iosFacets)
         self.stored = StoreBackedState(snapshot: snapshot)
         self.gnss = GNSSProfiles(spec: configuration.gnssProfile, seed: configuration.gnssSeed, simulatedFlag: configuration.simulatedFlag)
         self.replay = ReplayPlayer(hub: self)
@@ -219,6 +222,7 @@ public final class Hub {
     func closeSession(_ id: SessionID) {
         guard let session = sessions.close(id) else { return }
         session.cancelOnceWaiters()
+        _ = heldForUpgrade.take(id)
         services.sessionClosed(session)
         perform(authorization.closeSession(id, at: now))
         sessionClosed(session)
@@ -307,7 +311,8 @@ public final class Hub {
                 }
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
-            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistAndroidPermission:
+                upgradePromptClosed(prompt, outcome)
+            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets, .persistAndroidPermission:
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
@@ -365,6 +370,7 @@ public final class Hub {
     func publish(to session: AppSession, _ event: any AppEventKind) {
         settleOwedLocation(session)
         guard mayLeave(event, for: session) else { return }
+        if type(of: event).needsAlwaysInBackground, heldForAlwaysUpgrade(event, for: session) { return }
         session.output.deliver(event)
         broadcastToWatchers(event.method, event.params, app: session.app, session: session.id, kind: event.outboundKind, delivered: true)
     }

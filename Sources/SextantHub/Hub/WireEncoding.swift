@@ -17,6 +17,7 @@ extension Prompt {
             "id": .string(id), "app": .string(app), "session": .int(Int64(session)), "kind": .string(kind.rawValue),
             "level": JSONValue(level?.rawValue), "created": .string(created.rfc3339),
         ]
+        if let purposeKey { members["purposeKey"] = .string(purposeKey) }  // docs/platforms.md I9
         // An Android dialog says what it asks and which buttons it has (docs/platforms.md AN3).
         if let android { members["android"] = android.json }
         return .object(members)

@@ -10,6 +10,7 @@ extension MethodTable {
             [
                 HelloMethod.self, AuthorizationGetMethod.self, AuthorizationRequestMethod.self,
                 LocationStartMethod.self, LocationStopMethod.self, LocationOnceMethod.self, AppUpdateMethod.self,
+                AuthorizationRequestTemporaryFullAccuracyMethod.self,
             ] + services)
     }
 

@@ -7,12 +7,15 @@ struct HelloMethod: RPCMethod {
     let app: String
     let state: AppState
     let declared: [InterfaceOrientation]?
+    /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
+    let declaration: IOSAppDeclaration
 
     init(_ p: Params) throws(RPCError) {
         let request = try Hello(p)
         app = request.app
         state = request.state ?? .foreground
         declared = request.orientations
+        declaration = request.declaration
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -24,7 +27,7 @@ struct HelloMethod: RPCMethod {
         } catch {
             throw error.rpcError
         }
-        let (app, state, peer) = (self.app, self.state, call.peer)
+        let (app, state, peer, declaration) = (self.app, self.state, call.peer, self.declaration)
         // docs/security.md: the app id must be this uid's; a first claim is stored first (Hub+Store).
         let reply = try hub.claimAppID(app, by: peer) { () throws(RPCError) -> JSONValue in
             guard peer.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
@@ -32,6 +35,7 @@ struct HelloMethod: RPCMethod {
             // already gone would never be closed (issue 28.5).
             guard !peer.isClosed else { throw RPCError.internalError("the connection closed before its hello was answered") }
             let session = hub.openSession(app: app, state: state, interface: interface, peer: peer)
+            hub.declare(session, declaration)
             return HelloResult(
                 session: Int(session.id), profile: hub.configuration.profile, servicesEnabled: hub.authorization.servicesEnabled,
                 authorization: hub.authorization.authorization(of: session.id).result, interfaceOrientation: session.interface.orientation,

@@ -10,12 +10,15 @@ struct LocationStartMethod: RPCMethod {
     let distanceFilter: Double
     /// The Android profile's request (docs/platforms.md AN34), read there only.
     let fused: FusedLocationParams
+    /// A background session with the indicator (docs/platforms.md I8).
+    let withIndicator: Bool
 
     init(_ p: Params) throws(RPCError) {
         let request = try LocationStart(p)
         desiredAccuracy = request.desiredAccuracy ?? 0
         distanceFilter = request.distanceFilter ?? 0
         fused = try FusedLocationParams(p)
+        withIndicator = request.allowsBackgroundLocationUpdates == true && request.showsBackgroundLocationIndicator == true
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -29,8 +32,10 @@ struct LocationStartMethod: RPCMethod {
             hub.replay.locationRequested()
             return .result([:])
         }
+        try hub.checkBackgroundMode(session)
         let wasStreaming = session.stream != nil
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
+        hub.setIndicatorSession(session, running: withIndicator)
         // A stream that starts while the GPS source is lost hears of the loss at once,
         // once (a restart of the same stream has heard it already).
         if let loss = hub.location.loss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
@@ -49,6 +54,7 @@ struct LocationStopMethod: RPCMethod {
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.session.stream = nil
         call.hub.services.ifServed(AndroidLocationService.self)?.stop(call.session)
+        call.hub.setIndicatorSession(call.session, running: false)
         return .result([:])
     }
 }

@@ -31,24 +31,27 @@ struct PermissionsSetMethod: RPCMethod {
     let accuracy: LocationAccuracy?
     /// Android's grants and denials, as Settings sets them (docs/platforms.md AN15, AN5).
     let android: (grants: Set<AndroidPermission>?, denials: Int?)
+    let provisional: Bool
 
     init(_ p: Params) throws(RPCError) {
         let request = try PermissionsSet(p)
-        (app, status, accuracy) = (request.app, request.status, request.accuracy)
+        (app, status, accuracy, provisional) = (request.app, request.status, request.accuracy, request.provisional ?? false)
         android = (request.grants, request.denials)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
         if let reply = try setAndroid(hub) { return reply }
-        let (app, status, accuracy, time) = (self.app, self.status, self.accuracy, hub.now)
+        let (app, status, accuracy, provisional, time) = (self.app, self.status, self.accuracy, self.provisional, hub.now)
         hub.logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(accuracy?.rawValue ?? "kept")"])
         let warning = Self.unseenWarning(app: app, hub: hub)
         // Hub+Store: in effect only once committed.
         return .later(
             try hub.commitDecision(from: .control) { engine in
-                let (entry, effects) = engine.setPermission(app: app, status: status, accuracy: accuracy, at: time)
-                guard let warning, case .object(var members) = entry.json(app: app) else { return (entry.json(app: app), effects) }
+                var (entry, effects) = engine.setPermission(app: app, status: status, accuracy: accuracy, at: time)
+                effects += engine.setProvisional(app: app, provisional)  // docs/platforms.md I2
+                let json = entry.json(app: app, ios: engine.iosFacets(of: app))
+                guard let warning, case .object(var members) = json else { return (json, effects) }
                 members["warning"] = .string(warning)
                 return (.object(members), effects)
             })

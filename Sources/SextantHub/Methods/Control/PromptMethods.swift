@@ -22,7 +22,9 @@ struct PromptsAnswerMethod: RPCMethod {
         return .later(
             try call.hub.commitDecision(from: .control) { (engine: inout AuthorizationEngine) throws(RPCError) in
                 let id = try Self.promptID(request, in: engine)
-                return try Self.answer(&engine, id: id, choice: request.choice, precise: request.precise ?? true, at: time)
+                // I11: an app that declared NSLocationDefaultAccuracyReduced is answered approximate unless told.
+                let approximate = engine.prompts.first { $0.id == id }.map(engine.defaultsToApproximate) ?? false
+                return try Self.answer(&engine, id: id, choice: request.choice, precise: request.precise ?? !approximate, at: time)
             })
     }
 
@@ -82,6 +84,7 @@ struct PromptsPolicyMethod: RPCMethod {
         for prompt in engine.prompts {
             var choice = prompt.kind == .servicesOff ? PromptChoice.cancel : policyChoice
             if choice == .allowAlways, prompt.level != .always { choice = .allowWhileUsing }
+            choice = AuthorizationEngine.policyChoice(policyChoice, for: prompt.kind) ?? choice
             // An Android dialog without the policy's button gets the nearest one (AN3).
             if let dialog = prompt.android, dialog.button(for: choice) == nil { choice = .whileUsing }
             if let answer = try? engine.answer(prompt.id, choice: choice, precise: policy.precise, at: time) {

@@ -55,6 +55,7 @@ struct SignificantChangeEvent: AppEventKind {
     let accuracy: LocationAccuracy
     static var topic: AppTopic { .significantChanges }
     static var isLocationDerived: Bool { true }
+    static var needsAlwaysInBackground: Bool { true }
     var outboundKind: OutboundKind { .location }
     var method: String { Event.significantChange }
     var params: JSONValue { fix.json(accuracy: accuracy) }

@@ -50,6 +50,7 @@ struct VisitEvent: AppEventKind {
     let accuracy: LocationAccuracy
     static var topic: AppTopic { .visits }
     static var isLocationDerived: Bool { true }
+    static var needsAlwaysInBackground: Bool { true }
     var outboundKind: OutboundKind { .location }
     var method: String { Event.visit }
     var params: JSONValue { visit.wire(accuracy).json }

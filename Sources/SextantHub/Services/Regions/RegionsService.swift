@@ -123,6 +123,7 @@ struct RegionTransitionEvent: AppEventKind {
     let transition: RegionTransition
     static var topic: AppTopic { .region }
     static var isLocationDerived: Bool { true }
+    static var needsAlwaysInBackground: Bool { true }
     static var needsFullAccuracy: Bool { true }
     var outboundKind: OutboundKind { .locationDecision }
     var method: String { Event.region }

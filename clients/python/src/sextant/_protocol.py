@@ -28,6 +28,7 @@ ERRORS = (
     (1011, "tooManyRegions", "region.monitor past the app's limit of regions (20 unless sextantd --max-regions) or its uid's (1000 unless --max-regions-per-uid)"),
     (1012, "regionMonitoringUnavailable", "region.monitor with reduced accuracy: region monitoring needs full accuracy"),
     (1013, "tooManyApps", "a new app id's first decision or region past its uid's limit of app ids with something stored (256 unless sextantd --max-apps-per-uid)"),
+    (1014, "promptDeclined", "iOS: authorization.requestTemporaryFullAccuracy with a purpose key not declared at hello, accuracy already full, or from the background"),
 )
 
 #: The protocol's error codes and their names.
@@ -111,11 +112,7 @@ METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
 METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
 METHOD_DEVICE_MOTION_START = "deviceMotion.start"
 METHOD_DEVICE_MOTION_STOP = "deviceMotion.stop"
-METHOD_PERMISSIONS_EXPLAIN = "permissions.explain"
-METHOD_TIME_GET = "time.get"
-METHOD_TIME_SET = "time.set"
-METHOD_TIME_ADVANCE = "time.advance"
-METHOD_TIME_RESET = "time.reset"
+METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY = "authorization.requestTemporaryFullAccuracy"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -145,16 +142,14 @@ EVENT_LIGHT = "light"
 EVENT_PROXIMITY = "proximity"
 EVENT_ALTITUDE = "altitude"
 EVENT_DEVICE_MOTION = "deviceMotion"
-EVENT_CLOCK_CHANGED = "clockChanged"
-EVENT_LOCATIONS = "locations"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
 LOCATION_ACCURACIES = ("full", "reduced",)
 APP_STATES = ("foreground", "background",)
 AUTHORIZATION_LEVELS = ("whenInUse", "always",)
-PROMPT_CHOICES = ("allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "whileUsing", "onlyThisTime", "allowAllTheTime",)
-PROMPT_KINDS = ("authorization", "servicesOff", "androidLocation",)
+PROMPT_CHOICES = ("allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "keepWhileUsing", "changeToAlways", "allow", "deny",)
+PROMPT_KINDS = ("authorization", "servicesOff", "alwaysUpgrade", "temporaryFullAccuracy",)
 DEVICE_ORIENTATIONS = ("unknown", "portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp", "faceDown",)
 INTERFACE_ORIENTATIONS = ("portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight",)
 POSTURE_STATES = ("closed", "halfOpened", "flat",)
