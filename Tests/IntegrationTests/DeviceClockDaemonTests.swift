@@ -7,9 +7,9 @@ import Testing
 /// C6, C8, C9): time travel from the command line, with the daemon's default 60 s limit.
 @Suite("The device's clock in sextantd")
 struct DeviceClockDaemonTests {
-    @Test("C6: sextantctl time advance 61s revokes an Allow Once grant in the background at once (the limit is the default 60 s); 30s does not")
+    @Test("C6: sextantctl time advance 61s revokes an Allow Once grant in the background at once (the limit set to 60 s); 30s does not")
     func advanceRevokesAllowOnce() throws {
-        let daemon = try DaemonHarness(arguments: ["--prompt-policy", "allowOnce"])
+        let daemon = try DaemonHarness(arguments: ["--prompt-policy", "allowOnce", "--allow-once-timeout", "60"])
         let (app, _) = try daemon.app("com.example.once")
         #expect(try app.call(Method.authorizationRequest, ["level": "whenInUse"])["status"] == "authorizedWhenInUse")
         #expect(try daemon.ctl(["apps", "background", "com.example.once"]).status == 0)

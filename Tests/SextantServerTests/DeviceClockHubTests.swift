@@ -39,7 +39,7 @@ struct DeviceClockHubTests {
 
     @Test("C6 (L5's 60 s): an Allow Once grant in the background reverts when the clock is advanced 61 s, with no loop time passing; 30 s does not")
     func testC6_allowOnceExpiresWhenClockAdvancedPastSixtySeconds() async throws {
-        let hub = try InProcessHub()
+        let hub = try InProcessHub { $0.allowOnceBackgroundLimit = .seconds(60) }  // the mechanism, at L5's old 60 s
         let control = try await hub.connect(.control)
         let app = try await Self.allowOnceInBackground(hub, control)
 
@@ -78,7 +78,7 @@ struct DeviceClockHubTests {
 
     @Test("C6: after a jump of 30 s, the timer fires 30 s of loop time later, not 60")
     func testC6_aJumpShortensTheTimersStillRunning() async throws {
-        let hub = try InProcessHub()
+        let hub = try InProcessHub { $0.allowOnceBackgroundLimit = .seconds(60) }  // the mechanism, at L5's old 60 s
         let control = try await hub.connect(.control)
         let app = try await Self.allowOnceInBackground(hub, control)
         _ = try await control.call(Method.timeAdvance, ["seconds": 30])

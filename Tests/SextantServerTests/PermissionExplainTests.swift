@@ -12,7 +12,7 @@ struct PermissionExplainTests {
 
     @Test("PF3, L5: an Allow Once grant in the background shows its session, the grant and the expiry timer 40 s away after 20 s; after the 60 s it is gone and the app notDetermined")
     func allowOnceTimer() async throws {
-        let hub = try InProcessHub()
+        let hub = try InProcessHub { $0.allowOnceBackgroundLimit = .seconds(60) }
         let control = try await hub.connect(.control)
         let app = try await hub.connect(.app)
         _ = try await app.call(Method.hello, ["app": .string(Self.app), "state": "foreground"])
@@ -34,6 +34,7 @@ struct PermissionExplainTests {
         await hub.advance(by: .seconds(41))
         let gone = try await control.call(Method.permissionsExplain, ["app": .string(Self.app)])
         #expect(gone["status"] == "notDetermined" && gone["timers"] == [] && gone["sessions"]?.arrayValue?.first?["allowOnce"] == .null, "\(gone)")
+        #expect(held["facets"]?["oneTime"] == true && gone["facets"]?["oneTime"] == false, "I8's facet: \(held) \(gone)")
     }
 
     @Test("PF3: an app with no session explains from its stored decision; the switch off is said; a bad app id is -32602")

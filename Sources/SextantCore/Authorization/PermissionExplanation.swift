@@ -57,17 +57,20 @@ extension AuthorizationEngine {
         let own = sessions.filter { $0.value.app == app }.sorted { $0.key < $1.key }
         let seen = own.first.map { effective($0.value) } ?? storedSnapshot(of: app)
         var timers: [PermissionExplanation.RunningTimer] = []
-        for (id, record) in own {
-            if record.allowOnce != nil, let since = record.backgroundSince {
-                timers.append(.init(name: "allowOnceExpiry", session: id, firesAt: since + allowOnceBackgroundLimit))
-            }
-        }
         var facets: [String: JSONValue] = [:]
-        if case .android = platform {
+        switch platform {
+        case .android:
             let android = androidFacets(of: app)
             facets = android.json.objectValue ?? [:]
             facets["timers"] = nil  // said with the others, in device time
-            timers += android.timers.map { .init(name: $0.name.rawValue, session: nil, firesAt: $0.deadline) }
+            timers = android.timers.map { .init(name: $0.name.rawValue, session: nil, firesAt: $0.deadline) }
+        case .ios:
+            let report = iosReport(app: app)
+            facets = [
+                "provisional": .bool(report.provisional), "alwaysAsked": .bool(report.alwaysAsked), "oneTime": .bool(report.oneTime),
+                "temporaryFullAccuracyKeys": .array(report.temporaryFullAccuracyKeys.map { .string($0) }),
+            ]
+            timers = report.timers.map { .init(name: $0.name, session: $0.session, firesAt: $0.deadline) }
         }
         return PermissionExplanation(
             app: app, platform: platform, status: seen.status, accuracy: seen.accuracy, servicesEnabled: servicesEnabled,

@@ -112,6 +112,11 @@ METHOD_MOTION_PERMISSIONS_SET = "motionPermissions.set"
 METHOD_MOTION_PERMISSIONS_LIST = "motionPermissions.list"
 METHOD_DEVICE_MOTION_START = "deviceMotion.start"
 METHOD_DEVICE_MOTION_STOP = "deviceMotion.stop"
+METHOD_PERMISSIONS_EXPLAIN = "permissions.explain"
+METHOD_TIME_GET = "time.get"
+METHOD_TIME_SET = "time.set"
+METHOD_TIME_ADVANCE = "time.advance"
+METHOD_TIME_RESET = "time.reset"
 METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY = "authorization.requestTemporaryFullAccuracy"
 
 #: Event (notification) names.
@@ -142,14 +147,16 @@ EVENT_LIGHT = "light"
 EVENT_PROXIMITY = "proximity"
 EVENT_ALTITUDE = "altitude"
 EVENT_DEVICE_MOTION = "deviceMotion"
+EVENT_CLOCK_CHANGED = "clockChanged"
+EVENT_LOCATIONS = "locations"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)
 LOCATION_ACCURACIES = ("full", "reduced",)
 APP_STATES = ("foreground", "background",)
 AUTHORIZATION_LEVELS = ("whenInUse", "always",)
-PROMPT_CHOICES = ("allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "keepWhileUsing", "changeToAlways", "allow", "deny",)
-PROMPT_KINDS = ("authorization", "servicesOff", "alwaysUpgrade", "temporaryFullAccuracy",)
+PROMPT_CHOICES = ("allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "whileUsing", "onlyThisTime", "allowAllTheTime", "keepWhileUsing", "changeToAlways", "allow", "deny",)
+PROMPT_KINDS = ("authorization", "servicesOff", "androidLocation", "alwaysUpgrade", "temporaryFullAccuracy",)
 DEVICE_ORIENTATIONS = ("unknown", "portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp", "faceDown",)
 INTERFACE_ORIENTATIONS = ("portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight",)
 POSTURE_STATES = ("closed", "halfOpened", "flat",)
