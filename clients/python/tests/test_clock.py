@@ -10,6 +10,7 @@ from sextant.clock import duration_seconds
 APP = "com.example.once"
 
 
+@pytest.mark.sextant(args=["--allow-once-timeout", "60"])  # the mechanism, at L5's old 60 s (iOS's grace is 10 s, I8)
 def test_c6_allow_once_lapses_when_the_clock_is_advanced_past_sixty_seconds(sextant_control, sextant_app):
     app = sextant_app(APP)
     pending = app.request_authorization_async("whenInUse")
