@@ -63,8 +63,8 @@ expect "walk.gpx walk.jsonl walks" sextantctl run --scenario w
 cd - > /dev/null
 
 # The words the daemon accepts.
-expect "allowOnce allowWhileUsing allowAlways allow" sextantctl prompts answer 3 allow
-expect "allowOnce allowWhileUsing allowAlways dontAllow settings cancel keepWhileUsing changeToAlways allow deny" sextantctl prompts answer --app com.example.maps ""
+expect "allowOnce allowWhileUsing allowAlways allowAllTheTime allow" sextantctl prompts answer 3 allow
+expect "allowOnce allowWhileUsing allowAlways dontAllow settings cancel whileUsing onlyThisTime allowAllTheTime keepWhileUsing changeToAlways allow deny" sextantctl prompts answer --app com.example.maps ""
 expect "notDetermined restricted denied authorizedWhenInUse authorizedAlways" sextantctl permissions set com.example.maps ""
 expect "full reduced" sextantctl permissions set com.example.maps denied --accuracy ""
 expect "landscapeLeft landscapeRight" sextantctl rotate land
