@@ -39,7 +39,7 @@ struct DamagedStoreTests {
         arguments: [
             ("UPDATE fudge_offset SET east = 1e308", "table fudge_offset, row 1 (app \"com.example.coarse\"), column east"),
             ("UPDATE fudge_offset SET north = 'far'", "table fudge_offset, row 1 (app \"com.example.coarse\"), column north"),
-            ("UPDATE setting SET value = 'maybe' WHERE key = 'servicesEnabled'", "table setting, row 1 (key \"servicesEnabled\"), column value"),
+            ("UPDATE setting SET value = 'maybe' WHERE key = 'servicesEnabled'", "table setting, row 2 (key \"servicesEnabled\"), column value"),
             ("UPDATE region SET radius = 0.5", "table region, row 1 (app \"com.example.coarse\"), column radius: \"radius\" must be within 1...100000 m"),
             ("UPDATE region SET notify_entry = 'yes'", "table region, row 1 (app \"com.example.coarse\"), column notify_entry"),
         ])
