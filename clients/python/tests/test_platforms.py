@@ -1,6 +1,8 @@
 """The phone the daemon plays (docs/platforms.md PF1): said at hello and in status, chosen with
 ``Daemon(platform=..., android_api=...)``; the rules are tested in Swift."""
 
+import pytest
+
 import sextant
 
 
@@ -27,3 +29,30 @@ def test_pf3_explain_shows_an_allow_once_grant_and_its_timer():
             assert explained["sessions"][0]["allowOnce"] == "full"
             timers = explained["timers"]
             assert [t["name"] for t in timers] == ["allowOnceExpiry"] and 0 < timers[0]["inSeconds"] <= 30
+
+
+def test_i9_i10_temporary_full_accuracy_through_the_client():
+    declared = {"temporaryUsageDescriptions": {"nav": "Turn-by-turn directions need your precise location."}}
+    with sextant.Daemon() as daemon:
+        with daemon.control() as control, daemon.app("com.example.maps", declarations=declared) as app:
+            control.set_permission("com.example.maps", "authorizedWhenInUse", "reduced")
+            pending = app.request_temporary_full_accuracy_async("nav")
+            prompt = control.wait_for_prompt("com.example.maps", kind="temporaryFullAccuracy")
+            control.answer_prompt(prompt, "allow")
+            granted = pending.result()
+            assert (granted.status, granted.accuracy) == ("authorizedWhenInUse", "full")
+            with pytest.raises(sextant.SextantError) as declined:
+                app.request_temporary_full_accuracy("undeclared")
+            assert declined.value.code == 1014
+
+
+def test_an30_a_fused_request_batches_fixes_into_one_locations_event():
+    with sextant.Daemon(platform="android") as daemon:
+        with daemon.control() as control, daemon.app("com.example.run") as app:
+            control.set_permission("com.example.run", "authorizedWhenInUse")
+            app.start_location(priority="highAccuracy", intervalMillis=1000, maxUpdateDelayMillis=3000)
+            for n in range(4):
+                control.call("device.set", {"location": {"lat": 48.0 + n * 0.0001, "lon": 2.0, "hAcc": 5}})
+                control.time_advance(1)
+            batch = app.wait_for("locations", timeout=10)
+            assert len(batch.params["locations"]) >= 2

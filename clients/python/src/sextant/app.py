@@ -163,12 +163,14 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment):
         orientations: Optional[Sequence[str]] = None,
         state: Optional[str] = None,
         hello: bool = True,
+        declarations: Optional[Dict[str, Any]] = None,
     ):
         self.app_id = app_id
         self.runtime_dir = runtime_dir or default_runtime_dir()
         self.connection = Connection(self.runtime_dir + "/app.sock")
         self._orientations = orientations
         self._state = state
+        self._declarations = dict(declarations or {})
         self.hello_result: Dict[str, Any] = {}
         if hello:
             self.hello()
@@ -191,8 +193,12 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment):
     def hello(self) -> Dict[str, Any]:
         """Opens the session: ``protocol``, ``session``, ``profile``, ``servicesEnabled``,
         ``authorization``, ``interfaceOrientation``, ``deviceOrientation``, ``posture``,
-        ``platform`` (``ios`` or ``android``, with ``androidApi``)."""
-        params: Dict[str, Any] = {"app": self.app_id}
+        ``platform`` (``ios`` or ``android``, with ``androidApi``). The app's ``declarations``
+        go with it: on an iPhone its Info.plist keys as hello takes them
+        (``temporaryUsageDescriptions``, ``defaultAccuracyReduced``, ``backgroundModes``;
+        docs/platforms.md I9, I11, I12)."""
+        params: Dict[str, Any] = dict(self._declarations)
+        params["app"] = self.app_id
         if self._orientations is not None:
             params["orientations"] = list(self._orientations)
         if self._state is not None:
@@ -223,9 +229,26 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment):
         params: Dict[str, Any] = {"permissions": list(permissions)} if permissions is not None else {"level": level}
         return PendingAuthorization(self, self.connection.send(wire.METHOD_AUTHORIZATION_REQUEST, params))
 
-    def start_location(self, desired_accuracy: Optional[float] = None, distance_filter: Optional[float] = None) -> None:
-        """``location.start``: ``location`` events from the next fix on."""
-        params: Dict[str, Any] = {}
+    def request_temporary_full_accuracy(self, purpose_key: str, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Authorization:
+        """iOS: ``authorization.requestTemporaryFullAccuracy`` for a purpose key declared at
+        hello; returns once its prompt is answered (docs/platforms.md I9). Fails with
+        :class:`~sextant.SextantError` 1014 ``promptDeclined`` as I10 says."""
+        return self.request_temporary_full_accuracy_async(purpose_key).result(timeout)
+
+    def request_temporary_full_accuracy_async(self, purpose_key: str) -> PendingAuthorization:
+        """The same, returning at once; ``.result()`` waits."""
+        request = self.connection.send(wire.METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY, {"purposeKey": purpose_key})
+        return PendingAuthorization(self, request)
+
+    def start_location(self, desired_accuracy: Optional[float] = None, distance_filter: Optional[float] = None, **request: Any) -> None:
+        """``location.start``: ``location`` events from the next fix on. Other members go as
+        given: on an iPhone ``allowsBackgroundLocationUpdates`` and
+        ``showsBackgroundLocationIndicator`` (I8); on an Android phone the fused provider's
+        request, ``priority``, ``intervalMillis``, ``minUpdateIntervalMillis``,
+        ``minUpdateDistanceMeters``, ``maxUpdateDelayMillis``, ``durationMillis``,
+        ``maxUpdates``, ``foregroundServiceType`` (AN34), whose batches arrive as
+        ``locations`` events."""
+        params: Dict[str, Any] = dict(request)
         if desired_accuracy is not None:
             params["desiredAccuracy"] = desired_accuracy
         if distance_filter is not None:

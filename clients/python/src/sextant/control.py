@@ -229,6 +229,8 @@ class Control(ControlTimeZone, ControlEnvironment, ControlClock):
     def answer_prompt(self, prompt: Union[Prompt, str], choice: str, *, approximate: bool = False) -> Dict[str, Any]:
         """Answer a prompt (``allowOnce``, ``allowWhileUsing``, ``allowAlways``, ``dontAllow``;
         an Android dialog: ``whileUsing``, ``onlyThisTime``, ``allowAllTheTime``, ``dontAllow``;
+        iOS's upgrade prompt: ``keepWhileUsing``, ``changeToAlways``; its temporary
+        full-accuracy prompt: ``allow``, ``deny``;
         reduced accuracy with ``approximate``) or an alert (``settings``, ``cancel``)."""
         prompt_id = prompt.id if isinstance(prompt, Prompt) else prompt
         return self.call(wire.METHOD_PROMPTS_ANSWER, {"id": prompt_id, "choice": choice, "precise": not approximate})

@@ -53,9 +53,11 @@ class DaemonAccess:
         """A new control connection."""
         return Control(self.runtime_dir)
 
-    def app(self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None) -> App:
-        """A new app session (hello said)."""
-        return App(app_id, self.runtime_dir, orientations=orientations, state=state)
+    def app(
+        self, app_id: str, orientations: Optional[Sequence[str]] = None, state: Optional[str] = None, declarations: Optional[Dict[str, Any]] = None
+    ) -> App:
+        """A new app session (hello said, with the app's ``declarations``: see :meth:`App.hello`)."""
+        return App(app_id, self.runtime_dir, orientations=orientations, state=state, declarations=declarations)
 
 
 class Daemon(DaemonAccess):
