@@ -20,8 +20,10 @@ struct ChromiumBridgeTests {
     /// A daemon, a headless Chromium, the bridge attached to it and the reporter's page
     /// opened in it: the app given `authorization` first when there is one, and the page
     /// waited for until it reports the geolocation permission `state` when there is one.
-    func openPage(authorization: String? = nil, until state: JSONValue? = nil) throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness) {
-        let daemon = try DaemonHarness()
+    func openPage(
+        authorization: String? = nil, until state: JSONValue? = nil, daemonArguments: [String] = []
+    ) throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness) {
+        let daemon = try DaemonHarness(arguments: daemonArguments)
         if let authorization { try daemon.setPermission(Self.app, authorization) }
         let browser = try ChromiumProcess(port: try freeLoopbackPort(), directory: daemon.directory)
         let harness = try BrowserBridgeHarness(daemon: daemon, app: Self.app, port: browser.port)

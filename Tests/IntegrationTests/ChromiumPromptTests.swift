@@ -10,15 +10,15 @@ import Testing
 extension ChromiumBridgeTests {
     /// A daemon, a browser, the bridge and the reporter's page, the page asking for its
     /// position while the app has no decision; returns once Sextant's prompt for it is open.
-    private func pageAsking() throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness, JSONValue) {
-        let (daemon, browser, harness) = try openPage(until: "prompt")
+    private func pageAsking(daemonArguments: [String] = []) throws -> (DaemonHarness, ChromiumProcess, BrowserBridgeHarness, JSONValue) {
+        let (daemon, browser, harness) = try openPage(until: "prompt", daemonArguments: daemonArguments)
         let control = try daemon.control()
         var prompts: [JSONValue] = []
         let prompt = try poll(timeout: 30, every: 0.05, failure: { "no prompt for \(Self.app): \(prompts); the page said \(harness.reports())" }) {
             prompts = try control.call(Method.promptsList).arrayValue ?? []
             return prompts.first { $0["app"] == .string(Self.app) }
         }
-        #expect(prompt["level"] == "whenInUse", "\(prompt)")
+        #expect(prompt["level"] == "whenInUse" || prompt["kind"] == "androidLocation", "\(prompt)")
         // While the prompt is open, the page's request waits: no error, no position.
         #expect(!harness.reports().contains { $0["kind"] == "error" || $0["kind"] == "position" }, "\(harness.reports())")
         return (daemon, browser, harness, prompt)
@@ -36,6 +36,21 @@ extension ChromiumBridgeTests {
         }
         #expect(!received.contains { $0["kind"] == "error" }, "\(received)")
         #expect(received.filter { $0["kind"] == "position" }.compactMap { $0["lon"]?.doubleValue } == walk.map(\.lon))
+        _ = browser
+    }
+
+    @Test("AN1, AN3: on an Android phone a page asking opens Android's dialog (coarse and fine); While using the app gives the page positions")
+    func pagePromptOnAndroid() throws {
+        let (daemon, browser, harness, prompt) = try pageAsking(daemonArguments: ["--platform", "android"])
+        #expect(prompt["kind"] == "androidLocation" && prompt["android"]?["asked"] == ["coarse", "fine"], "\(prompt)")
+        _ = try daemon.control().call(Method.promptsAnswer, ["id": prompt["id"]!, "choice": "whileUsing"])
+        _ = try harness.waitForReports("see the permission granted") { $0.contains { $0["state"] == "granted" } ? () : nil }
+        let walk = Self.walk(from: 2.35, count: 4)
+        try daemon.replay("walk.jsonl", geoclueTrace(walk, step: 1, extras: Self.extras))
+        let position = try harness.waitForReports("receive a position of the walk") { reports in
+            reports.first { $0["kind"] == "position" }
+        }
+        #expect(walk.contains { $0.lon == position["lon"]?.doubleValue }, "\(position)")
         _ = browser
     }
 
