@@ -92,6 +92,25 @@ struct DiagnosticsHubTests {
         #expect(events.last.map(Self.raised) == ["accuracyLimited", "fullAccuracyDenied"], "approximate: \(events)")
     }
 
+    @Test("I13: a temporary full accuracy prompt denied from the control side lowers authorizationRequestInProgress")
+    func testI13_deniedTemporaryPromptEndsRequestInProgress() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": .string(Self.app), "temporaryUsageDescriptions": ["route": "Turn by turn"]])
+        _ = try await control.call(Method.permissionsSet, ["app": .string(Self.app), "status": "authorizedWhenInUse", "accuracy": "reduced"])
+        _ = try await app.call(Method.diagnosticsStart)
+        #expect(try await Self.diagnostics(app).map(Self.raised) == [["accuracyLimited", "fullAccuracyDenied"]])
+        _ = try await control.call(Method.watch, ["topics": ["prompt"]])
+        try await app.send(#"{"jsonrpc":"2.0","id":98,"method":"authorization.requestTemporaryFullAccuracy","params":{"purposeKey":"route"}}"#)
+        let prompt = try await control.nextMessage()
+        #expect(prompt["params"]?["kind"] == "temporaryFullAccuracy", "\(prompt)")
+        #expect(try await Self.diagnostics(app).map(Self.raised) == [["accuracyLimited", "authorizationRequestInProgress", "fullAccuracyDenied"]])
+        _ = try await control.call(Method.promptsAnswer, ["id": prompt["params"]!["id"]!, "choice": "deny"])
+        #expect(try await app.response(to: 98)["result"]?["accuracy"] == "reduced")
+        #expect(try await Self.diagnostics(app).map(Self.raised) == [["accuracyLimited", "fullAccuracyDenied"]], "closed with no authorization change")
+    }
+
     @Test("I13: reduced accuracy raises accuracyLimited and fullAccuracyDenied")
     func testI13_reducedAccuracyIsAccuracyLimited() async throws {
         let (setting, _) = try await Self.started(status: "authorizedWhenInUse")
