@@ -27,3 +27,15 @@ def test_pf3_explain_shows_an_allow_once_grant_and_its_timer():
             assert explained["sessions"][0]["allowOnce"] == "full"
             timers = explained["timers"]
             assert [t["name"] for t in timers] == ["allowOnceExpiry"] and 0 < timers[0]["inSeconds"] <= 30
+
+
+def test_i13_diagnostics_say_why_an_app_gets_nothing():
+    with sextant.Daemon() as daemon:
+        with daemon.control() as control, daemon.app("com.example.maps") as app:
+            control.set_permission("com.example.maps", "authorizedWhenInUse")
+            app.start_diagnostics()
+            assert app.next_diagnostics(lambda d: not d.raised).flags["serviceSessionRequired"] is False
+            app.update(state="background")
+            assert app.next_diagnostics().raised == {"insufficientlyInUse"}
+            control.set_services(False)
+            assert app.next_diagnostics().raised == {"authorizationDeniedGlobally"}
