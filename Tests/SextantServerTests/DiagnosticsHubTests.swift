@@ -111,6 +111,23 @@ struct DiagnosticsHubTests {
         #expect(try await Self.diagnostics(app).map(Self.raised) == [["accuracyLimited", "fullAccuracyDenied"]], "closed with no authorization change")
     }
 
+    @Test("I13: the upgrade prompt a region entry raises is a request in progress; keeping While Using is alwaysAuthorizationDenied")
+    func testI13_upgradePromptThenKeepWhileUsing() async throws {
+        let setting = try await IOSUpgradeHubTests.provisionalInBackground()
+        defer { withExtendedLifetime(setting) {} }
+        _ = try await setting.app.call(Method.diagnosticsStart)
+        #expect(try await Self.diagnostics(setting.app).map(Self.raised) == [[]], "provisional Always is no denial")
+        _ = try await setting.control.call(Method.deviceSet, ["location": ["lat": 48.0, "lon": 2.0, "hAcc": 5]])  // into the shop
+        let prompts = try await setting.control.drainEvents().filter { $0.method == Event.prompt }.map(\.params)
+        let prompt = try #require(prompts.first, "the upgrade prompt opens")
+        #expect(prompt["kind"] == "alwaysUpgrade")
+        let events = try await setting.app.drainEvents()
+        #expect(events.map(\.method) == [Event.diagnostics], "the entry is held, the flags are told: \(events)")
+        #expect(events.map { Self.raised($0.params) } == [["authorizationRequestInProgress"]])
+        _ = try await setting.control.call(Method.promptsAnswer, ["id": prompt["id"]!, "choice": "keepWhileUsing"])
+        #expect(try await Self.diagnostics(setting.app).map(Self.raised) == [["alwaysAuthorizationDenied", "insufficientlyInUse"]])
+    }
+
     @Test("I13: reduced accuracy raises accuracyLimited and fullAccuracyDenied")
     func testI13_reducedAccuracyIsAccuracyLimited() async throws {
         let (setting, _) = try await Self.started(status: "authorizedWhenInUse")
