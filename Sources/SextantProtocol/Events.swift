@@ -49,6 +49,8 @@ public enum SextantEvent: Sendable, Equatable {
     case clockChanged(DeviceClockState)
     /// Fixes held for a batch and delivered together, oldest first (Android profile, AN30).
     case locations([WireLocation])
+    /// Why the session gets locations or not, on change (iOS profile, docs/platforms.md I13).
+    case diagnostics(WireDiagnostics)
 
     /// Decodes a notification; an event of a name this client does not know is an error.
     public init(method: String, params: JSONValue) throws(RPCError) {
@@ -82,6 +84,7 @@ public enum SextantEvent: Sendable, Equatable {
         case Event.deviceMotion: self = .deviceMotion(try WireDeviceMotion(json: params))
         case Event.clockChanged: self = .clockChanged(try DeviceClockState(json: params))
         case Event.locations: self = .locations(try Self.locations(params))
+        case Event.diagnostics: self = .diagnostics(try WireDiagnostics(json: params))
         default: throw .invalidParams("no event \"\(method)\"")
         }
     }
@@ -118,6 +121,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .deviceMotion: return Event.deviceMotion
         case .clockChanged: return Event.clockChanged
         case .locations: return Event.locations
+        case .diagnostics: return Event.diagnostics
         }
     }
 
@@ -159,6 +163,7 @@ public enum SextantEvent: Sendable, Equatable {
         case .deviceMotion(let motion): return motion.json
         case .clockChanged(let clock): return clock.json
         case .locations(let locations): return ["locations": .array(locations.map(\.json))]
+        case .diagnostics(let flags): return flags.json
         }
     }
 }

@@ -176,6 +176,9 @@ public enum Method {
     public static let timeReset = "time.reset"
     // iOS temporary full accuracy (docs/platforms.md I9, I10): app socket.
     public static let authorizationRequestTemporaryFullAccuracy = "authorization.requestTemporaryFullAccuracy"
+    // iOS diagnostics (docs/platforms.md I13): app socket.
+    public static let diagnosticsStart = "diagnostics.start"
+    public static let diagnosticsStop = "diagnostics.stop"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -201,6 +204,7 @@ public enum Method {
         permissionsExplain,
         timeGet, timeSet, timeAdvance, timeReset,
         authorizationRequestTemporaryFullAccuracy,
+        diagnosticsStart, diagnosticsStop,
     ]
 }
 
@@ -240,6 +244,8 @@ public enum Event {
     public static let clockChanged = "clockChanged"
     /// Several fixes delivered together (Android profile, docs/platforms.md AN30).
     public static let locations = "locations"
+    /// Why a session gets locations or not, on change (iOS profile, docs/platforms.md I13).
+    public static let diagnostics = "diagnostics"
 
     /// Every event, in the order of sextant-protocol(7).
     public static let ordered: [String] = [
@@ -258,6 +264,7 @@ public enum Event {
         deviceMotion,
         clockChanged,
         locations,
+        diagnostics,
     ]
 
     /// Every event a `watch` may name in `topics`.

@@ -125,6 +125,14 @@ struct RequestTypesTests {
         try roundTripValue(WireTimeZone.self, #"{"zone":null,"utcOffset":null,"isDST":null,"time":null,"automatic":true}"#, WireTimeZone(zone: nil, automatic: true))
     }
 
+    /// I13: an approximate app's flags.
+    static var reducedDiagnostics: WireDiagnostics {
+        var flags = WireDiagnostics()
+        flags.accuracyLimited = true
+        flags.fullAccuracyDenied = true
+        return flags
+    }
+
     @Test("events decode from their notification and write the same params back")
     func events() throws {
         let time = try #require(Timestamp(rfc3339: "2026-03-01T10:00:00.250Z"))
@@ -204,6 +212,9 @@ struct RequestTypesTests {
              .clockChanged(DeviceClockState(wall: time, offsetSeconds: -86400, monotonicSeconds: 7200.5, monotonicOffsetSeconds: 61))),
             (Event.locations, #"{"locations":[{"lat":48.85,"lon":2.29,"hAcc":2000,"time":"2026-03-01T10:00:00.250Z","accuracy":"reduced"}]}"#,
              .locations([WireLocation(latitude: 48.85, longitude: 2.29, horizontalAccuracy: 2000, time: time, accuracy: .reduced)])),
+            (Event.diagnostics,
+             #"{"accuracyLimited":true,"alwaysAuthorizationDenied":false,"authorizationDenied":false,"authorizationDeniedGlobally":false,"authorizationRequestInProgress":false,"authorizationRestricted":false,"fullAccuracyDenied":true,"insufficientlyInUse":false,"locationUnavailable":false,"serviceSessionRequired":false,"stationary":false}"#,
+             .diagnostics(Self.reducedDiagnostics)),
         ]
     }
 

@@ -55,6 +55,7 @@ struct HubDispatchTests {
                 "altimeter.start", "altimeter.stop", "app.update", "authorization.get", "authorization.request",
                 "authorization.requestTemporaryFullAccuracy",
                 "deviceMotion.start", "deviceMotion.stop",
+                "diagnostics.start", "diagnostics.stop",
                 "heading.start", "heading.stop",
                 "hello", "light.start", "light.stop", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",

@@ -72,7 +72,9 @@ extension Hub {
         // The previous fix reaches every session before anything of this one, but in a
         // replay's batch (``LocationFanOut``), where each session takes the turn's fixes at once.
         if !locationFanOut.batching { settleLocationFanOut() }
+        let lossEnds = location.loss != nil
         location.fixArrived(fix)
+        if lossEnds { services.conditionsChanged() }
         if watchers.admitLocations { broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor) }
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
@@ -145,6 +147,7 @@ extension Hub {
     func locationUnavailable(_ reason: String, from source: SourceName) {
         guard location.loss == nil else { return }
         location.lost(reason)
+        services.conditionsChanged()
         var told = false
         for session in sessions.ordered where session.stream != nil {
             told = true

@@ -38,6 +38,7 @@ extension Hub {
     /// Something of `session` may have changed: the watchers hear of it if it did.
     func sessionChanged(_ session: AppSession) {
         guard sessions[session.id] === session else { return }
+        services.conditionsChanged()
         announce(session, .changed)
     }
 

@@ -300,6 +300,7 @@ public final class Hub {
             case .promptOpened(let prompt):
                 logger.info("prompt opened", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "kind": "\(prompt.kind.rawValue)"])
                 broadcastToWatchers(Event.prompt, prompt.json, app: prompt.app)
+                services.conditionsChanged()
             case .promptClosed(let prompt, let outcome):
                 var params = prompt.json.objectValue ?? [:]
                 switch outcome {
@@ -312,6 +313,7 @@ public final class Hub {
                 logger.info("prompt closed", metadata: ["prompt": "\(prompt.id)", "app": "\(prompt.app)", "choice": "\(params["choice"] ?? .null)"])
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
                 upgradePromptClosed(prompt, outcome)
+                services.conditionsChanged()
             case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets, .persistAndroidPermission:
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):

@@ -48,6 +48,9 @@ protocol PhoneService: AnyObject {
     func sessionClosed(_ session: AppSession)
     /// The session's authorization changed (its `authorization` event is queued).
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot)
+    /// Something a session's access to locations reads changed: a session's app state,
+    /// authorization or stream, a prompt opened or closed, the GPS source lost or back.
+    func conditionsChanged()
     /// Whether the store holds something of the app for this service (its id stays bound).
     func holdsStored(_ app: String) -> Bool
     /// Its members of `status`, the same object `hello` and the panel read.
@@ -69,6 +72,7 @@ extension PhoneService {
     var wantsFixes: Bool { false }
     func sessionClosed(_ session: AppSession) {}
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {}
+    func conditionsChanged() {}
     func holdsStored(_ app: String) -> Bool { false }
     var statusMembers: [String: JSONValue] { [:] }
 }
@@ -131,6 +135,10 @@ final class Services {
 
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {
         for service in all { service.authorizationChanged(session, snapshot) }
+    }
+
+    func conditionsChanged() {
+        for service in all { service.conditionsChanged() }
     }
 
     func releasedByHand(_ kind: SensorKind.ID) {

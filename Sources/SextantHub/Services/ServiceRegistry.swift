@@ -19,6 +19,7 @@ enum ServiceRegistry {
             AltimeterService.self,
             DeviceMotionService.self,
             AndroidLocationService.self,
+            DiagnosticsService.self,
         ]
     }
 }

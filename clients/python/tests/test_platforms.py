@@ -56,3 +56,13 @@ def test_an30_a_fused_request_batches_fixes_into_one_locations_event():
                 control.time_advance(1)
             batch = app.wait_for("locations", timeout=10)
             assert len(batch.params["locations"]) >= 2
+def test_i13_diagnostics_say_why_an_app_gets_nothing():
+    with sextant.Daemon() as daemon:
+        with daemon.control() as control, daemon.app("com.example.maps") as app:
+            control.set_permission("com.example.maps", "authorizedWhenInUse")
+            app.start_diagnostics()
+            assert app.next_diagnostics(lambda d: not d.raised).flags["serviceSessionRequired"] is False
+            app.update(state="background")
+            assert app.next_diagnostics().raised == {"insufficientlyInUse"}
+            control.set_services(False)
+            assert app.next_diagnostics().raised == {"authorizationDeniedGlobally"}

@@ -27,6 +27,7 @@ from .daemon import Daemon, RunDaemon, find_sextantd
 from .timezone import TimeZone
 from .environment import Altitude, Light, Proximity
 from .clock import DeviceClock
+from .diagnostics import Diagnostics
 from .errors import (
     ERROR_NAMES,
     ConnectionClosed,
@@ -52,4 +53,5 @@ __all__ = [
     "Light", "Proximity", "Altitude",
     "DeviceMotion",
     "DeviceClock",
+    "Diagnostics",
 ]

@@ -118,6 +118,8 @@ METHOD_TIME_SET = "time.set"
 METHOD_TIME_ADVANCE = "time.advance"
 METHOD_TIME_RESET = "time.reset"
 METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY = "authorization.requestTemporaryFullAccuracy"
+METHOD_DIAGNOSTICS_START = "diagnostics.start"
+METHOD_DIAGNOSTICS_STOP = "diagnostics.stop"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -149,6 +151,7 @@ EVENT_ALTITUDE = "altitude"
 EVENT_DEVICE_MOTION = "deviceMotion"
 EVENT_CLOCK_CHANGED = "clockChanged"
 EVENT_LOCATIONS = "locations"
+EVENT_DIAGNOSTICS = "diagnostics"
 
 #: The values of each of the protocol's enums.
 AUTHORIZATION_STATUSES = ("notDetermined", "restricted", "denied", "authorizedWhenInUse", "authorizedAlways",)

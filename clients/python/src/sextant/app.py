@@ -10,6 +10,7 @@ from .activity import ActivityMethods
 from .connection import DEFAULT_TIMEOUT, Connection, Event, default_runtime_dir
 from .timezone import AppTimeZone
 from .environment import AppEnvironment
+from .diagnostics import AppDiagnostics
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ class PendingAuthorization:
         return Authorization.from_json(self._app.connection.response(self._id, wire.METHOD_AUTHORIZATION_REQUEST, timeout))
 
 
-class App(AppTimeZone, ActivityMethods, AppEnvironment):
+class App(AppTimeZone, ActivityMethods, AppEnvironment, AppDiagnostics):
     """An app connected to ``RUNTIME-DIR/app.sock``, saying hello as ``app_id``.
 
     ``orientations`` lists the interface orientations it supports (all by default);

@@ -1,0 +1,84 @@
+import SextantCore
+import SextantProtocol
+import SextantStore
+
+/// iOS's diagnostics (docs/platforms.md I13): to each session that asked
+/// (`diagnostics.start`), a `diagnostics` event with Apple's flags at once, then one each time
+/// a flag changes. The flags are decided by ``IOSDiagnostics`` from the authorization engine
+/// and the GPS source's loss; they are looked at when something they read changes
+/// (``conditionsChanged()``), never per fix, and not at all while nobody asked.
+/// The Android profile has no such stream: the service is not made there.
+final class DiagnosticsService: PhoneService {
+    static let topic = AppTopic("diagnostics")
+    static var appMethods: [any RPCMethod.Type] { [DiagnosticsSwitch<DiagnosticsStart>.self, DiagnosticsSwitch<DiagnosticsStop>.self] }
+
+    private unowned let hub: Hub
+    private var subscribers = Subscribers<DiagnosticsSubscription>()
+
+    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+
+    static func serves(_ platform: DevicePlatform) -> Bool { platform == .ios }
+
+    func start(_ session: AppSession) {
+        subscribers.set(session, DiagnosticsSubscription())
+        hub.sessions.subscribe(session, to: Self.topic)
+        conditionsChanged()
+    }
+
+    func stop(_ session: AppSession) {
+        subscribers.remove(session)
+        hub.sessions.unsubscribe(session, from: Self.topic)
+    }
+
+    func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
+
+    func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) { conditionsChanged() }
+
+    /// Each subscriber's flags afresh; an event to those whose flags changed (the first
+    /// look always sends: its last is nil).
+    func conditionsChanged() {
+        guard !subscribers.isEmpty else { return }
+        let lost = hub.location.loss != nil
+        for (session, subscription) in subscribers.entries {
+            // Stillness is not judged here: `stationary` is false until known (I13).
+            guard let input = hub.authorization.diagnosticsInput(of: session.id, locationLost: lost, stationary: false) else { continue }
+            let flags = IOSDiagnostics.flags(input)
+            guard flags != subscription.last else { continue }
+            subscription.last = flags
+            hub.publish(to: session, DiagnosticsEvent(flags: flags))
+        }
+    }
+}
+
+/// A session's `diagnostics.start`: the flags it was last sent.
+final class DiagnosticsSubscription {
+    var last: WireDiagnostics?
+}
+
+/// I13: the session's flags, as `CLServiceSession.Diagnostic` and `CLLocationUpdate` name them.
+struct DiagnosticsEvent: AppEventKind {
+    let flags: WireDiagnostics
+    static var topic: AppTopic { DiagnosticsService.topic }
+    /// Sent only on change: one lost would leave the app reading a stale flag.
+    var outboundKind: OutboundKind { .essential }
+    var method: String { Event.diagnostics }
+    var params: JSONValue { flags.json }
+}
+
+/// `diagnostics.start` / `diagnostics.stop`.
+struct DiagnosticsSwitch<Request: ParameterlessRequest & DiagnosticsRequest>: RPCMethod {
+    static var name: String { Request.method }
+    static var requiresSession: Bool { true }
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let service = call.hub.services(DiagnosticsService.self)
+        if Request.starts { service.start(call.session) } else { service.stop(call.session) }
+        return .result([:])
+    }
+}
+
+protocol DiagnosticsRequest { static var starts: Bool { get } }
+extension DiagnosticsStart: DiagnosticsRequest { static var starts: Bool { true } }
+extension DiagnosticsStop: DiagnosticsRequest { static var starts: Bool { false } }
