@@ -102,6 +102,9 @@ enum EventText {
         case .clockChanged(let clock): return TimeCommand.Clock.describe(clock)
         case .locations(let fixes):
             return "\(fixes.count) fixes" + (fixes.last.map { ", last " + Text.coordinate($0) + "  @ \($0.time?.rfc3339 ?? "-")" } ?? "")
+        case .diagnostics(let flags):
+            let raised = WireDiagnostics.flags.filter { flags[keyPath: $0.path] }.map(\.name)
+            return raised.isEmpty ? "none raised" : raised.joined(separator: ", ")
         }
     }
 }
