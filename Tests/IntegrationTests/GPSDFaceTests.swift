@@ -39,7 +39,7 @@ struct GPSDFaceTests {
         #expect(try daemon.gpsdSessions().isEmpty)
     }
 
-    @Test("the banner, ?VERSION, ?DEVICES, ?WATCH and ERROR for unknown or malformed requests, the connection kept; apps list shows the client as gpsd.<comm> with its pid")
+    @Test("G1: the banner, ?VERSION, ?DEVICES, ?WATCH and ERROR for unknown or malformed requests, the connection kept; apps list shows the client as gpsd.<comm> with its pid")
     func protocolBasics() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
         let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
@@ -157,7 +157,7 @@ struct GPSDFaceTests {
         expectSamePositions(positions, as: expected, "gpspipe -r (RMC)")
     }
 
-    @Test("L4/L12: ?WATCH is the authorization request (level always): unauthorized the client gets TPV mode 1 and never a position; prompts answer lets positions through")
+    @Test("L4/L12/G3/G4: ?WATCH is the authorization request (level always): unauthorized the client gets TPV mode 1 and never a position; prompts answer lets positions through")
     func unauthorizedThenAnswered() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0"])
         let app = try daemon.streamingApp("com.example.reference")
@@ -188,7 +188,7 @@ struct GPSDFaceTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("L1/L9: revoke or services off mid-stream cuts a gpsd client off: after the control call's answer, a no-fix TPV, then not one position", arguments: Cutoff.allCases)
+    @Test("L1/L9/G4: revoke or services off mid-stream cuts a gpsd client off: after the control call's answer, a no-fix TPV, then not one position", arguments: Cutoff.allCases)
     func cutOffMidStream(_ cutoff: Cutoff) throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways"])
         let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
@@ -225,7 +225,7 @@ struct GPSDFaceTests {
         #expect(replay["state"] == "running", "the replay was still going while the client read: \(replay)")
     }
 
-    @Test("L5/L8: an allowOnce gpsd client sent to the background by the control side is cut off at once, and its grant lapses")
+    @Test("L5/L8/G2: an allowOnce gpsd client sent to the background by the control side is cut off at once, and its grant lapses")
     func allowOnceBackgroundCutOff() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowOnce", "--allow-once-timeout", "3"])
         let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
@@ -256,7 +256,7 @@ struct GPSDFaceTests {
         }
     }
 
-    @Test("L10: reduced accuracy sends the 2 km grid position the app was given, with eph of the reduced accuracy")
+    @Test("L10/G5: reduced accuracy sends the 2 km grid position the app was given, with eph of the reduced accuracy")
     func reducedAccuracy() throws {
         let daemon = try DaemonHarness(arguments: ["--gpsd-listen", "0", "--prompt-policy", "allowAlways", "--approximate"])
         let client = try GPSDFaceClient(port: try daemon.gpsdFacePort())
