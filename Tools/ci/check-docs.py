@@ -285,6 +285,15 @@ def protocol_table():
 NOT_METHODS = re.compile(r"\.(sock|sh|py|md|json|jsonl|gpx|nmea|txt|swift|html|js|css|png|service|socket|log|sxtz|deb|conf|xml|toml|ndjson)$")
 
 
+# Spans of a method's shape that name a member, a file or a D-Bus name, and what they are.
+MEMBERS = {
+    "heading.magnetic": "a member of status's heading (dbus.md)",
+    "location.vAcc": "a member of a location sample (sextant-trace(5))",
+    "timeZone.table": "a member of status's timeZone (timezone.md)",
+    "permissions.default.geo": "a GeoClue permission-store key (dbus.md)",
+}
+
+
 def table_rows(path, heading_word):
     """(line, first-column names) of each row of the tables whose header's first cell is heading_word."""
     rows, inside = [], False
@@ -304,14 +313,12 @@ def table_rows(path, heading_word):
 def check_methods(docs):
     methods, events = protocol_table()
     families = {m.split(".")[0] for m in methods if "." in m}
-    # `heading.magnetic`, `location.vAcc` are members: a name is taken for a method when its
-    # last part is one of the table's verbs (start, set, list…).
-    verbs = {m.split(".")[-1] for m in methods if "." in m}
+
     count = 0
     for path in docs:
         for number, span, _ in code_lines(path):
             for name in re.findall(r"(?<![\w./-])([a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)+)(?![\w/(-])", span):
-                if name.split(".")[0] in families and name.split(".")[-1] in verbs and not NOT_METHODS.search(name):
+                if name.split(".")[0] in families and name not in MEMBERS and not NOT_METHODS.search(name):
                     count += 1
                     if name not in methods:
                         fail(f"{path}:{number}", f"`{name}` is no method of the protocol (ProtocolTable.methods)")

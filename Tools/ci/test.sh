@@ -33,6 +33,9 @@ swift test --skip-build --skip "$awaiting" "$@"
 bin="$(swift build --show-bin-path "$@")"
 # The man pages built from docs/ (pandoc, man --warnings), and sextantctl's bash completion.
 bash Tools/ci/test-man.sh
+# The docs against the code: command lines through the real parsers, methods, rule ids, tests,
+# paths and Python names they name (issue 43.9).
+python3 Tools/ci/check-docs.py "$bin"
 bash Tools/ci/test-completion.sh "$bin"
 python="${SEXTANT_PYTHON:-/usr/bin/python3}"
 venv=.build/python-venv
