@@ -57,7 +57,8 @@ def read(path):
 # ---- the docs' code: blocks and spans, each with its line --------------------------------
 
 def code_lines(path):
-    """(line number, text, is_block) of every code block line and code span of a doc. A block
+    """(line number, text, block) of every code block line and code span of a doc, block being
+    the block's language ("text" when it names none) or False for a span. A block
     that shows a session (`$ ` lines) gives only its commands, not their output."""
     out, block = [], []
     lines = read(path).split("\n")
@@ -67,16 +68,19 @@ def code_lines(path):
         for number, text in block:
             if prompted and not text.startswith("$ "):
                 continue
-            out.append((number, re.sub(r"(^|\s)#\s.*$", "", text[2:] if prompted else text).strip(), True))
+            if language != "swift":
+                text = re.sub(r"(^|\s)#\s.*$", "", text[2:] if prompted else text)
+            out.append((number, text.strip(), language or "text"))
         block.clear()
 
-    fenced = False
+    fenced, language = False, ""
     for number, line in enumerate(lines, 1):
         indented = line.startswith("    ") and not line.lstrip().startswith(("-", "*", "|")) and (
             block or number == 1 or lines[number - 2].strip() == "")
         if line.lstrip().startswith("```"):
-            fenced = not fenced
             flush()
+            fenced = not fenced
+            language = line.strip()[3:].strip() if fenced else ""
         elif fenced or indented:
             block.append((number, line.strip()))
         else:
@@ -464,6 +468,11 @@ def check_tests_and_paths(docs):
 NOT_PYTHON = {"conf", "sqlite3", "sysusers", "dev", "service", "socket", "json", "toml", "target"}
 
 
+# The names the docs' Python examples give the client's objects (the pytest fixtures').
+RECEIVERS = {"control": "Control", "sextant_control": "Control", "app": "App", "daemon": "Daemon",
+             "sextant_daemon": "Daemon", "watch": "Watch"}
+
+
 def python_names(sextant):
     """Every name the package and its modules define (the API reference lists module functions)."""
     import importlib
@@ -474,6 +483,36 @@ def python_names(sextant):
     return names
 
 
+def swift_declarations():
+    text = ""
+    for path in files_under("Sources/SextantClient", "Sources/SextantProtocol", exts=(".swift",)):
+        with open(path, encoding="utf-8") as f:
+            text += f.read()
+    return (set(re.findall(r"static let (\w+)", text)), set(re.findall(r"\bfunc (\w+)", text)),
+            set(re.findall(r"\b(?:struct|enum|class) (\w+)", text)))
+
+
+def check_swift_line(where, line):
+    """A Swift example's names: `Method.x`/`Event.x`, `.call(`, `Type(` of SextantClient/Protocol."""
+    if not hasattr(check_swift_line, "known"):
+        check_swift_line.known = swift_declarations()
+    constants, functions, types = check_swift_line.known
+    count = 0
+    for owner, name in re.findall(r"\b(Method|Event)\.(\w+)", line):
+        count += 1
+        if name not in constants:
+            fail(where, f"SextantProtocol has no `{owner}.{name}`")
+    for name in re.findall(r"\.([a-z]\w*)\(", line):
+        count += 1
+        if name not in functions:
+            fail(where, f"SextantClient and SextantProtocol have no function `{name}`")
+    for name in re.findall(r"(?<![\w.])([A-Z]\w*)\(", line):
+        count += 1
+        if name not in types:
+            fail(where, f"SextantClient and SextantProtocol have no type `{name}`")
+    return count
+
+
 def check_python(docs):
     sys.path.insert(0, os.path.join(ROOT, "clients", "python", "src"))
     import sextant
@@ -481,8 +520,12 @@ def check_python(docs):
     everything = python_names(sextant)
     count = 0
     for path in docs:
-        for number, span, _ in code_lines(path):
-            for owner, member in re.findall(r"(?<![\w.])([A-Z]\w*)\.(\w+)\(", span):
+        for number, span, block in code_lines(path):
+            if block == "swift":
+                count += check_swift_line(f"{path}:{number}", span)
+                continue
+            for owner, member in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.(\w+)\(", span):
+                owner = RECEIVERS.get(owner, owner)
                 if owner in public and isinstance(public[owner], type):
                     count += 1
                     if not hasattr(public[owner], member):
@@ -513,7 +556,7 @@ def main():
         "methods and events": check_methods(docs),
         "rule ids": check_rules(docs),
         "tests and paths": check_tests_and_paths(docs),
-        "Python names": check_python(docs),
+        "client names (Python, Swift)": check_python(docs),
     }
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     for failure in failures:
