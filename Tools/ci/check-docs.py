@@ -416,6 +416,12 @@ def swift_tests():
     return types, functions
 
 
+def test_titles(path):
+    """The @Test titles of a Swift test file, joined (a title a doc quotes is a part of one)."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return "\n".join(re.findall(r'@Test\("((?:[^"\\]|\\.)*)"', f.read()))
+
+
 def python_tests():
     names = set()
     for path in files_under("clients/python/tests", "examples", exts=(".py",)):
@@ -450,6 +456,11 @@ def check_tests_and_paths(docs):
                     os.path.relpath(f, ROOT) for f in glob.glob(os.path.join(ROOT, "Tests", "*", suite + ".swift"))]
                 if not any(function in functions.get(f, ()) for f in files):
                     fail(where, f"`{suite}` has no test function `{function}`")
+            for suite, title in re.findall(r"`(\w+Tests)`,? \"([^\"]+)\"", line):
+                count += 1
+                files = types.get(suite, []) + [os.path.relpath(f, ROOT) for f in glob.glob(os.path.join(ROOT, "Tests", "*", suite + ".swift"))]
+                if not any(title.rstrip(" …") in test_titles(f) for f in files):
+                    fail(where, f"`{suite}` has no test titled \"{title}\"")
             for name in re.findall(r"`(test_\w+)", line):
                 count += 1
                 if name not in python and not glob.glob(os.path.join(ROOT, "**", name + ".py"), recursive=True):
@@ -545,6 +556,32 @@ def check_python(docs):
     return count
 
 
+# ---- sections named: sextant-trace(5) CONTROL LINES, docs/security.md, "Paths a client names"
+
+PAGES = {"sextantd(8)": "docs/sextantd.8.md", "sextantctl(1)": "docs/sextantctl.1.md",
+         "sextant-protocol(7)": "docs/sextant-protocol.7.md", "sextant-rules(7)": "docs/sextant-rules.7.md",
+         "sextant-trace(5)": "docs/sextant-trace.5.md", "sextant-gpsd(7)": "docs/gpsd.md"}
+SECTION = re.compile(r"(sextant[a-z-]*\(\d\)|docs/[\w.-]+\.md),? (?:\"([^\"]+)\"|([A-Z]{2,}(?: [A-Z]{2,})*)\b)")
+
+
+def check_sections(docs):
+    count = 0
+    for path in docs:
+        for number, line in enumerate(read(path).split("\n"), 1):
+            for page, quoted, capitals in SECTION.findall(line):
+                target = PAGES.get(page, page)
+                name = quoted or capitals
+                if not os.path.exists(os.path.join(ROOT, target)) or (capitals and re.fullmatch(RULE, capitals)):
+                    continue
+                count += 1
+                text = read(target)
+                # A heading, or a paragraph's bold lead (gpsd.md's **Slow clients.**).
+                headings = [h.lower() for h in re.findall(r"^#+ (.*)$", text, re.M) + re.findall(r"^\*\*([^*]+)\*\*", text, re.M)]
+                if not any(h.startswith(name.lower()) for h in headings):
+                    fail(f"{path}:{number}", f"{page} has no section \"{name}\"")
+    return count
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: check-docs.py BIN (where sextantd and sextantctl are)")
@@ -556,6 +593,7 @@ def main():
         "methods and events": check_methods(docs),
         "rule ids": check_rules(docs),
         "tests and paths": check_tests_and_paths(docs),
+        "sections named": check_sections(docs),
         "client names (Python, Swift)": check_python(docs),
     }
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
