@@ -42,6 +42,7 @@ DOCS = ["README.md", "clients/python/README.md"] + sorted(
 RULES_WITHOUT_TEST = {
 }
 
+DOCS_FOUND = [d for d in DOCS if os.path.exists(os.path.join(ROOT, d))]
 failures = []
 
 
@@ -250,11 +251,35 @@ def check_pages_cover(trees):
             count += 1
             if not any(re.search(re.escape(name) + r"(?![\w-])", page) for name in names):
                 fail("docs/sextantctl.1.md", f"`sextantctl {words} {names[0]}` is not described")
+    # The panel's options: docs/panel.md's table, both ways.
+    rows = {re.match(r"--[\w-]+", names[0]).group(0) for _, names in table_rows("docs/panel.md", "option") if names}
+    for option in sorted(option_names(trees["sextant-panel"]) - {"--runtime-dir", "--help", "--version"}):
+        count += 1
+        if option not in rows:
+            fail("docs/panel.md", f"sextant-panel's {option} has no row in the option table")
+    for option in sorted(rows - option_names(trees["sextant-panel"])):
+        fail("docs/panel.md", f"{option} in the option table is no option of sextant-panel")
     page = read("docs/sextantd.8.md")
     for option in sorted(option_names(trees["sextantd"])):
         count += 1
         if option not in page:
             fail("docs/sextantd.8.md", f"sextantd's {option} is not described")
+    return count
+
+
+def check_other_programs(trees):
+    """sextant-panel and sextant-browser lines (no parse-only mode): each option exists."""
+    count = 0
+    for path in DOCS_FOUND:
+        for number, text, _ in code_lines(path):
+            for match in re.finditer(r"(?<![\w-])(sextant-panel|sextant-browser)(?=\s)(.*)", text):
+                if not starts_a_command(text[:match.start()]):
+                    continue
+                known = option_names(trees[match.group(1)]) | {"--help", "--version"}
+                for flag in re.findall(r"(?<![\w-])--[a-z][\w-]*", match.group(2).split(" -- ")[0]):
+                    count += 1
+                    if flag not in known:
+                        fail(f"{path}:{number}", f"{flag} is no option of {match.group(1)}")
     return count
 
 
@@ -268,6 +293,7 @@ def check_flags(bin_dir):
         trees[program] = json.loads(dump)["command"]
         known |= option_names(trees[program])
     count = check_pages_cover(trees)
+    count += check_other_programs(trees)
     for path in ("docs/sextantd.8.md", "docs/sextantctl.1.md"):
         for number, line in enumerate(read(path).split("\n"), 1):
             for flag in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", line):
@@ -586,7 +612,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: check-docs.py BIN (where sextantd and sextantctl are)")
     bin_dir = os.path.abspath(sys.argv[1])
-    docs = [d for d in DOCS if os.path.exists(os.path.join(ROOT, d))]
+    docs = DOCS_FOUND
     counts = {
         "command lines": check_commands(bin_dir, docs),
         "flags": check_flags(bin_dir),
