@@ -1,0 +1,1 @@
+"""Tools/ci/check-docs.py's checks, one module per kind of claim."""

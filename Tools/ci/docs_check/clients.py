@@ -1,0 +1,88 @@
+"""The client libraries' names the docs' examples use: Python's and Swift's."""
+import os
+import re
+import sys
+
+from .common import ROOT, code_lines, fail, files_under, read
+
+# ---- the Python client's names -----------------------------------------------------------
+
+# `sextant.conf`, `sextant.sqlite3`: files, not the Python package's names.
+NOT_PYTHON = {"conf", "sqlite3", "sysusers", "dev", "service", "socket", "json", "toml", "target"}
+
+
+# The names the docs' Python examples give the client's objects (the pytest fixtures').
+RECEIVERS = {"control": "Control", "sextant_control": "Control", "app": "App", "daemon": "Daemon",
+             "sextant_daemon": "Daemon", "watch": "Watch"}
+
+
+def python_names(sextant):
+    """Every name the package and its modules define (the API reference lists module functions)."""
+    import importlib
+    import pkgutil
+    names = set(dir(sextant))
+    for module in pkgutil.iter_modules(sextant.__path__):
+        names |= set(dir(importlib.import_module("sextant." + module.name)))
+    return names
+
+
+def swift_declarations():
+    text = ""
+    for path in files_under("Sources/SextantClient", "Sources/SextantProtocol", exts=(".swift",)):
+        with open(path, encoding="utf-8") as f:
+            text += f.read()
+    return (set(re.findall(r"static let (\w+)", text)), set(re.findall(r"\bfunc (\w+)", text)),
+            set(re.findall(r"\b(?:struct|enum|class) (\w+)", text)))
+
+
+def check_swift_line(where, line):
+    """A Swift example's names: `Method.x`/`Event.x`, `.call(`, `Type(` of SextantClient/Protocol."""
+    if not hasattr(check_swift_line, "known"):
+        check_swift_line.known = swift_declarations()
+    constants, functions, types = check_swift_line.known
+    count = 0
+    for owner, name in re.findall(r"\b(Method|Event)\.(\w+)", line):
+        count += 1
+        if name not in constants:
+            fail(where, f"SextantProtocol has no `{owner}.{name}`")
+    for name in re.findall(r"\.([a-z]\w*)\(", line):
+        count += 1
+        if name not in functions:
+            fail(where, f"SextantClient and SextantProtocol have no function `{name}`")
+    for name in re.findall(r"(?<![\w.])([A-Z]\w*)\(", line):
+        count += 1
+        if name not in types:
+            fail(where, f"SextantClient and SextantProtocol have no type `{name}`")
+    return count
+
+
+def check_python(docs):
+    sys.path.insert(0, os.path.join(ROOT, "clients", "python", "src"))
+    import sextant
+    public = {name: getattr(sextant, name) for name in dir(sextant) if not name.startswith("_")}
+    everything = python_names(sextant)
+    count = 0
+    for path in docs:
+        for number, span, block in code_lines(path):
+            if block == "swift":
+                count += check_swift_line(f"{path}:{number}", span)
+                continue
+            for owner, member in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.(\w+)\(", span):
+                owner = RECEIVERS.get(owner, owner)
+                if owner in public and isinstance(public[owner], type):
+                    count += 1
+                    if not hasattr(public[owner], member):
+                        fail(f"{path}:{number}", f"the Python client's {owner} has no `{member}`")
+            for member in re.findall(r"(?<![\w./-])sextant\.([A-Za-z_]\w*)(?![\w.-])", span):
+                if member in NOT_PYTHON:
+                    continue
+                count += 1
+                if member not in everything and not os.path.exists(os.path.join(ROOT, "clients/python/src/sextant", member + ".py")):
+                    fail(f"{path}:{number}", f"the Python client has no `sextant.{member}`")
+        for number, line in enumerate(read(path).split("\n"), 1):
+            match = re.match(r"#### `(\w+)\(", line)
+            if match:
+                count += 1
+                if match.group(1) not in everything:
+                    fail(f"{path}:{number}", f"the Python client exports no `{match.group(1)}`")
+    return count
