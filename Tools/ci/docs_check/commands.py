@@ -6,6 +6,7 @@ import shlex
 import subprocess
 
 from .common import DOCS_FOUND, code_lines, fail, read, table_rows, ROOT
+from .values import value_problem
 
 PLACEHOLDERS = {
     "APP": "com.example.maps", "APP_ID": "com.example.maps", "ID": "1", "CHOICE": "allowOnce",
@@ -107,9 +108,12 @@ def check_commands(bin_dir, docs):
                     key = (program, form)
                     if key not in checked:
                         checked[key] = parse_result(os.path.join(bin_dir, program), list(form))
+                        if checked[key][0] == 0 and program == "sextantctl":
+                            problem = value_problem(bin_dir, list(form))
+                            checked[key] = (1, f"the daemon would refuse it: {problem}") if problem else checked[key]
                     status, message = checked[key]
                     if status != 0 and (is_block or not message.startswith(NAMING_ONLY)):
-                        fail(f"{path}:{number}", f"`{program}{rest}` is refused by {program}'s parser"
+                        fail(f"{path}:{number}", f"`{program}{rest}` is refused by {program}"
                              f" (tried as `{program} {' '.join(form)}`): {message}")
     return len(checked)
 
