@@ -56,6 +56,29 @@ struct ReadmeTests {
         }
     }
 
+    /// The lines the README shows after `$ sextantctl status`, up to the next command.
+    static func statusSample(in text: String) -> [String] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = lines.firstIndex(of: "$ sextantctl status") else { return [] }
+        return Array(lines[(start + 1)...].prefix { !$0.hasPrefix("$ ") && !$0.hasPrefix("```") })
+    }
+
+    /// What each line of `sextantctl status` is: `sextantd` for the first, else its label.
+    static func statusLabels(_ lines: [String]) -> [String] {
+        lines.map { $0.hasPrefix("sextantd ") ? "sextantd" : String($0.prefix { $0 != ":" }) }
+    }
+
+    @Test("issue 43.9: the README's status sample has the lines sextantctl status prints, in its order, for a daemon replaying the walk")
+    func statusSampleIsTrue() throws {
+        let text = try String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)
+        let sample = Self.statusSample(in: text)
+        #expect(!sample.isEmpty, "the README shows status")
+        let daemon = try DaemonHarness(arguments: ["--replay", Repository.root + "/Traces/demo-walk.jsonl", "--no-iio"])
+        try daemon.waitForStatus("the walk's first fix") { $0["location"].map { !$0.isNull } ?? false }
+        let printed = try daemon.ctl(["status"]).stdout.split(separator: "\n").map(String.init)
+        #expect(Self.statusLabels(sample) == Self.statusLabels(printed), "README's status sample differs from status:\n\(printed.joined(separator: "\n"))")
+    }
+
     @Test("issue 24.5: the README names no trace that is not in the repository, no install path of one PREFIX, and every runtime library")
     func noTrapsInTheReadme() throws {
         let text = try String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)
