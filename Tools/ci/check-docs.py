@@ -15,6 +15,10 @@ claim as FILE:LINE: what is wrong:
             as clients/python/src/sextant/_protocol.py renders it) is a method; every row of
             sextant-protocol(7)'s event tables is an event; every method and event of the
             table has its row in sextant-protocol(7).
+  kinds     every sample kind of sextant-trace(5)'s table is one the trace readers know
+            (SensorKinds, RecordKinds, location, gps), and each of those has its row.
+  values    what sextantctl passes on unchecked (a status, a prompt choice, a GNSS profile,
+            a zone) is what the daemon accepts.
   rules     every rule id cited (L12, AN3, Z7, ranges AN20–AN34) is defined (a line
             starting `**ID —` or a table row `| ID |` in docs/); every defined id is cited
             by a test (its name or a comment, under Tests/, clients/python/tests, examples/)
@@ -40,7 +44,7 @@ sys.dont_write_bytecode = True  # no __pycache__ left in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from docs_check.common import DOCS_FOUND, failures  # noqa: E402
 from docs_check.commands import check_commands, check_flags  # noqa: E402
-from docs_check.claims import check_methods, check_rules, check_sections, check_tests_and_paths  # noqa: E402
+from docs_check.claims import check_methods, check_rules, check_sample_kinds, check_sections, check_tests_and_paths  # noqa: E402
 from docs_check.clients import check_python  # noqa: E402
 
 
@@ -53,6 +57,7 @@ def main():
         "command lines": check_commands(bin_dir, docs),
         "flags": check_flags(bin_dir),
         "methods and events": check_methods(docs),
+        "trace sample kinds": check_sample_kinds(),
         "rule ids": check_rules(docs),
         "tests and paths": check_tests_and_paths(docs),
         "sections named": check_sections(docs),

@@ -206,3 +206,28 @@ def check_sections(docs):
                 if not any(h.startswith(name.lower()) for h in headings):
                     fail(f"{path}:{number}", f"{page} has no section \"{name}\"")
     return count
+
+
+# ---- trace sample kinds: sextant-trace(5)'s table against the kinds the readers know ----
+
+# The kinds the sample reader knows of itself, not from a kind table (Samples.swift).
+READER_KINDS = {"location", "gps"}
+
+
+def check_sample_kinds():
+    text = ""
+    for path in files_under("Sources/SextantCore", exts=(".swift",)):
+        with open(path, encoding="utf-8") as f:
+            text += f.read()
+    known = set(re.findall(r'name: "(\w+)", noun:', text)) | set(re.findall(r'RecordKind\(name: "(\w+)"', text)) | READER_KINDS
+    page = "docs/sextant-trace.5.md"
+    listed = {}
+    for number, names in table_rows(page, "sample"):
+        for name in names[:1]:
+            listed[name] = number
+    for name, number in sorted(listed.items()):
+        if name not in known:
+            fail(f"{page}:{number}", f"sample kind `{name}` is no kind the trace readers know")
+    for name in sorted(known - listed.keys()):
+        fail(page, f"sample kind `{name}` (SensorKinds/RecordKinds) has no row in the sample table")
+    return len(known | listed.keys())
