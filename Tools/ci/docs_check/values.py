@@ -66,6 +66,12 @@ def value_problem(bin_dir, words):
         return f"{values[0]} is neither ask nor a prompt choice"
     if path == ("prompts", "answer") and values and values[-1] not in choices:
         return f"{values[-1]} is no prompt choice ({', '.join(sorted(choices))})"
+    if path == ("watch",):
+        events = set(re.findall(r'^EVENT_\w+ = "([^"]+)"', read("clients/python/src/sextant/_protocol.py"), re.M))
+        topics = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--topic"] + [w.split("=", 1)[1] for w in words if w.startswith("--topic=")]
+        unknown = [t for t in topics if t not in events]
+        if unknown:
+            return f"{', '.join(unknown)}: no event of the protocol (a watch topic is an event's name)"
     if path == ("gnss", "profile") and values:
         return _gnss_profile_refused(bin_dir, values[0])
     if path == ("time", "zone", "set") and values and values[0] != "auto" and not os.path.isfile(
