@@ -38,6 +38,10 @@ def check_methods(docs):
                     count += 1
                     if name not in methods:
                         fail(f"{path}:{number}", f"`{name}` is no method of the protocol (ProtocolTable.methods)")
+            for name in re.findall(r'"method"\s*:\s*"([^"]+)"', span):
+                count += 1
+                if name not in methods | events | {"...", "…"} and not name.startswith(("Target.", "Page.", "Runtime.", "Emulation.", "Browser.")):
+                    fail(f"{path}:{number}", f'"method":"{name}" is no method or event of the protocol')
     protocol = "docs/sextant-protocol.7.md"
     documented_methods = {n for _, names in table_rows(protocol, "method") for n in names}
     documented_events = set()
