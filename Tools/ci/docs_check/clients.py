@@ -56,6 +56,23 @@ def check_swift_line(where, line):
     return count
 
 
+def check_keywords(where, name, function, arguments):
+    """Each `keyword=` a doc passes to `function` is one of its parameters."""
+    import inspect
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return 0
+    if any(p.kind == p.VAR_KEYWORD for p in parameters.values()):
+        return 0
+    count = 0
+    for keyword in re.findall(r"(?<![\w=])([a-z_]\w*)=(?!=)", arguments):
+        count += 1
+        if keyword not in parameters:
+            fail(where, f"the Python client's {name} takes no `{keyword}=` (it takes {', '.join(parameters)})")
+    return count
+
+
 def check_python(docs):
     sys.path.insert(0, os.path.join(ROOT, "clients", "python", "src"))
     import sextant
@@ -67,12 +84,17 @@ def check_python(docs):
             if block == "swift":
                 count += check_swift_line(f"{path}:{number}", span)
                 continue
-            for owner, member in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.(\w+)\(", span):
+            for owner, member, arguments in re.findall(r"(?<![\w.])([A-Za-z_]\w*)\.(\w+)\(([^()]*)", span):
                 owner = RECEIVERS.get(owner, owner)
                 if owner in public and isinstance(public[owner], type):
                     count += 1
                     if not hasattr(public[owner], member):
                         fail(f"{path}:{number}", f"the Python client's {owner} has no `{member}`")
+                    else:
+                        count += check_keywords(f"{path}:{number}", f"{owner}.{member}", getattr(public[owner], member), arguments)
+            for owner, arguments in re.findall(r"(?<![\w.])([A-Z]\w*)\(([^()]*)", span):
+                if owner in public and isinstance(public[owner], type) and block is False:
+                    count += check_keywords(f"{path}:{number}", owner, public[owner], arguments)
             for member in re.findall(r"(?<![\w./-])sextant\.([A-Za-z_]\w*)(?![\w.-])", span):
                 if member in NOT_PYTHON:
                     continue
