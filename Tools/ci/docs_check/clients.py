@@ -92,6 +92,9 @@ def check_python(docs):
                         fail(f"{path}:{number}", f"the Python client's {owner} has no `{member}`")
                     else:
                         count += check_keywords(f"{path}:{number}", f"{owner}.{member}", getattr(public[owner], member), arguments)
+            # The marker's keywords are Daemon's (the plugin calls Daemon(**marker.kwargs)).
+            for arguments in re.findall(r"pytest\.mark\.sextant\(([^()]*)", span):
+                count += check_keywords(f"{path}:{number}", "sextant marker (Daemon)", public["Daemon"], arguments)
             for owner, arguments in re.findall(r"(?<![\w.])([A-Z]\w*)\(([^()]*)", span):
                 if owner in public and isinstance(public[owner], type) and block is False:
                     count += check_keywords(f"{path}:{number}", owner, public[owner], arguments)
