@@ -32,6 +32,8 @@ claim as FILE:LINE: what is wrong:
   sections  every section named (`sextant-trace(5) FILES`, `docs/security.md, "…"`) exists.
   clients   every `Class.method(` (or `control.x(`, `app.x(`…) and `#### \`name(` of the
             Python client, and every name of a ```swift example, exists.
+  swift     every Swift type, member and file architecture.md and dbus-core.md name exists
+            under Sources/ or Tests/ (or is a package's or D-Bus's, listed).
 The checks are in Tools/ci/docs_check/ (commands.py, claims.py, clients.py).
 Semantic claims (numbers, defaults, limits) were read by hand against the code: see
 docs/testing.md, "What the docs are checked against".
@@ -45,7 +47,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from docs_check.common import DOCS_FOUND, failures  # noqa: E402
 from docs_check.commands import check_commands, check_flags  # noqa: E402
 from docs_check.claims import check_methods, check_rules, check_sample_kinds, check_sections, check_tests_and_paths  # noqa: E402
-from docs_check.clients import check_python  # noqa: E402
+from docs_check.clients import check_developer_docs, check_python  # noqa: E402
+from docs_check.claims import protocol_table  # noqa: E402
 
 
 def main():
@@ -62,6 +65,7 @@ def main():
         "tests and paths": check_tests_and_paths(docs),
         "sections named": check_sections(docs),
         "client names (Python, Swift)": check_python(docs),
+        "Swift names (architecture, dbus-core)": check_developer_docs(set().union(*protocol_table())),
     }
     summary = ", ".join(f"{n} {kind}" for kind, n in counts.items())
     for failure in failures:

@@ -111,3 +111,47 @@ def check_python(docs):
                 if match.group(1) not in everything:
                     fail(f"{path}:{number}", f"the Python client exports no `{match.group(1)}`")
     return count
+
+
+# ---- the developer docs' Swift names ------------------------------------------------------
+
+DEVELOPER_DOCS = ("docs/architecture.md", "docs/dbus-core.md")
+# Names of SwiftPM, of the packages Sextant uses and of D-Bus, which Sources/ does not declare.
+LIBRARY_NAMES = {"systemLibrary", "Mutex", "Atomic", "Synchronization", "NIOLoopBoundBox", "NIOAsyncTestingEventLoop", "Service",
+                 "ServiceGroup", "NameOwnerChanged", "InvalidArgs", "Peer", "Failed", "Package.swift"}
+
+
+def swift_names():
+    declared, members, files = set(), set(), set()
+    for path in files_under("Sources", "Tests", exts=(".swift",)):
+        files.add(os.path.basename(path))
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        declared |= set(re.findall(r"\b(?:struct|class|enum|protocol|actor|typealias|extension)\s+(\w+)", text))
+        members |= set(re.findall(r"\b(?:func|var|let|case)\s+(\w+)", text))
+    modules = {d for d in os.listdir(os.path.join(ROOT, "Sources"))} | set(re.findall(r'name: "(\w+)"', read("Package.swift")))
+    return declared | modules | LIBRARY_NAMES, members, files
+
+
+def check_developer_docs(events_and_methods):
+    declared, members, files = swift_names()
+    count = 0
+    for path in DEVELOPER_DOCS:
+        for number, span, _ in code_lines(path):
+            where = f"{path}:{number}"
+            if re.fullmatch(r"[\w+-]+\.swift", span):
+                count += 1
+                if span not in files and span not in LIBRARY_NAMES:
+                    fail(where, f"no file {span} under Sources/ or Tests/")
+                continue
+            typed = re.fullmatch(r"([A-Z]\w+)((?:\.\w+)*)(?:\(.*\))?", span)
+            if typed:
+                count += 1
+                parts = [p for p in typed.group(2).split(".") if p]
+                if typed.group(1) not in declared or any(p not in members | declared for p in parts):
+                    fail(where, f"`{span}`: no such Swift type or member in Sources/ or Tests/")
+            elif re.fullmatch(r"[a-z]+[A-Z]\w*(?:\(.*\))?", span):
+                count += 1
+                if span.split("(")[0] not in members | events_and_methods | LIBRARY_NAMES:
+                    fail(where, f"`{span}`: no such Swift member in Sources/ or Tests/ (nor a method or event)")
+    return count
