@@ -161,8 +161,10 @@ def check_tests_and_paths(docs):
                 count += 1
                 if name not in types and not glob.glob(os.path.join(ROOT, "Tests", "*", name + ".swift")):
                     fail(where, f"test suite `{name}` exists nowhere under Tests/")
-            pairs = [p for p in re.findall(r"`(\w+Tests)(?:`\s*`|\.)([a-z]\w*)`", line) if p[1] != "swift"]
-            pairs += [(f, n) for f, n in re.findall(r"`(Tests/[\w/]+\.swift)`\s*`([a-z]\w*)`", line)]
+            # `Suite` `a`, `b` and `c`; `Suite.a`; `Tests/…/File.swift` `a`.
+            pairs = [(suite, name) for suite, names in re.findall(r"`(\w+Tests|Tests/[\w/]+\.swift)`((?:(?:,| and)?\s*`[a-z]\w*`)+)", line)
+                     for name in re.findall(r"`([a-z]\w*)`", names)]
+            pairs += [p for p in re.findall(r"`(\w+Tests)\.([a-z]\w*)`", line) if p[1] != "swift"]
             for suite, function in pairs:
                 count += 1
                 files = [suite] if suite.endswith(".swift") else types.get(suite, []) + [
