@@ -8,6 +8,7 @@ import subprocess
 from .common import DOCS_FOUND, code_lines, fail, read, table_rows, ROOT
 from .values import value_problem
 
+# A synopsis's placeholders and the sample value each is tried with (any other: "x").
 PLACEHOLDERS = {
     "APP": "com.example.maps", "APP_ID": "com.example.maps", "ID": "1", "CHOICE": "allowOnce",
     "MODE": "ask", "STATUS": "denied", "LAT": "38.7", "LON": "-9.1", "LATLON": "38.7,-9.1",
@@ -19,7 +20,8 @@ PLACEHOLDERS = {
     "ARGS...": "", "ORIGIN": "38.7,-9.1", "DESTINATION": "38.8,-9.2", "WAYPOINT": "38.75,-9.15",
     "HOST:PORT": "127.0.0.1:2947", "ADDRESS": "127.0.0.1:2947", "NAME": "x", "KIND": "authorization",
     "URL": "http://127.0.0.1:9222", "ACTIVITY": "walking", "CHOICES": "allowOnce", "UID": "1000",
-    "GROUP": "sextant", "A": "5", "OPTIONS": "", "LAT,LON": "38.7,-9.1", "LAT,LON,ALT": "38.7,-9.1,10", "LEVEL": "info", "PORT": "8080", "FD": "3", "PROFILE": "phone",
+    "GROUP": "sextant", "A": "5", "OPTIONS": "", "LAT,LON": "38.7,-9.1", "LAT,LON,ALT": "38.7,-9.1,10",
+    "LEVEL": "info", "PORT": "8080", "FD": "3", "PROFILE": "phone",
 }
 SHELL_STOPS = {"|", "||", "&&", ";", "&", ">", ">>", "2>", "<", ")", "(", "2>&1", "&>"}
 PROGRAM = re.compile(r"(?<![\w-])(?:[\w./$-]*/)?(sextantctl|sextantd)(?=\s|$)")
