@@ -79,6 +79,23 @@ struct ReadmeTests {
         #expect(Self.statusLabels(sample) == Self.statusLabels(printed), "README's status sample differs from status:\n\(printed.joined(separator: "\n"))")
     }
 
+    @Test("issue 43.9: SEXTANT_PARSE_ONLY=1, which check-docs.py runs the docs' command lines with, parses and validates and runs nothing")
+    func parseOnlyRunsNothing() throws {
+        let scratch = try TemporaryDirectory("parse-only")
+        var environment = ProcessInfo.processInfo.environment
+        environment["SEXTANT_PARSE_ONLY"] = "1"
+        let runtime = scratch.file("run")
+        let status = try run([Binaries.sextantctl, "status", "--runtime-dir", runtime], environment: environment)
+        #expect(status.status == 0 && status.stdout == "parsed: status\n", "no daemon is asked: \(status.stdout)\(status.stderr)")
+        let wrong = try run([Binaries.sextantctl, "prompts", "answer", "1", "allowOnce", "--precize"], environment: environment)
+        #expect(wrong.status == 64 && wrong.stderr.contains("Unknown option '--precize'"), "\(wrong.stderr)")
+        let daemon = try run([Binaries.sextantd, "--runtime-dir", runtime, "--state-dir", scratch.file("state"), "--no-gpsd"], environment: environment)
+        #expect(daemon.status == 0, "\(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runtime) && !FileManager.default.fileExists(atPath: scratch.file("state")), "sextantd started nothing")
+        let badSpeed = try run([Binaries.sextantd, "--replay", "x.jsonl", "--speed", "0"], environment: environment)
+        #expect(badSpeed.status == 64 && badSpeed.stderr.contains("--speed"), "validated as at a start: \(badSpeed.stderr)")
+    }
+
     @Test("issue 24.5: the README names no trace that is not in the repository, no install path of one PREFIX, and every runtime library")
     func noTrapsInTheReadme() throws {
         let text = try String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)
