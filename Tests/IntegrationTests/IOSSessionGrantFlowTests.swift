@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// `sextantctl permissions set --once / --temporary-full-accuracy` against the real sextantd,
@@ -32,5 +33,31 @@ struct IOSSessionGrantFlowTests {
         #expect(try app.call(Method.authorizationGet)["status"] == "notDetermined", "I8: G = 10 s passed")
         let none = try daemon.ctl(["permissions", "set", "com.example.gone", "authorizedWhenInUse", "--once"])
         #expect(none.status != 0 && none.stderr.contains("no live session"), "\(none.stderr)")
+    }
+
+    @Test("I13: sextantctl watch --topic diagnostics shows the flags of an app that did not ask for them")
+    func testI13_watchShowsDiagnostics() throws {
+        let daemon = try DaemonHarness()
+        let (app, _) = try daemon.app(Self.app)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
+        watcher.arguments = ["watch", "--topic", "diagnostics", "--runtime-dir", daemon.runtime]
+        let output = Pipe()
+        watcher.standardOutput = output
+        try launch(watcher)
+        defer {
+            watcher.terminate()
+            watcher.waitUntilExit()
+        }
+        // The watcher subscribes at some point after it starts: a flag changed until a line shows.
+        var line: String?
+        for attempt in 0..<200 where line == nil {
+            #expect(try daemon.ctl(["permissions", "set", Self.app, attempt % 2 == 0 ? "denied" : "authorizedWhenInUse"]).status == 0)
+            line = try? readLine(output.fileHandleForReading.fileDescriptor, timeout: 0.1)
+        }
+        let shown = try #require(line)
+        #expect(shown.contains("\(Self.app)#") && shown.contains("diagnostics"), "\(shown)")
+        #expect(shown.contains("authorizationDenied") || shown.contains("none raised"), "\(shown)")
+        _ = try app.call(Method.authorizationGet)
     }
 }
