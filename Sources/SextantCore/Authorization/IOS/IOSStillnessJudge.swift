@@ -15,6 +15,8 @@ public struct IOSStillnessJudge: Sendable, Equatable {
     /// When the anchor was taken, by the device's monotonic clock (nanoseconds).
     private var since: Int64 = 0
     public private(set) var stationary = false
+    /// Whether it holds an anchor: something to forget once nobody listens.
+    public var isAnchored: Bool { anchor != nil }
 
     public init() {}
 

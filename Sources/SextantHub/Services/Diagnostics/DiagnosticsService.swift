@@ -44,7 +44,7 @@ final class DiagnosticsService: PhoneService {
 
     var wantsFixes: Bool {
         let heard = !subscribers.isEmpty || hub.watchersAdmit(&watcherInterest)
-        if !heard, stillness != IOSStillnessJudge() { stillness.forget() }
+        if !heard, stillness.isAnchored { stillness.forget() }
         return heard
     }
 
