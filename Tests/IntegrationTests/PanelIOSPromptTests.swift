@@ -71,7 +71,7 @@ final class PanelIOSPromptTests {
         #expect(decided["status"] == "authorizedWhenInUse" && decided["accuracy"] == "full", "\(decided)")
     }
 
-    @Test("L5, I9: the Apps card's Allow Once and Full accuracy: route set the grants by hand; the row shows them; the app hears them")
+    @Test("L5, I9, I2: the Apps card's Full accuracy: route, Allow Once and Provisional Always set the states by hand; the row shows them as Settings would; the app hears them")
     func appsCardSetsSessionGrants() throws {
         let s = try Self.opened()
         let row = "#apps-table tr[data-app=\"\(Self.app)\"]"
@@ -85,5 +85,9 @@ final class PanelIOSPromptTests {
         let once = try s.app.nextEvent(timeout: 30, description: "Allow Once") { $0.method == Event.authorization && $0.params["status"] == "authorizedWhenInUse" }
         #expect(once.params["status"] == "authorizedWhenInUse")
         try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) td.allow-once').textContent === 'yes'")])
+        try s.browser.step(["do": "click", "selector": .string(row + " .grant-provisional")])
+        let always = try s.app.nextEvent(timeout: 30, description: "provisional Always") { $0.method == Event.authorization && $0.params["status"] == "authorizedAlways" }
+        #expect(always.params["status"] == "authorizedAlways", "the app reads Always")
+        try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) td.authorization').textContent === 'always (provisional: While Using)'")])
     }
 }
