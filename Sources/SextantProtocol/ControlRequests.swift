@@ -59,6 +59,12 @@ public struct PermissionsSet: RPCRequest, Equatable {
     /// iOS: `authorizedAlways` given provisionally, as While Using answered to an Always
     /// request gives it (docs/platforms.md I2); only with `authorizedAlways`.
     public var provisional: Bool?
+    /// iOS: an Allow Once grant in the app's live sessions instead of a stored decision
+    /// (docs/platforms.md L5, I8); only with `authorizedWhenInUse`.
+    public var once: Bool?
+    /// iOS: a temporary full-accuracy grant for this purpose key in the app's live sessions
+    /// (I9), beside the status set; only with an authorized status.
+    public var temporaryFullAccuracy: String?
 
     public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil, provisional: Bool? = nil) {
         self.app = app
@@ -91,6 +97,22 @@ public struct PermissionsSet: RPCRequest, Equatable {
         if provisional == true, status != .authorizedAlways {
             throw .invalidParams("\"provisional\" applies only to authorizedAlways (While Using given to an Always request)")
         }
+        try parseSessionGrants(p)
+    }
+
+    /// `once` and `temporaryFullAccuracy` (I8, I9), each checked against the status.
+    private mutating func parseSessionGrants(_ p: Params) throws(RPCError) {
+        once = try p.bool("once")
+        if once == true, status != .authorizedWhenInUse {
+            throw .invalidParams("\"once\" applies only to authorizedWhenInUse (Allow Once is a one-time While Using)")
+        }
+        temporaryFullAccuracy = try p.string("temporaryFullAccuracy")
+        if let key = temporaryFullAccuracy {
+            guard !key.isEmpty, key.utf8.count <= 255 else { throw .invalidParams("\"temporaryFullAccuracy\" must be a purpose key of 1 to 255 bytes") }
+            guard status.isAuthorized else {
+                throw .invalidParams("\"temporaryFullAccuracy\" needs an authorized status (authorizedWhenInUse or authorizedAlways), not \(status.rawValue)")
+            }
+        }
     }
 
     public var params: JSONValue {
@@ -101,6 +123,8 @@ public struct PermissionsSet: RPCRequest, Equatable {
         if let grants { o["grants"] = .array(AndroidPermission.allCases.filter(grants.contains).map { .string($0.rawValue) }) }
         if let denials { o["denials"] = .int(Int64(denials)) }
         o.set("provisional", provisional)
+        o.set("once", once)
+        o.set("temporaryFullAccuracy", temporaryFullAccuracy)
         return o.json
     }
 }

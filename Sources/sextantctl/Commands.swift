@@ -125,7 +125,14 @@ struct Permissions: ParsableCommand {
 
     /// The status, and for an iOS provisional Always what Settings says (docs/platforms.md I2).
     static func status(_ e: JSONValue) -> String {
-        e["provisional"]?.boolValue == true ? "\(Text.plain(e["status"])) (provisional: While Using)" : Text.plain(e["status"])
+        let status = e["provisional"]?.boolValue == true ? "\(Text.plain(e["status"])) (provisional: While Using)" : Text.plain(e["status"])
+        return status + temporaryFullAccuracy(e)
+    }
+
+    /// The purpose keys granted full accuracy for now (docs/platforms.md I9), if any.
+    static func temporaryFullAccuracy(_ e: JSONValue) -> String {
+        guard let keys = e["temporaryFullAccuracy"]?.arrayValue, !keys.isEmpty else { return "" }
+        return " (temporary full accuracy: \(keys.map { Text.plain($0) }.joined(separator: ", ")))"
     }
 
     struct List: ParsableCommand {
@@ -245,7 +252,7 @@ struct Apps: ParsableCommand {
             (list.arrayValue ?? []).map { a in
                 [
                     Text.plain(a["session"]), Text.plain(a["app"]), Text.plain(a["pid"]), Text.plain(a["uid"]), Text.plain(a["state"]),
-                    "\(Text.plain(a["authorization"]?["status"]))/\(Text.plain(a["authorization"]?["accuracy"]))",
+                    "\(Text.plain(a["authorization"]?["status"]))/\(Text.plain(a["authorization"]?["accuracy"]))" + Apps.hiddenFacets(a),
                     Text.plain(a["interfaceOrientation"]), a["interfaceLocked"]?.boolValue == true ? "yes" : "no",
                 ]
             })
@@ -269,6 +276,14 @@ struct Apps: ParsableCommand {
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws { try reporting { try Apps.move(common, app, .background) } }
+    }
+
+    /// What the app cannot see of its authorization (docs/platforms.md I2, L5, I9).
+    static func hiddenFacets(_ a: JSONValue) -> String {
+        var facets: [String] = []
+        if a["provisional"]?.boolValue == true { facets.append("provisional: While Using") }
+        if a["allowOnce"]?.boolValue == true { facets.append("allowOnce") }
+        return (facets.isEmpty ? "" : " (\(facets.joined(separator: ", ")))") + Permissions.temporaryFullAccuracy(a)
     }
 
     static func move(_ common: CommonOptions, _ app: String, _ state: AppState) throws {

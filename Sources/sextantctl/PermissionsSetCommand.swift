@@ -23,6 +23,10 @@ extension Permissions {
         var denials: Int?
         @Flag(help: "iOS: authorizedAlways given provisionally (While Using answered to an Always request): the next background region, visit or significant change raises the upgrade prompt.")
         var provisional = false
+        @Flag(help: "iOS: an Allow Once grant (a one-time While Using) in the app's live sessions, with authorizedWhenInUse; it reverts to notDetermined when the app is no longer in use (L5, I8).")
+        var once = false
+        @Option(help: ArgumentHelp("iOS: full accuracy for this purpose key in the app's live sessions, while in use (I9); the key must be one the app declared at hello.", valueName: "key"))
+        var temporaryFullAccuracy: String?
 
         func validate() throws {
             if status == nil, grant == nil, denials == nil { throw ValidationError("give a STATUS, or on an Android phone --grant LIST") }
@@ -38,6 +42,8 @@ extension Permissions {
                 }
                 if let denials { params["denials"] = .int(Int64(denials)) }
                 if provisional { params["provisional"] = true }
+                if once { params["once"] = true }
+                if let temporaryFullAccuracy { params["temporaryFullAccuracy"] = .string(temporaryFullAccuracy) }
                 let connection = try common.control()
                 let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
                 common.output(Permissions.warning(of: answer), human: Self.entry)
@@ -46,7 +52,9 @@ extension Permissions {
 
         /// The entry, with an Android phone's grants when it has them.
         static func entry(_ e: JSONValue) -> String {
-            guard let grants = e["android"]?["grants"] else { return Permissions.entry(e) }
+            guard let grants = e["android"]?["grants"] else {
+                return e["allowOnce"]?.boolValue == true ? Permissions.entry(e) + " (allowOnce)" : Permissions.entry(e)
+            }
             let held = ["coarse", "fine", "background"].filter { grants[$0] == "granted" }
             return Permissions.entry(e) + " (granted: \(held.isEmpty ? "none" : held.joined(separator: ", ")))"
         }

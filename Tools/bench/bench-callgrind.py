@@ -73,6 +73,8 @@ NMEA_COPIES = (1, 3)
 # --smoke: the debug build under callgrind is ten times as slow; one app, and the first
 # 20 kB of the logs.
 SMOKE_FIX_SIZES, SMOKE_FIX_APPS, SMOKE_NMEA_COPIES, SMOKE_NMEA_BYTES = (10, 20), (1,), (1, 2), 20000
+# --diagnostics: every app also calls diagnostics.start (the stillness judge runs per fix).
+DIAGNOSTICS = False
 # How long one run under callgrind may take before the guard gives up on it.
 RUN_TIMEOUT = 300
 # The trace's 10 Hz fixes played at 50 a second, each on its own (see the top): what the
@@ -261,6 +263,10 @@ def connect_apps(runtime, count, deadline):
         app.until(lambda m: m.get("id") == 2)
         rpc(app.sock, "location.start", None, 3)
         app.until(lambda m: m.get("id") == 3)
+        if DIAGNOSTICS:
+            # --diagnostics: each app also hears iOS's diagnostics (docs/platforms.md I13, I14).
+            rpc(app.sock, "diagnostics.start", None, 4)
+            app.until(lambda m: m.get("id") == 4)
         apps.append(app)
     return apps
 
@@ -477,7 +483,12 @@ def main():
     parser.add_argument("--record", action="store_true", help=f"write the figures as the references in {os.path.relpath(BUDGET, ROOT)}")
     parser.add_argument("--keep", default=None, help="a directory to keep the callgrind.out files in")
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, the debug build, no budget")
+    parser.add_argument("--diagnostics", action="store_true", help="each app also subscribes to diagnostics (no budget)")
     args = parser.parse_args()
+    global DIAGNOSTICS
+    DIAGNOSTICS = args.diagnostics
+    if args.diagnostics and (args.check or args.record):
+        parser.error("--diagnostics measures a variant: no --check or --record with it")
     if args.smoke and (args.check or args.record):
         parser.error("--smoke's figures mean nothing: no --check or --record with it")
     if shutil.which("valgrind") is None:

@@ -68,9 +68,13 @@ export class PanelApps {
             cell(row, session.state, "state");
             // "authorized" said once, in the header: whenInUse, always, denied, notDetermined.
             const status = authorization.status ? authorization.status.replace(/^authorized(.)/, (_, c) => c.toLowerCase()) : authorization.status;
-            cell(row, status, `authorization status-${authorization.status}`).title = authorization.status || "";
-            cell(row, authorization.accuracy, "accuracy");
-            cell(row, stored.allowOnce ? "yes" : "no", "allow-once");
+            // What the app cannot see (docs/platforms.md I2, I9): Settings' word for a
+            // provisional Always, the purpose keys granted full accuracy for now.
+            const shown = session.provisional ? `${status} (provisional: ${session.settings})` : status;
+            cell(row, shown, `authorization status-${authorization.status}`).title = authorization.status || "";
+            const keys = session.temporaryFullAccuracy || [];
+            cell(row, authorization.accuracy + (keys.length ? ` (temporary: ${keys.join(", ")})` : ""), "accuracy");
+            cell(row, session.allowOnce || stored.allowOnce ? "yes" : "no", "allow-once");
             cell(row, session.interfaceOrientation + (session.interfaceLocked ? " 🔒" : ""), "interface");
             cell(row, streaming(session), "streaming");
             this.actions(cell(row, "", "actions"), session, authorization);
@@ -90,9 +94,27 @@ export class PanelApps {
         const precise = authorization.accuracy !== "reduced";
         button(td, precise ? "Reduce" : "Precise", "permissions.set: full or reduced accuracy", () =>
             this.change("permissions.set", { app, status: authorization.status, accuracy: precise ? "reduced" : "full" }), "accuracy");
+        this.iosActions(td, session, authorization);
         const foreground = session.state === "foreground";
         button(td, foreground ? "To background" : "To foreground", "apps.update state", () =>
             this.change("apps.update", { session: session.session, state: foreground ? "background" : "foreground" }), "app-state");
+    }
+
+    /** iOS's states that a prompt would give, set without it so a test starts mid-flow
+     *  (docs/platforms.md "Setting the session grants by hand"): Allow Once, provisional
+     *  Always, temporary full accuracy for each purpose key the app declared. */
+    iosActions(td, session, authorization) {
+        if (document.body.dataset.platform === "android") return;
+        const app = session.app;
+        button(td, "Allow Once", "permissions.set authorizedWhenInUse once", () =>
+            this.change("permissions.set", { app, status: "authorizedWhenInUse", once: true, accuracy: authorization.accuracy || "full" }), "grant-once");
+        button(td, "Provisional Always", "permissions.set authorizedAlways provisional", () =>
+            this.change("permissions.set", { app, status: "authorizedAlways", provisional: true }), "grant-provisional");
+        if (!["authorizedWhenInUse", "authorizedAlways"].includes(authorization.status)) return;
+        for (const key of session.purposeKeys || []) {
+            button(td, `Full accuracy: ${key}`, `permissions.set temporaryFullAccuracy ${key}`, () =>
+                this.change("permissions.set", { app, status: authorization.status, temporaryFullAccuracy: key }), "grant-temporary");
+        }
     }
 
     /** A card for each open prompt; cards of closed prompts go. */

@@ -64,6 +64,7 @@ extension Hub {
             var entry = entries[app]!.objectValue ?? [:]
             if authorization.platform.androidAPI != nil { entry["android"] = authorization.androidFacets(of: app).json }
             entry["uid"] = stored.owners[app].map { .int(Int64($0)) } ?? .null
+            entry.merge(authorization.temporaryFullAccuracyMember(of: app) ?? [:]) { $1 }  // I9
             return .object(entry)
         }
     }
@@ -77,7 +78,26 @@ extension Hub {
         entry["authorization"] = authorization.authorization(of: session.id).json
         entry["locationStreaming"] = .bool(session.stream != nil)
         entry["streams"] = .array(session.streams.map { .string($0) })
+        entry.merge(iosFacetMembers(session)) { $1 }
         return .object(entry)
+    }
+
+    /// What the app cannot see of its authorization (docs/platforms.md I2, L5, I9), only the
+    /// members that are set: `provisional` with `settings` (what Settings shows),
+    /// `allowOnce`, `temporaryFullAccuracy` (the purpose keys granted), `purposeKeys`.
+    private func iosFacetMembers(_ session: AppSession) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [:]
+        let facets = authorization.sessionFacets(of: session.id)
+        if authorization.iosFacets(of: session.app).provisional, authorization.permissions[session.app]?.status == .authorizedAlways, !facets.allowOnce {
+            members["provisional"] = true
+            members["settings"] = "While Using"
+        }
+        if facets.allowOnce { members["allowOnce"] = true }
+        if !facets.temporaryFullAccuracy.isEmpty { members["temporaryFullAccuracy"] = .array(facets.temporaryFullAccuracy.map { .string($0) }) }
+        // The purpose keys declared at hello (I9): what a temporary grant may name.
+        let keys = authorization.declaration(of: session.id)?.temporaryUsageDescriptions.keys.sorted() ?? []
+        if !keys.isEmpty { members["purposeKeys"] = .array(keys.map { .string($0) }) }
+        return members
     }
 
     /// What names a session in `apps.list` and in the `session` event, even once closed.

@@ -66,3 +66,17 @@ def test_i13_diagnostics_say_why_an_app_gets_nothing():
             assert app.next_diagnostics().raised == {"insufficientlyInUse"}
             control.set_services(False)
             assert app.next_diagnostics().raised == {"authorizationDeniedGlobally"}
+
+
+def test_l5_i9_session_grants_set_mid_flow_through_the_client():
+    declared = {"temporaryUsageDescriptions": {"nav": "Turn-by-turn directions need your precise location."}}
+    with sextant.Daemon() as daemon:
+        with daemon.control() as control, daemon.app("com.example.maps", declarations=declared) as app:
+            entry = control.set_ios_session_grant("com.example.maps", once=True, temporary_full_accuracy="nav", accuracy="reduced")
+            assert entry["allowOnce"] is True and entry["temporaryFullAccuracy"] == ["nav"]
+            assert (app.authorization().status, app.authorization().accuracy) == ("authorizedWhenInUse", "full")
+            listed = [a for a in control.call("apps.list") if a["app"] == "com.example.maps"][0]
+            assert listed["allowOnce"] is True and listed["temporaryFullAccuracy"] == ["nav"]
+            app.update(state="background")
+            control.time_advance(11)
+            assert app.authorization().status == "notDetermined"

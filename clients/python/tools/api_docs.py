@@ -48,6 +48,8 @@ VOCABULARY: Sequence[Tuple[str, Sequence[str], str, str, str]] = (
     ("sextantctl prompts policy MODE [--approximate]", ("prompts", "policy"), "--approximate", "Control.set_prompt_policy", "approximate"),
     ("sextantctl run --grant APP[:always][:approximate]", ("run",), "--grant", "Daemon", "grants"),
     ("sextantd --prompt-policy CHOICE [--approximate]", (), "--approximate", "Daemon", "approximate"),
+    ("sextantctl permissions set APP authorizedWhenInUse --once", ("permissions", "set"), "--once", "Control.set_ios_session_grant", "once"),
+    ("sextantctl permissions set APP STATUS --temporary-full-accuracy KEY", ("permissions", "set"), "--temporary-full-accuracy", "Control.set_ios_session_grant", "temporary_full_accuracy"),
 )
 
 

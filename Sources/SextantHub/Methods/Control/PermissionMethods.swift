@@ -32,16 +32,20 @@ struct PermissionsSetMethod: RPCMethod {
     /// Android's grants and denials, as Settings sets them (docs/platforms.md AN15, AN5).
     let android: (grants: Set<AndroidPermission>?, denials: Int?)
     let provisional: Bool
+    /// iOS's grants that live in the app's sessions (docs/platforms.md L5, I9): +IOS.
+    let sessionGrants: (once: Bool, temporaryFullAccuracy: String?)
 
     init(_ p: Params) throws(RPCError) {
         let request = try PermissionsSet(p)
         (app, status, accuracy, provisional) = (request.app, request.status, request.accuracy, request.provisional ?? false)
         android = (request.grants, request.denials)
+        sessionGrants = (request.once ?? false, request.temporaryFullAccuracy)
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         let hub = call.hub
         if let reply = try setAndroid(hub) { return reply }
+        if let reply = try setSessionGrants(hub) { return reply }
         let (app, status, accuracy, provisional, time) = (self.app, self.status, self.accuracy, self.provisional, hub.now)
         hub.logger.info("permission set", metadata: ["app": "\(app)", "status": "\(status.rawValue)", "accuracy": "\(accuracy?.rawValue ?? "kept")"])
         let warning = Self.unseenWarning(app: app, hub: hub)

@@ -6,7 +6,9 @@ import SextantStore
 /// (`diagnostics.start`), a `diagnostics` event with Apple's flags at once, then one each time
 /// a flag changes. The flags are decided by ``IOSDiagnostics`` from the authorization engine
 /// and the GPS source's loss; they are looked at when something they read changes
-/// (``conditionsChanged()``), never per fix, and not at all while nobody asked.
+/// (``conditionsChanged()``), and not at all while nobody asked. `stationary` is judged per
+/// fix (I14) only while someone hears: a session that asked, or a watcher of `diagnostics`,
+/// who sees the flags of the sessions that did not ask (sent to no app).
 /// The Android profile has no such stream: the service is not made there.
 final class DiagnosticsService: PhoneService {
     static let topic = AppTopic("diagnostics")
@@ -14,6 +16,11 @@ final class DiagnosticsService: PhoneService {
 
     private unowned let hub: Hub
     private var subscribers = Subscribers<DiagnosticsSubscription>()
+    private var stillness = IOSStillnessJudge()
+    /// Whether a watcher takes `diagnostics` events, asked again only when the watchers change.
+    private var watcherInterest = WatcherInterest(Event.diagnostics)
+    /// The flags last shown to the watchers, per session that did not ask for them.
+    private var watched: [SessionID: WireDiagnostics] = [:]
 
     init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
 
@@ -30,22 +37,51 @@ final class DiagnosticsService: PhoneService {
         hub.sessions.unsubscribe(session, from: Self.topic)
     }
 
-    func sessionClosed(_ session: AppSession) { subscribers.remove(session) }
+    func sessionClosed(_ session: AppSession) {
+        subscribers.remove(session)
+        watched[session.id] = nil
+    }
+
+    var wantsFixes: Bool {
+        let heard = !subscribers.isEmpty || hub.watchersAdmit(&watcherInterest)
+        if !heard, stillness.isAnchored { stillness.forget() }
+        return heard
+    }
+
+    /// I14: a fix may make the device still or moving; the flags are looked at only then.
+    func fixDecided(_ fix: LocationFix) {
+        if stillness.fixArrived(fix, at: hub.now.monotonic) { conditionsChanged() }
+    }
 
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) { conditionsChanged() }
 
     /// Each subscriber's flags afresh; an event to those whose flags changed (the first
     /// look always sends: its last is nil).
     func conditionsChanged() {
-        guard !subscribers.isEmpty else { return }
-        let lost = hub.location.loss != nil
         for (session, subscription) in subscribers.entries {
-            // Stillness is not judged here: `stationary` is false until known (I13).
-            guard let input = hub.authorization.diagnosticsInput(of: session.id, locationLost: lost, stationary: false) else { continue }
-            let flags = IOSDiagnostics.flags(input)
-            guard flags != subscription.last else { continue }
+            guard let flags = flags(of: session), flags != subscription.last else { continue }
             subscription.last = flags
             hub.publish(to: session, DiagnosticsEvent(flags: flags))
+        }
+        showToWatchers()
+    }
+
+    private func flags(of session: AppSession) -> WireDiagnostics? {
+        let input = hub.authorization.diagnosticsInput(of: session.id, locationLost: hub.location.loss != nil, stationary: stillness.stationary)
+        return input.map(IOSDiagnostics.flags)
+    }
+
+    /// The flags of the sessions that did not ask, to a watcher of `diagnostics`, on change
+    /// (those that asked reach the watchers with their own events).
+    private func showToWatchers() {
+        guard hub.watchersAdmit(&watcherInterest) else {
+            watched = [:]
+            return
+        }
+        for session in hub.sessions.ordered where subscribers[session] == nil {
+            guard let flags = flags(of: session), flags != watched[session.id] else { continue }
+            watched[session.id] = flags
+            hub.broadcastToWatchers(Event.diagnostics, flags.json, app: session.app, session: session.id)
         }
     }
 }

@@ -426,3 +426,19 @@ class Control(ControlTimeZone, ControlEnvironment, ControlClock):
         if seed is not None:
             params["seed"] = seed
         return self.call(wire.METHOD_GNSS_PROFILE, params)
+
+    def set_ios_session_grant(
+        self, app: str, once: bool = False, temporary_full_accuracy: Optional[str] = None, status: str = "authorizedWhenInUse", accuracy: Optional[str] = None
+    ) -> Dict[str, Any]:
+        """On an iPhone: put ``app``'s live sessions mid-flow, as ``sextantctl permissions set APP
+        STATUS --once --temporary-full-accuracy KEY``: ``once`` an Allow Once grant (reverts to
+        notDetermined when the app is no longer in use, docs/platforms.md L5, I8);
+        ``temporary_full_accuracy`` full accuracy for a purpose key the app declared (I9)."""
+        params: Dict[str, Any] = {"app": app, "status": status}
+        if accuracy is not None:
+            params["accuracy"] = accuracy
+        if once:
+            params["once"] = True
+        if temporary_full_accuracy is not None:
+            params["temporaryFullAccuracy"] = temporary_full_accuracy
+        return self.call(wire.METHOD_PERMISSIONS_SET, params)
