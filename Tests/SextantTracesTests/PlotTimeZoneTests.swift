@@ -63,6 +63,14 @@ struct PlotTimeZoneTests {
         let end = try #require(svg.elements.first { $0.attributes["class"] == "end" }).offset.x
         let madrid = try #require(marks.last).offset.x
         #expect(abs(madrid - (start + (end - start) * Double(firstInSpain + 30) / 1000)) < 1)
+        // The new texts keep the plot's rule: none overlaps another, all inside the picture.
+        let boxes = svg.texts.map(PlotSVGReader.box)
+        for i in boxes.indices {
+            #expect(boxes[i].x0 >= 0 && boxes[i].x1 <= Double(TracePlot.width), "\(svg.texts[i].text) inside the picture")
+            for j in boxes.indices where j > i && PlotSVGReader.overlap(boxes[i], boxes[j]) {
+                Issue.record("\"\(svg.texts[i].text)\" overlaps \"\(svg.texts[j].text)\"")
+            }
+        }
         let page = plot.html()
         #expect(page.contains("time zone Europe/Madrid UTC+02:00 DST (zoneChanged)"), "the page's event list names the change")
     }
