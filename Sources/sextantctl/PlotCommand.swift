@@ -15,7 +15,8 @@ extension TraceCommand {
                 --regions-from-daemon it draws the regions on the map and each enter, exit and dwell where the \
                 daemon's engine decides it, on the map and on a regions lane; a trace with magnetometer or compass \
                 samples gets a heading lane (magnetic, and true where a fix is known). With --gnss-profile (or a \
-                recording's own gnss.profile lines) it draws the reported track over the true one, and the outages on the GPS lane.
+                recording's own gnss.profile lines) it draws the reported track over the true one, and the outages on the GPS lane. \
+                With --time-zone-table it marks where the device's time zone changes, on the track and on a time zone lane.
                 """)
         @Argument(help: "The trace file.", completion: .file()) var path: String
         @Option(name: .shortAndLong, help: "The picture to write: .svg or .html (replaced if it exists).", completion: .file()) var output: String
@@ -39,6 +40,7 @@ extension TraceCommand {
                 valueName: "spec")) var gnssProfile: String?
         @Option(help: ArgumentHelp("The profile's seed: the same seed gives the daemon's fixes (default 1, as the daemon's --seed).", valueName: "n"))
         var seed: UInt64?
+        @OptionGroup var zoneMarks: ZoneMarkOptions
         @OptionGroup var options: FileOptions
 
         func validate() throws {
@@ -86,6 +88,7 @@ extension TraceCommand {
                 }
                 let (trace, _) = try options.load(path)
                 let regions = try plotRegions()
+                let timeZones = try zoneMarks.timeZones()
                 var overlay = PlotEvents()
                 if let events {
                     do {
@@ -98,7 +101,7 @@ extension TraceCommand {
                 }
                 do {
                     let basemap = try tiles.map { template throws(TraceExportError) in try TileTemplate(template) }
-                    let plot = try TracePlot(trace: trace, title: URL(fileURLWithPath: path).lastPathComponent, events: overlay, tiles: basemap, regions: regions, gnss: try profile())
+                    let plot = try TracePlot(trace: trace, title: URL(fileURLWithPath: path).lastPathComponent, events: overlay, tiles: basemap, regions: regions, gnss: try profile(), timeZones: timeZones)
                     try AtomicFile.write(lower.hasSuffix(".svg") ? plot.svg() : plot.html(), to: output)
                 } catch {
                     throw Failure("\(error)")

@@ -14,13 +14,19 @@ struct ZoneMarkOptions: ParsableArguments {
         completion: .file())
     var table: String?
 
-    /// The decisions along `trace`, or nil without `--time-zone-table`.
-    func decisions(_ trace: Trace) throws -> [ZoneDecision]? {
+    /// The table and the system's tzdata, or nil without `--time-zone-table`.
+    func timeZones() throws -> PlotTimeZones? {
         guard let table else { return nil }
         guard let data = FileManager.default.contents(atPath: table) else { throw Failure("--time-zone-table \(table): cannot read it") }
-        let zones: ZoneTable
-        do { zones = try ZoneTable(bytes: [UInt8](data)) } catch { throw Failure("--time-zone-table \(table): not a Sextant time zone table: \(error)") }
-        var follower = ZoneFollower(table: zones, rules: FoundationZoneRules())
+        do { return PlotTimeZones(table: try ZoneTable(bytes: [UInt8](data)), rules: FoundationZoneRules()) } catch {
+            throw Failure("--time-zone-table \(table): not a Sextant time zone table: \(error)")
+        }
+    }
+
+    /// The decisions along `trace`, or nil without `--time-zone-table`.
+    func decisions(_ trace: Trace) throws -> [ZoneDecision]? {
+        guard let zones = try timeZones() else { return nil }
+        var follower = ZoneFollower(table: zones.table, rules: zones.rules)
         var decisions: [ZoneDecision] = []
         for sample in trace.samples {
             guard case .location(var fix) = sample.value else { continue }

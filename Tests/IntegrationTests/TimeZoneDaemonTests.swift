@@ -76,4 +76,24 @@ struct TraceInfoZoneTests {
         let bad = try run([Binaries.sextantctl, "trace", "info", trace, "--time-zone-table", trace])
         #expect(bad.status == 1 && bad.stderr.contains("--time-zone-table \(trace): not a Sextant time zone table"), "\(bad.stderr)")
     }
+
+    @Test("issue 41.4: trace plot --time-zone-table names Europe/Lisbon and Europe/Madrid at the crossing, in the SVG and the HTML page; a bad table is an error naming it")
+    func plotMarksTheCrossing() throws {
+        let scratch = try TemporaryDirectory("tz-plot")
+        var lines = [#"{"sextant":"trace","version":1,"start":"2026-07-01T10:00:00.000Z"}"#]
+        for t in 0...1000 {
+            let f = Double(t) / 1000
+            lines.append(#"{"t":\#(t),"location":{"lat":\#(38.8810 + (38.8786 - 38.8810) * f),"lon":\#(-7.1631 + (-6.9707 + 7.1631) * f),"hAcc":5}}"#)
+        }
+        let trace = try scratch.write("drive.jsonl", lines.joined(separator: "\n") + "\n")
+        for picture in ["drive.svg", "drive.html"] {
+            let out = scratch.path + "/" + picture
+            let plot = try run([Binaries.sextantctl, "trace", "plot", trace, "-o", out, "--time-zone-table", TimeZoneDaemonTests.table])
+            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            #expect(plot.status == 0 && text.contains(#"class="time-zone-mark" data-zone="Europe/Lisbon""#) && text.contains(#"class="time-zone-mark" data-zone="Europe/Madrid""#), "\(picture): \(plot.stderr)")
+            #expect(text.contains("Europe/Madrid UTC+02:00 DST"), "\(picture)")
+        }
+        let bad = try run([Binaries.sextantctl, "trace", "plot", trace, "-o", scratch.path + "/bad.svg", "--time-zone-table", trace])
+        #expect(bad.status == 1 && bad.stderr.contains("--time-zone-table \(trace): not a Sextant time zone table"), "\(bad.stderr)")
+    }
 }

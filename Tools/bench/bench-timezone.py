@@ -10,14 +10,19 @@ border (refined cells of the table: the dearest lookups) to no app reading locat
 - table, nobody listening: `--time-zone-table Traces/tz/test-regions.sxtz`, no listener;
 - table, 1 listener: the same with one app that called `timeZone.start` (the follower
   judges every fix; Z3 keeps the zone, so no event goes out after the first).
+With --apps N (the issue's 1000): N apps connected to the daemon with the table, first
+without the zone (each said hello only), then with it (each called `timeZone.start`): the
+zone's cost per fix with N listeners, and per second at 10 Hz as a share of a core that
+executes 1e9 instructions a second (a low figure: IPC 1/3 at 3 GHz), so an upper bound.
 
-Usage: Tools/bench/bench-timezone.py [--bin-dir .build/debug] [--smoke]
+Usage: Tools/bench/bench-timezone.py [--bin-dir .build/debug] [--apps N] [--smoke]
 --smoke: 10 and 20 fixes, the listener's workload only: checks that the counting runs.
 """
 
 import argparse
 import importlib.util
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -42,14 +47,15 @@ def border_trace(path, fixes):
             out.write(f'{{"t":{i / 10:.1f},"location":{{"lat":{lat:.7f},"lon":{lon:.7f},"hAcc":5.0}}}}\n')
 
 
-def count(counter, name, table, listeners, fixes):
+def count(counter, name, table, listeners, fixes, zone=True):
     run = os.path.join(counter.work, f"{name}-{fixes}")
     runtime, trace, warm_up = (os.path.join(run, part) for part in ("run", "trace.jsonl", "warm-up.jsonl"))
     os.makedirs(run)
     border_trace(trace, fixes)
     border_trace(warm_up, cg.WARM_UP)
     args = ["sextantd", "--runtime-dir", runtime, "--state-dir", os.path.join(run, "state"), "--no-gpsd", "--no-iio",
-            "--log-level", "warning", "--io-threads", "1"] + (["--time-zone-table", TABLE] if table else [])
+            "--log-level", "warning", "--io-threads", "1", "--max-clients", str(max(listeners + 16, 1024)),
+            "--max-apps-per-uid", str(max(listeners + 16, 256))] + (["--time-zone-table", TABLE] if table else [])
     out, argv = counter.argv(f"{name}-{fixes}", args)
     deadline = time.monotonic() + cg.RUN_TIMEOUT
     with open(os.path.join(run, "sextantd.log"), "w") as log:
@@ -60,8 +66,9 @@ def count(counter, name, table, listeners, fixes):
         for i in range(listeners):
             app = cg.Lines(os.path.join(runtime, "app.sock"), deadline)
             cg.rpc(app.sock, "hello", {"app": f"com.example.clock{i}"}, 1)
-            cg.rpc(app.sock, "timeZone.start", None, 2)
-            app.until(lambda m: m.get("id") == 2)
+            if zone:
+                cg.rpc(app.sock, "timeZone.start", None, 2)
+            app.until(lambda m: m.get("id") == (2 if zone else 1))
             apps.append(app)
         control = cg.Lines(os.path.join(runtime, "control.sock"), deadline)
         cg.rpc(control.sock, "watch", {"topics": ["replay"]}, 1)
@@ -102,7 +109,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin-dir", default=os.path.join(cg.ROOT, ".build", "debug"))
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--apps", type=int, default=0, help="then N apps without and with the zone (the issue's 1000)")
     options = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, options.apps * 2 + 256)), hard))
     sizes = SMOKE_SIZES if options.smoke else SIZES
     with tempfile.TemporaryDirectory(prefix="bench-timezone-") as work:
         counter = cg.Counter(options.bin_dir, work, None)
@@ -119,6 +129,24 @@ def main():
         for name in ("table, nobody listening", "table, 1 listener"):
             if base is not None:
                 print(f"  {name} less no table: {figures[name] - base:+,.0f} per fix")
+        if options.apps:
+            many(counter, options.apps, sizes)
+
+
+def many(counter, apps, sizes):
+    """N apps connected, without then with the zone: the zone's cost per fix and at 10 Hz."""
+    figures, shares = {}, {}
+    for name, zone in ((f"{apps} apps, no zone", False), (f"{apps} apps, all listening", True)):
+        tag = name.replace(" ", "-").replace(",", "")
+        (short, _), (long, share) = (count(counter, tag, True, apps, n, zone=zone) for n in sizes)
+        figures[name], shares[name] = (long - short) / (sizes[1] - sizes[0]), share
+        own = ", ".join(f"{member} {share[member] / sizes[1]:,.0f}" for member in MEMBERS)
+        print(f"  instructions per fix, {name}: {figures[name]:,.0f} in all; the service's own (inclusive): {own}", flush=True)
+    on = shares[f"{apps} apps, all listening"]
+    service = (on["wantsFixes"] + on["fixDecided"]) / sizes[1]
+    extra = figures[f"{apps} apps, all listening"] - figures[f"{apps} apps, no zone"]
+    print(f"  the zone with {apps} listeners: the service's own {service:,.0f} instructions a fix = {service * 10:,.0f} a second at 10 Hz"
+          f" = {service * 10 / 1e9 * 100:.4f} % of a core at 1e9 instructions/s; the runs' totals differ by {extra:+,.0f} a fix")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ extension TracePlot {
             items += [(Self.regionColour, "region"), (Self.transitionColours["enter"]!, "enter"), (Self.transitionColours["exit"]!, "exit")]
             if crossings.contains(where: { $0.transition.kind == .dwell }) { items.append((Self.transitionColours["dwell"]!, "dwell")) }
         }
+        if !zoneChanges.isEmpty { items.append((Self.zoneMarkColour, "time zone change")) }
         if heading.hasSamples {
             items += [(Self.magneticColour, "magnetic heading"), (Self.trueHeadingColour, "true heading")]
             if heading.calibration.contains(where: { $0.label == HeadingTimeline.calibrateLabel }) {
@@ -39,6 +40,7 @@ extension TracePlot {
                 return ListedEvent(t: segment.from, what: what, lane: lane)
             }
         }
+        if let lane = names.firstIndex(of: Self.timeZoneLane) { listed += timeZoneEvents(lane: lane) }
         return listed
     }
 

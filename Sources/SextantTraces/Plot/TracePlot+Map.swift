@@ -36,6 +36,7 @@ extension TracePlot {
         drawReceived(&canvas)
         var labels = mapLabelPlacer()
         drawEnds(&canvas, labels: &labels)
+        drawTimeZoneMarks(&canvas, labels: &labels)
         drawTimeTicks(&canvas, labels: &labels)
         drawRegionMarks(&canvas, labels: &labels)
         canvas.beginPin(x: f.x, y: f.y, extra: [("id", "hover-mark"), ("visibility", "hidden")])

@@ -13,11 +13,12 @@ extension TracePlot {
     ]
     static let promptColour = "#9333ea"
 
-    /// The lanes of the trace's own states (regions and heading where there are any), then
+    /// The lanes of the trace's own states (regions, heading and time zone where there are any), then
     /// one per app (three at most).
     var laneNames: [String] { traceLaneNames + events.apps.prefix(Self.maximumAppLanes) }
     var traceLaneNames: [String] {
         ["orientation", "posture", "GPS"] + (regions.isEmpty ? [] : [Self.regionsLane]) + (heading.hasSamples ? [Self.headingLane] : [])
+            + (hasTimeZoneLane ? [Self.timeZoneLane] : [])
     }
 
     /// The top of lane `index` (0: orientation).
@@ -36,6 +37,7 @@ extension TracePlot {
         let traceLanes = traceLaneNames
         if let index = traceLanes.firstIndex(of: Self.regionsLane) { drawRegionsLane(&canvas, y: laneY(index)) }
         if let index = traceLanes.firstIndex(of: Self.headingLane) { drawHeadingLane(&canvas, y: laneY(index)) }
+        if let index = traceLanes.firstIndex(of: Self.timeZoneLane) { drawTimeZoneLane(&canvas, y: laneY(index)) }
         let apps = events.apps
         for (index, app) in apps.prefix(Self.maximumAppLanes).enumerated() {
             drawAppLane(&canvas, app: app, y: laneY(traceLanes.count + index))

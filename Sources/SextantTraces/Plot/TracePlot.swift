@@ -33,8 +33,11 @@ public struct TracePlot {
     let regions: [PlotRegion]
     let crossings: [RegionCrossing]
     let heading: HeadingTimeline
+    /// The time-zone engine's decisions along the fixes, when a table was given.
+    let zoneChanges: [ZoneChangeMark]
+    let hasTimeZoneLane: Bool
     /// The map's frame: it gives up a lane's height for each lane beyond the usual ones
-    /// (regions, heading), so that the picture keeps its size.
+    /// (regions, heading, time zone), so that the picture keeps its size.
     let mapFrame: (x: Double, y: Double, width: Double, height: Double)
     let firstLaneY: Double
 
@@ -43,10 +46,11 @@ public struct TracePlot {
     /// Fails with a message when the trace has no location to draw. `regions`: drawn on the
     /// map, their crossings on a lane of their own. `gnss`: a profile applied to the trace's
     /// fixes, whose reported fixes are drawn beside the true ones (as are those of the
-    /// trace's own `gnss.profile` control lines).
+    /// trace's own `gnss.profile` control lines). `timeZones`: the zone decided along the
+    /// fixes, marked on the map where it changes and on a lane of its own.
     public init(
         trace: Trace, title: String, events: PlotEvents = PlotEvents(), tiles: TileTemplate? = nil, regions: [PlotRegion] = [],
-        gnss: PlotGNSSProfile? = nil
+        gnss: PlotGNSSProfile? = nil, timeZones: PlotTimeZones? = nil
     ) throws(TraceExportError) {
         let fixes = try ReportedFixes(trace, profile: gnss)
         locations = fixes.reported
@@ -61,7 +65,9 @@ public struct TracePlot {
         self.regions = regions
         crossings = RegionCrossing.decide(regions, over: locations)
         heading = HeadingTimeline(trace, fixes: locations)
-        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0))
+        zoneChanges = ZoneChangeMark.decide(timeZones, over: locations, start: trace.start)
+        hasTimeZoneLane = timeZones != nil
+        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0) + (hasTimeZoneLane ? 1 : 0))
         mapFrame = (x: 20.0, y: 40.0, width: 920.0, height: 420.0 - extraLanes * (Self.laneHeight + Self.laneGap))
         firstLaneY = 482.0 - extraLanes * (Self.laneHeight + Self.laneGap)
         projection = PlotProjection(fitting: (locations + truth).map { GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude) }, into: mapFrame)
