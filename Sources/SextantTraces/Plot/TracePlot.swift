@@ -33,8 +33,10 @@ public struct TracePlot {
     let regions: [PlotRegion]
     let crossings: [RegionCrossing]
     let heading: HeadingTimeline
+    /// The lanes of the motion and environment kinds the trace carries, if any.
+    let motion: MotionLanes
     /// The map's frame: it gives up a lane's height for each lane beyond the usual ones
-    /// (regions, heading), so that the picture keeps its size.
+    /// (regions, heading, the motion kinds'), so that the picture keeps its size.
     let mapFrame: (x: Double, y: Double, width: Double, height: Double)
     let firstLaneY: Double
 
@@ -61,7 +63,8 @@ public struct TracePlot {
         self.regions = regions
         crossings = RegionCrossing.decide(regions, over: locations)
         heading = HeadingTimeline(trace, fixes: locations)
-        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0))
+        motion = MotionLanes(trace)
+        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0) + motion.lanes.count)
         mapFrame = (x: 20.0, y: 40.0, width: 920.0, height: 420.0 - extraLanes * (Self.laneHeight + Self.laneGap))
         firstLaneY = 482.0 - extraLanes * (Self.laneHeight + Self.laneGap)
         projection = PlotProjection(fitting: (locations + truth).map { GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude) }, into: mapFrame)
