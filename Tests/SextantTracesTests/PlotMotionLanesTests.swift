@@ -24,9 +24,8 @@ struct PlotMotionLanesTests {
             lines.append(#"{"t":\#(t),"gyro":{"x":0,"y":0,"z":\#(0.15 * t)}}"#)
             lines.append(#"{"t":\#(t),"pressure":{"hPa":\#(1013 - 0.1 * t)}}"#)
             lines.append(#"{"t":\#(t),"light":{"lux":\#(100 + 10 * t)}}"#)
+            if n == 4 || n == 6 { lines.append(#"{"t":\#(t),"prox":{"near":\#(n == 4 ? 1 : 0)}}"#) }
         }
-        lines.append(#"{"t":4,"prox":{"near":1}}"#)
-        lines.append(#"{"t":6,"prox":{"near":0}}"#)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -26,13 +26,11 @@ struct DeviceSetMethod: RPCMethod {
         case .released: releases.append(SensorKind.accelerometer.id)
         case .none: break
         }
-        if let orientation = request.orientation {
+        turn = try request.orientation.map { (orientation) throws(RPCError) in
             guard let gravity = ManualGravity.vector(for: orientation) else {
                 throw .invalidParams("\"orientation\" must be an upright orientation, faceUp or faceDown")
             }
-            turn = gravity
-        } else {
-            turn = nil
+            return gravity
         }
         if let hingeAngle = request.hingeAngle {
             guard (0...180).contains(hingeAngle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") }
