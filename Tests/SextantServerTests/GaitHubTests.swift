@@ -82,4 +82,42 @@ struct GaitHubTests {
         #expect(status["deviceOrientation"] == "unknown")
         print("A12 cost: 30 s of walk without a subscriber: 0 readings, \(elapsed) of the hub's work")
     }
+
+    /// 1.4 m/s, a fix a second: 10 s north, 10 s turning right at 9 °/s, 10 s east.
+    static var turningWalk: String {
+        var lines = [#"{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}"#]
+        var (lat, lon, course) = (48.85, 2.29, 0.0)
+        for n in 0...32 {
+            lines.append(#"{"t":\#(n),"location":{"lat":\#(lat),"lon":\#(lon),"hAcc":5}}"#)
+            if n >= 10 && n < 20 { course += 9 }
+            let metres = speed, c = course * .pi / 180
+            lat += metres * cos(c) / 111_194.93
+            lon += metres * sin(c) / (111_194.93 * cos(lat * .pi / 180))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("A12: a route's turn is a yaw rate in the synthesized gyroscope: the rate about the device's up integrates to the quarter turn right (−π/2)")
+    func routeTurnIsAYawRateA12() async throws {
+        let hub = try InProcessHub()
+        let path = hub.directory + "/turn.jsonl"
+        try Self.turningWalk.write(toFile: path, atomically: true, encoding: .utf8)
+        let control = try await hub.connect(.control)
+        let app = try await hub.connect(.app)
+        _ = try await app.call(Method.hello, ["app": .string(Self.app)])
+        _ = try await app.call(Method.deviceMotionStart, ["interval": 0, "referenceFrame": "gameRotationVector"])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .seconds(34))
+        let motions = try await app.drainEvents().filter { $0.method == Event.deviceMotion }.map { try WireDeviceMotion(json: $0.params) }
+        let rated = motions.filter { $0.rotationRate != nil }
+        var yaw = 0.0
+        for (before, after) in zip(rated, rated.dropFirst()) {
+            let seconds = Double(after.time.nanoseconds - before.time.nanoseconds) / 1e9
+            let r = after.rotationRate!, g = after.gravity
+            let up = Vector3(g.x, g.y, g.z).direction ?? Vector3(0, 1, 0)
+            yaw += seconds * Vector3(r.x, r.y, r.z).dot(up)
+        }
+        #expect(rated.count > 1000, "a gyroscope reading each 20 ms: \(rated.count)")
+        #expect(abs(yaw + .pi / 2) < 0.1 * .pi / 2, "∫ω·up dt = \(yaw) rad, the route turned 90° right")
+    }
 }

@@ -5,21 +5,22 @@ import SextantStore
 /// The accelerometer of a walk when none was recorded (RULES A12): while an app hears the
 /// accelerometer (`motion.start`, `deviceMotion.start`) and the true fixes say the device
 /// is on foot, readings of gravity as the judge last decided it plus the gait's bounce at
-/// A7's cadence, 50 Hz on the fixes' clock, from the source of the fixes. An accelerometer
-/// heard from elsewhere (a trace's, the hardware's, a hand's) silences it for a second.
-/// Nobody hearing, it asks for no fix and runs no timer.
+/// A7's cadence, and a gyroscope reading the route's turns about the device's up, 50 Hz on
+/// the fixes' clock, from the source of the fixes. An accelerometer (a gyroscope) heard from
+/// elsewhere — a trace's, the hardware's, a hand's — silences the synthesized one until the
+/// fixes stop. Nobody hearing, it asks for no fix and runs no timer.
 final class GaitService: PhoneService {
-    static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id] }
-    /// How long a fix keeps the gait going, and an accelerometer from elsewhere silences it.
-    static let fixLifetime: Int64 = 2_000_000_000, otherAccelerometerSilence: Int64 = 1_000_000_000
+    static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id, SensorKind.gyroscope.id] }
+    /// How long a fix keeps the gait going.
+    static let fixLifetime: Int64 = 2_000_000_000
 
     private unowned let hub: Hub
     private var engine = GaitSynthesis()
     private var stretches = FixStretches()
     /// The latest fix on the fixes' clock and when it came on the device's, and its source.
-    private var anchor: (time: Timestamp, arrived: Int64, source: SourceName)?
-    /// Readings of another accelerometer are heard up to this time of the fixes' clock.
-    private var otherAccelerometerUntil: Int64 = .min
+    private var anchor: (time: Timestamp, arrived: Int64, source: SourceName, fix: LocationFix)?
+    /// The kinds heard from elsewhere since the walk's first fix: not made up.
+    private var heardElsewhere: Set<SensorKind.ID> = []
     private var tick: DeviceTimer?
     /// Set while its own reading goes through the hub, so that it is not taken for another's.
     private var synthesizing = false
@@ -31,13 +32,18 @@ final class GaitService: PhoneService {
     var wantsFixes: Bool { heard }
 
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
-        guard !synthesizing, tick != nil else { return }
-        otherAccelerometerUntil = time.nanoseconds.addingClamped(Self.otherAccelerometerSilence)
+        guard !synthesizing, anchor != nil else { return }
+        heardElsewhere.insert(reading.kind)
     }
 
     func fixSampled(_ truth: LocationFix, from source: SourceName) {
-        if let stretch = stretches.add(truth) { engine.speed(stretch.metres / stretch.seconds) }
-        anchor = (truth.time, hub.now.monotonic, source)
+        if let previous = anchor?.fix, let stretch = stretches.add(truth) {
+            let bearing = Geo.bearing(lat1: previous.latitude, lon1: previous.longitude, lat2: truth.latitude, lon2: truth.longitude)
+            engine.stretch(metres: stretch.metres, seconds: stretch.seconds, bearing: bearing)
+        } else {
+            _ = stretches.add(truth)
+        }
+        anchor = (truth.time, hub.now.monotonic, source, truth)
         if tick == nil, engine.cadence != nil { schedule() }
     }
 
@@ -51,14 +57,16 @@ final class GaitService: PhoneService {
         let now = hub.now.monotonic
         guard heard, let anchor, now - anchor.arrived <= Self.fixLifetime else { return stop() }
         let time = Timestamp(nanoseconds: anchor.time.nanoseconds.addingClamped(now - anchor.arrived))
-        let gravity = ManualGravity.vector(for: hub.motion.judge.orientation) ?? ManualGravity.vector(for: .portrait)!
-        if time.nanoseconds >= otherAccelerometerUntil,
-            let a = engine.reading(at: time.nanoseconds, gravity: Vector3(gravity.x, gravity.y, gravity.z))
-        {
-            synthesizing = true
-            hub.ingest(Sample(time: time, value: .reading(Acceleration(x: a.x, y: a.y, z: a.z).reading)), from: anchor.source)
-            synthesizing = false
+        let gravity = (ManualGravity.vector(for: hub.motion.judge.orientation) ?? ManualGravity.vector(for: .portrait)!).vector
+        synthesizing = true
+        if !heardElsewhere.contains(SensorKind.accelerometer.id), let a = engine.reading(at: time.nanoseconds, gravity: gravity) {
+            hub.ingest(Sample(time: time, value: .reading(SensorReading(.accelerometer, a.x, a.y, a.z))), from: anchor.source)
         }
+        if !heardElsewhere.contains(SensorKind.gyroscope.id), hub.sessions.isHeard(.deviceMotion) {
+            let r = engine.rotationRate(gravity: gravity)
+            hub.ingest(Sample(time: time, value: .reading(SensorReading(.gyroscope, r.x, r.y, r.z))), from: anchor.source)
+        }
+        synthesizing = false
         if engine.cadence != nil { schedule() } else { stop() }
     }
 
@@ -67,6 +75,7 @@ final class GaitService: PhoneService {
         tick?.cancel()
         tick = nil
         anchor = nil
+        heardElsewhere = []
         stretches = FixStretches()
         engine = GaitSynthesis()
     }
