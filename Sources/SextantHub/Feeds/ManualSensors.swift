@@ -34,7 +34,7 @@ final class ManualSensors {
     private var holds: [Hold] = []
     /// A turn by hand under way (D7): the held accelerometer, gyroscope and field read it
     /// tick by tick; `tick` counts the hand's ticks since it began.
-    private var turning: (turn: HandTurn, tick: Int, field: SensorReading?, gyroscopeBefore: SensorReading?)?
+    private var turning: (turn: TurnByHand, tick: Int, field: SensorReading?, gyroscopeBefore: SensorReading?)?
     /// Called when a turn is over and the gyroscope it held was not held before: the hub
     /// gives the gyroscope back to the replay and the hardware (``Hub/releaseByHand(_:)``).
     var turnEnded: (SensorKind.ID) -> Void = { _ in }
@@ -78,7 +78,7 @@ final class ManualSensors {
     /// D7: turns the device to the accelerometer's `target` along `turn`: the accelerometer,
     /// a held field and the gyroscope (held for the turn) read the turn at each tick, the
     /// first at once; the accelerometer then holds `target`, the field where the turn left it.
-    func turn(_ turn: HandTurn, to target: SensorReading) {
+    func turn(_ turn: TurnByHand, to target: SensorReading) {
         eventLoop.preconditionInEventLoop()
         endTurn()
         let gyroscope = SensorKind.gyroscope.id

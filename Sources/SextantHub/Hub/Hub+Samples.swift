@@ -64,7 +64,7 @@ extension Hub {
         let start = manualSensors.held(SensorKind.accelerometer.id).flatMap(Acceleration.init)
             ?? ManualGravity.vector(for: motion.judge.orientation)
         let tick = Double(ManualSensors.interval.nanoseconds) / 1e9
-        guard let start, let turn = HandTurn(from: start.vector, to: target.vector, tick: tick) else {
+        guard let start, let turn = TurnByHand(from: start.vector, to: target.vector, tick: tick) else {
             holdByHand(target.reading)
             return
         }

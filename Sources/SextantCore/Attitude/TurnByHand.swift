@@ -7,7 +7,7 @@ import Foundation
 /// A body turning at a constant rate ω about its own axes sees a vector fixed in the world
 /// (gravity, the earth's field) turn by −ω·t: the turn finds the axis that takes the first
 /// gravity to the second, and the rate is the opposite way about it.
-public struct HandTurn: Sendable, Equatable {
+public struct TurnByHand: Sendable, Equatable {
     /// D7: at most half a turn a second (π rad/s, 180 °/s): a quarter turn in half a second.
     public static let fastestRate = Double.pi
 
