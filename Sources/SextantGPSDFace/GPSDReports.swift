@@ -124,8 +124,9 @@ enum GPSDReport {
     /// right edge lowered, as a vehicle's nose up and bank to starboard (Android's pitch
     /// negated, its roll as is); `yaw` the top's azimuth from magnetic north, as `mheading`;
     /// `acc_x`/`acc_y`/`acc_z` what the accelerometer reads, m/s²; `gyro_x`/`gyro_y`/`gyro_z`
-    /// the rate in °/s, device axes. gpsd 3.22 reads `gyro_x`/`gyro_y`; later gpsd reads
-    /// `gyro_z` too, and any gpsd skips a member it does not know (docs/gpsd.md, "Attitude").
+    /// the rate in °/s, device axes: gpsd 3.24's gpsd_json(5) gives deg/s for all three.
+    /// gpsd 3.22 reads `gyro_x`/`gyro_y` only, and any gpsd skips a member it does not
+    /// know (docs/gpsd.md, "Attitude").
     static func motionAttitude(_ motion: DeviceMotionDecided, device: String) -> String {
         let degrees = 180 / Double.pi
         var o = ObjectWriter("ATT")

@@ -39,11 +39,7 @@ struct Status: ParsableCommand {
                 if let heading = s["heading"], !heading.isNull {
                     lines.append("Heading:           " + Text.heading(heading))
                 }
-                if let light = s["light"], !light.isNull { lines.append("Light:             " + Text.light(light)) }
-                if let proximity = s["proximity"], !proximity.isNull { lines.append("Proximity:         " + Text.proximity(proximity)) }
-                if let altimeter = s["altimeter"], !altimeter.isNull {
-                    lines.append("Altimeter:         \(Text.plain(altimeter["pressure"])) kPa, altitude \(Text.plain(altimeter["altitude"])) m")
-                }
+                lines += Text.environment(s)
                 if let held = s["held"]?.arrayValue, !held.isEmpty {
                     lines.append("Held by hand:      " + held.map { Text.plain($0) }.joined(separator: ", "))
                 }

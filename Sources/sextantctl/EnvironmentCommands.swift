@@ -82,6 +82,18 @@ extension Text {
     /// `status`'s and `watch`'s light: `320 lux`.
     static func light(_ light: JSONValue) -> String { "\(Text.plain(light["lux"])) lux" }
 
+    /// `status`'s light, proximity, pressure and altimeter lines, those it has.
+    static func environment(_ s: JSONValue) -> [String] {
+        var lines: [String] = []
+        if let light = s["light"], !light.isNull { lines.append("Light:             " + Text.light(light)) }
+        if let proximity = s["proximity"], !proximity.isNull { lines.append("Proximity:         " + Text.proximity(proximity)) }
+        if let pressure = s["pressure"], !pressure.isNull { lines.append("Pressure:          \(Text.plain(pressure["hPa"])) hPa") }
+        if let altimeter = s["altimeter"], !altimeter.isNull {
+            lines.append("Altimeter:         \(Text.plain(altimeter["pressure"])) kPa, altitude \(Text.plain(altimeter["altitude"])) m")
+        }
+        return lines
+    }
+
     /// `near` or `far`.
     static func proximity(_ proximity: JSONValue) -> String { proximity["near"]?.boolValue == true ? "near" : "far" }
 }

@@ -91,4 +91,24 @@ struct AltimeterHubTests {
         let bad = try await control.request(Method.deviceSet, ["pressure": 5000])["error"]
         #expect(bad?["code"] == -32602 && bad?["message"]?.stringValue?.contains("pressure") == true, "\(String(describing: bad))")
     }
+
+    @Test("issue 40.7: status's pressure is the latest barometer reading with no altimeter stream; null without a barometer and after a held pressure is let go of")
+    func statusPressureWithoutStream() async throws {
+        let hub = try InProcessHub()
+        let control = try await hub.connect(.control)
+        #expect(try await control.call(Method.status)["pressure"] == .null, "no barometer yet")
+        let path = hub.directory + "/hike.jsonl"
+        try Self.trace(count: 4, barometer: true).write(toFile: path, atomically: true, encoding: .utf8)
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        await hub.advance(by: .seconds(3))
+        let status = try await control.call(Method.status)
+        #expect(status["altimeter"] == .null, "nobody streams the altimeter")
+        let last = StandardAtmosphere.pressure(atAltitude: 100 + 2 * 3 - 10)
+        #expect(abs((status["pressure"]?["hPa"]?.doubleValue ?? 0) - last) < 1e-9, "\(status)")
+        #expect(status["pressure"]?["time"] == "2026-03-01T08:00:01.500Z")
+        _ = try await control.call(Method.deviceSet, ["pressure": 1000])
+        #expect(try await control.call(Method.status)["pressure"]?["hPa"] == 1000)
+        _ = try await control.call(Method.deviceSet, ["pressure": .null])
+        #expect(try await control.call(Method.status)["pressure"] == .null, "let go of: none until the next reading")
+    }
 }

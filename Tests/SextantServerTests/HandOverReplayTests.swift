@@ -45,7 +45,8 @@ struct HandOverReplayTests {
         let (hub, control, app) = try await Self.setUp()
         #expect(try await Self.events(app, Event.deviceOrientation, "orientation") == ["portrait"], "the replay's own reading first")
         _ = try await control.call(Method.deviceSet, ["orientation": "landscapeLeft"])
-        await hub.advance(by: .milliseconds(500))
+        // D7: the hand turns the device a quarter turn in 0.5 s, then the judge settles.
+        await hub.advance(by: .milliseconds(1000))
         let turned = try await app.drainEvents()
         #expect(turned.filter { $0.method == Event.deviceOrientation }.compactMap { $0.params["orientation"]?.stringValue } == ["landscapeLeft"])
         #expect(turned.filter { $0.method == Event.interfaceOrientation }.compactMap { $0.params["orientation"]?.stringValue } == ["landscapeRight"])

@@ -32,6 +32,12 @@ final class ManualSensors {
     private var tick: Scheduled<Void>?
     /// In the order they were first held: each tick emits them in that order.
     private var holds: [Hold] = []
+    /// A turn by hand under way (D7): the held accelerometer, gyroscope and field read it
+    /// tick by tick; `tick` counts the hand's ticks since it began.
+    private var turning: (turn: TurnByHand, tick: Int, field: SensorReading?, gyroscopeBefore: SensorReading?)?
+    /// Called when a turn is over and the gyroscope it held was not held before: the hub
+    /// gives the gyroscope back to the replay and the hardware (``Hub/releaseByHand(_:)``).
+    var turnEnded: (SensorKind.ID) -> Void = { _ in }
 
     init(eventLoop: EventLoop, wallTime: @escaping () -> Timestamp, emit: @escaping (Sample) -> Void) {
         self.eventLoop = eventLoop
@@ -49,15 +55,76 @@ final class ManualSensors {
     /// once, then one every 20 ms.
     func hold(_ reading: SensorReading) {
         eventLoop.preconditionInEventLoop()
+        if reading.kind == SensorKind.accelerometer.id { endTurn() }
+        // A hold during a turn outlasts it: the gyroscope's after the turn, the heading's now.
+        if reading.kind == SensorKind.gyroscope.id { turning?.gyroscopeBefore = reading }
+        if Self.sharingTopic(with: SensorKind.magnetometer.id).contains(reading.kind) { turning?.field = nil }
+        place(reading)
+        tick?.cancel()
+        emit(Sample(time: wallTime(), value: .reading(reading)))
+        schedule(after: eventLoop.now)
+    }
+
+    /// Puts `reading` in the holds, in place of a held reading of its topic.
+    private func place(_ reading: SensorReading) {
         let topic = Self.sharingTopic(with: reading.kind)
         if let index = holds.firstIndex(where: { topic.contains($0.reading.kind) }) {
             holds[index] = Hold(reading: reading)
         } else {
             holds.append(Hold(reading: reading))
         }
+    }
+
+    /// D7: turns the device to the accelerometer's `target` along `turn`: the accelerometer,
+    /// a held field and the gyroscope (held for the turn) read the turn at each tick, the
+    /// first at once; the accelerometer then holds `target`, the field where the turn left it.
+    func turn(_ turn: TurnByHand, to target: SensorReading) {
+        eventLoop.preconditionInEventLoop()
+        endTurn()
+        let gyroscope = SensorKind.gyroscope.id
+        turning = (turn, 0, held(SensorKind.magnetometer.id), held(gyroscope))
+        place(target)
+        place(SensorReading(.gyroscope, 0, 0, 0))
         tick?.cancel()
-        emit(Sample(time: wallTime(), value: .reading(reading)))
+        emitHolds()
         schedule(after: eventLoop.now)
+    }
+
+    /// What a hold reads now: during a turn, the turn's reading of its kind.
+    private func reading(of hold: Hold) -> SensorReading {
+        guard let (turn, k, field, _) = turning else { return hold.reading }
+        switch hold.reading.kind {
+        case SensorKind.accelerometer.id: return Self.reading(.accelerometer, turn.gravity(after: k))
+        case SensorKind.gyroscope.id: return Self.reading(.gyroscope, turn.rotationRate(at: k))
+        case SensorKind.magnetometer.id where field != nil:
+            return Self.reading(.magnetometer, turn.turned(Self.vector(field!), after: k))
+        default: return hold.reading
+        }
+    }
+
+    private static func reading(_ kind: SensorKind, _ v: Vector3) -> SensorReading { SensorReading(kind, v.x, v.y, v.z) }
+    private static func vector(_ r: SensorReading) -> Vector3 { Vector3(r.value(0), r.value(1), r.value(2)) }
+
+    /// Emits every hold's reading now, then moves a turn on by a tick, ending it once over.
+    private func emitHolds() {
+        let time = wallTime()
+        for hold in holds { emit(Sample(time: time, value: .reading(reading(of: hold)))) }
+        guard let current = turning else { return }
+        if current.turn.isOver(at: current.tick) { endTurn() } else { turning?.tick += 1 }
+    }
+
+    /// The turn under way ends: the field holds where the turn left it, the gyroscope what
+    /// it held before (or is given back to the other sources).
+    private func endTurn(givingBackGyroscope: Bool = true) {
+        guard let (turn, _, field, before) = turning else { return }
+        turning = nil
+        if let field { place(Self.reading(.magnetometer, turn.turned(Self.vector(field), after: turn.ticks))) }
+        if let before {
+            place(before)
+        } else {
+            holds.removeAll { $0.reading.kind == SensorKind.gyroscope.id }
+            if givingBackGyroscope { turnEnded(SensorKind.gyroscope.id) }
+        }
     }
 
     /// Ticks on a fixed grid from the last hold, so that a late tick does not push the rest.
@@ -65,15 +132,18 @@ final class ManualSensors {
         let due = previous + Self.interval
         tick = eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
             guard let self, !self.holds.isEmpty else { return }
-            let time = wallTime()
-            for hold in holds { self.emit(Sample(time: time, value: .reading(hold.reading))) }
-            self.schedule(after: due)
+            self.emitHolds()
+            if !self.holds.isEmpty { self.schedule(after: due) }
         }
     }
 
     /// Stops holding `kind`: it belongs to the replay or the live sensor again.
     func release(_ kind: SensorKind.ID) {
         eventLoop.preconditionInEventLoop()
+        if turning != nil, kind == SensorKind.accelerometer.id || kind == SensorKind.gyroscope.id {
+            turning?.gyroscopeBefore = nil
+            endTurn(givingBackGyroscope: kind != SensorKind.gyroscope.id)
+        }
         holds.removeAll { $0.reading.kind == kind }
         if holds.isEmpty {
             tick?.cancel()

@@ -56,6 +56,24 @@ extension Hub {
         manualSensors.hold(reading)
     }
 
+    /// D7: turns the device by hand to hold `target` on the accelerometer, from the gravity
+    /// the hand holds, else from the exact gravity of the orientation the judge decided, at
+    /// the hand's rate; the gyroscope is held for the turn. With nowhere to turn from (the
+    /// first reading heard) or nothing to turn, `target` is held at once.
+    func turnByHand(to target: Acceleration) {
+        let start = manualSensors.held(SensorKind.accelerometer.id).flatMap(Acceleration.init)
+            ?? ManualGravity.vector(for: motion.judge.orientation)
+        let tick = Double(ManualSensors.interval.nanoseconds) / 1e9
+        guard let start, let turn = TurnByHand(from: start.vector, to: target.vector, tick: tick) else {
+            holdByHand(target.reading)
+            return
+        }
+        for kind in ManualSensors.sharingTopic(with: SensorKind.accelerometer.id) { motion.hold(kind) }
+        for kind in ManualSensors.sharingTopic(with: SensorKind.gyroscope.id) { motion.hold(kind) }
+        manualSensors.turnEnded = { [unowned self] in releaseByHand($0) }
+        manualSensors.turn(turn, to: target.reading)
+    }
+
     /// Lets go of the value of `kind` held by hand: once nothing on its topic is held, the
     /// replay's or the hardware's next reading is heard at once.
     func releaseByHand(_ kind: SensorKind.ID) {

@@ -20,6 +20,7 @@ enum ServiceRegistry {
             DeviceMotionService.self,
             AndroidLocationService.self,
             DiagnosticsService.self,
+            GaitService.self,
         ]
     }
 }

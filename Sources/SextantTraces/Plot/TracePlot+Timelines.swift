@@ -10,15 +10,18 @@ extension TracePlot {
         "closed": "#f87171", "halfOpened": "#fbbf24", "flat": "#4ade80",
         "ok": "#4ade80", "noFix": "#fbbf24", "lost": "#f87171",
         "authorized": "#bbf7d0", "reduced": "#fde68a", "denied": "#fecaca", "restricted": "#fecaca", "notDetermined": "#e5e7eb",
+        "near": "#f87171", "far": "#e5e7eb",
+        "stationary": "#d1d5db", "walking": "#86efac", "running": "#fbbf24", "cycling": "#93c5fd", "automotive": "#c4b5fd",
     ]
     static let promptColour = "#9333ea"
 
-    /// The lanes of the trace's own states (regions, heading and time zone where there are any), then
+    /// The lanes of the trace's own states (regions, heading, time zone and motion kinds where there are any), then
     /// one per app (three at most).
     var laneNames: [String] { traceLaneNames + events.apps.prefix(Self.maximumAppLanes) }
     var traceLaneNames: [String] {
         ["orientation", "posture", "GPS"] + (regions.isEmpty ? [] : [Self.regionsLane]) + (heading.hasSamples ? [Self.headingLane] : [])
             + (hasTimeZoneLane ? [Self.timeZoneLane] : [])
+            + motion.names
     }
 
     /// The top of lane `index` (0: orientation).
@@ -38,6 +41,9 @@ extension TracePlot {
         if let index = traceLanes.firstIndex(of: Self.regionsLane) { drawRegionsLane(&canvas, y: laneY(index)) }
         if let index = traceLanes.firstIndex(of: Self.headingLane) { drawHeadingLane(&canvas, y: laneY(index)) }
         if let index = traceLanes.firstIndex(of: Self.timeZoneLane) { drawTimeZoneLane(&canvas, y: laneY(index)) }
+        for lane in motion.lanes {
+            if let index = traceLanes.firstIndex(of: lane.name) { drawMotionLane(&canvas, name: lane.name, content: lane.content, y: laneY(index)) }
+        }
         let apps = events.apps
         for (index, app) in apps.prefix(Self.maximumAppLanes).enumerated() {
             drawAppLane(&canvas, app: app, y: laneY(traceLanes.count + index))

@@ -36,8 +36,10 @@ public struct TracePlot {
     /// The time-zone engine's decisions along the fixes, when a table was given.
     let zoneChanges: [ZoneChangeMark]
     let hasTimeZoneLane: Bool
+    /// The lanes of the motion and environment kinds the trace carries, if any.
+    let motion: MotionLanes
     /// The map's frame: it gives up a lane's height for each lane beyond the usual ones
-    /// (regions, heading, time zone), so that the picture keeps its size.
+    /// (regions, heading, time zone, the motion kinds'), so that the picture keeps its size.
     let mapFrame: (x: Double, y: Double, width: Double, height: Double)
     let firstLaneY: Double
 
@@ -67,7 +69,8 @@ public struct TracePlot {
         heading = HeadingTimeline(trace, fixes: locations)
         zoneChanges = ZoneChangeMark.decide(timeZones, over: locations, start: trace.start)
         hasTimeZoneLane = timeZones != nil
-        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0) + (hasTimeZoneLane ? 1 : 0))
+        motion = MotionLanes(trace)
+        let extraLanes = Double((regions.isEmpty ? 0 : 1) + (heading.hasSamples ? 1 : 0) + (hasTimeZoneLane ? 1 : 0) + motion.lanes.count)
         mapFrame = (x: 20.0, y: 40.0, width: 920.0, height: 420.0 - extraLanes * (Self.laneHeight + Self.laneGap))
         firstLaneY = 482.0 - extraLanes * (Self.laneHeight + Self.laneGap)
         projection = PlotProjection(fitting: (locations + truth).map { GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude) }, into: mapFrame)

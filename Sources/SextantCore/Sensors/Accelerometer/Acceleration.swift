@@ -46,6 +46,9 @@ extension Acceleration {
     }
 
     public var reading: SensorReading { SensorReading(.accelerometer, x, y, z) }
+
+    /// The reading as a vector (device frame, m/s²).
+    public var vector: Vector3 { Vector3(x, y, z) }
 }
 
 extension SampleValue {

@@ -11,6 +11,8 @@ struct DeviceSetMethod: RPCMethod {
     let holds: [SensorReading]
     /// Kinds given back to the replay and the live sensors.
     let releases: [SensorKind.ID]
+    /// The gravity of the orientation asked for: the hand turns the device to it (D7).
+    let turn: Acceleration?
 
     init(_ p: Params) throws(RPCError) {
         let request = try DeviceSet(p)
@@ -24,11 +26,11 @@ struct DeviceSetMethod: RPCMethod {
         case .released: releases.append(SensorKind.accelerometer.id)
         case .none: break
         }
-        if let orientation = request.orientation {
+        turn = try request.orientation.map { (orientation) throws(RPCError) in
             guard let gravity = ManualGravity.vector(for: orientation) else {
                 throw .invalidParams("\"orientation\" must be an upright orientation, faceUp or faceDown")
             }
-            holds.append(gravity.reading)
+            return gravity
         }
         if let hingeAngle = request.hingeAngle {
             guard (0...180).contains(hingeAngle) else { throw .invalidParams("\"hingeAngle\" must be within 0...180") }
@@ -67,7 +69,7 @@ struct DeviceSetMethod: RPCMethod {
         case .released: releases.append(SensorKind.gyroscope.id)
         case .none: break
         }
-        guard location != nil || !holds.isEmpty || !releases.isEmpty else {
+        guard location != nil || turn != nil || !holds.isEmpty || !releases.isEmpty else {
             throw .invalidParams("give at least one of location, acceleration, orientation, hingeAngle, magneticField, heading, light, proximity, pressure, rotationRate")
         }
         (self.holds, self.releases) = (holds, releases)
@@ -107,6 +109,7 @@ struct DeviceSetMethod: RPCMethod {
         // O4a: a reading set by hand is held, not sent once, until it is released.
         for kind in releases { hub.releaseByHand(kind) }
         for reading in holds { hub.holdByHand(reading) }
+        if let turn { hub.turnByHand(to: turn) }
         return .result(DeviceSetResult(location: taken).json)
     }
 }

@@ -15,6 +15,9 @@ final class AltimeterService: PhoneService {
     private var subscribers = Subscribers<AltimeterSubscription>()
     /// The latest reading reported, for `status`; nil before any and once nobody listens.
     private var latest: AltimeterReading?
+    /// The latest barometer reading heard, listened to or not, for `status`'s `pressure`;
+    /// nil before any and after a pressure held by hand is let go of.
+    private var latestPressure: (hPa: Double, time: Timestamp)?
 
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
@@ -46,7 +49,9 @@ final class AltimeterService: PhoneService {
     }
 
     func reading(_ reading: SensorReading, at time: Timestamp, from source: SourceName) {
-        guard !subscribers.isEmpty, let hPa = reading.hectopascals else { return }
+        guard let hPa = reading.hectopascals else { return }
+        latestPressure = (hPa, time)
+        guard !subscribers.isEmpty else { return }
         if let update = engine.barometer(hectopascals: hPa, at: time) { publish(update) }
     }
 
@@ -70,10 +75,23 @@ final class AltimeterService: PhoneService {
         }
     }
 
-    /// `altimeter` in `status`: the latest reading while someone listens, else null.
+    /// A pressure held by hand was let go of: `status` shows the next reading, none until then.
+    func releasedByHand(_ kind: SensorKind.ID) {
+        if kind == SensorKind.pressure.id { latestPressure = nil }
+    }
+
+    /// `pressure` {`hPa`, `time`}: the latest barometer reading, or null.
+    private var pressureJSON: JSONValue {
+        guard let latestPressure else { return .null }
+        return ["hPa": .double(latestPressure.hPa), "time": .string(latestPressure.time.rfc3339)]
+    }
+
+    /// `altimeter` in `status`: the latest reading while someone listens, else null; and
+    /// `pressure`: the latest barometer reading whether or not anyone listens.
     var statusMembers: [String: JSONValue] {
-        guard let latest else { return ["altimeter": .null] }
+        guard let latest else { return ["altimeter": .null, "pressure": pressureJSON] }
         return [
+            "pressure": pressureJSON,
             "altimeter": WireAltitude(
                 relativeAltitude: 0, pressure: latest.pressure, altitude: latest.absoluteAltitude, accuracy: latest.accuracy,
                 derived: latest.derived, time: latest.time
