@@ -145,7 +145,8 @@ final class ActivityService: PhoneService {
         let listeners = hub.sessions.subscribers(of: .activity)
         guard !listeners.isEmpty else { return }
         let event = SharedEvent(ActivityEvent(activity: activity))
-        for session in listeners { hub.publish(to: session, event) }
+        // AN35, I14: Play services reach a background app; a suspended iOS app hears nothing.
+        for session in listeners where hub.mayHearMotion(session, .activity) { hub.publish(to: session, event) }
     }
 
     /// A6: each transition its subscribers asked for, its time on the device's monotonic
@@ -158,7 +159,7 @@ final class ActivityService: PhoneService {
                 activity: transition.activity, transition: transition.kind, time: transition.time,
                 elapsedRealtimeNanos: now - max(0, time.nanoseconds - transition.time.nanoseconds))
             hub.broadcastToWatchers(Event.activityTransition, wire.json, kind: .sensor)
-            for (session, subscription) in transitions.entries where subscription.admits(transition) {
+            for (session, subscription) in transitions.entries where subscription.admits(transition) && hub.mayHearMotion(session, .activityTransitions) {
                 hub.publish(to: session, ActivityTransitionEvent(transition: wire))
             }
         }
@@ -173,7 +174,8 @@ final class ActivityService: PhoneService {
                 currentPace: steps.pace)
             hub.broadcastToWatchers(Event.pedometer, total.json, kind: .sensor)
         }
-        for (session, subscription) in pedometers.entries {
+        // AN35: the step counter is a sensor (none in the background); I14 as the activity.
+        for (session, subscription) in pedometers.entries where hub.mayHearMotion(session, .pedometer) {
             hub.publish(to: session, PedometerEvent(pedometer: subscription.since(steps, at: time)))
         }
     }
