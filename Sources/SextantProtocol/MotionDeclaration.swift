@@ -14,7 +14,7 @@ public struct MotionDeclaration: Sendable, Equatable {
 
     public init(motionUsageDescription: String? = nil, androidPermissions: Set<String>? = nil) {
         self.motionUsageDescription = motionUsageDescription
-        self.androidPermissions = androidPermissions
+        self.androidPermissions = androidPermissions.map { Set($0.map(Self.shortName)) }
     }
 
     /// Reads `hello`'s members `motionUsageDescription` and `androidPermissions`, each optional.
