@@ -10,7 +10,7 @@ public struct Hello: RPCRequest, Equatable {
     public var orientations: [InterfaceOrientation]?
     /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
     public var declaration = IOSAppDeclaration()
-    /// NSMotionUsageDescription and the Android manifest's permissions (docs/motion.md A13, docs/platforms.md AN36).
+    /// NSMotionUsageDescription and the Android manifest's permissions (docs/motion.md A14, docs/platforms.md AN41).
     public var motionDeclaration = MotionDeclaration()
 
     public init(app: String, state: AppState? = nil, orientations: [InterfaceOrientation]? = nil) {

@@ -1,9 +1,9 @@
-/// What an app declares for its motion data, said at `hello` (docs/platforms.md AN35, AN36;
-/// docs/motion.md A12–A15): iOS's Info.plist `NSMotionUsageDescription` and Android's
+/// What an app declares for its motion data, said at `hello` (docs/platforms.md AN40, AN41;
+/// docs/motion.md A13–A16): iOS's Info.plist `NSMotionUsageDescription` and Android's
 /// manifest `<uses-permission>` names. Bounded: a client cannot grow the daemon with it.
 public struct MotionDeclaration: Sendable, Equatable {
     /// `NSMotionUsageDescription`: the text of the Motion & Fitness prompt. Nil when the app
-    /// did not declare it: iOS then gives it no Motion & Fitness data (A13).
+    /// did not declare it: iOS then gives it no Motion & Fitness data (A14).
     public var motionUsageDescription: String?
     /// The manifest's permissions, without the `android.permission.` prefix
     /// (`HIGH_SAMPLING_RATE_SENSORS`, `ACTIVITY_RECOGNITION`). Nil when the app did not say.

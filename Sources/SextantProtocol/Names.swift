@@ -50,9 +50,9 @@ public enum PromptKind: String, Sendable, CaseIterable, Codable {
     case alwaysUpgrade
     /// iOS: a purpose key's one-time full accuracy, allow or deny (I9).
     case temporaryFullAccuracy
-    /// iOS: the Motion & Fitness prompt, allow (OK) or dontAllow (docs/motion.md A12).
+    /// iOS: the Motion & Fitness prompt, allow (OK) or dontAllow (docs/motion.md A13).
     case motionFitness
-    /// Android: the ACTIVITY_RECOGNITION dialog, allow or dontAllow (docs/motion.md A14).
+    /// Android: the ACTIVITY_RECOGNITION dialog, allow or dontAllow (docs/motion.md A15).
     case androidActivityRecognition
 }
 
@@ -183,7 +183,7 @@ public enum Method {
     // iOS diagnostics (docs/platforms.md I13): app socket.
     public static let diagnosticsStart = "diagnostics.start"
     public static let diagnosticsStop = "diagnostics.stop"
-    // Motion & Fitness / ACTIVITY_RECOGNITION requested (docs/motion.md A12, A14): app socket.
+    // Motion & Fitness / ACTIVITY_RECOGNITION requested (docs/motion.md A13, A15): app socket.
     public static let activityRequestAuthorization = "activity.requestAuthorization"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).

@@ -4,7 +4,7 @@ import SextantProtocol
 import Testing
 
 /// The motion prompts through the real sextantd, its app socket, and sextantctl answering
-/// (docs/motion.md A12–A15).
+/// (docs/motion.md A13–A16).
 @Suite("Motion permission prompts through the real daemon")
 struct MotionPromptFlowTests {
     static let app = "com.example.fit"
@@ -15,7 +15,7 @@ struct MotionPromptFlowTests {
         return connection
     }
 
-    @Test("A12, A15: iOS's pedometer.start waits for the motionFitness prompt; sextantctl prompts answer ID allow starts it; the status is stored")
+    @Test("A13, A16: iOS's pedometer.start waits for the motionFitness prompt; sextantctl prompts answer ID allow starts it; the status is stored")
     func iosPromptAnsweredBySextantctl() throws {
         let daemon = try DaemonHarness()
         let app = try Self.app(daemon, ["motionUsageDescription": "Counts your steps"])
@@ -30,7 +30,7 @@ struct MotionPromptFlowTests {
         #expect(try control.call(Method.motionPermissionsList) == [["app": .string(Self.app), "status": "authorized"]])
     }
 
-    @Test("A14: Android's activity.requestAuthorization opens the dialog; sextantctl answers dontAllow, then allow")
+    @Test("A15: Android's activity.requestAuthorization opens the dialog; sextantctl answers dontAllow, then allow")
     func androidDialogAnsweredBySextantctl() throws {
         let daemon = try DaemonHarness(arguments: ["--platform", "android", "--android-api", "31"])
         let app = try Self.app(daemon, [:])

@@ -4,7 +4,7 @@ import SextantProtocol
 import Testing
 
 /// The control panel's cards for the Motion & Fitness prompt and Android's ACTIVITY_RECOGNITION
-/// dialog (docs/motion.md A12, A14, A15), in Debian's Chromium against the real `sextant-panel`
+/// dialog (docs/motion.md A13, A15, A16), in Debian's Chromium against the real `sextant-panel`
 /// and `sextantd`. The outcome is read from the app's side.
 @Suite("The control panel's motion prompts in Chromium", .serialized, .requires(Panel.requirement))
 final class PanelMotionPromptTests {
@@ -29,14 +29,14 @@ final class PanelMotionPromptTests {
         return try app.response(to: request, timeout: 30)
     }
 
-    @Test("A12, A15: the iPhone's card shows Don't Allow and OK; OK answers the waiting activity.start")
+    @Test("A13, A16: the iPhone's card shows Don't Allow and OK; OK answers the waiting activity.start")
     func iosCard() throws {
         let started = try answerOnCard(
             [], ["motionUsageDescription": "Counts your steps"], Method.activityStart, kind: "motionFitness", buttons: "dontAllow,allow", choice: "allow")
         #expect(started == [:], "\(started)")
     }
 
-    @Test("A14, A15: the Android card shows Don't allow and Allow; Don't allow answers the request denied")
+    @Test("A15, A16: the Android card shows Don't allow and Allow; Don't allow answers the request denied")
     func androidCard() throws {
         let decided = try answerOnCard(
             ["--platform", "android", "--android-api", "34"], [:], Method.activityRequestAuthorization, kind: "androidActivityRecognition",

@@ -3,8 +3,8 @@ import SextantProtocol
 import Testing
 
 /// The Motion & Fitness prompt and the ACTIVITY_RECOGNITION dialog in the authorization
-/// engine (docs/motion.md A12–A15): calls in, effects out.
-@Suite("Motion & Fitness and ACTIVITY_RECOGNITION prompts (A12–A15)")
+/// engine (docs/motion.md A13–A16): calls in, effects out.
+@Suite("Motion & Fitness and ACTIVITY_RECOGNITION prompts (A13–A16)")
 struct MotionAuthorizationTests {
     static let app = "com.example.fit"
     static let now = EngineTime(monotonic: 0, wall: Timestamp(nanoseconds: 1_700_000_000_000_000_000))
@@ -20,8 +20,8 @@ struct MotionAuthorizationTests {
         effects.compactMap { if case .persistMotionPermission(_, let status) = $0 { return status } else { return nil } }
     }
 
-    @Test("A12: iOS's first start from notDetermined opens the motionFitness prompt; a second call joins it; allow stores authorized")
-    func testA12_iosPromptAllow() throws {
+    @Test("A13: iOS's first start from notDetermined opens the motionFitness prompt; a second call joins it; allow stores authorized")
+    func testA13_iosPromptAllow() throws {
         var engine = Self.engine(.ios)
         let (first, effects) = engine.requestMotion(1, declaration: Self.described, explicit: false, at: Self.now)
         guard case .prompting(let id) = first else { Issue.record("no prompt: \(first)"); return }
@@ -35,8 +35,8 @@ struct MotionAuthorizationTests {
         #expect(engine.requestMotion(1, declaration: Self.described, explicit: false, at: Self.now).0 == .decided(.authorized, why: nil))
     }
 
-    @Test("A12: Don't Allow stores denied; iOS never asks again (denied is answered at once)")
-    func testA12_iosDontAllow() throws {
+    @Test("A13: Don't Allow stores denied; iOS never asks again (denied is answered at once)")
+    func testA13_iosDontAllow() throws {
         var engine = Self.engine(.ios)
         guard case .prompting(let id) = engine.requestMotion(1, declaration: Self.described, explicit: false, at: Self.now).0 else { return }
         _ = try engine.answer(id, choice: .dontAllow, precise: true, at: Self.now)
@@ -44,8 +44,8 @@ struct MotionAuthorizationTests {
         #expect(engine.requestMotion(1, declaration: Self.described, explicit: true, at: Self.now).0 == .decided(.denied, why: nil))
     }
 
-    @Test("A13: without NSMotionUsageDescription iOS opens no prompt and refuses, saying so; A12: nor from the background")
-    func testA13_noUsageDescription() {
+    @Test("A14: without NSMotionUsageDescription iOS opens no prompt and refuses, saying so; A13: nor from the background")
+    func testA14_noUsageDescription() {
         var engine = Self.engine(.ios)
         guard case .decided(.notDetermined, let why?) = engine.requestMotion(1, declaration: MotionDeclaration(), explicit: false, at: Self.now).0 else {
             Issue.record("expected a refusal"); return
@@ -58,8 +58,8 @@ struct MotionAuthorizationTests {
         #expect(reason.contains("foreground") && background.prompts.isEmpty)
     }
 
-    @Test("A14: Android opens the dialog only on the explicit request, in the foreground, when the manifest declares ACTIVITY_RECOGNITION")
-    func testA14_androidDialog() {
+    @Test("A15: Android opens the dialog only on the explicit request, in the foreground, when the manifest declares ACTIVITY_RECOGNITION")
+    func testA15_androidDialog() {
         var engine = Self.engine(.android(api: 34))
         guard case .decided(.notDetermined, let why?) = engine.requestMotion(1, declaration: MotionDeclaration(), explicit: false, at: Self.now).0 else {
             Issue.record("a start must not prompt on Android"); return
@@ -73,8 +73,8 @@ struct MotionAuthorizationTests {
         #expect(engine.prompts.map(\.kind) == [.androidActivityRecognition])
     }
 
-    @Test("A14: denied twice in a row, Android shows the dialog no more; the control side's notDetermined lets it ask again")
-    func testA14_deniedTwice() throws {
+    @Test("A15: denied twice in a row, Android shows the dialog no more; the control side's notDetermined lets it ask again")
+    func testA15_deniedTwice() throws {
         var engine = Self.engine(.android(api: 30))
         for _ in 0..<2 {
             guard case .prompting(let id) = engine.requestMotion(1, declaration: MotionDeclaration(), explicit: true, at: Self.now).0 else {
@@ -90,8 +90,8 @@ struct MotionAuthorizationTests {
         }
     }
 
-    @Test("A15: a prompt policy answers at once (dontAllow as itself, any grant as allow); the background cancels an open prompt (L6)")
-    func testA15_policyAndBackground() {
+    @Test("A16: a prompt policy answers at once (dontAllow as itself, any grant as allow); the background cancels an open prompt (L6)")
+    func testA16_policyAndBackground() {
         var allowing = Self.engine(.ios, policy: PromptPolicy(choice: .allowWhileUsing))
         #expect(allowing.requestMotion(1, declaration: Self.described, explicit: false, at: Self.now).0 == .decided(.authorized, why: nil))
         var denying = Self.engine(.android(api: 36), policy: PromptPolicy(choice: .dontAllow))

@@ -8,8 +8,8 @@ import Testing
 @testable import SextantServer
 
 /// The accelerometer's stream under each platform's rules, in process on virtual time
-/// (docs/platforms.md AN35, AN36, I14): the rate cap and who hears it in the background.
-@Suite("Motion by platform, in process (AN35, AN36, I14)", .timeLimit(.minutes(1)))
+/// (docs/platforms.md AN40, AN41, I15): the rate cap and who hears it in the background.
+@Suite("Motion by platform, in process (AN40, AN41, I15)", .timeLimit(.minutes(1)))
 struct MotionPlatformHubTests {
     /// `count` accelerometer samples `spacing` seconds apart.
     static func trace(count: Int, spacing: Double) -> String {
@@ -29,8 +29,8 @@ struct MotionPlatformHubTests {
         try await app.drainEvents().filter { $0.method == Event.motion }.compactMap { $0.params["x"]?.doubleValue }
     }
 
-    @Test("AN36: motion.start at 500 Hz is served at 200 Hz on API 31+ without HIGH_SAMPLING_RATE_SENSORS (answering the interval); API 30 or declared: every reading")
-    func testAN36_rateCap() async throws {
+    @Test("AN41: motion.start at 500 Hz is served at 200 Hz on API 31+ without HIGH_SAMPLING_RATE_SENSORS (answering the interval); API 30 or declared: every reading")
+    func testAN41_rateCap() async throws {
         let cases: [(api: Int, permissions: JSONValue?, events: Int, answer: JSONValue)] = [
             (30, nil, 50, [:]), (34, nil, 17, ["interval": 0.005]), (31, ["android.permission.HIGH_SAMPLING_RATE_SENSORS"], 50, [:]),
             (36, ["ACTIVITY_RECOGNITION"], 17, ["interval": 0.005]),
@@ -50,8 +50,8 @@ struct MotionPlatformHubTests {
         }
     }
 
-    @Test("AN35: on Android a background app hears no accelerometer; one whose foreground service it started while visible hears it")
-    func testAN35_backgroundAndForegroundService() async throws {
+    @Test("AN40: on Android a background app hears no accelerometer; one whose foreground service it started while visible hears it")
+    func testAN40_backgroundAndForegroundService() async throws {
         let (hub, path) = try Self.hub(.android(api: 34), count: 50, spacing: 0.02)
         let control = try await hub.connect(.control)
         var apps: [TestClient] = []
@@ -69,8 +69,8 @@ struct MotionPlatformHubTests {
         #expect(try await Self.motionTimes(apps[1]).isEmpty, "Android 9+: no continuous sensor in the background")
     }
 
-    @Test("I14: on iOS a suspended app hears no accelerometer; one kept running by a background location stream (Always) hears it")
-    func testI14_runningInBackground() async throws {
+    @Test("I15: on iOS a suspended app hears no accelerometer; one kept running by a background location stream (Always) hears it")
+    func testI15_runningInBackground() async throws {
         let (hub, path) = try Self.hub(.ios, count: 50, spacing: 0.02)
         let control = try await hub.connect(.control)
         var apps: [TestClient] = []

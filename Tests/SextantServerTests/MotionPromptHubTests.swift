@@ -8,8 +8,8 @@ import Testing
 @testable import SextantServer
 
 /// The Motion & Fitness prompt and Android's ACTIVITY_RECOGNITION dialog through app.sock
-/// and control.sock, in process (docs/motion.md A12–A15).
-@Suite("Motion permission prompts, in process (A12–A15)", .timeLimit(.minutes(1)))
+/// and control.sock, in process (docs/motion.md A13–A16).
+@Suite("Motion permission prompts, in process (A13–A16)", .timeLimit(.minutes(1)))
 struct MotionPromptHubTests {
     static let app = "com.example.fit"
 
@@ -26,8 +26,8 @@ struct MotionPromptHubTests {
         try await app.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)"}"#)
     }
 
-    @Test("A12: iOS's activity.start from notDetermined opens the motionFitness prompt and waits; OK (allow) starts it and stores authorized")
-    func testA12_startWaitsForThePrompt() async throws {
+    @Test("A13: iOS's activity.start from notDetermined opens the motionFitness prompt and waits; OK (allow) starts it and stores authorized")
+    func testA13_startWaitsForThePrompt() async throws {
         let (hub, control, app) = try await Self.setUp(.ios, hello: ["motionUsageDescription": "Counts your steps"])
         defer { withExtendedLifetime(hub) {} }
         try await Self.send(app, 100, Method.activityStart)
@@ -42,8 +42,8 @@ struct MotionPromptHubTests {
         #expect(try await control.call(Method.motionPermissionsList) == [["app": .string(Self.app), "status": "authorized"]])
     }
 
-    @Test("A12: Don't Allow answers the waiting query with 1001 denied; A13: without motionUsageDescription no prompt opens")
-    func testA12_dontAllowAndA13() async throws {
+    @Test("A13: Don't Allow answers the waiting query with 1001 denied; A14: without motionUsageDescription no prompt opens")
+    func testA13_dontAllowAndA14() async throws {
         let (hub, control, app) = try await Self.setUp(.ios, hello: ["motionUsageDescription": "Counts your steps"])
         defer { withExtendedLifetime(hub) {} }
         try await app.send(#"{"jsonrpc":"2.0","id":100,"method":"activity.query","params":{"from":"2026-03-01T08:00:00Z","to":"2026-03-01T09:00:00Z"}}"#)
@@ -57,8 +57,8 @@ struct MotionPromptHubTests {
         #expect(try await control.call(Method.promptsList) == [])
     }
 
-    @Test("A14: Android's starts never prompt; activity.requestAuthorization opens the dialog; Allow grants; twice denied, no more dialog")
-    func testA14_androidRequest() async throws {
+    @Test("A15: Android's starts never prompt; activity.requestAuthorization opens the dialog; Allow grants; twice denied, no more dialog")
+    func testA15_androidRequest() async throws {
         let (hub, control, app) = try await Self.setUp(.android(api: 34), hello: ["androidPermissions": ["ACTIVITY_RECOGNITION"]])
         defer { withExtendedLifetime(hub) {} }
         #expect(try await app.errorCode(Method.activityStart) == 1001)
@@ -77,8 +77,8 @@ struct MotionPromptHubTests {
         #expect(try await app.call(Method.activityStart) == [:])
     }
 
-    @Test("A15: the app going to the background cancels the prompt: the waiting start fails with 1001 notDetermined")
-    func testA15_backgroundCancels() async throws {
+    @Test("A16: the app going to the background cancels the prompt: the waiting start fails with 1001 notDetermined")
+    func testA16_backgroundCancels() async throws {
         let (hub, control, app) = try await Self.setUp(.ios, hello: ["motionUsageDescription": "Counts your steps"])
         defer { withExtendedLifetime(hub) {} }
         try await Self.send(app, 100, Method.pedometerStart)

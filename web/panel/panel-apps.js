@@ -139,7 +139,7 @@ export class PanelApps {
             button(choices, "Allow Once", "allow", () => answer("allow", true), "choice-allow primary");
             button(choices, "Don't Allow", "deny", () => answer("deny", true), "choice-deny danger");
         } else if (prompt.kind === "motionFitness" || prompt.kind === "androidActivityRecognition") {
-            // iOS's Motion & Fitness prompt, Android's ACTIVITY_RECOGNITION dialog (docs/motion.md A12, A14).
+            // iOS's Motion & Fitness prompt, Android's ACTIVITY_RECOGNITION dialog (docs/motion.md A13, A15).
             const ios = prompt.kind === "motionFitness";
             title.textContent = ios ? `“${prompt.app}” Would Like to Access Your Motion & Fitness Activity`
                 : `Allow “${prompt.app}” to access your physical activity?`;

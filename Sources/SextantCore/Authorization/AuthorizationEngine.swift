@@ -24,7 +24,7 @@ public struct AuthorizationEngine: Sendable {
     public internal(set) var android: AndroidPermissions
     /// The iOS profile's facets (docs/platforms.md I1–I12): IOS/.
     public internal(set) var ios: IOSAuthorizationFacets
-    /// Motion & Fitness / ACTIVITY_RECOGNITION (docs/motion.md A11–A15): Motion/.
+    /// Motion & Fitness / ACTIVITY_RECOGNITION (docs/motion.md A11–A16): Motion/.
     public internal(set) var motion = MotionPermissions()
 
     struct SessionRecord: Sendable {

@@ -126,7 +126,7 @@ public enum AuthorizationEffect: Sendable, Equatable {
     case persistIOSFacets(app: String, IOSAppFacets?)
     /// Persist (or, with nil, delete) an app's Motion & Fitness status (docs/motion.md A11).
     case persistMotionPermission(app: String, MotionAuthorizationStatus?)
-    /// An app's Motion & Fitness status changed: what it started may end, what waits may go on (A11–A15).
+    /// An app's Motion & Fitness status changed: what it started may end, what waits may go on (A11–A16).
     case motionPermissionChanged(app: String)
 }
 

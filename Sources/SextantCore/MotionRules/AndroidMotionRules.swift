@@ -1,9 +1,9 @@
 import SextantProtocol
 
-/// Android's rules for sensors (docs/platforms.md AN35, AN36), checked in AOSP and
+/// Android's rules for sensors (docs/platforms.md AN40, AN41), checked in AOSP and
 /// developer.android.com.
 public enum AndroidMotionRules {
-    /// AN35: from Android 9, an app in the background receives no sensor event, continuous
+    /// AN40: from Android 9, an app in the background receives no sensor event, continuous
     /// (accelerometer, gyroscope, barometer, what is fused from them) or on-change (light,
     /// proximity, the step counter), unless it runs a foreground service ("Limited access to
     /// sensors in background", Android 9 behaviour changes). Activity recognition and its
@@ -16,7 +16,7 @@ public enum AndroidMotionRules {
         }
     }
 
-    /// AN36: from Android 12 (API 31) an app without `HIGH_SAMPLING_RATE_SENSORS` in its
+    /// AN41: from Android 12 (API 31) an app without `HIGH_SAMPLING_RATE_SENSORS` in its
     /// manifest gets the accelerometer, the gyroscope and the magnetometer at 200 Hz at most:
     /// SensorService raises a shorter sampling period to 5 ms (frameworks/native commit
     /// af91a91c5c "Throttle sensor sampling rates at 200Hz"; SensorService's

@@ -1,8 +1,8 @@
 import SextantProtocol
 
-/// iOS's rule for motion in the background (docs/platforms.md I14).
+/// iOS's rule for motion in the background (docs/platforms.md I15).
 public enum IOSMotionRules {
-    /// I14: Core Motion's handlers (`CMMotionManager`, `CMAltimeter`, `CMMotionActivityManager`,
+    /// I15: Core Motion's handlers (`CMMotionManager`, `CMAltimeter`, `CMMotionActivityManager`,
     /// `CMPedometer`) run while the app runs: in the background only while something keeps
     /// it running there — in Sextant a location session that delivers to it in the
     /// background (I8, I12). A suspended app runs no handler, so it hears nothing

@@ -21,10 +21,10 @@ public enum MotionStream: Sendable, CaseIterable {
 /// Where an app is, as the background rules read it.
 public struct MotionAppSituation: Sendable, Equatable {
     public var foreground: Bool
-    /// Android: the app runs a foreground service (docs/platforms.md AN13, AN35).
+    /// Android: the app runs a foreground service (docs/platforms.md AN13, AN40).
     public var foregroundService: Bool
     /// iOS: the app is kept running in the background by a location session that delivers
-    /// to it there (I8, I12, I14); otherwise iOS suspends it.
+    /// to it there (I8, I12, I15); otherwise iOS suspends it.
     public var runsInBackground: Bool
 
     public init(foreground: Bool, foregroundService: Bool = false, runsInBackground: Bool = false) {
@@ -35,7 +35,7 @@ public struct MotionAppSituation: Sendable, Equatable {
 }
 
 /// Whether a motion or environment event may reach an app now, by its platform's rules
-/// (docs/platforms.md AN35 for Android, I14 for iOS): every stream in the foreground; in the
+/// (docs/platforms.md AN40 for Android, I15 for iOS): every stream in the foreground; in the
 /// background what the platform delivers there.
 public enum MotionDelivery {
     public static func mayDeliver(_ stream: MotionStream, to app: MotionAppSituation, on platform: DevicePlatform) -> Bool {
@@ -47,7 +47,7 @@ public enum MotionDelivery {
     }
 
     /// The least interval (s) between two readings of `stream` an app gets, for the interval
-    /// it asked (docs/platforms.md AN36); iOS caps nothing.
+    /// it asked (docs/platforms.md AN41); iOS caps nothing.
     public static func interval(_ requested: Double, for stream: MotionStream, on platform: DevicePlatform, declaration: MotionDeclaration) -> Double {
         guard let api = platform.androidAPI else { return requested }
         return AndroidMotionRules.samplingInterval(requested, for: stream, api: api, declaration: declaration)

@@ -1,5 +1,5 @@
-"""The Motion & Fitness prompt (iOS, docs/motion.md A12, A13) and Android's ACTIVITY_RECOGNITION
-dialog (A14) through the Python client: the app's call waits, the control side answers."""
+"""The Motion & Fitness prompt (iOS, docs/motion.md A13, A14) and Android's ACTIVITY_RECOGNITION
+dialog (A15) through the Python client: the app's call waits, the control side answers."""
 
 import pytest
 

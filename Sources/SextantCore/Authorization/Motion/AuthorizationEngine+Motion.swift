@@ -1,13 +1,13 @@
 import SextantProtocol
 
-/// Each app's Motion & Fitness decision (docs/motion.md A11–A15): iOS's Motion & Fitness
+/// Each app's Motion & Fitness decision (docs/motion.md A11–A16): iOS's Motion & Fitness
 /// switch (`CMAuthorizationStatus`), Android's `ACTIVITY_RECOGNITION` runtime permission.
 /// Held by the authorization engine beside the location decisions, so that a prompt's answer
 /// is committed to the store before it takes effect, as theirs.
 public struct MotionPermissions: Sendable, Equatable {
     /// App id → its stored status; an app with none is `notDetermined`.
     public internal(set) var statuses: [String: MotionAuthorizationStatus] = [:]
-    /// Android: the dialog's denials in a row (A14); two mean "don't ask again". In memory:
+    /// Android: the dialog's denials in a row (A15); two mean "don't ask again". In memory:
     /// a stored `denied` counts as one after a restart.
     var denials: [String: Int] = [:]
 
@@ -16,7 +16,7 @@ public struct MotionPermissions: Sendable, Equatable {
         for (app, status) in statuses where status == .denied { denials[app] = 1 }
     }
 
-    /// A14: Android asks no more after two denials in a row (as AN5).
+    /// A15: Android asks no more after two denials in a row (as AN5).
     public static let deniesBeforeFixed = 2
 }
 
@@ -31,8 +31,8 @@ extension AuthorizationEngine {
 
     public func motionStatus(of app: String) -> MotionAuthorizationStatus { motion.statuses[app] ?? .notDetermined }
 
-    /// An app's first motion call (iOS: a start or a query; A12) or its explicit request
-    /// (`activity.requestAuthorization`; Android's `requestPermissions`, A14): the status
+    /// An app's first motion call (iOS: a start or a query; A13) or its explicit request
+    /// (`activity.requestAuthorization`; Android's `requestPermissions`, A15): the status
     /// when no prompt opens, else the prompt it opened or joined.
     public mutating func requestMotion(
         _ session: SessionID, declaration: MotionDeclaration, explicit: Bool, at now: EngineTime
@@ -57,20 +57,20 @@ extension AuthorizationEngine {
         return (.prompting(prompt.id), effects)
     }
 
-    /// Why no prompt may open for this request, or nil (A12–A14).
+    /// Why no prompt may open for this request, or nil (A13–A15).
     private func motionPromptRefusal(_ record: SessionRecord, status: MotionAuthorizationStatus, declaration: MotionDeclaration, explicit: Bool) -> String? {
         if platform.androidAPI != nil {
-            guard explicit else { return "ACTIVITY_RECOGNITION is not granted: activity.requestAuthorization asks for it (A14)" }
+            guard explicit else { return "ACTIVITY_RECOGNITION is not granted: activity.requestAuthorization asks for it (A15)" }
             if let declared = declaration.androidPermissions, !declared.contains("ACTIVITY_RECOGNITION") {
-                return "the manifest (hello's androidPermissions) does not declare ACTIVITY_RECOGNITION: Android denies without a dialog (A14)"
+                return "the manifest (hello's androidPermissions) does not declare ACTIVITY_RECOGNITION: Android denies without a dialog (A15)"
             }
             if (motion.denials[record.app] ?? 0) >= MotionPermissions.deniesBeforeFixed {
-                return "denied twice: Android shows the dialog no more until the control side resets it (A14)"
+                return "denied twice: Android shows the dialog no more until the control side resets it (A15)"
             }
         } else if declaration.motionUsageDescription == nil {
-            return "NSMotionUsageDescription is not declared (hello's motionUsageDescription): iOS ends an app that asks without it (A13)"
+            return "NSMotionUsageDescription is not declared (hello's motionUsageDescription): iOS ends an app that asks without it (A14)"
         }
-        guard record.state == .foreground else { return "the prompt shows only to an app in the foreground (A12, A14)" }
+        guard record.state == .foreground else { return "the prompt shows only to an app in the foreground (A13, A15)" }
         return nil
     }
 

@@ -9,7 +9,7 @@ struct HelloMethod: RPCMethod {
     let declared: [InterfaceOrientation]?
     /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
     let declaration: IOSAppDeclaration
-    /// NSMotionUsageDescription and the Android manifest (docs/motion.md A13, docs/platforms.md AN36).
+    /// NSMotionUsageDescription and the Android manifest (docs/motion.md A14, docs/platforms.md AN41).
     let motionDeclaration: MotionDeclaration
 
     init(_ p: Params) throws(RPCError) {

@@ -67,7 +67,7 @@ extension ActivityStop: TopicSwitch {
 }
 
 /// `activity.start`: the activity now, when there is one, then each change (A1–A5), once
-/// the app may have it (A11–A14).
+/// the app may have it (A11–A15).
 struct ActivityStartMethod: RPCMethod {
     static let name = Method.activityStart
     static let requiresSession = true
@@ -110,7 +110,7 @@ struct ActivityTransitionsStopMethod: SessionActionMethod {
     static func perform(_ call: MethodCall) { call.hub.activity.stopTransitions(call.session) }
 }
 
-/// `pedometer.start`: `pedometer` events counted from now (A7), once the app may have them (A11–A14).
+/// `pedometer.start`: `pedometer` events counted from now (A7), once the app may have them (A11–A15).
 struct PedometerStartMethod: RPCMethod {
     static let name = Method.pedometerStart
     static let requiresSession = true

@@ -35,7 +35,7 @@ final class ActivityService: PhoneService {
     private var judging = false
     /// The time of the last fix or record judged: a query's and a hand's `now`.
     private(set) var lastTime: Timestamp?
-    /// Calls waiting for a Motion & Fitness prompt (A12, A14): MotionAuthorizationFlow.swift.
+    /// Calls waiting for a Motion & Fitness prompt (A13, A15): MotionAuthorizationFlow.swift.
     var waiters: [MotionWaiter] = []
 
     init(hub: Hub, stored: StoreSnapshot) {
@@ -155,7 +155,7 @@ final class ActivityService: PhoneService {
         let listeners = hub.sessions.subscribers(of: .activity)
         guard !listeners.isEmpty else { return }
         let event = SharedEvent(ActivityEvent(activity: activity))
-        // AN35, I14: Play services reach a background app; a suspended iOS app hears nothing.
+        // AN40, I15: Play services reach a background app; a suspended iOS app hears nothing.
         for session in listeners where hub.mayHearMotion(session, .activity) { hub.publish(to: session, event) }
     }
 
@@ -184,7 +184,7 @@ final class ActivityService: PhoneService {
                 currentPace: steps.pace)
             hub.broadcastToWatchers(Event.pedometer, total.json, kind: .sensor)
         }
-        // AN35: the step counter is a sensor (none in the background); I14 as the activity.
+        // AN40: the step counter is a sensor (none in the background); I15 as the activity.
         for (session, subscription) in pedometers.entries where hub.mayHearMotion(session, .pedometer) {
             hub.publish(to: session, PedometerEvent(pedometer: subscription.since(steps, at: time)))
         }

@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 
 /// A call waiting for the Motion & Fitness prompt (or ACTIVITY_RECOGNITION dialog) it opened
-/// or joined (docs/motion.md A12, A14): it goes on when the prompt closes.
+/// or joined (docs/motion.md A13, A15): it goes on when the prompt closes.
 final class MotionWaiter {
     let session: AppSession
     let promptID: String
@@ -20,7 +20,7 @@ extension ActivityService {
     /// (a client pipelining starts must not grow the daemon).
     static let maxMotionWaiters = 16
 
-    /// A11–A14: runs `action` (a start or a query) once the app may have motion data: at once
+    /// A11–A15: runs `action` (a start or a query) once the app may have motion data: at once
     /// when it is authorized; after the prompt's answer when a prompt opens (iOS at the first
     /// use, Android at `activity.requestAuthorization`); else it fails with 1001 saying why.
     func withMotionAccess(_ call: MethodCall, explicit: Bool = false, _ action: @escaping () throws(RPCError) -> JSONValue) throws(RPCError) -> Reply {

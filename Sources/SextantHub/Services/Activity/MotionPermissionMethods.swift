@@ -27,8 +27,8 @@ struct ActivityAuthorizationMethod: RPCMethod {
     }
 }
 
-/// `activity.requestAuthorization`: Android's `requestPermissions(ACTIVITY_RECOGNITION)` (A14);
-/// on iOS what the first start or query does (A12). Answered with the status once decided.
+/// `activity.requestAuthorization`: Android's `requestPermissions(ACTIVITY_RECOGNITION)` (A15);
+/// on iOS what the first start or query does (A13). Answered with the status once decided.
 struct ActivityRequestAuthorizationMethod: RPCMethod {
     static let name = Method.activityRequestAuthorization
     static let requiresSession = true

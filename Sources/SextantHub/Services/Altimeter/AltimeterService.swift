@@ -59,7 +59,7 @@ final class AltimeterService: PhoneService {
     private func publish(_ update: AltimeterReading) {
         latest = update
         for (session, subscription) in subscribers.entries {
-            guard hub.mayHearMotion(session, .altimeter) else { continue }  // B3, AN35, I14
+            guard hub.mayHearMotion(session, .altimeter) else { continue }  // B3, AN40, I15
             let baseline = subscription.baseline ?? update.altitude
             subscription.baseline = baseline
             let located = hub.mayReceiveLocations(session)

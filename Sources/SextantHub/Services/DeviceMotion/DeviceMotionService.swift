@@ -94,7 +94,7 @@ final class DeviceMotionService: PhoneService {
         // One event per frame a turn: sessions asking for the same frame share its encoding.
         var shared: [AttitudeReferenceFrame: SharedEvent] = [:]
         for (session, subscription) in subscribers.entries {
-            // D5: as the motion stream (M3, AN35, I14).
+            // D5: as the motion stream (M3, AN40, I15).
             guard hub.mayHearMotion(session, .deviceMotion) else {
                 subscription.paused()
                 continue

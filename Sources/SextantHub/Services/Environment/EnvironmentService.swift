@@ -126,7 +126,7 @@ final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelC
         let stream: MotionStream = sensor.event == Event.light ? .light : .proximity
         for (session, subscription) in subscribers.entries {
             heard = true
-            // E3: the foreground, or what the platform delivers in the background (AN35, I14).
+            // E3: the foreground, or what the platform delivers in the background (AN40, I15).
             guard hub.mayHearMotion(session, stream) else {
                 subscription.stream.reset()
                 continue

@@ -9,7 +9,7 @@ final class MotionService: StreamingService {
     typealias StopRequest = MotionStop
     static var topic: AppTopic { .motion }
     static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id] }
-    /// `motion.start` caps the interval by the platform's rules (AN36): MotionStartMethod.swift.
+    /// `motion.start` caps the interval by the platform's rules (AN41): MotionStartMethod.swift.
     static var appMethods: [any RPCMethod.Type] { [MotionStartMethod.self, StreamStopMethod<MotionService>.self] }
 
     unowned let hub: Hub
@@ -28,7 +28,7 @@ final class MotionService: StreamingService {
         guard !subscribers.isEmpty, let acceleration = Acceleration(reading) else { return }
         var event: SharedEvent?
         for (session, subscription) in subscribers.entries {
-            // M3: the foreground, or what the platform delivers in the background (AN35, I14).
+            // M3: the foreground, or what the platform delivers in the background (AN40, I15).
             guard hub.mayHearMotion(session, .accelerometer) else {
                 subscription.paused()
                 continue

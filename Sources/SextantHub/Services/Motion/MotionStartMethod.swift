@@ -2,7 +2,7 @@ import SextantCore
 import SextantProtocol
 
 /// `motion.start` (M2, M3): from the next reading, at most one each `interval` seconds, the
-/// interval raised to the platform's least (docs/platforms.md AN36: 200 Hz on Android 12 and
+/// interval raised to the platform's least (docs/platforms.md AN41: 200 Hz on Android 12 and
 /// later without `HIGH_SAMPLING_RATE_SENSORS`). A capped start answers the interval it got.
 struct MotionStartMethod: RPCMethod {
     static let name = Method.motionStart

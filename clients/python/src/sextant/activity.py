@@ -81,7 +81,7 @@ class Pedometer:
 
 class PendingMotionCall:
     """A motion call sent and not yet answered: a Motion & Fitness prompt or an
-    ACTIVITY_RECOGNITION dialog may be open (docs/motion.md A12, A14)."""
+    ACTIVITY_RECOGNITION dialog may be open (docs/motion.md A13, A15)."""
 
     def __init__(self, connection: Connection, request_id: int, method: str):
         self._connection, self._id, self._method = connection, request_id, method
@@ -103,16 +103,16 @@ class ActivityMethods:
     def start_activity(self) -> None:
         """``activity.start``: the activity now (when there is one), then each change. On an
         iPhone from ``notDetermined`` it opens the Motion & Fitness prompt and returns once
-        it is answered (A12); use :meth:`start_activity_async` to answer it meanwhile."""
+        it is answered (A13); use :meth:`start_activity_async` to answer it meanwhile."""
         self.connection.call(wire.METHOD_ACTIVITY_START)
 
     def start_activity_async(self) -> "PendingMotionCall":
-        """The same, returning at once; ``.result()`` waits (A12)."""
+        """The same, returning at once; ``.result()`` waits (A13)."""
         return PendingMotionCall(self.connection, self.connection.send(wire.METHOD_ACTIVITY_START), wire.METHOD_ACTIVITY_START)
 
     def request_motion_authorization(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> str:
         """``activity.requestAuthorization``: Android's ``requestPermissions(ACTIVITY_RECOGNITION)``
-        (A14), on an iPhone what the first start does (A12); the status once decided."""
+        (A15), on an iPhone what the first start does (A13); the status once decided."""
         return self.request_motion_authorization_async().result(timeout)["status"]
 
     def request_motion_authorization_async(self) -> "PendingMotionCall":
