@@ -10,6 +10,8 @@ public struct Hello: RPCRequest, Equatable {
     public var orientations: [InterfaceOrientation]?
     /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
     public var declaration = IOSAppDeclaration()
+    /// NSMotionUsageDescription and the Android manifest's permissions (docs/motion.md A14, docs/platforms.md AN41).
+    public var motionDeclaration = MotionDeclaration()
 
     public init(app: String, state: AppState? = nil, orientations: [InterfaceOrientation]? = nil) {
         self.app = app
@@ -23,6 +25,7 @@ public struct Hello: RPCRequest, Equatable {
         state = try p.name("state", as: AppState.self)
         orientations = try p.interfaceOrientations("orientations")
         declaration = try IOSAppDeclaration(p)
+        motionDeclaration = try MotionDeclaration(p)
     }
 
     public var params: JSONValue {
@@ -31,6 +34,7 @@ public struct Hello: RPCRequest, Equatable {
         o.set("state", state)
         if let orientations { o["orientations"] = .array(orientations.map { .string($0.rawValue) }) }
         for (key, value) in declaration.members { o[key] = value }
+        for (key, value) in motionDeclaration.members { o[key] = value }
         return o.json
     }
 }

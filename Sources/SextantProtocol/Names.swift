@@ -50,6 +50,10 @@ public enum PromptKind: String, Sendable, CaseIterable, Codable {
     case alwaysUpgrade
     /// iOS: a purpose key's one-time full accuracy, allow or deny (I9).
     case temporaryFullAccuracy
+    /// iOS: the Motion & Fitness prompt, allow (OK) or dontAllow (docs/motion.md A13).
+    case motionFitness
+    /// Android: the ACTIVITY_RECOGNITION dialog, allow or dontAllow (docs/motion.md A15).
+    case androidActivityRecognition
 }
 
 public enum DeviceOrientation: String, Sendable, CaseIterable, Codable {
@@ -179,6 +183,8 @@ public enum Method {
     // iOS diagnostics (docs/platforms.md I13): app socket.
     public static let diagnosticsStart = "diagnostics.start"
     public static let diagnosticsStop = "diagnostics.stop"
+    // Motion & Fitness / ACTIVITY_RECOGNITION requested (docs/motion.md A13, A15): app socket.
+    public static let activityRequestAuthorization = "activity.requestAuthorization"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -205,6 +211,7 @@ public enum Method {
         timeGet, timeSet, timeAdvance, timeReset,
         authorizationRequestTemporaryFullAccuracy,
         diagnosticsStart, diagnosticsStop,
+        activityRequestAuthorization,
     ]
 }
 

@@ -9,7 +9,8 @@ extension Prompts {
             abstract: """
                 Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow (Android: whileUsing, onlyThisTime, \
                 allowAllTheTime); an alert: settings or cancel; \
-                iOS's upgrade prompt: keepWhileUsing or changeToAlways; its temporary full-accuracy prompt: allow or deny.
+                iOS's upgrade prompt: keepWhileUsing or changeToAlways; its temporary full-accuracy prompt: allow or deny; \
+                the Motion & Fitness prompt and the ACTIVITY_RECOGNITION dialog: allow or dontAllow.
                 """,
             usage: "sextantctl prompts answer (ID | --app APP) CHOICE [--approximate | --precise]")
         @OptionGroup var common: CommonOptions

@@ -51,7 +51,7 @@ struct HubDispatchTests {
     func tablesMatchTheProtocol() {
         #expect(
             MethodTable.appSocket().names == [
-                "activity.authorization", "activity.query", "activity.start", "activity.stop", "activity.transitions.start", "activity.transitions.stop",
+                "activity.authorization", "activity.query", "activity.requestAuthorization", "activity.start", "activity.stop", "activity.transitions.start", "activity.transitions.stop",
                 "altimeter.start", "altimeter.stop", "app.update", "authorization.get", "authorization.request",
                 "authorization.requestTemporaryFullAccuracy",
                 "deviceMotion.start", "deviceMotion.stop",

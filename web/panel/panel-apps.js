@@ -160,6 +160,14 @@ export class PanelApps {
             text.textContent = `session ${prompt.session}, raised ${prompt.created}`;
             button(choices, "Allow Once", "allow", () => answer("allow", true), "choice-allow primary");
             button(choices, "Don't Allow", "deny", () => answer("deny", true), "choice-deny danger");
+        } else if (prompt.kind === "motionFitness" || prompt.kind === "androidActivityRecognition") {
+            // iOS's Motion & Fitness prompt, Android's ACTIVITY_RECOGNITION dialog (docs/motion.md A13, A15).
+            const ios = prompt.kind === "motionFitness";
+            title.textContent = ios ? `“${prompt.app}” Would Like to Access Your Motion & Fitness Activity`
+                : `Allow “${prompt.app}” to access your physical activity?`;
+            text.textContent = `session ${prompt.session}, raised ${prompt.created}`;
+            button(choices, ios ? "Don't Allow" : "Don't allow", "dontAllow", () => answer("dontAllow", true), "choice-dontAllow danger");
+            button(choices, ios ? "OK" : "Allow", "allow", () => answer("allow", true), "choice-allow primary");
         } else {
             title.textContent = `Allow “${prompt.app}” to use your location?`;
             text.textContent = `asks for ${prompt.level || "location"} — session ${prompt.session}, raised ${prompt.created}`;

@@ -24,6 +24,8 @@ public struct AuthorizationEngine: Sendable {
     public internal(set) var android: AndroidPermissions
     /// The iOS profile's facets (docs/platforms.md I1–I12): IOS/.
     public internal(set) var ios: IOSAuthorizationFacets
+    /// Motion & Fitness / ACTIVITY_RECOGNITION (docs/motion.md A11–A16): Motion/.
+    public internal(set) var motion = MotionPermissions()
 
     struct SessionRecord: Sendable {
         var app: String
@@ -275,6 +277,8 @@ public struct AuthorizationEngine: Sendable {
             return AnswerResult(prompt: prompt, choice: choice, authorization: nil, effects: [.promptClosed(prompt, .answered(choice, precise: precise))])
         case .alwaysUpgrade, .temporaryFullAccuracy:
             return try answerIOSPrompt(at: index, choice: choice, at: now)
+        case .motionFitness, .androidActivityRecognition:
+            return try answerMotion(at: index, choice: choice, at: now)
         case .authorization:
             guard choice.isAuthorizationChoice else {
                 throw .invalidChoice("an authorization prompt takes allowOnce, allowWhileUsing, dontAllow or allowAlways, not \(choice.rawValue)")

@@ -124,6 +124,10 @@ public enum AuthorizationEffect: Sendable, Equatable {
     case persistAndroidPermission(app: String, AndroidAppPermissions?)
     /// Persist (or, with nil, delete) an iOS app's stored facets (docs/platforms.md I2, I7).
     case persistIOSFacets(app: String, IOSAppFacets?)
+    /// Persist (or, with nil, delete) an app's Motion & Fitness status (docs/motion.md A11).
+    case persistMotionPermission(app: String, MotionAuthorizationStatus?)
+    /// An app's Motion & Fitness status changed: what it started may end, what waits may go on (A11–A16).
+    case motionPermissionChanged(app: String)
 }
 
 /// Why an app call was refused.

@@ -63,6 +63,7 @@ extension Hub {
         case .persistPolicy(let policy): return .policy(policy)
         case .persistAndroidPermission(let app, let entry): return .androidPermission(app: app, entry)
         case .persistIOSFacets(let app, let facets): return .iosFacets(app: app, facets)
+        case .persistMotionPermission(let app, let status): return .motionPermission(app: app, status)
         default: return nil
         }
     }

@@ -314,7 +314,7 @@ public final class Hub {
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
                 upgradePromptClosed(prompt, outcome)
                 services.conditionsChanged()
-            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets, .persistAndroidPermission:
+            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets, .persistAndroidPermission, .persistMotionPermission:
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")
@@ -323,6 +323,8 @@ public final class Hub {
                     publish(to: session, event)
                 }
                 observed(ServicesEnabledChanged(enabled: enabled))
+            case .motionPermissionChanged:
+                services.conditionsChanged()  // the activity service ends or resumes what depends on it (A11)
             case .scheduleExpiryCheck(let at):
                 // On the device's clock (C6); just after `at`, as the engine expires what
                 // has been in the background longer than its limit.

@@ -29,6 +29,8 @@ package final class AppSession {
     var announced: JSONValue?
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
     fileprivate(set) var isOpen = true
+    /// What it declared for motion data at `hello` (docs/motion.md A14, docs/platforms.md AN41).
+    var motionDeclaration = MotionDeclaration()
 
     init(id: SessionID, app: String, output: SessionOutput, interface: AppInterfaceOrientation) {
         self.id = id

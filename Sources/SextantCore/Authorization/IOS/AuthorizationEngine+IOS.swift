@@ -85,6 +85,7 @@ extension AuthorizationEngine {
         switch kind {
         case .alwaysUpgrade: return policy == .allowAlways ? .changeToAlways : .keepWhileUsing
         case .temporaryFullAccuracy: return policy == .dontAllow ? .deny : .allow
+        case .motionFitness, .androidActivityRecognition: return policy == .dontAllow ? .dontAllow : .allow  // A13, A15
         default: return nil
         }
     }

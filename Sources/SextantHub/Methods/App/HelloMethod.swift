@@ -9,6 +9,8 @@ struct HelloMethod: RPCMethod {
     let declared: [InterfaceOrientation]?
     /// The iOS Info.plist keys that change its authorization (docs/platforms.md I9–I12).
     let declaration: IOSAppDeclaration
+    /// NSMotionUsageDescription and the Android manifest (docs/motion.md A14, docs/platforms.md AN41).
+    let motionDeclaration: MotionDeclaration
 
     init(_ p: Params) throws(RPCError) {
         let request = try Hello(p)
@@ -16,6 +18,7 @@ struct HelloMethod: RPCMethod {
         state = request.state ?? .foreground
         declared = request.orientations
         declaration = request.declaration
+        motionDeclaration = request.motionDeclaration
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -27,7 +30,7 @@ struct HelloMethod: RPCMethod {
         } catch {
             throw error.rpcError
         }
-        let (app, state, peer, declaration) = (self.app, self.state, call.peer, self.declaration)
+        let (app, state, peer, declaration, motionDeclaration) = (self.app, self.state, call.peer, self.declaration, self.motionDeclaration)
         // docs/security.md: the app id must be this uid's; a first claim is stored first (Hub+Store).
         let reply = try hub.claimAppID(app, by: peer) { () throws(RPCError) -> JSONValue in
             guard peer.session == nil else { throw RPCError(.invalidRequest, "hello was already said on this connection") }
@@ -36,6 +39,7 @@ struct HelloMethod: RPCMethod {
             guard !peer.isClosed else { throw RPCError.internalError("the connection closed before its hello was answered") }
             let session = hub.openSession(app: app, state: state, interface: interface, peer: peer)
             hub.declare(session, declaration)
+            session.motionDeclaration = motionDeclaration
             return HelloResult(
                 session: Int(session.id), profile: hub.configuration.profile, servicesEnabled: hub.authorization.servicesEnabled,
                 authorization: hub.authorization.authorization(of: session.id).result, interfaceOrientation: session.interface.orientation,

@@ -66,14 +66,21 @@ extension ActivityStop: TopicSwitch {
     static var on: Bool { false }
 }
 
-/// `activity.start`: the activity now, when there is one, then each change (A1–A5).
-struct ActivityStartMethod: SessionActionMethod {
+/// `activity.start`: the activity now, when there is one, then each change (A1–A5), once
+/// the app may have it (A11–A15).
+struct ActivityStartMethod: RPCMethod {
     static let name = Method.activityStart
+    static let requiresSession = true
 
-    static func perform(_ call: MethodCall) throws(RPCError) {
-        try call.hub.activity.checkMotionAccess(call.session)
-        call.hub.sessions.subscribe(call.session, to: .activity)
-        if let current = call.hub.activity.current { call.hub.publish(to: call.session, ActivityEvent(activity: current)) }
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let (hub, session): (Hub, AppSession) = (call.hub, call.session)
+        return try hub.activity.withMotionAccess(call) {
+            hub.sessions.subscribe(session, to: .activity)
+            if let current = hub.activity.current { hub.publish(to: session, ActivityEvent(activity: current)) }
+            return [:]
+        }
     }
 }
 
@@ -90,9 +97,11 @@ struct ActivityTransitionsStartMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { request = try ActivityTransitionsStart(p) }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        try call.hub.activity.checkMotionAccess(call.session)
-        call.hub.activity.startTransitions(call.session, request)
-        return .result([:])
+        let (service, session, request): (ActivityService, AppSession, ActivityTransitionsStart) = (call.hub.activity, call.session, request)
+        return try service.withMotionAccess(call) {
+            service.startTransitions(session, request)
+            return [:]
+        }
     }
 }
 
@@ -101,13 +110,19 @@ struct ActivityTransitionsStopMethod: SessionActionMethod {
     static func perform(_ call: MethodCall) { call.hub.activity.stopTransitions(call.session) }
 }
 
-/// `pedometer.start`: `pedometer` events counted from now (A7).
-struct PedometerStartMethod: SessionActionMethod {
+/// `pedometer.start`: `pedometer` events counted from now (A7), once the app may have them (A11–A15).
+struct PedometerStartMethod: RPCMethod {
     static let name = Method.pedometerStart
+    static let requiresSession = true
 
-    static func perform(_ call: MethodCall) throws(RPCError) {
-        try call.hub.activity.checkMotionAccess(call.session)
-        call.hub.activity.startPedometer(call.session)
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let (service, session): (ActivityService, AppSession) = (call.hub.activity, call.session)
+        return try service.withMotionAccess(call) {
+            service.startPedometer(session)
+            return [:]
+        }
     }
 }
 
@@ -125,10 +140,11 @@ struct ActivityQueryMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { span = try ActivityQuery(p).span }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        try call.hub.activity.checkMotionAccess(call.session)
-        let entries = call.hub.activity.engine.history.activities(from: span.from, to: span.to)
-        let list = entries.map { ActivityService.wire($0.state, $0.source).json }
-        return .result(["activities": .array(list)])
+        let (service, span): (ActivityService, ActivitySpan) = (call.hub.activity, span)
+        return try service.withMotionAccess(call) {
+            let entries = service.engine.history.activities(from: span.from, to: span.to)
+            return ["activities": .array(entries.map { ActivityService.wire($0.state, $0.source).json })]
+        }
     }
 }
 
@@ -141,11 +157,12 @@ struct PedometerQueryMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { span = try PedometerQuery(p).span }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        try call.hub.activity.checkMotionAccess(call.session)
-        let engine = call.hub.activity.engine
-        let (steps, distance) = engine.history.steps(from: span.from, to: span.to, now: engine.steps)
-        let data = WirePedometer(startDate: span.from, endDate: span.to, numberOfSteps: steps, distance: distance, currentCadence: nil, currentPace: nil)
-        return .result(data.json)
+        let (service, span): (ActivityService, ActivitySpan) = (call.hub.activity, span)
+        return try service.withMotionAccess(call) {
+            let engine = service.engine
+            let (steps, distance) = engine.history.steps(from: span.from, to: span.to, now: engine.steps)
+            return WirePedometer(startDate: span.from, endDate: span.to, numberOfSteps: steps, distance: distance, currentCadence: nil, currentPace: nil).json
+        }
     }
 }
 

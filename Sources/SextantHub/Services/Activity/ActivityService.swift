@@ -21,7 +21,7 @@ final class ActivityService: PhoneService {
             ActivityStartMethod.self, SubscriptionMethod<ActivityStop>.self,
             ActivityTransitionsStartMethod.self, ActivityTransitionsStopMethod.self, ActivityQueryMethod.self,
             PedometerStartMethod.self, PedometerStopMethod.self, PedometerQueryMethod.self,
-            ActivityAuthorizationMethod.self,
+            ActivityAuthorizationMethod.self, ActivityRequestAuthorizationMethod.self,
         ]
     }
     static var controlMethods: [any RPCMethod.Type] { [ActivitySetMethod.self, MotionPermissionsSetMethod.self, MotionPermissionsListMethod.self] }
@@ -35,15 +35,21 @@ final class ActivityService: PhoneService {
     private var judging = false
     /// The time of the last fix or record judged: a query's and a hand's `now`.
     private(set) var lastTime: Timestamp?
-    /// Each app's Motion & Fitness status as stored (A11); absent is notDetermined.
-    var motionPermissions: [String: MotionAuthorizationStatus]
+    /// Calls waiting for a Motion & Fitness prompt (A13, A15): MotionAuthorizationFlow.swift.
+    var waiters: [MotionWaiter] = []
 
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
-        motionPermissions = stored.motionPermissions
+        // A11: the statuses are decisions the authorization engine holds beside location's.
+        hub.applyDecision { $0.loadMotionPermissions(stored.motionPermissions) }
     }
 
-    func holdsStored(_ app: String) -> Bool { motionPermissions[app] != nil }
+    func holdsStored(_ app: String) -> Bool { hub.authorization.motion.statuses[app] != nil }
+
+    func conditionsChanged() { motionConditionsChanged() }
+
+    var transitionSessions: [AppSession] { transitions.entries.map(\.session) }
+    var pedometerSessions: [AppSession] { pedometers.entries.map(\.session) }
 
     /// Whether a watcher takes activities or steps, asked on every fix.
     private var watched = WatcherInterest(Event.activity, Event.pedometer)
@@ -110,6 +116,10 @@ final class ActivityService: PhoneService {
     func sessionClosed(_ session: AppSession) {
         transitions.remove(session)
         pedometers.remove(session)
+        for waiter in waiters where waiter.session === session {
+            waiter.promise.fail(Self.refusal(session.app, motionStatus(of: session.app), "the session ended"))
+        }
+        waiters.removeAll { $0.session === session }
     }
 
     /// A11: everything the session started ends (its status is no longer authorized).
@@ -145,7 +155,8 @@ final class ActivityService: PhoneService {
         let listeners = hub.sessions.subscribers(of: .activity)
         guard !listeners.isEmpty else { return }
         let event = SharedEvent(ActivityEvent(activity: activity))
-        for session in listeners { hub.publish(to: session, event) }
+        // AN40, I15: Play services reach a background app; a suspended iOS app hears nothing.
+        for session in listeners where hub.mayHearMotion(session, .activity) { hub.publish(to: session, event) }
     }
 
     /// A6: each transition its subscribers asked for, its time on the device's monotonic
@@ -158,7 +169,7 @@ final class ActivityService: PhoneService {
                 activity: transition.activity, transition: transition.kind, time: transition.time,
                 elapsedRealtimeNanos: now - max(0, time.nanoseconds - transition.time.nanoseconds))
             hub.broadcastToWatchers(Event.activityTransition, wire.json, kind: .sensor)
-            for (session, subscription) in transitions.entries where subscription.admits(transition) {
+            for (session, subscription) in transitions.entries where subscription.admits(transition) && hub.mayHearMotion(session, .activityTransitions) {
                 hub.publish(to: session, ActivityTransitionEvent(transition: wire))
             }
         }
@@ -173,7 +184,8 @@ final class ActivityService: PhoneService {
                 currentPace: steps.pace)
             hub.broadcastToWatchers(Event.pedometer, total.json, kind: .sensor)
         }
-        for (session, subscription) in pedometers.entries {
+        // AN40: the step counter is a sensor (none in the background); I15 as the activity.
+        for (session, subscription) in pedometers.entries where hub.mayHearMotion(session, .pedometer) {
             hub.publish(to: session, PedometerEvent(pedometer: subscription.since(steps, at: time)))
         }
     }

@@ -4,30 +4,14 @@ import SextantProtocol
 
 extension ActivityService {
     /// A11: an app's Motion & Fitness status (notDetermined when none is stored).
-    func motionStatus(of app: String) -> MotionAuthorizationStatus { motionPermissions[app] ?? .notDetermined }
+    func motionStatus(of app: String) -> MotionAuthorizationStatus { hub.authorization.motionStatus(of: app) }
 
-    /// A11: activity and steps only for an app authorized from the control side.
-    func checkMotionAccess(_ session: AppSession) throws(RPCError) {
-        let status = motionStatus(of: session.app)
-        guard status != .authorized else { return }
-        throw RPCError(
-            .notAuthorized,
-            "Motion & Fitness is \(status.rawValue) for \(session.app): the control side grants it "
-                + "(motionPermissions.set, sextantctl activity permission \(session.app) authorized)",
-            data: ["status": .string(status.rawValue)])
-    }
-
-    /// A11: stores an app's status, then applies it: an app no longer authorized hears no
-    /// more activity, transition or pedometer event (what its sessions started ends).
-    func setMotionPermission(_ status: MotionAuthorizationStatus, for app: String) -> EventLoopFuture<JSONValue> {
-        let stored: MotionAuthorizationStatus? = status == .notDetermined ? nil : status
-        return hub.write([.motionPermission(app: app, stored)], from: .control).assumeIsolated().map { [self] in
-            motionPermissions[app] = stored
-            if status != .authorized {
-                for session in hub.sessions.ordered where session.app == app { stopAll(session) }
-            }
-            return ["app": .string(app), "status": .string(status.rawValue)] as JSONValue
-        }.nonisolated()
+    /// A11: stores an app's status, then applies it (Hub+Store: in effect once committed):
+    /// an app no longer authorized hears no more activity, transition or pedometer event.
+    func setMotionPermission(_ status: MotionAuthorizationStatus, for app: String) throws(RPCError) -> EventLoopFuture<JSONValue> {
+        try hub.commitDecision(from: .control) { (engine: inout AuthorizationEngine) throws(RPCError) in
+            (["app": .string(app), "status": .string(status.rawValue)] as JSONValue, engine.setMotionPermission(app: app, status))
+        }
     }
 }
 
@@ -43,6 +27,27 @@ struct ActivityAuthorizationMethod: RPCMethod {
     }
 }
 
+/// `activity.requestAuthorization`: Android's `requestPermissions(ACTIVITY_RECOGNITION)` (A15);
+/// on iOS what the first start or query does (A13). Answered with the status once decided.
+struct ActivityRequestAuthorizationMethod: RPCMethod {
+    static let name = Method.activityRequestAuthorization
+    static let requiresSession = true
+
+    init(_ p: Params) throws(RPCError) {}
+
+    func run(_ call: MethodCall) throws(RPCError) -> Reply {
+        let (service, app) = (call.hub.activity, call.session.app)
+        let reply = try service.withMotionAccess(call, explicit: true) { ["status": "authorized"] }
+        // A refusal is an answer here: the status the app now has.
+        guard case .later(let future) = reply else { return reply }
+        return .later(
+            future.assumeIsolated().flatMapErrorThrowing { error in
+                guard let refused = error as? RPCError, refused.code == RPCErrorCode.notAuthorized.rawValue else { throw error }
+                return ["status": .string(service.motionStatus(of: app).rawValue)]
+            }.nonisolated())
+    }
+}
+
 /// `motionPermissions.set` (control.sock): answered once on disk (A11).
 struct MotionPermissionsSetMethod: RPCMethod {
     static let name = Method.motionPermissionsSet
@@ -51,7 +56,7 @@ struct MotionPermissionsSetMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) { request = try MotionPermissionsSet(p) }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        .later(call.hub.activity.setMotionPermission(request.status, for: request.app))
+        .later(try call.hub.activity.setMotionPermission(request.status, for: request.app))
     }
 }
 
@@ -62,7 +67,7 @@ struct MotionPermissionsListMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let entries = call.hub.activity.motionPermissions.sorted { $0.key < $1.key }
+        let entries = call.hub.authorization.motion.statuses.sorted { $0.key < $1.key }
         return .result(.array(entries.map { ["app": .string($0.key), "status": .string($0.value.rawValue)] }))
     }
 }

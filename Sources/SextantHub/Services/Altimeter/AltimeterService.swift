@@ -64,7 +64,7 @@ final class AltimeterService: PhoneService {
     private func publish(_ update: AltimeterReading) {
         latest = update
         for (session, subscription) in subscribers.entries {
-            guard hub.appState(of: session) == .foreground else { continue }
+            guard hub.mayHearMotion(session, .altimeter) else { continue }  // B3, AN40, I15
             let baseline = subscription.baseline ?? update.altitude
             subscription.baseline = baseline
             let located = hub.mayReceiveLocations(session)

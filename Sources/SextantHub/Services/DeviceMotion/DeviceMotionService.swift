@@ -94,8 +94,8 @@ final class DeviceMotionService: PhoneService {
         // One event per frame a turn: sessions asking for the same frame share its encoding.
         var shared: [AttitudeReferenceFrame: SharedEvent] = [:]
         for (session, subscription) in subscribers.entries {
-            // D5: the foreground only, as the motion stream (M3).
-            guard hub.appState(of: session) == .foreground else {
+            // D5: as the motion stream (M3, AN40, I15).
+            guard hub.mayHearMotion(session, .deviceMotion) else {
                 subscription.paused()
                 continue
             }

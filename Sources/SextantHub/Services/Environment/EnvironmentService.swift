@@ -123,10 +123,11 @@ final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelC
         if faceHears, faceStream.admits(value) { hub.observed(change(value)) }
         var shared: SharedEvent?
         var heard = false
+        let stream: MotionStream = sensor.event == Event.light ? .light : .proximity
         for (session, subscription) in subscribers.entries {
             heard = true
-            // E3: the foreground only, as Android 9 stops on-change sensors in the background.
-            guard hub.appState(of: session) == .foreground else {
+            // E3: the foreground, or what the platform delivers in the background (AN40, I15).
+            guard hub.mayHearMotion(session, stream) else {
                 subscription.stream.reset()
                 continue
             }

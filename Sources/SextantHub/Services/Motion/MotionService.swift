@@ -9,6 +9,8 @@ final class MotionService: StreamingService {
     typealias StopRequest = MotionStop
     static var topic: AppTopic { .motion }
     static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id] }
+    /// `motion.start` caps the interval by the platform's rules (AN41): MotionStartMethod.swift.
+    static var appMethods: [any RPCMethod.Type] { [MotionStartMethod.self, StreamStopMethod<MotionService>.self] }
 
     unowned let hub: Hub
     var subscribers = Subscribers<MotionSubscription>()
@@ -26,8 +28,8 @@ final class MotionService: StreamingService {
         guard !subscribers.isEmpty, let acceleration = Acceleration(reading) else { return }
         var event: SharedEvent?
         for (session, subscription) in subscribers.entries {
-            // M3: the foreground only, as Android 9 stops continuous sensors in the background.
-            guard hub.appState(of: session) == .foreground else {
+            // M3: the foreground, or what the platform delivers in the background (AN40, I15).
+            guard hub.mayHearMotion(session, .accelerometer) else {
                 subscription.paused()
                 continue
             }

@@ -120,6 +120,7 @@ METHOD_TIME_RESET = "time.reset"
 METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY = "authorization.requestTemporaryFullAccuracy"
 METHOD_DIAGNOSTICS_START = "diagnostics.start"
 METHOD_DIAGNOSTICS_STOP = "diagnostics.stop"
+METHOD_ACTIVITY_REQUEST_AUTHORIZATION = "activity.requestAuthorization"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
@@ -159,7 +160,7 @@ LOCATION_ACCURACIES = ("full", "reduced",)
 APP_STATES = ("foreground", "background",)
 AUTHORIZATION_LEVELS = ("whenInUse", "always",)
 PROMPT_CHOICES = ("allowOnce", "allowWhileUsing", "allowAlways", "dontAllow", "settings", "cancel", "whileUsing", "onlyThisTime", "allowAllTheTime", "keepWhileUsing", "changeToAlways", "allow", "deny",)
-PROMPT_KINDS = ("authorization", "servicesOff", "androidLocation", "alwaysUpgrade", "temporaryFullAccuracy",)
+PROMPT_KINDS = ("authorization", "servicesOff", "androidLocation", "alwaysUpgrade", "temporaryFullAccuracy", "motionFitness", "androidActivityRecognition",)
 DEVICE_ORIENTATIONS = ("unknown", "portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight", "faceUp", "faceDown",)
 INTERFACE_ORIENTATIONS = ("portrait", "portraitUpsideDown", "landscapeLeft", "landscapeRight",)
 POSTURE_STATES = ("closed", "halfOpened", "flat",)

@@ -79,6 +79,18 @@ class Pedometer:
         return cls.from_json(event.params)
 
 
+class PendingMotionCall:
+    """A motion call sent and not yet answered: a Motion & Fitness prompt or an
+    ACTIVITY_RECOGNITION dialog may be open (docs/motion.md A13, A15)."""
+
+    def __init__(self, connection: Connection, request_id: int, method: str):
+        self._connection, self._id, self._method = connection, request_id, method
+
+    def result(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
+        """Waits for the answer; a refusal raises :class:`~sextant.ProtocolError` (1001)."""
+        return self._connection.response(self._id, self._method, timeout)
+
+
 class ActivityMethods:
     """The app's activity and pedometer methods (mixed into ``App``)."""
 
@@ -89,8 +101,24 @@ class ActivityMethods:
         return str(self.connection.call(wire.METHOD_ACTIVITY_AUTHORIZATION)["status"])
 
     def start_activity(self) -> None:
-        """``activity.start``: the activity now (when there is one), then each change."""
+        """``activity.start``: the activity now (when there is one), then each change. On an
+        iPhone from ``notDetermined`` it opens the Motion & Fitness prompt and returns once
+        it is answered (A13); use :meth:`start_activity_async` to answer it meanwhile."""
         self.connection.call(wire.METHOD_ACTIVITY_START)
+
+    def start_activity_async(self) -> "PendingMotionCall":
+        """The same, returning at once; ``.result()`` waits (A13)."""
+        return PendingMotionCall(self.connection, self.connection.send(wire.METHOD_ACTIVITY_START), wire.METHOD_ACTIVITY_START)
+
+    def request_motion_authorization(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> str:
+        """``activity.requestAuthorization``: Android's ``requestPermissions(ACTIVITY_RECOGNITION)``
+        (A15), on an iPhone what the first start does (A13); the status once decided."""
+        return self.request_motion_authorization_async().result(timeout)["status"]
+
+    def request_motion_authorization_async(self) -> "PendingMotionCall":
+        """The same, returning at once; ``.result()`` waits for the dialog's answer."""
+        method = wire.METHOD_ACTIVITY_REQUEST_AUTHORIZATION
+        return PendingMotionCall(self.connection, self.connection.send(method), method)
 
     def stop_activity(self) -> None:
         """``activity.stop``."""
