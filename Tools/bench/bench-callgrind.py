@@ -15,6 +15,8 @@ of one more fix (or byte).
   speed 5, 50 fixes a second, and the run ends when every app has every fix and the
   replay has finished. K = 0 is the cost of a fix nobody hears, which "pay only for what
   is heard" wants small; (K = 10 less K = 0) / 10 is what one more listening app adds.
+- fix, 0 apps, 100 idle: the same with 100 apps connected that said `hello` and ask for
+  nothing: what a connected app costs a fix it does not hear, which that rule wants nil.
 - NMEA byte: `sextantctl trace info LOG` on Traces/gpsd's logs concatenated once and
   three times; beside it, counted the same way on the same logs, its anchor: gpsd's
   `gpsdecode < LOG` (which also writes a JSON report a sentence, to /dev/null), and the
@@ -69,6 +71,8 @@ BUDGET = os.path.join(ROOT, "Tools", "bench", "callgrind-budget.json")
 # concatenated.
 FIX_SIZES = (200, 600)
 FIX_APPS = (0, 1, 10)
+# Apps connected that hear no fix (hello only), for the "fix, 0 apps, N idle" workload.
+IDLE_APPS = 100
 NMEA_COPIES = (1, 3)
 # --smoke: the debug build under callgrind is ten times as slow; one app, and the first
 # 20 kB of the logs.
@@ -271,6 +275,17 @@ def connect_apps(runtime, count, deadline):
     return apps
 
 
+def connect_idle_apps(runtime, count, deadline):
+    """`count` apps that said hello and ask for nothing: no fix is theirs."""
+    apps = []
+    for i in range(count):
+        app = Lines(os.path.join(runtime, "app.sock"), deadline)
+        rpc(app.sock, "hello", {"app": f"com.example.idle{i}"}, 1)
+        app.until(lambda m: m.get("id") == 1)
+        apps.append(app)
+    return apps
+
+
 def replay_finished(message):
     return message.get("method") == "replay" and message["params"].get("state") == "finished"
 
@@ -313,10 +328,11 @@ def replay(control, apps, trace, fixes, ident, deadline):
     play_to_apps(control, apps, fixes, deadline)
 
 
-def count_replay(counter, apps_count, fixes):
-    """Instructions of a daemon replaying `fixes` fixes to `apps_count` apps, counted from
-    after a first replay of WARM_UP fixes to its end."""
-    name = f"fix-{apps_count}apps-{fixes}"
+def count_replay(counter, apps_count, fixes, idle=0):
+    """Instructions of a daemon replaying `fixes` fixes to `apps_count` apps (and `idle`
+    connected apps that hear none), counted from after a first replay of WARM_UP fixes to
+    its end."""
+    name = f"fix-{apps_count}apps-{idle}idle-{fixes}"
     run = os.path.join(counter.work, name)
     runtime, trace, warm_up = (os.path.join(run, part) for part in ("run", "trace.jsonl", "warm-up.jsonl"))
     os.makedirs(run)
@@ -331,6 +347,7 @@ def count_replay(counter, apps_count, fixes):
     try:
         wait_for_sockets(daemon, runtime, deadline)
         apps = connect_apps(runtime, apps_count, deadline)
+        idlers = connect_idle_apps(runtime, idle, deadline)
         control = Lines(os.path.join(runtime, "control.sock"), deadline)
         # The replay's own events say when it has finished: no polling, whose cost would
         # grow with the run's wall time (and so with the machine's load).
@@ -342,6 +359,8 @@ def count_replay(counter, apps_count, fixes):
         # different order each run. Counted from here, each run starts warm.
         subprocess.run(["callgrind_control", "--zero", str(daemon.pid)], check=True, capture_output=True, timeout=RUN_TIMEOUT)
         replay(control, apps, trace, fixes, 3, deadline)
+        for app in idlers:
+            app.sock.close()
     finally:
         daemon.send_signal(signal.SIGTERM)
         try:
@@ -354,8 +373,8 @@ def count_replay(counter, apps_count, fixes):
     return counter.total(name, out)
 
 
-def per_fix(counter, apps_count, sizes):
-    short, long = (count_replay(counter, apps_count, fixes) for fixes in sizes)
+def per_fix(counter, apps_count, sizes, idle=0):
+    short, long = (count_replay(counter, apps_count, fixes, idle) for fixes in sizes)
     return (long - short) / (sizes[1] - sizes[0])
 
 
@@ -447,6 +466,8 @@ def measure(counter, smoke):
     figures = {}
     for apps_count in apps_counts:
         figures[f"fix, {apps_count} app{'' if apps_count == 1 else 's'}"] = per_fix(counter, apps_count, fix_sizes)
+    if not smoke:
+        figures[f"fix, 0 apps, {IDLE_APPS} idle"] = per_fix(counter, 0, fix_sizes, IDLE_APPS)
     figures["NMEA byte"], anchors, nmea_sizes = per_nmea_byte(counter, copies, limit)
     sizes = (f"fixes: traces of {fix_sizes[0]} and {fix_sizes[1]} fixes replayed at speed {REPLAY_SPEED}; "
              f"NMEA: Traces/gpsd's logs x{copies[0]} and x{copies[1]}, {nmea_sizes[0]} and {nmea_sizes[1]} bytes")
@@ -470,6 +491,10 @@ def print_table(figures, anchors, sizes, budget, bin_dir, seconds, runs):
         most = apps[-1]
         extra = (figures[f"fix, {most} apps"] - figures["fix, 0 apps"]) / most
         print(f"{'one more app, per fix':28} {extra:14,.1f}   (fix, {most} apps less fix, 0 apps, over {most})")
+    idle = f"fix, 0 apps, {IDLE_APPS} idle"
+    if idle in figures and "fix, 0 apps" in figures:
+        extra = (figures[idle] - figures["fix, 0 apps"]) / IDLE_APPS
+        print(f"{'one more idle app, per fix':28} {extra:14,.1f}   ({idle} less fix, 0 apps, over {IDLE_APPS})")
     if anchors.get("NMEA byte"):
         gpsdecode = anchors["NMEA byte"]
         print(f"{'gpsdecode (per byte)':28} {gpsdecode:14,.1f}   the anchor, same logs: Sextant "

@@ -46,6 +46,7 @@ extension Hub {
 
     /// The session streams every fix the rules let it have, at `desiredAccuracy` metres (0: the best).
     package func startLocationStream(_ session: AppSession, desiredAccuracy: Double = 0) {
+        settleOwedLocation(session)  // the fixes decided before its start are not its
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy)
     }
 

@@ -32,7 +32,7 @@ final class LocationFanOut {
     /// The number the next fix takes: a session whose cursor is here is owed nothing.
     var end: UInt64 { base + UInt64(entries.count) }
 
-    /// The sweep in progress: the sessions open when it began, the next one it reaches, and
+    /// The sweep in progress: the sessions hearing locations when it began, the next one it reaches, and
     /// the run's end then (fixes added later need another sweep).
     private var sweep: [AppSession] = []
     private var next = 0
@@ -77,7 +77,10 @@ final class LocationFanOut {
                 sweep = []
                 return nil
             }
-            sweep = sessions.ordered
+            // Only the sessions that hear locations: one that says nothing of them costs a
+            // fix nothing. It starts hearing from the fix after its start (its cursor is
+            // settled then: the request's own settle, or the face's start).
+            sweep = sessions.ordered.filter { $0.stream != nil || !$0.onceWaiters.isEmpty }
             next = 0
             sweepEnd = end
         }
