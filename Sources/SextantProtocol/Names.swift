@@ -179,6 +179,8 @@ public enum Method {
     // iOS diagnostics (docs/platforms.md I13): app socket.
     public static let diagnosticsStart = "diagnostics.start"
     public static let diagnosticsStop = "diagnostics.stop"
+    // Android's last known location (docs/platforms.md AN33, AN36): app socket, Android only.
+    public static let locationLastKnown = "location.lastKnown"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -205,6 +207,7 @@ public enum Method {
         timeGet, timeSet, timeAdvance, timeReset,
         authorizationRequestTemporaryFullAccuracy,
         diagnosticsStart, diagnosticsStop,
+        locationLastKnown,
     ]
 }
 
