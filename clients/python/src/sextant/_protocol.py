@@ -120,6 +120,7 @@ METHOD_TIME_RESET = "time.reset"
 METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY = "authorization.requestTemporaryFullAccuracy"
 METHOD_DIAGNOSTICS_START = "diagnostics.start"
 METHOD_DIAGNOSTICS_STOP = "diagnostics.stop"
+METHOD_LOCATION_LAST_KNOWN = "location.lastKnown"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"
