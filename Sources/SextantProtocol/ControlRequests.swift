@@ -59,6 +59,9 @@ public struct PermissionsSet: RPCRequest, Equatable {
     /// iOS: `authorizedAlways` given provisionally, as While Using answered to an Always
     /// request gives it (docs/platforms.md I2); only with `authorizedAlways`.
     public var provisional: Bool?
+    /// Android: `grants` (coarse, and fine for precise) given "Only this time", as that button
+    /// of the dialog gives them (docs/platforms.md AN38): AN10–AN12's timers then end them.
+    public var oneTime: Bool?
 
     public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil, provisional: Bool? = nil) {
         self.app = app
@@ -91,6 +94,10 @@ public struct PermissionsSet: RPCRequest, Equatable {
         if provisional == true, status != .authorizedAlways {
             throw .invalidParams("\"provisional\" applies only to authorizedAlways (While Using given to an Always request)")
         }
+        oneTime = try p.bool("oneTime")
+        if oneTime == true, grants.map({ !$0.contains(.coarse) || $0.contains(.background) }) ?? true {
+            throw .invalidParams("\"oneTime\" needs \"grants\" with coarse (and fine for precise), without background: Only this time grants no background")
+        }
     }
 
     public var params: JSONValue {
@@ -101,6 +108,7 @@ public struct PermissionsSet: RPCRequest, Equatable {
         if let grants { o["grants"] = .array(AndroidPermission.allCases.filter(grants.contains).map { .string($0.rawValue) }) }
         if let denials { o["denials"] = .int(Int64(denials)) }
         o.set("provisional", provisional)
+        o.set("oneTime", oneTime)
         return o.json
     }
 }

@@ -23,6 +23,8 @@ extension Permissions {
         var denials: Int?
         @Flag(help: "iOS: authorizedAlways given provisionally (While Using answered to an Always request): the next background region, visit or significant change raises the upgrade prompt.")
         var provisional = false
+        @Flag(name: .customLong("one-time"), help: "Android: the --grant permissions (coarse, fine) given \"Only this time\": revoked 60 s after the app leaves the foreground, 5 s after its last session closes.")
+        var oneTime = false
 
         func validate() throws {
             if status == nil, grant == nil, denials == nil { throw ValidationError("give a STATUS, or on an Android phone --grant LIST") }
@@ -38,6 +40,7 @@ extension Permissions {
                 }
                 if let denials { params["denials"] = .int(Int64(denials)) }
                 if provisional { params["provisional"] = true }
+                if oneTime { params["oneTime"] = true }
                 let connection = try common.control()
                 let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
                 common.output(Permissions.warning(of: answer), human: Self.entry)

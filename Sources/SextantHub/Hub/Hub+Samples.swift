@@ -150,7 +150,7 @@ extension Hub {
         location.lost(reason)
         services.conditionsChanged()
         var told = false
-        for session in sessions.ordered where session.stream != nil {
+        for session in sessions.ordered where session.stream != nil || services.locationProvider?.streams(session) == true {
             told = true
             tellLocationUnavailable(session, reason)
         }

@@ -12,6 +12,9 @@ protocol PlatformLocationProvider: PhoneService {
     /// A face's stream: the fixes the platform's rules give a foreground app that asks
     /// for every fix at `desiredAccuracy` metres (0: the best).
     func startFaceStream(_ session: AppSession, desiredAccuracy: Double)
+    /// Whether the session's stream, app's or face's, runs (`apps.list`'s `locationStreaming`,
+    /// a loss told to streaming sessions).
+    func streams(_ session: AppSession) -> Bool
     /// The session's stream, app's or face's, ends.
     func stop(_ session: AppSession)
     /// `location.once`: the answer now, or nil when the call `id` is answered on `peer`

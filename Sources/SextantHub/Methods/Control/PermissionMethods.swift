@@ -32,11 +32,14 @@ struct PermissionsSetMethod: RPCMethod {
     /// Android's grants and denials, as Settings sets them (docs/platforms.md AN15, AN5).
     let android: (grants: Set<AndroidPermission>?, denials: Int?)
     let provisional: Bool
+    /// Android: the grants given "Only this time" (docs/platforms.md AN38).
+    let oneTime: Bool
 
     init(_ p: Params) throws(RPCError) {
         let request = try PermissionsSet(p)
         (app, status, accuracy, provisional) = (request.app, request.status, request.accuracy, request.provisional ?? false)
         android = (request.grants, request.denials)
+        oneTime = request.oneTime ?? false
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -68,12 +71,15 @@ struct PermissionsSetMethod: RPCMethod {
             return nil
         }
         let (grants, denials) = android
+        let oneTime = self.oneTime
         if grants == nil, status == .restricted { throw .invalidParams("Android has no restricted status: give grants, or another status") }
         hub.logger.info("android permission set", metadata: ["app": "\(app)", "grants": "\(grants.map { $0.map(\.rawValue).sorted() } ?? [])"])
         return .later(
             try hub.commitDecision(from: .control) { engine in
                 let (_, effects): (StoredPermission?, [AuthorizationEffect])
-                if let grants {
+                if let grants, oneTime {
+                    (_, effects) = engine.setAndroidOneTime(app: app, precise: grants.contains(.fine), at: time)
+                } else if let grants {
                     let set = AndroidGrants(coarse: grants.contains(.coarse), fine: grants.contains(.fine), background: grants.contains(.background))
                     (_, effects) = engine.setAndroidGrants(app: app, grants: set, denials: denials, at: time)
                 } else {

@@ -60,8 +60,9 @@ final class AndroidLocationService: PlatformLocationProvider {
     /// AN35: a face's client asks as a foreground app asking for every fix, at high
     /// accuracy unless it asked for less (GeoClue's levels above 100 m: balanced power).
     func startFaceStream(_ session: AppSession, desiredAccuracy: Double) {
-        let priority: FusedLocationRequest.Priority = desiredAccuracy > 0 && desiredAccuracy >= 100 ? .balanced : .highAccuracy
-        add(session, FusedLocationRequest(priority: priority, intervalMillis: FusedLocationParams.defaultIntervalMillis), foregroundServiceType: nil)
+        let priority: FusedLocationRequest.Priority = desiredAccuracy >= 100 ? .balanced : .highAccuracy
+        // Interval 0: as fast as the receiver gives fixes, as gpsd and GeoClue pass each on.
+        add(session, FusedLocationRequest(priority: priority, intervalMillis: 0), foregroundServiceType: nil)
     }
 
     private func add(_ session: AppSession, _ request: FusedLocationRequest, foregroundServiceType: String?) {
@@ -69,6 +70,8 @@ final class AndroidLocationService: PlatformLocationProvider {
         hub.sessions.subscribe(session, to: Self.topic)
         if hub.location.lastFix != nil { register(session.id) }
     }
+
+    func streams(_ session: AppSession) -> Bool { registered[session.id] != nil }
 
     func stop(_ session: AppSession) {
         guard registered.removeValue(forKey: session.id) != nil else { return }
