@@ -40,3 +40,16 @@ def test_an36_last_known_location_is_android_only():
             app.last_known_location()
         assert refused.value.code == -32601
         app.close()
+
+
+def test_an38_only_this_time_set_directly_ends_by_the_rules():
+    with Daemon(args=["--platform", "android"]) as daemon:
+        control = daemon.control()
+        entry = control.set_android_grants(APP, ["coarse"], one_time=True)
+        assert entry["android"]["oneTime"]["coarse"] == "granted"
+        assert entry["android"]["oneTime"]["fine"] == "denied"
+        # AN11: no session open, the grant ends 5 s later, on the device's clock.
+        control.time_advance(4.9)
+        assert control.explain_permissions(APP)["facets"]["oneTime"] is not None
+        control.time_advance(0.2)
+        assert control.explain_permissions(APP)["facets"]["oneTime"] is None
