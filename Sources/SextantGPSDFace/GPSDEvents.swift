@@ -10,6 +10,11 @@ extension LocationEvent: GPSDEncodable {
     func deliver(to connection: GPSDConnection) { connection.receive(fix) }
 }
 
+/// A fix under the Android profile: the fused provider's, as the rules gave it (AN35).
+extension AndroidLocationEvent: GPSDEncodable {
+    func deliver(to connection: GPSDConnection) { connection.receive(fix) }
+}
+
 extension LocationUnavailableEvent: GPSDEncodable {
     func deliver(to connection: GPSDConnection) { connection.sourceLost() }
 }

@@ -65,6 +65,9 @@ public struct PermissionsSet: RPCRequest, Equatable {
     /// iOS: a temporary full-accuracy grant for this purpose key in the app's live sessions
     /// (I9), beside the status set; only with an authorized status.
     public var temporaryFullAccuracy: String?
+    /// Android: `grants` (coarse, and fine for precise) given "Only this time", as that button
+    /// of the dialog gives them (docs/platforms.md AN38): AN10–AN12's timers then end them.
+    public var oneTime: Bool?
 
     public init(app: String, status: AuthorizationStatus, accuracy: LocationAccuracy? = nil, provisional: Bool? = nil) {
         self.app = app
@@ -97,6 +100,10 @@ public struct PermissionsSet: RPCRequest, Equatable {
         if provisional == true, status != .authorizedAlways {
             throw .invalidParams("\"provisional\" applies only to authorizedAlways (While Using given to an Always request)")
         }
+        oneTime = try p.bool("oneTime")
+        if oneTime == true, grants.map({ !$0.contains(.coarse) || $0.contains(.background) }) ?? true {
+            throw .invalidParams("\"oneTime\" needs \"grants\" with coarse (and fine for precise), without background: Only this time grants no background")
+        }
         try parseSessionGrants(p)
     }
 
@@ -125,6 +132,7 @@ public struct PermissionsSet: RPCRequest, Equatable {
         o.set("provisional", provisional)
         o.set("once", once)
         o.set("temporaryFullAccuracy", temporaryFullAccuracy)
+        o.set("oneTime", oneTime)
         return o.json
     }
 }

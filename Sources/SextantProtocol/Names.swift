@@ -185,6 +185,8 @@ public enum Method {
     public static let diagnosticsStop = "diagnostics.stop"
     // Motion & Fitness / ACTIVITY_RECOGNITION requested (docs/motion.md A13, A15): app socket.
     public static let activityRequestAuthorization = "activity.requestAuthorization"
+    // Android's last known location (docs/platforms.md AN33, AN36): app socket, Android only.
+    public static let locationLastKnown = "location.lastKnown"
 
     /// Every method, app socket's first, in the order of sextant-protocol(7).
     public static let all: [String] = [
@@ -212,6 +214,7 @@ public enum Method {
         authorizationRequestTemporaryFullAccuracy,
         diagnosticsStart, diagnosticsStop,
         activityRequestAuthorization,
+        locationLastKnown,
     ]
 }
 

@@ -27,6 +27,8 @@ extension Permissions {
         var once = false
         @Option(help: ArgumentHelp("iOS: full accuracy for this purpose key in the app's live sessions, while in use (I9); the key must be one the app declared at hello.", valueName: "key"))
         var temporaryFullAccuracy: String?
+        @Flag(name: .customLong("one-time"), help: "Android: the --grant permissions (coarse, fine) given \"Only this time\": revoked 60 s after the app leaves the foreground, 5 s after its last session closes.")
+        var oneTime = false
 
         func validate() throws {
             if status == nil, grant == nil, denials == nil { throw ValidationError("give a STATUS, or on an Android phone --grant LIST") }
@@ -44,6 +46,7 @@ extension Permissions {
                 if provisional { params["provisional"] = true }
                 if once { params["once"] = true }
                 if let temporaryFullAccuracy { params["temporaryFullAccuracy"] = .string(temporaryFullAccuracy) }
+                if oneTime { params["oneTime"] = true }
                 let connection = try common.control()
                 let answer = try connection.call(try common.request(PermissionsSet.self, .object(params)))
                 common.output(Permissions.warning(of: answer), human: Self.entry)

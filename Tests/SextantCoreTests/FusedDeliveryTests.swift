@@ -207,14 +207,29 @@ struct FusedDeliveryTests {
         #expect(decide(34, background: true, after: 10, .background) == last)
     }
 
-    @Test("AN33: the last location of an approximate app is the device fudger's coarse fix")
+    @Test("AN33, AN37: the last location of an approximate app is the device fudger's coarse fix, moved on only after 10 min")
     func an33CoarseLastLocation() {
         var provider = Provider(fudgerSeed: 9)
         provider.register("nav", request: .init(intervalMillis: 1000), grant: Self.fine, now: Self.at(0))
         _ = Self.run(&provider, "nav", to: 3)
         let coarse = provider.lastLocation(grant: Self.coarse, state: .foreground, now: Self.at(4))
-        #expect(coarse?.horizontalAccuracy == 2000 && coarse?.altitude == nil && coarse?.time == Self.at(3))
+        #expect(coarse?.horizontalAccuracy == 2000 && coarse?.altitude == nil && coarse?.time == Self.at(0))
         #expect(provider.lastLocation(grant: Self.fine, state: .foreground, now: Self.at(4)) == Self.fix(3))
+        // AN37: a coarse fix exactly 10 min newer does not replace it; one a second later does.
+        _ = Self.run(&provider, "nav", from: 4, to: 600)
+        #expect(provider.lastLocation(grant: Self.coarse, state: .foreground, now: Self.at(600))?.time == Self.at(0))
+        _ = Self.run(&provider, "nav", from: 601, to: 601)
+        #expect(provider.lastLocation(grant: Self.coarse, state: .foreground, now: Self.at(601))?.time == Self.at(601))
+    }
+
+    @Test("AN35: getCurrentLocation answers at once with a last location at most 10 s old")
+    func an35CurrentLocationAge() {
+        var provider = Provider(fudgerSeed: 9)
+        provider.register("nav", request: .init(intervalMillis: 1000), grant: Self.fine, now: Self.at(0))
+        _ = Self.run(&provider, "nav", to: 0)
+        #expect(provider.currentLocation(grant: Self.fine, state: .foreground, now: Self.at(10)) == Self.fix(0))
+        #expect(provider.currentLocation(grant: Self.fine, state: .foreground, now: Self.at(10.001)) == nil)
+        #expect(provider.currentLocation(grant: Self.fineForegroundOnly, state: .background, now: Self.at(1)) == nil)
     }
 
     @Test("AN29: when the trace goes back in time (a new replay, a loop), the provider and its requests begin again")

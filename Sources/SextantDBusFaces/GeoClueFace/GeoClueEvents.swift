@@ -9,6 +9,11 @@ extension LocationEvent: GeoClueEncodable {
     func deliver(to client: GeoClueClient) { client.receive(fix) }
 }
 
+/// A fix under the Android profile: the fused provider's, as the rules gave it (AN35).
+extension AndroidLocationEvent: GeoClueEncodable {
+    func deliver(to client: GeoClueClient) { client.receive(fix) }
+}
+
 /// A decision reached the session: the client stops or starts as the rules now say.
 extension AuthorizationEvent: GeoClueEncodable {
     func deliver(to client: GeoClueClient) { client.rightsMayHaveChanged() }

@@ -44,14 +44,19 @@ extension Hub {
         return future.map { _ in () }
     }
 
-    /// The session streams every fix the rules let it have, at `desiredAccuracy` metres (0: the best).
+    /// The session streams every fix the rules let it have, at `desiredAccuracy` metres (0:
+    /// the best): the platform's location provider's rules when the phone has one (AN35).
     package func startLocationStream(_ session: AppSession, desiredAccuracy: Double = 0) {
         settleOwedLocation(session)  // the fixes decided before its start are not its
+        if let provider = services.locationProvider { return provider.startFaceStream(session, desiredAccuracy: desiredAccuracy) }
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy)
     }
 
     /// The session streams no fix any more.
-    package func stopLocationStream(_ session: AppSession) { session.stream = nil }
+    package func stopLocationStream(_ session: AppSession) {
+        session.stream = nil
+        services.locationProvider?.stop(session)
+    }
 
     /// The session hears the events of `topic` (the satellites, for gpsd's `SKY`).
     package func subscribe(_ session: AppSession, to topic: AppTopic) { sessions.subscribe(session, to: topic) }
@@ -63,8 +68,10 @@ extension Hub {
     package func streamsChanged(_ session: AppSession) { sessionChanged(session) }
 
     /// The latest fix, through the same rules as any other, to a session that just started
-    /// streaming; none when the source is lost.
+    /// streaming; none when the source is lost. A platform provider hands none: its
+    /// requests hear the next fix it produces, as Android's `requestLocationUpdates` (AN35).
     package func deliverCurrentFix(to session: AppSession) {
+        guard services.locationProvider == nil else { return }
         if let fix = location.lastFix, location.loss == nil { deliverLocation(fix, to: session) }
     }
 

@@ -104,7 +104,8 @@ extension Hub {
     /// still being written gets nothing now: it gets the newest fix once the grid is on disk
     /// (Hub+Store `committedFudger`).
     func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
-        guard session.stream != nil || !session.onceWaiters.isEmpty else { return }
+        // A platform's provider answers its `location.once`s itself (AN35).
+        guard session.stream != nil || (!session.onceWaiters.isEmpty && services.locationProvider == nil) else { return }
         guard let granted = decidedAccuracy(of: session) else { return }
         let fudger: LocationFudger
         if granted == .reduced || session.stream?.served(granted) == .reduced {
@@ -167,7 +168,7 @@ extension Hub {
         location.lost(reason)
         services.conditionsChanged()
         var told = false
-        for session in sessions.ordered where session.stream != nil {
+        for session in sessions.ordered where session.stream != nil || services.locationProvider?.streams(session) == true {
             told = true
             tellLocationUnavailable(session, reason)
         }

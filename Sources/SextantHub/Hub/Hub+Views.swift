@@ -76,7 +76,7 @@ extension Hub {
         entry["orientations"] = .array(session.interface.declared.map { .string($0.rawValue) })
         entry["interfaceLocked"] = .bool(session.interface.interfaceLocked)
         entry["authorization"] = authorization.authorization(of: session.id).json
-        entry["locationStreaming"] = .bool(session.stream != nil)
+        entry["locationStreaming"] = .bool(session.stream != nil || services.locationProvider?.streams(session) == true)
         entry["streams"] = .array(session.streams.map { .string($0) })
         entry.merge(iosFacetMembers(session)) { $1 }
         return .object(entry)

@@ -83,6 +83,9 @@ final class Services {
     let all: [any PhoneService]
     private let byKind: [SensorKind.ID: [any PhoneService]]
     private let byRecordKind: [RecordKind: [any PhoneService]]
+    /// The platform's own location provider, when the phone has one: it, not the iOS
+    /// stream, decides every location a session is handed.
+    let locationProvider: (any PlatformLocationProvider)?
 
     init(hub: Hub, stored: StoreSnapshot, registry: [any PhoneService.Type] = ServiceRegistry.all) {
         all = registry.filter { $0.serves(hub.configuration.platform) }.map { $0.init(hub: hub, stored: stored) }
@@ -94,6 +97,7 @@ final class Services {
         }
         self.byKind = byKind
         self.byRecordKind = byRecordKind
+        locationProvider = all.lazy.compactMap { $0 as? any PlatformLocationProvider }.first
     }
 
     /// The service of type `S` (the registry lists each once).

@@ -20,6 +20,17 @@ extension AuthorizationEngine {
         return (permissions[app], effects)
     }
 
+    /// `permissions.set {grants, oneTime: true}` (AN38): the app holds an "Only this time"
+    /// grant, as that button gives it, and nothing stored; AN10–AN12's timers run from now
+    /// (with no session open, AN11's 5 s).
+    public mutating func setAndroidOneTime(app: String, precise: Bool, at now: EngineTime) -> (StoredPermission?, [AuthorizationEffect]) {
+        // The grant first, so that forgetting the stored grants is no change the app hears.
+        var effects = changeApp(app) { $0.android.oneTime[app] = AndroidOneTimeGrant(precise: precise) }
+        effects += storeAndroid(app, nil)
+        effects += androidAppChanged(app, at: now)
+        return (permissions[app], effects)
+    }
+
     /// `permissions.set {status, accuracy}` on an Android phone (AN16): iOS's words as
     /// Settings' buttons — authorizedAlways → coarse+fine+background, authorizedWhenInUse →
     /// coarse (+fine at full accuracy), denied → nothing granted and USER_SET, notDetermined →

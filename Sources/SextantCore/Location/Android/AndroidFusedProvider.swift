@@ -15,6 +15,9 @@ public struct AndroidFusedProvider<ID: Hashable & Sendable>: Sendable {
     public private(set) var registrations: [ID: FusedRegistration] = [:]
     /// The last fix the provider produced (precise), for the last-known location (AN33).
     public private(set) var lastFix: LocationFix?
+    /// The coarse last location approximate apps see (AN37): the fudger's fix of a
+    /// produced one, moved on at most once every 10 min.
+    public private(set) var lastCoarse: LocationFix?
     private var lastProduced: Timestamp?
     private var fudger: AndroidCoarseFudger?
     private let fudgerSeed: UInt64
@@ -52,6 +55,7 @@ public struct AndroidFusedProvider<ID: Hashable & Sendable>: Sendable {
         lastProduced = fine.time
         lastFix = fine
         var coarse: LocationFix?
+        lastCoarse = FusedRequestRules.nextCoarse(lastCoarse, coarsened(fine, now: now, cache: &coarse))
         var out: [(ID, FusedDelivery)] = []
         for id in Array(registrations.keys) {
             guard var registration = registrations[id] else { continue }
@@ -78,12 +82,28 @@ public struct AndroidFusedProvider<ID: Hashable & Sendable>: Sendable {
         registrations.compactMap { $0.value.nextDeadline(state: state($0.key)) }.min()
     }
 
-    /// AN33: `getLastLocation` for an app with `grant` in `state` at `now`, coarsened when
-    /// the grant is approximate.
-    public mutating func lastLocation(grant: AndroidLocationGrant, state: AndroidAppState, now: Timestamp) -> LocationFix? {
-        guard let last = FusedRequestRules.lastLocation(lastFix, now: now, grant: grant, state: state) else { return nil }
+    /// AN33, AN37: `getLastLocation` for an app with `grant` in `state` at `now`: the last
+    /// fix, or for an approximate grant the coarse last location.
+    public func lastLocation(grant: AndroidLocationGrant, state: AndroidAppState, now: Timestamp) -> LocationFix? {
+        FusedRequestRules.lastLocation(grant.precise ? lastFix : lastCoarse, now: now, grant: grant, state: state)
+    }
+
+    /// AN35: a fix the receiver gave while getCurrentLocation calls wait: the provider ran
+    /// for them, so the last location moves on (AN37's rule for the coarse one); the fix
+    /// each waiting app gets is `fine`, or its fudged fix for an approximate grant.
+    public mutating func produceForCurrent(_ fine: LocationFix, now: Timestamp) -> (fine: LocationFix, coarse: LocationFix) {
         var cache: LocationFix?
-        return grant.precise ? last : coarsened(last, now: now, cache: &cache)
+        let coarse = coarsened(fine, now: now, cache: &cache)
+        lastFix = fine
+        lastCoarse = FusedRequestRules.nextCoarse(lastCoarse, coarse)
+        return (fine, coarse)
+    }
+
+    /// AN35: what getCurrentLocation answers at once: the last location the app may see
+    /// when it is at most 10 s old; nil when a fresh fix must be waited for.
+    public func currentLocation(grant: AndroidLocationGrant, state: AndroidAppState, now: Timestamp) -> LocationFix? {
+        guard let last = lastLocation(grant: grant, state: state, now: now), FusedRequestRules.isCurrent(last, now: now) else { return nil }
+        return last
     }
 
     /// A fix older than the provider's last: the trace went back (a new replay, a loop, a

@@ -63,6 +63,25 @@ public enum FusedRequestRules {
     public static let firstForegroundOnlyAPI = 29
     /// Android 12: the last location's age limit is gone (getLastLocation asks for any age).
     public static let firstAPIWithoutLastLocationAge = 31
+    /// AN35: `MAX_CURRENT_LOCATION_AGE_MS` (LocationProviderManager): getCurrentLocation
+    /// answers at once with a last location no older than this.
+    public static let maxCurrentLocationAgeMillis: Int64 = 10 * 1000
+    /// AN35: `GET_CURRENT_LOCATION_MAX_TIMEOUT_MS`: the longest getCurrentLocation waits.
+    public static let currentLocationMaxTimeoutMillis: Int64 = 30 * 1000
+
+    /// AN37: the coarse last location moves on only to a coarse fix more than 10 min newer
+    /// (`LastLocation.calculateNextCoarse`, `MIN_COARSE_INTERVAL_MS`), so that asking for the
+    /// last or current location gives an approximate app no more than its stream would.
+    public static func nextCoarse(_ old: LocationFix?, _ new: LocationFix) -> LocationFix {
+        guard let old else { return new }
+        let newerMillis = (new.time.nanoseconds &- old.time.nanoseconds) / 1_000_000
+        return newerMillis > minCoarseIntervalMillis ? new : old
+    }
+
+    /// AN35: whether `last` is young enough at `now` for getCurrentLocation to answer with it.
+    public static func isCurrent(_ last: LocationFix, now: Timestamp) -> Bool {
+        (now.nanoseconds &- last.time.nanoseconds) / 1_000_000 <= maxCurrentLocationAgeMillis
+    }
 
     /// The request as the provider serves it (`calculateProviderLocationRequest`): a coarse
     /// app's interval and minimum update interval raised to 10 min (AN25); an app neither

@@ -25,9 +25,9 @@ struct LocationStartMethod: RPCMethod {
         let hub = call.hub
         let session = call.session!
         try hub.checkLocationAccess(session)
-        if let android = hub.services.ifServed(AndroidLocationService.self) {
-            // The fused provider's rules, not the iOS stream's (AN20–AN34).
-            try android.start(session, fused)
+        if let provider = hub.services.locationProvider {
+            // The platform's provider's rules, not the iOS stream's (AN20–AN34).
+            try provider.start(session, fused)
             if let loss = hub.location.loss { hub.tellLocationUnavailable(session, loss) }
             hub.replay.locationRequested()
             return .result([:])
@@ -53,7 +53,7 @@ struct LocationStopMethod: RPCMethod {
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
         call.session.stream = nil
-        call.hub.services.ifServed(AndroidLocationService.self)?.stop(call.session)
+        call.hub.services.locationProvider?.stop(call.session)
         call.hub.setIndicatorSession(call.session, running: false)
         return .result([:])
     }
@@ -74,18 +74,29 @@ struct LocationOnceMethod: RPCMethod {
             throw RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground")
         }
         guard let id = call.id else { return .result(.null) }
+        if let provider = hub.services.locationProvider {
+            // Android's getCurrentLocation (AN35), not iOS's requestLocation.
+            guard let now = try provider.current(session, id: id, peer: call.peer) else { return .deferred }
+            return .result(now)
+        }
+        try Self.wait(session, id: id, peer: call.peer, hub: hub)
+        return .deferred
+    }
+
+    /// The call waits for the next fix among the session's `location.once`s (at most
+    /// `OnceWaiters.limit`), failing with 1006 once the configured time is up.
+    static func wait(_ session: AppSession, id: JSONValue, peer: any RPCPeer, hub: Hub) throws(RPCError) {
         guard session.onceWaiters.count < OnceWaiters.limit else {
             throw RPCError(.tooManyRequests, "at most \(OnceWaiters.limit) location.once calls may wait at once")
         }
         let timeout = hub.configuration.locationOnceTimeout
         let key = session.onceWaiters.nextKey
-        // A decision of the device (iOS's requestLocation gives up): on its clock (C6).
+        // A decision of the device (iOS's requestLocation, Android's getCurrentLocation gives up): on its clock (C6).
         let scheduled = hub.deviceTime.schedule(in: TimeAmount(timeout).nanoseconds) { [weak session] in
             guard let session, let waiter = session.onceWaiters.remove(key) else { return }
             waiter.peer.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
-        session.onceWaiters.add(key: key, id: id, peer: call.peer, timeout: scheduled)
+        session.onceWaiters.add(key: key, id: id, peer: peer, timeout: scheduled)
         hub.replay.locationRequested()
-        return .deferred
     }
 }

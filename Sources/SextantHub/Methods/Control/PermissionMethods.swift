@@ -34,12 +34,15 @@ struct PermissionsSetMethod: RPCMethod {
     let provisional: Bool
     /// iOS's grants that live in the app's sessions (docs/platforms.md L5, I9): +IOS.
     let sessionGrants: (once: Bool, temporaryFullAccuracy: String?)
+    /// Android: the grants given "Only this time" (docs/platforms.md AN38).
+    let oneTime: Bool
 
     init(_ p: Params) throws(RPCError) {
         let request = try PermissionsSet(p)
         (app, status, accuracy, provisional) = (request.app, request.status, request.accuracy, request.provisional ?? false)
         android = (request.grants, request.denials)
         sessionGrants = (request.once ?? false, request.temporaryFullAccuracy)
+        oneTime = request.oneTime ?? false
     }
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
@@ -72,12 +75,15 @@ struct PermissionsSetMethod: RPCMethod {
             return nil
         }
         let (grants, denials) = android
+        let oneTime = self.oneTime
         if grants == nil, status == .restricted { throw .invalidParams("Android has no restricted status: give grants, or another status") }
         hub.logger.info("android permission set", metadata: ["app": "\(app)", "grants": "\(grants.map { $0.map(\.rawValue).sorted() } ?? [])"])
         return .later(
             try hub.commitDecision(from: .control) { engine in
                 let (_, effects): (StoredPermission?, [AuthorizationEffect])
-                if let grants {
+                if let grants, oneTime {
+                    (_, effects) = engine.setAndroidOneTime(app: app, precise: grants.contains(.fine), at: time)
+                } else if let grants {
                     let set = AndroidGrants(coarse: grants.contains(.coarse), fine: grants.contains(.fine), background: grants.contains(.background))
                     (_, effects) = engine.setAndroidGrants(app: app, grants: set, denials: denials, at: time)
                 } else {

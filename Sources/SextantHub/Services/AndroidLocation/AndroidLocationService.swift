@@ -2,18 +2,32 @@ import SextantCore
 import SextantProtocol
 import SextantStore
 
-/// `location.start` under the Android profile (docs/platforms.md AN20–AN34): each session's
-/// request is a registration on the device's fused provider (``AndroidFusedProvider``),
-/// which decides which fixes each app hears and when, coarsened by AOSP's fudger for an
-/// approximate grant; several fixes held for a batch leave as one `locations` event.
-/// Under the iOS profile the service is not made (``serves(_:)``): a fix costs it nothing.
-final class AndroidLocationService: PhoneService {
+/// Every location a session is handed under the Android profile (docs/platforms.md
+/// AN20–AN37), as the phone's ``PlatformLocationProvider``: each stream — app.sock's
+/// `location.start` with its fused request, a face's (gpsd, GeoClue) as a foreground app
+/// asking for every fix — is a registration on the device's fused provider
+/// (``AndroidFusedProvider``), which decides which fixes each app hears and when, coarsened
+/// by AOSP's fudger for an approximate grant; several fixes held for a batch leave as one
+/// `locations` event, at the latest when the batch's delay runs out on the device's clock.
+/// `location.once` is getCurrentLocation and `location.lastKnown` getLastLocation
+/// (AndroidLocationService+Current). Under the iOS profile the service is not made
+/// (``serves(_:)``): a fix costs it nothing.
+final class AndroidLocationService: PlatformLocationProvider {
     /// Its events' topic: what a session that started a fused request hears.
     static let topic = AppTopic("androidLocation")
+    static var appMethods: [any RPCMethod.Type] { [LocationLastKnownMethod.self] }
 
-    private unowned let hub: Hub
-    private var provider: AndroidFusedProvider<SessionID>
+    unowned let hub: Hub
+    var provider: AndroidFusedProvider<SessionID>
     private var registered: [SessionID: Registered] = [:]
+    /// Sessions whose `location.once` calls wait for the next fix (AN35).
+    var waitingForCurrent: [SessionID: AppSession] = [:]
+    /// The provider's time is the fixes' (the trace's); between two fixes it runs on with
+    /// the device's clock from where the last one arrived.
+    private var anchor: (fixTime: Timestamp, device: Int64)?
+    /// AN30: the timer for the provider's next deadline (a held batch's delay, a request's
+    /// duration), on the device's clock.
+    private var timer: (deadline: Timestamp, timer: DeviceTimer)?
 
     /// A session's request as it asked for it, and the foreground service it asked from.
     private struct Registered {
@@ -32,7 +46,7 @@ final class AndroidLocationService: PhoneService {
 
     static func serves(_ platform: DevicePlatform) -> Bool { platform.androidAPI != nil }
 
-    var wantsFixes: Bool { !registered.isEmpty }
+    var wantsFixes: Bool { !registered.isEmpty || !waitingForCurrent.isEmpty }
 
     /// `location.start`: replaces the session's request (AN34's checks first).
     func start(_ session: AppSession, _ params: FusedLocationParams) throws(RPCError) {
@@ -40,45 +54,93 @@ final class AndroidLocationService: PhoneService {
         if let type = params.foregroundServiceType, type.isEmpty {
             throw .invalidParams("\"foregroundServiceType\" must name a type (location, or another)")
         }
-        registered[session.id] = Registered(
-            session: session, request: request, foregroundServiceType: params.foregroundServiceType, started: false)
-        hub.sessions.subscribe(session, to: Self.topic)
-        if let now = hub.location.lastFix?.time { register(session.id, now: now) }
+        add(session, request, foregroundServiceType: params.foregroundServiceType)
     }
+
+    /// AN35: a face's client asks as a foreground app asking for every fix, at high
+    /// accuracy unless it asked for less (GeoClue's levels above 100 m: balanced power).
+    func startFaceStream(_ session: AppSession, desiredAccuracy: Double) {
+        let priority: FusedLocationRequest.Priority = desiredAccuracy >= 100 ? .balanced : .highAccuracy
+        // Interval 0: as fast as the receiver gives fixes, as gpsd and GeoClue pass each on.
+        add(session, FusedLocationRequest(priority: priority, intervalMillis: 0), foregroundServiceType: nil)
+    }
+
+    private func add(_ session: AppSession, _ request: FusedLocationRequest, foregroundServiceType: String?) {
+        registered[session.id] = Registered(session: session, request: request, foregroundServiceType: foregroundServiceType, started: false)
+        hub.sessions.subscribe(session, to: Self.topic)
+        if hub.location.lastFix != nil { register(session.id) }
+    }
+
+    func streams(_ session: AppSession) -> Bool { registered[session.id] != nil }
 
     func stop(_ session: AppSession) {
         guard registered.removeValue(forKey: session.id) != nil else { return }
         provider.unregister(session.id)
         hub.sessions.unsubscribe(session, from: Self.topic)
+        rearm()
     }
 
     func sessionClosed(_ session: AppSession) {
         registered[session.id] = nil
+        waitingForCurrent[session.id] = nil
         provider.unregister(session.id)
+        rearm()
     }
 
     /// A new grant (precise ↔ approximate, While using ↔ all the time) is a new
     /// registration, as Android ties a registration to the permission it was made with.
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {
-        guard registered[session.id]?.started == true, let now = hub.location.lastFix?.time else { return }
-        register(session.id, now: now)
+        guard registered[session.id]?.started == true, hub.location.lastFix != nil else { return }
+        register(session.id)
     }
 
     func fixDecided(_ fix: LocationFix) {
-        for (id, entry) in registered where !entry.started { register(id, now: fix.time) }
-        let deliveries = provider.receive(fix, now: fix.time, state: appState)
-        for (id, delivery) in deliveries { deliver(delivery, to: id) }
+        anchor = (fix.time, hub.now.monotonic)
+        for (id, entry) in registered where !entry.started { register(id) }
+        deliver(provider.receive(fix, now: fix.time, state: appState))
+        answerCurrent(with: fix)
+        rearm()
     }
 
-    private func register(_ id: SessionID, now: Timestamp) {
-        guard let entry = registered[id] else { return }
+    /// The provider's time now: the last fix's, plus the device time since it arrived.
+    func providerNow() -> Timestamp? {
+        guard let anchor, anchor.fixTime == hub.location.lastFix?.time else { return hub.location.lastFix?.time }
+        return Timestamp(nanoseconds: anchor.fixTime.nanoseconds.addingClamped(hub.now.monotonic.subtractingClamped(anchor.device)))
+    }
+
+    private func register(_ id: SessionID) {
+        guard let entry = registered[id], let now = providerNow() else { return }
         provider.register(id, request: entry.request, grant: grant(of: entry.session), now: now)
         registered[id]?.started = true
+        rearm()
+    }
+
+    /// AN30, AN31: a timer on the device's clock for the provider's next deadline, so that
+    /// a held batch leaves when its delay runs out (and a request ends at its duration)
+    /// even when no fix comes. Armed again only when the deadline moves.
+    private func rearm() {
+        let deadline = provider.nextDeadline(state: appState)
+        guard deadline != timer?.deadline else { return }
+        timer?.timer.cancel()
+        timer = nil
+        guard let deadline, let anchor else { return }
+        let device = anchor.device.addingClamped(deadline.nanoseconds.subtractingClamped(anchor.fixTime.nanoseconds))
+        timer = (deadline, hub.deviceTime.schedule(at: device) { [weak self] in self?.deadlineReached() })
+    }
+
+    private func deadlineReached() {
+        timer = nil
+        if let now = providerNow() { deliver(provider.advance(to: now, state: appState)) }
+        rearm()
+    }
+
+    private func deliver(_ deliveries: [(SessionID, FusedDelivery)]) {
+        for (id, delivery) in deliveries { deliver(delivery, to: id) }
     }
 
     private func deliver(_ delivery: FusedDelivery, to id: SessionID) {
         guard let entry = registered[id] else { return }
-        let accuracy: LocationAccuracy = grant(of: entry.session).precise ? .full : .reduced
+        let accuracy = Self.accuracy(grant(of: entry.session))
         switch delivery {
         case .location(let fix): hub.publish(to: entry.session, AndroidLocationEvent(fix: fix, accuracy: accuracy))
         case .batch(let fixes): hub.publish(to: entry.session, AndroidLocationsEvent(fixes: fixes, accuracy: accuracy))
@@ -89,9 +151,11 @@ final class AndroidLocationService: PhoneService {
         }
     }
 
+    static func accuracy(_ grant: AndroidLocationGrant) -> LocationAccuracy { grant.precise ? .full : .reduced }
+
     /// What the app was granted, read from the authorization engine: approximate when its
     /// accuracy is reduced, background when it is authorized always.
-    private func grant(of session: AppSession) -> AndroidLocationGrant {
+    func grant(of session: AppSession) -> AndroidLocationGrant {
         let snapshot = hub.authorization.authorization(of: session.id)
         return AndroidLocationGrant(
             precise: snapshot.accuracy == .full, background: snapshot.status == .authorizedAlways,
@@ -99,10 +163,10 @@ final class AndroidLocationService: PhoneService {
     }
 
     /// Visible, or else running the foreground service it asked from, or in the background.
-    private func appState(_ id: SessionID) -> AndroidAppState {
-        guard let entry = registered[id] else { return .background }
-        if hub.appState(of: entry.session) == .foreground { return .foreground }
-        switch entry.foregroundServiceType {
+    func appState(_ id: SessionID) -> AndroidAppState {
+        guard let session = registered[id]?.session ?? waitingForCurrent[id] ?? hub.sessions[id] else { return .background }
+        if hub.appState(of: session) == .foreground { return .foreground }
+        switch registered[id]?.foregroundServiceType {
         case nil: return .background
         case "location": return .locationForegroundService
         default: return .otherForegroundService
@@ -127,26 +191,4 @@ final class AndroidLocationService: PhoneService {
         if let problem = request.problem { throw .invalidParams(problem) }
         return request
     }
-}
-
-/// One fix a fused request delivered (`onLocationChanged(Location)`), coarse when the grant is.
-struct AndroidLocationEvent: AppEventKind {
-    let fix: LocationFix
-    let accuracy: LocationAccuracy
-    static var topic: AppTopic { AndroidLocationService.topic }
-    static var isLocationDerived: Bool { true }
-    var outboundKind: OutboundKind { .location }
-    var method: String { Event.location }
-    var params: JSONValue { fix.json(accuracy: accuracy) }
-}
-
-/// Fixes held for a batch, delivered together oldest first (`onLocationChanged(List)`, AN30).
-struct AndroidLocationsEvent: AppEventKind {
-    let fixes: [LocationFix]
-    let accuracy: LocationAccuracy
-    static var topic: AppTopic { AndroidLocationService.topic }
-    static var isLocationDerived: Bool { true }
-    var outboundKind: OutboundKind { .location }
-    var method: String { Event.locations }
-    var params: JSONValue { ["locations": .array(fixes.map { $0.json(accuracy: accuracy) })] }
 }

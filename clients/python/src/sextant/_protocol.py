@@ -121,6 +121,7 @@ METHOD_AUTHORIZATION_REQUEST_TEMPORARY_FULL_ACCURACY = "authorization.requestTem
 METHOD_DIAGNOSTICS_START = "diagnostics.start"
 METHOD_DIAGNOSTICS_STOP = "diagnostics.stop"
 METHOD_ACTIVITY_REQUEST_AUTHORIZATION = "activity.requestAuthorization"
+METHOD_LOCATION_LAST_KNOWN = "location.lastKnown"
 
 #: Event (notification) names.
 EVENT_LOCATION = "location"

@@ -264,6 +264,12 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment, AppDiagnostics):
         """``location.once``: the next fix (``lat``, ``lon``, ``time``, ``hAcc``, ...)."""
         return self.connection.call(wire.METHOD_LOCATION_ONCE, timeout=timeout)
 
+    def last_known_location(self) -> Optional[Dict[str, Any]]:
+        """``location.lastKnown`` (Android phones only): ``getLastLocation``, the last fix the
+        app may have now (coarse for an approximate grant), or None (docs/platforms.md AN33,
+        AN36, AN37)."""
+        return self.connection.call(wire.METHOD_LOCATION_LAST_KNOWN)
+
     def start_orientation(self) -> None:
         """``orientation.start``: ``deviceOrientation`` and ``interfaceOrientation`` events."""
         self.connection.call(wire.METHOD_ORIENTATION_START)

@@ -201,13 +201,18 @@ class Control(ControlTimeZone, ControlEnvironment, ControlClock):
         """Deny ``app``: it stops receiving locations at once."""
         return self.set_permission(app, "denied")
 
-    def set_android_grants(self, app: str, grants: Sequence[str], denials: Optional[int] = None) -> Dict[str, Any]:
+    def set_android_grants(
+        self, app: str, grants: Sequence[str], denials: Optional[int] = None, one_time: bool = False
+    ) -> Dict[str, Any]:
         """On an Android phone: exactly ``grants`` (``coarse``, ``fine``, ``background``) granted,
         as Settings sets them, and optionally the dialog's ``denials`` (2: don't ask again), as
-        ``sextantctl permissions set APP --grant LIST``."""
+        ``sextantctl permissions set APP --grant LIST``. ``one_time``: ``grants`` (coarse, and
+        fine for precise) given "Only this time" (``--one-time``, docs/platforms.md AN38)."""
         params: Dict[str, Any] = {"app": app, "grants": list(grants)}
         if denials is not None:
             params["denials"] = denials
+        if one_time:
+            params["oneTime"] = True
         return self.call(wire.METHOD_PERMISSIONS_SET, params)
 
     def reset_permissions(self, app: Optional[str] = None) -> int:
