@@ -57,7 +57,7 @@ struct HubDispatchTests {
                 "deviceMotion.start", "deviceMotion.stop",
                 "diagnostics.start", "diagnostics.stop",
                 "heading.start", "heading.stop",
-                "hello", "light.start", "light.stop", "location.once", "location.start",
+                "hello", "light.start", "light.stop", "location.lastKnown", "location.once", "location.start",
                 "location.stop", "motion.start", "motion.stop",
                 "orientation.start", "orientation.stop",
                 "pedometer.query", "pedometer.start", "pedometer.stop",
