@@ -42,6 +42,8 @@ struct PanelLayoutTests {
         let buttons = try browser.step(["do": "visible", "selector": "#apps-table td.actions button"])
         #expect(buttons["count"]?.intValue == Self.apps * 6, "\(buttons)")
         #expect(buttons["hidden"]?.arrayValue?.isEmpty == true, "at \(size[0])×\(size[1]): \(buttons["hidden"]?.serialized() ?? "")")
+        let menus = try browser.step(["do": "visible", "selector": "#apps-table td.actions select.ios-grant"])
+        #expect(menus["count"]?.intValue == Self.apps && menus["hidden"]?.arrayValue?.isEmpty == true, "iOS's state menus at \(size[0])×\(size[1]): \(menus)")
         let rows = try browser.step(["do": "visible", "selector": "#apps-table tbody td.app"])
         #expect(rows["hidden"]?.arrayValue?.isEmpty == true, "app names at \(size[0])×\(size[1]): \(rows)")
         for card in ["#apps", "#side-column"] {

@@ -102,19 +102,31 @@ export class PanelApps {
 
     /** iOS's states that a prompt would give, set without it so a test starts mid-flow
      *  (docs/platforms.md "Setting the session grants by hand"): Allow Once, provisional
-     *  Always, temporary full accuracy for each purpose key the app declared. */
+     *  Always, temporary full accuracy for each purpose key the app declared. One menu, not
+     *  a button each, so that a row keeps its six buttons in the window (issue 43.1). */
     iosActions(td, session, authorization) {
         if (document.body.dataset.platform === "android") return;
         const app = session.app;
-        button(td, "Allow Once", "permissions.set authorizedWhenInUse once", () =>
-            this.change("permissions.set", { app, status: "authorizedWhenInUse", once: true, accuracy: authorization.accuracy || "full" }), "grant-once");
-        button(td, "Provisional Always", "permissions.set authorizedAlways provisional", () =>
-            this.change("permissions.set", { app, status: "authorizedAlways", provisional: true }), "grant-provisional");
-        if (!["authorizedWhenInUse", "authorizedAlways"].includes(authorization.status)) return;
-        for (const key of session.purposeKeys || []) {
-            button(td, `Full accuracy: ${key}`, `permissions.set temporaryFullAccuracy ${key}`, () =>
-                this.change("permissions.set", { app, status: authorization.status, temporaryFullAccuracy: key }), "grant-temporary");
+        const choices = [
+            ["once", "Allow Once", { app, status: "authorizedWhenInUse", once: true, accuracy: authorization.accuracy || "full" }],
+            ["provisional", "Provisional Always", { app, status: "authorizedAlways", provisional: true }],
+        ];
+        if (["authorizedWhenInUse", "authorizedAlways"].includes(authorization.status)) {
+            for (const key of session.purposeKeys || []) {
+                choices.push([`temporary:${key}`, `Full accuracy: ${key}`, { app, status: authorization.status, temporaryFullAccuracy: key }]);
+            }
         }
+        const menu = document.createElement("select");
+        menu.className = "ios-grant";
+        menu.title = "permissions.set: a state iOS's prompts would give (Allow Once, provisional Always, temporary full accuracy)";
+        menu.appendChild(new Option("iOS…", ""));
+        for (const [value, label] of choices) menu.appendChild(new Option(label, value));
+        menu.addEventListener("change", () => {
+            const chosen = choices.find(([value]) => value === menu.value);
+            menu.value = "";
+            if (chosen) this.change("permissions.set", chosen[2]);
+        });
+        td.appendChild(menu);
     }
 
     /** A card for each open prompt; cards of closed prompts go. */
