@@ -28,4 +28,28 @@ final class PanelAndroidPromptTests {
         #expect(decided["status"] == "authorizedWhenInUse" && decided["accuracy"] == "reduced" && decided["oneTime"] == true, "\(decided)")
         _ = panel
     }
+
+    @Test("AN38, AN15, AN5: the Apps card's Android menu puts the app in Only this time (precise), then Allow all the time, then don't ask again; the app hears each and its next request is denied at once")
+    func androidMenuSetsStates() throws {
+        let daemon = try DaemonHarness(arguments: ["--platform", "android", "--android-api", "34"])
+        let folders = try PanelFolders()
+        let panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
+        let browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        try browser.step(["do": "open"])
+        let (app, _) = try daemon.app(Self.app)
+        let menu = "#apps-table tr[data-app=\"\(Self.app)\"] .state-menu"
+        try browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(menu) option[value=\"oneTime\"]') !== null")])
+        try browser.step(["do": "choose", "selector": .string(menu), "value": "oneTime"])
+        let once = try app.nextEvent(timeout: 30, description: "Only this time") { $0.method == Event.authorization && $0.params["oneTime"] == true }
+        #expect(once.params["status"] == "authorizedWhenInUse" && once.params["accuracy"] == "full", "\(once.params)")
+        try browser.step(["do": "choose", "selector": .string(menu), "value": "always"])
+        let always = try app.nextEvent(timeout: 30, description: "Allow all the time") { $0.method == Event.authorization && $0.params["status"] == "authorizedAlways" }
+        #expect(always.params["grants"]?["background"] == "granted", "\(always.params)")
+        try browser.step(["do": "choose", "selector": .string(menu), "value": "dontAskAgain"])
+        _ = try app.nextEvent(timeout: 30, description: "denied") { $0.method == Event.authorization && $0.params["status"] == "denied" }
+        let asked = try app.call(Method.authorizationRequest, ["permissions": ["coarse", "fine"]])
+        #expect(asked["status"] == "denied", "don't ask again: answered at once, no dialog: \(asked)")
+        #expect(try daemon.control().call(Method.promptsList) == [])
+        _ = panel
+    }
 }

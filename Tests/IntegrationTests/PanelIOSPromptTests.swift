@@ -75,17 +75,17 @@ final class PanelIOSPromptTests {
     func appsCardSetsSessionGrants() throws {
         let s = try Self.opened()
         let row = "#apps-table tr[data-app=\"\(Self.app)\"]"
-        try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) .ios-grant option[value=\"temporary:route\"]') !== null")])
-        try s.browser.step(["do": "choose", "selector": .string(row + " .ios-grant"), "value": "temporary:route"])
+        try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) .state-menu option[value=\"temporary:route\"]') !== null")])
+        try s.browser.step(["do": "choose", "selector": .string(row + " .state-menu"), "value": "temporary:route"])
         let full = try s.app.nextEvent(timeout: 30, description: "full accuracy") { $0.method == Event.authorization && $0.params["accuracy"] == "full" }
         #expect(full.params["status"] == "authorizedWhenInUse")
         try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) td.accuracy').textContent.includes('temporary: route')")])
         _ = try s.daemon.control().call(Method.permissionsSet, ["app": .string(Self.app), "status": "denied"])
-        try s.browser.step(["do": "choose", "selector": .string(row + " .ios-grant"), "value": "once"])
+        try s.browser.step(["do": "choose", "selector": .string(row + " .state-menu"), "value": "once"])
         let once = try s.app.nextEvent(timeout: 30, description: "Allow Once") { $0.method == Event.authorization && $0.params["status"] == "authorizedWhenInUse" }
         #expect(once.params["status"] == "authorizedWhenInUse")
         try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) td.allow-once').textContent === 'yes'")])
-        try s.browser.step(["do": "choose", "selector": .string(row + " .ios-grant"), "value": "provisional"])
+        try s.browser.step(["do": "choose", "selector": .string(row + " .state-menu"), "value": "provisional"])
         let always = try s.app.nextEvent(timeout: 30, description: "provisional Always") { $0.method == Event.authorization && $0.params["status"] == "authorizedAlways" }
         #expect(always.params["status"] == "authorizedAlways", "the app reads Always")
         try s.browser.step(["do": "waitFor", "expression": .string("document.querySelector('\(row) td.authorization').textContent === 'always (provisional: While Using)'")])

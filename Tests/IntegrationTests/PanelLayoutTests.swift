@@ -42,7 +42,7 @@ struct PanelLayoutTests {
         let buttons = try browser.step(["do": "visible", "selector": "#apps-table td.actions button"])
         #expect(buttons["count"]?.intValue == Self.apps * 6, "\(buttons)")
         #expect(buttons["hidden"]?.arrayValue?.isEmpty == true, "at \(size[0])×\(size[1]): \(buttons["hidden"]?.serialized() ?? "")")
-        let menus = try browser.step(["do": "visible", "selector": "#apps-table td.actions select.ios-grant"])
+        let menus = try browser.step(["do": "visible", "selector": "#apps-table td.actions select.state-menu"])
         #expect(menus["count"]?.intValue == Self.apps && menus["hidden"]?.arrayValue?.isEmpty == true, "iOS's state menus at \(size[0])×\(size[1]): \(menus)")
         let rows = try browser.step(["do": "visible", "selector": "#apps-table tbody td.app"])
         #expect(rows["hidden"]?.arrayValue?.isEmpty == true, "app names at \(size[0])×\(size[1]): \(rows)")

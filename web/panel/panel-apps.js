@@ -39,6 +39,34 @@ function streaming(session) {
     return streams.length ? streams.join(", ") : "no";
 }
 
+/** iOS's by-hand states for `session` (docs/platforms.md L5, I2, I9): [value, label, params]. */
+function iosChoices(session, authorization) {
+    const app = session.app;
+    const choices = [
+        ["once", "Allow Once", { app, status: "authorizedWhenInUse", once: true, accuracy: authorization.accuracy || "full" }],
+        ["provisional", "Provisional Always", { app, status: "authorizedAlways", provisional: true }],
+    ];
+    if (["authorizedWhenInUse", "authorizedAlways"].includes(authorization.status)) {
+        for (const key of session.purposeKeys || []) {
+            choices.push([`temporary:${key}`, `Full accuracy: ${key}`, { app, status: authorization.status, temporaryFullAccuracy: key }]);
+        }
+    }
+    return choices;
+}
+
+/** Android's states as Settings and the dialog leave them (docs/platforms.md AN15, AN16, AN38). */
+function androidChoices(app) {
+    return [
+        ["always", "Allow all the time", { app, grants: ["coarse", "fine", "background"] }],
+        ["whileUsing", "While using: precise", { app, grants: ["coarse", "fine"] }],
+        ["whileUsingCoarse", "While using: approximate", { app, grants: ["coarse"] }],
+        ["oneTime", "Only this time: precise", { app, grants: ["coarse", "fine"], oneTime: true }],
+        ["oneTimeCoarse", "Only this time: approximate", { app, grants: ["coarse"], oneTime: true }],
+        ["dontAllow", "Don't allow", { app, grants: [] }],
+        ["dontAskAgain", "Don't allow, don't ask again", { app, grants: [], denials: 2 }],
+    ];
+}
+
 export class PanelApps {
     constructor({ call, report, refresh }) {
         this.call = call;
@@ -94,32 +122,26 @@ export class PanelApps {
         const precise = authorization.accuracy !== "reduced";
         button(td, precise ? "Reduce" : "Precise", "permissions.set: full or reduced accuracy", () =>
             this.change("permissions.set", { app, status: authorization.status, accuracy: precise ? "reduced" : "full" }), "accuracy");
-        this.iosActions(td, session, authorization);
+        this.stateMenu(td, session, authorization);
         const foreground = session.state === "foreground";
         button(td, foreground ? "To background" : "To foreground", "apps.update state", () =>
             this.change("apps.update", { session: session.session, state: foreground ? "background" : "foreground" }), "app-state");
     }
 
-    /** iOS's states that a prompt would give, set without it so a test starts mid-flow
-     *  (docs/platforms.md "Setting the session grants by hand"): Allow Once, provisional
-     *  Always, temporary full accuracy for each purpose key the app declared. One menu, not
-     *  a button each, so that a row keeps its six buttons in the window (issue 43.1). */
-    iosActions(td, session, authorization) {
-        if (document.body.dataset.platform === "android") return;
-        const app = session.app;
-        const choices = [
-            ["once", "Allow Once", { app, status: "authorizedWhenInUse", once: true, accuracy: authorization.accuracy || "full" }],
-            ["provisional", "Provisional Always", { app, status: "authorizedAlways", provisional: true }],
-        ];
-        if (["authorizedWhenInUse", "authorizedAlways"].includes(authorization.status)) {
-            for (const key of session.purposeKeys || []) {
-                choices.push([`temporary:${key}`, `Full accuracy: ${key}`, { app, status: authorization.status, temporaryFullAccuracy: key }]);
-            }
-        }
+    /** The states a platform's prompts and Settings would give, set without them so that a
+     *  test starts mid-flow: on an iPhone Allow Once, provisional Always, temporary full
+     *  accuracy for each purpose key the app declared (docs/platforms.md "Setting the
+     *  session grants by hand"); on an Android phone Settings' grants, "Only this time" and
+     *  "don't ask again" (AN15, AN16, AN38). One menu, not a button each, so that a row keeps
+     *  its six buttons in the window (issue 43.1). */
+    stateMenu(td, session, authorization) {
+        const android = document.body.dataset.platform === "android";
+        const choices = android ? androidChoices(session.app) : iosChoices(session, authorization);
         const menu = document.createElement("select");
-        menu.className = "ios-grant";
-        menu.title = "permissions.set: a state iOS's prompts would give (Allow Once, provisional Always, temporary full accuracy)";
-        menu.appendChild(new Option("iOS…", ""));
+        menu.className = "state-menu";
+        menu.title = android ? "permissions.set: Android's grants as Settings sets them, Only this time, don't ask again"
+            : "permissions.set: a state iOS's prompts would give (Allow Once, provisional Always, temporary full accuracy)";
+        menu.appendChild(new Option(android ? "Android…" : "iOS…", ""));
         for (const [value, label] of choices) menu.appendChild(new Option(label, value));
         menu.addEventListener("change", () => {
             const chosen = choices.find(([value]) => value === menu.value);
