@@ -95,4 +95,24 @@ struct AndroidLocationHubTests {
         _ = try await app.call(Method.locationStart, ["intervalMillis": 1000])
         withExtendedLifetime(hub) {}
     }
+
+    @Test("AN32, AN13: a While-using app in the background hears every fix while the location foreground service it started when visible runs, and none without it")
+    func an32ForegroundServiceKeepsWhileUsing() async throws {
+        for service in [true, false] {
+            let (hub, control, app, path) = try await Self.setUp(accuracy: "full")
+            _ = try await control.call(Method.permissionsSet, ["app": "com.example.walk", "grants": ["coarse", "fine"]])
+            _ = try await app.call(Method.locationStart, ["intervalMillis": 1000])
+            if service { _ = try await app.call(Method.appUpdate, ["foregroundService": "location"]) }
+            _ = try await control.call(Method.appsUpdate, ["app": "com.example.walk", "state": "background"])
+            _ = try await app.drainEvents()
+            try await Self.play(hub, control, path)
+            let seconds = try await app.drainEvents().filter { $0.method == Event.location }.compactMap { Self.second($0.params["time"]) }
+            if service {
+                #expect(seconds == Array(0..<1300), "every fix, as to a visible app: \(seconds.prefix(5))… (\(seconds.count))")
+            } else {
+                #expect(seconds.isEmpty, "AN32: a foreground-only grant in the background hears nothing: \(seconds.prefix(5))")
+            }
+        }
+    }
 }
+

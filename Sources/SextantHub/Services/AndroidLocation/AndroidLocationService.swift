@@ -163,9 +163,13 @@ final class AndroidLocationService: PlatformLocationProvider {
     }
 
     /// Visible, or else running the foreground service it asked from, or in the background.
+    /// A location foreground service is the one the app told of (`app.update
+    /// {foregroundService: "location"}`, AN13: the authorization engine's, which also lets
+    /// a While-using grant through, AN32) or the one its request names.
     func appState(_ id: SessionID) -> AndroidAppState {
         guard let session = registered[id]?.session ?? waitingForCurrent[id] ?? hub.sessions[id] else { return .background }
         if hub.appState(of: session) == .foreground { return .foreground }
+        if hub.authorization.android.foregroundServices.contains(id) { return .locationForegroundService }
         switch registered[id]?.foregroundServiceType {
         case nil: return .background
         case "location": return .locationForegroundService
