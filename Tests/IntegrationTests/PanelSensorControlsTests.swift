@@ -150,7 +150,7 @@ final class PanelSensorControlsTests {
         try DeviceClockState(json: daemon.control().call(Method.timeGet)).offsetSeconds
     }
 
-    @Test("C3, C5: advance 90 d from the panel moves time.get's clock 90 days on, as sextantctl time advance 90d; a typed 15m moves it 15 minutes more; reset puts it back on the host's; the page shows the daemon's clock")
+    @Test("C3, C5: advance 90 d from the panel moves time.get's clock 90 days on, as sextantctl time advance 90d; a typed 15m moves it 15 minutes more; reset puts it back on the host's; the page shows the daemon's clock, and a move made elsewhere from the watch")
     func deviceClockAdvanceAndReset() throws {
         try waitForText("clock-state", ".includes('host time')")
         try browser.step(["do": "click", "selector": "#clock-advance-90d"])
@@ -166,5 +166,9 @@ final class PanelSensorControlsTests {
         try browser.step(["do": "waitFor", "expression": "'time.reset' in sextantPanel.answered"])
         #expect(try deviceOffset() == 0, "time.get after reset")
         try waitForText("clock-state", ".includes('host time')")
+        // As sextantctl time advance 1h would: the page hears it from its watch's clockChanged.
+        _ = try daemon.control().call(Method.timeAdvance, ["seconds": 3600])
+        try waitForText("clock-state", ".includes('(host + 1 h)')")
+        try expectNoProblems()
     }
 }
