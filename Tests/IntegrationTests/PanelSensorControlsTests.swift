@@ -124,4 +124,51 @@ final class PanelSensorControlsTests {
         try daemon.waitForStatus("the zone automatic again") { $0["timeZone"]?["automatic"] == true }
         try waitForText("time-zone-readout", ".startsWith('time zone unknown')")
     }
+    @Test("issue 40.1, O4a: the rotation rate typed as X, Y and Z in rad/s is held as sextantctl gyro X Y Z holds it; an app's device motion hears it and the page shows it; release gives it back")
+    func gyroscopeRate() throws {
+        _ = try daemon.control().call(Method.deviceSet, ["orientation": "faceUp"])
+        let (app, _) = try daemon.app(Self.app)
+        _ = try app.call(Method.deviceMotionStart, ["referenceFrame": "gameRotationVector"])
+        try browser.step(["do": "type", "selector": "#gyro-x", "text": "0.25"])
+        try browser.step(["do": "type", "selector": "#gyro-y", "text": "-0.5"])
+        try browser.step(["do": "type", "selector": "#gyro-z", "text": "1.5708"])
+        try browser.step(["do": "click", "selector": "#gyro-set"])
+        try daemon.waitForStatus("the gyroscope held at (0.25, -0.5, 1.5708) rad/s, heard by device motion") { status in
+            let rate = status["deviceMotion"]?["rotationRate"]
+            return self.held(status, "gyro") && rate?["x"] == 0.25 && rate?["y"] == -0.5 && rate?["z"] == 1.5708
+        }
+        try waitForText("gyro-state", " === '0.25, -0.5, 1.5708 rad/s, held'")
+        try browser.step(["do": "click", "selector": "#gyro-release"])
+        try daemon.waitForStatus("the gyroscope released") { !self.held($0, "gyro") }
+        try waitForText("gyro-state", ".startsWith('not held')")
+        try expectNoProblems()
+        withExtendedLifetime(app) {}
+    }
+
+    /// The device's wall clock ahead of the host's, by `time.get` on control.sock.
+    func deviceOffset() throws -> Double {
+        try DeviceClockState(json: daemon.control().call(Method.timeGet)).offsetSeconds
+    }
+
+    @Test("C3, C5: advance 90 d from the panel moves time.get's clock 90 days on, as sextantctl time advance 90d; a typed 15m moves it 15 minutes more; reset puts it back on the host's; the page shows the daemon's clock, and a move made elsewhere from the watch")
+    func deviceClockAdvanceAndReset() throws {
+        try waitForText("clock-state", ".includes('host time')")
+        try browser.step(["do": "click", "selector": "#clock-advance-90d"])
+        try browser.step(["do": "waitFor", "expression": "(sextantPanel.answered['time.advance'] || {}).seconds === 7776000"])
+        #expect(try deviceOffset() == 90 * 86_400, "time.get after 90 d")
+        try waitForText("clock-state", ".includes('host + 90 d')")
+        try browser.step(["do": "type", "selector": "#clock-duration", "text": "15m"])
+        try browser.step(["do": "waitFor", "expression": "(sextantPanel.answered['time.advance'] || {}).seconds === 900"])
+        #expect(try deviceOffset() == 90 * 86_400 + 900, "time.get after 90 d and 15 min")
+        try browser.step(["do": "type", "selector": "#clock-duration", "text": "15 fortnights"])
+        try waitForText("error-bar", ".includes('15 fortnights')")
+        try browser.step(["do": "click", "selector": "#clock-reset"])
+        try browser.step(["do": "waitFor", "expression": "'time.reset' in sextantPanel.answered"])
+        #expect(try deviceOffset() == 0, "time.get after reset")
+        try waitForText("clock-state", ".includes('host time')")
+        // As sextantctl time advance 1h would: the page hears it from its watch's clockChanged.
+        _ = try daemon.control().call(Method.timeAdvance, ["seconds": 3600])
+        try waitForText("clock-state", ".includes('(host + 1 h)')")
+        try expectNoProblems()
+    }
 }

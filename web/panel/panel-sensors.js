@@ -1,8 +1,9 @@
-// The sensors held by hand beside the map (ambient light, proximity, barometer), the
+// The sensors held by hand beside the map (ambient light, proximity, barometer, gyroscope), the
 // activity, and the time zone set by hand. Each is a control call through the panel, as
-// sextantctl makes it (`light 320`, `proximity near`, `pressure 990.5`, `activity set
+// sextantctl makes it (`light 320`, `proximity near`, `pressure 990.5`, `gyro X Y Z`, `activity set
 // walking`, `time zone set ZONE`); the daemon applies the rules. The readouts are the daemon's:
-// `status` and the watch's `light`, `proximity`, `altitude`, `activity` and `pedometer` events.
+// `status` (the gyroscope's rate is `status.deviceMotion`'s while an app streams device
+// motion) and the watch's `light`, `proximity`, `altitude`, `activity` and `pedometer` events.
 
 // The light slider is logarithmic: lux from 0 to 999,999 over six decades.
 const LIGHT_DECADES = 6;
@@ -35,6 +36,8 @@ export class PanelSensors {
         element("proximity-release").addEventListener("click", () => this.set({ proximity: null }));
         this.onSubmit("pressure-form", () => this.set({ pressure: Number(element("pressure-hpa").value) }));
         element("pressure-release").addEventListener("click", () => this.set({ pressure: null }));
+        this.onSubmit("gyro-form", () => this.set({ rotationRate: { x: this.gyroAxis("x"), y: this.gyroAxis("y"), z: this.gyroAxis("z") } }));
+        element("gyro-release").addEventListener("click", () => this.set({ rotationRate: null }));
         element("activity").addEventListener("change", (event) =>
             this.call("activity.set", { activity: event.target.value }).then(this.refresh, this.report));
         this.onSubmit("time-zone-form", () => this.setZone(element("time-zone-id").value.trim()));
@@ -95,6 +98,22 @@ export class PanelSensors {
         }
     }
 
+    /** One axis of the gyroscope form, in rad/s (the daemon checks the range). */
+    gyroAxis(axis) { return Number(element(`gyro-${axis}`).value); }
+
+    /** The rotation rate as device motion fused it (rad/s): the daemon says a rate only
+     *  while an app streams device motion. */
+    showRotationRate(motion) {
+        const rate = motion && motion.rotationRate;
+        const text = rate ? `${rate.x}, ${rate.y}, ${rate.z} rad/s` : null;
+        const state = element("gyro-state");
+        if (this.isHeld("gyro")) {
+            state.textContent = text ? `${text}, held` : "held (its value shows while an app streams device motion)";
+        } else {
+            state.textContent = text ? `not held; ${text} from the sensors` : "not held";
+        }
+    }
+
     showActivity(activity) {
         this.activity = activity;
         const types = activity && activity.types && activity.types.length ? activity.types.join(" + ") : "unknown";
@@ -114,6 +133,7 @@ export class PanelSensors {
         this.showLight(status.light);
         this.showProximity(status.proximity);
         this.showPressure(status.altimeter);
+        this.showRotationRate(status.deviceMotion);
         this.steps = status.steps && typeof status.steps.numberOfSteps === "number" ? status.steps : null;
         this.showActivity(status.activity);
     }

@@ -10,6 +10,7 @@ import { PanelLog } from "./panel-log.js";
 import { PanelReplay } from "./panel-replay.js";
 import { PanelControls } from "./panel-controls.js";
 import { PanelSensors } from "./panel-sensors.js";
+import { PanelClock } from "./panel-clock.js";
 
 const element = (id) => document.getElementById(id);
 // Kept for the browser test's lag figures: the last so many location events' times.
@@ -85,6 +86,7 @@ const log = new PanelLog();
 const replay = new PanelReplay({ call, report, map: map });
 const controls = new PanelControls({ call, report, refresh, map });
 const sensors = new PanelSensors({ call, report, refresh });
+const clock = new PanelClock({ call, report });
 panel.map = map.map;
 panel.panelMap = map;
 
@@ -92,7 +94,7 @@ panel.panelMap = map;
 async function refreshAll() {
     try {
         const [status, sessions, permissions, prompts, regions] = await Promise.all([
-            call("status"), call("apps.list"), call("permissions.list"), call("prompts.list"), call("regions.list"),
+            call("status"), call("apps.list"), call("permissions.list"), call("prompts.list"), call("regions.list"), clock.read(),
         ]);
         showStatus(status);
         panel.apps = new Map(sessions.map((s) => [s.session, s]));
@@ -148,6 +150,7 @@ function apply(event) {
     case "posture": device.showPosture(p); break;
     case "heading": device.showHeading(p); break;
     case "timeZone": if (p.app === undefined) device.showTimeZone(p); break;
+    case "clockChanged": clock.show(p); break;
     case "region": map.showCrossing(p); controls.showCrossing(p); panel.stale.add("all"); break;
     case "replay":
         replay.show(p);
