@@ -85,7 +85,9 @@ struct LocationOnceMethod: RPCMethod {
 
     /// The call waits for the next fix among the session's `location.once`s (at most
     /// `OnceWaiters.limit`), failing with 1006 once the configured time is up.
-    static func wait(_ session: AppSession, id: JSONValue, peer: any RPCPeer, hub: Hub) throws(RPCError) {
+    /// `nullOnTimeout`: the time-out answers `null` (Android's getCurrentLocation hands its
+    /// consumer a null location, AN35) instead of iOS's error 1006.
+    static func wait(_ session: AppSession, id: JSONValue, peer: any RPCPeer, hub: Hub, nullOnTimeout: Bool = false) throws(RPCError) {
         guard session.onceWaiters.count < OnceWaiters.limit else {
             throw RPCError(.tooManyRequests, "at most \(OnceWaiters.limit) location.once calls may wait at once")
         }
@@ -94,7 +96,7 @@ struct LocationOnceMethod: RPCMethod {
         // A decision of the device (iOS's requestLocation, Android's getCurrentLocation gives up): on its clock (C6).
         let scheduled = hub.deviceTime.schedule(in: TimeAmount(timeout).nanoseconds) { [weak session] in
             guard let session, let waiter = session.onceWaiters.remove(key) else { return }
-            waiter.peer.respond(waiter.id, .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
+            waiter.peer.respond(waiter.id, nullOnTimeout ? .success(.null) : .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
         session.onceWaiters.add(key: key, id: id, peer: peer, timeout: scheduled)
         hub.replay.locationRequested()

@@ -6,13 +6,14 @@ import SextantProtocol
 extension AndroidLocationService {
     /// AN35: the last location the app may see when it is at most 10 s old, at once;
     /// else the call waits for the next fix (the provider runs for it), at most the
-    /// configured time (30 s by default, AOSP's `GET_CURRENT_LOCATION_MAX_TIMEOUT_MS`).
+    /// configured time (30 s by default, AOSP's `GET_CURRENT_LOCATION_MAX_TIMEOUT_MS`), after
+    /// which it answers null.
     func current(_ session: AppSession, id: JSONValue, peer: any RPCPeer) throws(RPCError) -> JSONValue? {
         let grant = grant(of: session)
         if let now = providerNow(), let fix = provider.currentLocation(grant: grant, state: appState(session.id), now: now) {
             return fix.json(accuracy: Self.accuracy(grant))
         }
-        try LocationOnceMethod.wait(session, id: id, peer: peer, hub: hub)
+        try LocationOnceMethod.wait(session, id: id, peer: peer, hub: hub, nullOnTimeout: true)
         waitingForCurrent[session.id] = session
         return nil
     }

@@ -260,8 +260,11 @@ class App(AppTimeZone, ActivityMethods, AppEnvironment, AppDiagnostics):
         """``location.stop``."""
         self.connection.call(wire.METHOD_LOCATION_STOP)
 
-    def location_once(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Dict[str, Any]:
-        """``location.once``: the next fix (``lat``, ``lon``, ``time``, ``hAcc``, ...)."""
+    def location_once(self, timeout: Optional[float] = DEFAULT_TIMEOUT) -> Optional[Dict[str, Any]]:
+        """``location.once``: the next fix (``lat``, ``lon``, ``time``, ``hAcc``, ...). On an
+        Android phone None when no fix came within the daemon's time-out, as
+        ``getCurrentLocation`` hands its consumer null (docs/platforms.md AN35); an iPhone's
+        fails with error 1006 instead."""
         return self.connection.call(wire.METHOD_LOCATION_ONCE, timeout=timeout)
 
     def last_known_location(self) -> Optional[Dict[str, Any]]:
