@@ -50,6 +50,7 @@ extension Hub {
         settleOwedLocation(session)  // the fixes decided before its start are not its
         if let provider = services.locationProvider { return provider.startFaceStream(session, desiredAccuracy: desiredAccuracy) }
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy)
+        sessions.startsHearingLocations(session)
     }
 
     /// The session streams no fix any more.

@@ -80,7 +80,7 @@ final class LocationFanOut {
             // Only the sessions that hear locations: one that says nothing of them costs a
             // fix nothing. It starts hearing from the fix after its start (its cursor is
             // settled then: the request's own settle, or the face's start).
-            sweep = sessions.ordered.filter { $0.stream != nil || !$0.onceWaiters.isEmpty }
+            sweep = sessions.locationHearers()
             next = 0
             sweepEnd = end
         }

@@ -29,6 +29,8 @@ package final class AppSession {
     var announced: JSONValue?
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
     fileprivate(set) var isOpen = true
+    /// Whether it is in the table's list of location hearers (``SessionTable/locationHearers()``).
+    fileprivate var listedAsLocationHearer = false
     /// What it declared for motion data at `hello` (docs/motion.md A14, docs/platforms.md AN41).
     var motionDeclaration = MotionDeclaration()
 
@@ -119,6 +121,10 @@ final class SessionTable {
     /// The sessions subscribed to each topic (by its index), in id order: a sample reaches
     /// the sessions that asked for it without looking at the others.
     private var byTopic: [[AppSession]] = []
+    /// The sessions that started hearing locations (a stream, a `location.once` waiting), in
+    /// id order, and perhaps some that stopped since: the fan-out's sweep takes these only,
+    /// so that a session that asks for no location costs a fix nothing.
+    private var listedLocationHearers: [AppSession] = []
     private var lastID: SessionID = 0
 
     subscript(id: SessionID) -> AppSession? { byID[id] }
@@ -139,6 +145,26 @@ final class SessionTable {
         ordered.removeAll { $0 === session }
         for topic in session.topics { unsubscribe(session, from: topic) }
         return session
+    }
+
+    /// `session` has started hearing locations (its stream began, or a `location.once`
+    /// waits): the next sweep of the fan-out takes it.
+    func startsHearingLocations(_ session: AppSession) {
+        guard session.isOpen, !session.listedAsLocationHearer else { return }
+        session.listedAsLocationHearer = true
+        let index = listedLocationHearers.partitioningIndex { $0.id > session.id }
+        listedLocationHearers.insert(session, at: index)
+    }
+
+    /// The open sessions that hear locations now, in id order; those that stopped or ended
+    /// leave the list here, where the cost is the hearers', not every session's.
+    func locationHearers() -> [AppSession] {
+        listedLocationHearers.removeAll { session in
+            let hears = session.isOpen && (session.stream != nil || !session.onceWaiters.isEmpty)
+            if !hears { session.listedAsLocationHearer = false }
+            return !hears
+        }
+        return listedLocationHearers
     }
 
     /// The sessions that subscribed to `topic`, in id order.

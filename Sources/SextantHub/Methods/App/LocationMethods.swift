@@ -35,6 +35,7 @@ struct LocationStartMethod: RPCMethod {
         try hub.checkBackgroundMode(session)
         let wasStreaming = session.stream != nil
         session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
+        hub.sessions.startsHearingLocations(session)
         hub.setIndicatorSession(session, running: withIndicator)
         // A stream that starts while the GPS source is lost hears of the loss at once,
         // once (a restart of the same stream has heard it already).
@@ -99,6 +100,7 @@ struct LocationOnceMethod: RPCMethod {
             waiter.peer.respond(waiter.id, nullOnTimeout ? .success(.null) : .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
         session.onceWaiters.add(key: key, id: id, peer: peer, timeout: scheduled)
+        hub.sessions.startsHearingLocations(session)
         hub.replay.locationRequested()
     }
 }
