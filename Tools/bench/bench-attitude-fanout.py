@@ -121,10 +121,7 @@ def main():
         cpu_a, lags_a, _, _ = fanout.measure(runtime, daemon, apps, accel, args, reader, "motion", EVENT_HZ)
         start_streams(apps, "motion.stop", 3)
         start_streams(apps, "deviceMotion.start", 4, {"interval": 1 / EVENT_HZ})
-        # Not yet explained: one fresh-clone smoke run (2 s, 20 apps, debug) got 99 of the 100
-        # deviceMotion events at every app (two earlier runs got all). Until the cause is found
-        # the smoke counts only that events arrive; the full run still demands every one.
-        cpu_f, lags_f, _, _ = fanout.measure(runtime, daemon, apps, fused, args, reader, "deviceMotion", EVENT_HZ, sparse=1 if args.smoke else 0)
+        cpu_f, lags_f, _, _ = fanout.measure(runtime, daemon, apps, fused, args, reader, "deviceMotion", EVENT_HZ)
         figures = attitude_figures(args.attitude_figures) if args.attitude_figures else []
         print_beside(args, [("accelerometer → motion", cpu_a, lags_a), ("fused → deviceMotion", cpu_f, lags_f)], figures)
     finally:

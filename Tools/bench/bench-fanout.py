@@ -271,6 +271,20 @@ def start_replay(control, trace):
     return sent - status["position"], (received - sent) * 1000
 
 
+def wait_replay_ended(control, trace):
+    """Returns once the replay has played its last sample. The apps got every counted event
+    before the trace's last samples: a stream started for the next run while they still play
+    would be handed them, and its reader would count events from this run."""
+    deadline, buffer = time.monotonic() + 30, b""
+    while True:
+        status, buffer = ask(control, "replay.status", None, 4, buffer)
+        if status["state"] in ("finished", "stopped", "idle"):
+            return
+        if time.monotonic() > deadline:
+            sys.exit(f"the replay of {trace} did not end: {status}")
+        time.sleep(0.01)
+
+
 def seconds_of(rfc3339):
     clock = rfc3339.split("T")[1].rstrip("Z")
     h, m, s = clock.split(":")
@@ -341,6 +355,7 @@ def measure(runtime, daemon, apps, trace, args, reader, event="location", hz=10,
     cpu = (cpu_seconds(daemon.pid) - cpu_before) / (time.monotonic() - wall_before)
     probe.stopping.set()
     probe.join(timeout=5)
+    wait_replay_ended(control, trace)
     control.close()
     # The first samples went out before the resume (see start_replay).
     lags = sorted(max(0.0, arrival - due[key]) * 1000 for key, arrival in latest.items() if due[key] > started + 0.05)
