@@ -37,7 +37,7 @@ extension AppEventKind {
     var needsFullAccuracy: Bool { Self.needsFullAccuracy }
     var topic: AppTopic { Self.topic }
 
-    /// Through the general encoder; the `location` event writes its own bytes.
+    /// Through the general encoder; a kind on a hot path writes its own bytes.
     package func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         let text = RPCMessage.notification(method: method, params: params).line
         var buffer = allocator.buffer(capacity: text.utf8.count)
