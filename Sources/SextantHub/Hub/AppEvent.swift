@@ -37,33 +37,11 @@ extension AppEventKind {
     var needsFullAccuracy: Bool { Self.needsFullAccuracy }
     var topic: AppTopic { Self.topic }
 
-    /// Through the general encoder; the `location` event writes its own bytes.
+    /// Through the general encoder; a kind on a hot path writes its own bytes.
     package func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
         let text = RPCMessage.notification(method: method, params: params).line
         var buffer = allocator.buffer(capacity: text.utf8.count)
         buffer.writeString(text)
-        return buffer
-    }
-}
-
-/// A fix the app may have, already reduced when its accuracy is (RULES L10).
-package struct LocationEvent: AppEventKind {
-    package let fix: LocationFix
-    let accuracy: LocationAccuracy
-    init(_ fix: LocationFix, _ accuracy: LocationAccuracy) {
-        self.fix = fix
-        self.accuracy = accuracy
-    }
-    package static var topic: AppTopic { .location }
-    package static var isLocationDerived: Bool { true }
-    package var outboundKind: OutboundKind { .location }
-    package var method: String { Event.location }
-    package var params: JSONValue { fix.json(accuracy: accuracy) }
-
-    /// Straight into bytes (``LocationLine``): the line a replay at `max` is made of.
-    package func jsonRPCLine(_ allocator: ByteBufferAllocator) -> ByteBuffer {
-        var buffer = allocator.buffer(capacity: LocationLine.capacity)
-        LocationLine.write(fix, accuracy: accuracy, into: &buffer)
         return buffer
     }
 }
@@ -82,16 +60,6 @@ package struct ServicesEnabledEvent: AppEventKind {
     package var outboundKind: OutboundKind { .essential }
     package var method: String { Event.servicesEnabled }
     package var params: JSONValue { ["enabled": .bool(enabled)] }
-}
-
-/// The GPS source is gone: told once per loss to each streaming session. It says where
-/// no fix comes from, not where the device is.
-package struct LocationUnavailableEvent: AppEventKind {
-    let reason: String
-    package static var topic: AppTopic { .location }
-    package var outboundKind: OutboundKind { .essential }
-    package var method: String { Event.locationUnavailable }
-    package var params: JSONValue { ["reason": .string(reason)] }
 }
 
 /// An event on its way to any number of sessions: its JSON-RPC line is encoded once, on

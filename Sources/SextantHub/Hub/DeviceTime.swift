@@ -31,7 +31,7 @@ final class DeviceTime {
     /// The device's time now (what engines are handed).
     var now: EngineTime { clock.time(host: hostNow()) }
 
-    /// The timers waiting: bounded by what schedules them (a session's `location.once`s,
+    /// The timers waiting: bounded by what schedules them (a session's one-shot requests,
     /// an app's background transitions), each gone once fired or cancelled.
     var pending: Int { timers.count }
 
@@ -86,7 +86,7 @@ final class DeviceTime {
     }
 }
 
-/// A timer on the device's clock, to cancel it (a `location.once` answered before its time).
+/// A timer on the device's clock, to cancel it (a one-shot request answered before its time).
 struct DeviceTimer {
     let id: UInt64
     weak var owner: DeviceTime?

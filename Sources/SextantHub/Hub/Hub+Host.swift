@@ -44,21 +44,6 @@ extension Hub {
         return future.map { _ in () }
     }
 
-    /// The session streams every fix the rules let it have, at `desiredAccuracy` metres (0:
-    /// the best): the platform's location provider's rules when the phone has one (AN35).
-    package func startLocationStream(_ session: AppSession, desiredAccuracy: Double = 0) {
-        settleOwedLocation(session)  // the fixes decided before its start are not its
-        if let provider = services.locationProvider { return provider.startFaceStream(session, desiredAccuracy: desiredAccuracy) }
-        session.stream = LocationStream(desiredAccuracy: desiredAccuracy)
-        sessions.startsHearingLocations(session)
-    }
-
-    /// The session streams no fix any more.
-    package func stopLocationStream(_ session: AppSession) {
-        session.stream = nil
-        services.locationProvider?.stop(session)
-    }
-
     /// The session hears the events of `topic` (the satellites, for gpsd's `SKY`).
     package func subscribe(_ session: AppSession, to topic: AppTopic) { sessions.subscribe(session, to: topic) }
 
@@ -67,14 +52,6 @@ extension Hub {
     /// What the session streams changed (its stream, its topics): the watchers and the
     /// fan-out learn it.
     package func streamsChanged(_ session: AppSession) { sessionChanged(session) }
-
-    /// The latest fix, through the same rules as any other, to a session that just started
-    /// streaming; none when the source is lost. A platform provider hands none: its
-    /// requests hear the next fix it produces, as Android's `requestLocationUpdates` (AN35).
-    package func deliverCurrentFix(to session: AppSession) {
-        guard services.locationProvider == nil else { return }
-        if let fix = location.lastFix, location.loss == nil { deliverLocation(fix, to: session) }
-    }
 
     // MARK: - Authorization
 
@@ -115,19 +92,10 @@ extension Hub {
 
     // MARK: - Replay pacing
 
-    /// A client started streaming: a replay waiting for one may go on.
-    package func clientWantsLocations() { replay.locationRequested() }
-
     /// A client's queue drained or it left: a max-speed replay held back for it may go on.
     package func clientDrained() { replay.clientDrained() }
 
     // MARK: - The device
-
-    /// The source the device's fixes come from: the last fix's, else the live one of
-    /// gpsd and the replay, else the manual source.
-    package var fixSource: SourceName {
-        location.lastFixSource ?? [.gpsd, .replay].first { sourceStates[$0].map { $0 != .off && $0 != .idle } ?? false } ?? .manual
-    }
 
     /// The device's orientation as the judge decided it (O1–O5).
     package var deviceOrientation: DeviceOrientation { motion.judge.orientation }

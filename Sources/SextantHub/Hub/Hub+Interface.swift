@@ -3,7 +3,7 @@ import SextantProtocol
 
 /// Each app's interface orientation (RULES O6–O11): a property of its session, as its
 /// state is, decided by its `AppInterfaceOrientation` from the device's orientation
-/// (``OrientationService``), the rotation lock and what the app declared.
+/// (the orientation judge's, O1–O5), the rotation lock and what the app declared.
 extension Hub {
     /// What every app's interface orientation depends on, as the engines see it now.
     var interfaceConditions: InterfaceConditions {

@@ -8,7 +8,7 @@ extension Hub {
     /// Loads the trace at `path`, and the scenario at `scenario` if given, opened with
     /// `access`'s rights (a control client's own: `PeerFileAccess`), checks every control
     /// action against the control method table, and plays them, at once or at the first
-    /// location request (T1).
+    /// client's request for fixes (T1).
     @_spi(Daemon) public func startReplay(
         path: String, scenario: String? = nil, speed: ReplaySpeed, loop: Bool, until: Int64? = nil, startOnRequest: Bool = false,
         gnssProvider: GnssProvider? = nil, access: PeerFileAccess = .daemons

@@ -105,7 +105,7 @@ extension Hub {
     /// (Hub+Store `committedFudger`).
     func deliverLocation(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
         // A platform's provider answers its `location.once`s itself (AN35).
-        guard session.stream != nil || (!session.onceWaiters.isEmpty && services.locationProvider == nil) else { return }
+        guard session.stream != nil || (!session.onceWaiters.isEmpty && services.fanOutAnswersOnce) else { return }
         guard let granted = decidedAccuracy(of: session) else { return }
         let fudger: LocationFudger
         if granted == .reduced || session.stream?.served(granted) == .reduced {
@@ -168,7 +168,7 @@ extension Hub {
         location.lost(reason)
         services.conditionsChanged()
         var told = false
-        for session in sessions.ordered where session.stream != nil || services.locationProvider?.streams(session) == true {
+        for session in sessions.ordered where services.locationProvider.streams(session) {
             told = true
             tellLocationUnavailable(session, reason)
         }

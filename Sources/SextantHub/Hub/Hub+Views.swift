@@ -25,8 +25,6 @@ extension Hub {
             "rotationLock": .bool(motion.rotationLock),
             "deviceOrientation": .string(motion.judge.orientation.rawValue),
             "held": manualSensors.statusJSON,
-            "location": location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
-            "locationUnavailable": location.loss.map { .string($0) } ?? .null,
             "sessions": .int(Int64(sessions.count)),
             "promptPolicy": promptPolicyJSON,
             "allowOnceTimeout": .double(Double(authorization.allowOnceBackgroundLimit) / 1e9),
@@ -76,8 +74,8 @@ extension Hub {
         entry["orientations"] = .array(session.interface.declared.map { .string($0.rawValue) })
         entry["interfaceLocked"] = .bool(session.interface.interfaceLocked)
         entry["authorization"] = authorization.authorization(of: session.id).json
-        entry["locationStreaming"] = .bool(session.stream != nil || services.locationProvider?.streams(session) == true)
         entry["streams"] = .array(session.streams.map { .string($0) })
+        entry.merge(services.appEntryMembers(session)) { $1 }
         entry.merge(iosFacetMembers(session)) { $1 }
         return .object(entry)
     }

@@ -24,29 +24,6 @@ extension Prompt {
     }
 }
 
-extension LocationFix {
-    /// The `location` event's params; `accuracy` says whether it was reduced, `simulated`
-    /// whether software made it (N7).
-    func json(accuracy: LocationAccuracy?) -> JSONValue { .object(wireMembers(accuracy: accuracy)) }
-
-    /// The `location` event as `watch` shows it: the fix before the rules, and `truth`
-    /// (what the source gave) when a GNSS profile reported something else (N6).
-    func watchedJSON(truth: LocationFix) -> JSONValue {
-        var o = wireMembers(accuracy: nil)
-        var untouched = truth
-        untouched.simulated = simulated
-        if untouched != self { o["truth"] = .object(truth.jsonMembers(includingTime: false)) }
-        return .object(o)
-    }
-
-    private func wireMembers(accuracy: LocationAccuracy?) -> [String: JSONValue] {
-        var o = jsonMembers(includingTime: true)
-        o[LocationKey.simulated] = .bool(simulated)
-        if let accuracy { o[LocationKey.accuracy] = .string(accuracy.rawValue) }
-        return o
-    }
-}
-
 extension StoredPermission {
     func json(app: String) -> JSONValue {
         [

@@ -9,7 +9,7 @@ extension MethodTable {
             .app,
             [
                 HelloMethod.self, AuthorizationGetMethod.self, AuthorizationRequestMethod.self,
-                LocationStartMethod.self, LocationStopMethod.self, LocationOnceMethod.self, AppUpdateMethod.self,
+                AppUpdateMethod.self,
                 AuthorizationRequestTemporaryFullAccuracyMethod.self,
             ] + services)
     }

@@ -55,6 +55,8 @@ protocol PhoneService: AnyObject {
     func holdsStored(_ app: String) -> Bool
     /// Its members of `status`, the same object `hello` and the panel read.
     var statusMembers: [String: JSONValue] { get }
+    /// Its members of the session's `apps.list` entry (the watchers' `session` event).
+    func appEntryMembers(_ session: AppSession) -> [String: JSONValue]
 }
 
 extension PhoneService {
@@ -75,6 +77,7 @@ extension PhoneService {
     func conditionsChanged() {}
     func holdsStored(_ app: String) -> Bool { false }
     var statusMembers: [String: JSONValue] { [:] }
+    func appEntryMembers(_ session: AppSession) -> [String: JSONValue] { [:] }
 }
 
 /// The hub's services, made from ``ServiceRegistry/all``, with what routes to each: the
@@ -83,9 +86,12 @@ final class Services {
     let all: [any PhoneService]
     private let byKind: [SensorKind.ID: [any PhoneService]]
     private let byRecordKind: [RecordKind: [any PhoneService]]
-    /// The platform's own location provider, when the phone has one: it, not the iOS
-    /// stream, decides every location a session is handed.
-    let locationProvider: (any PlatformLocationProvider)?
+    /// Who decides every location a session is handed: the platform's own provider when
+    /// the phone has one, else the iOS stream (``LocationService``).
+    let locationProvider: any LocationProvider
+    /// Whether the fan-out answers a session's `location.once`s with the next fix (the iOS
+    /// stream's); a platform provider answers its own. A stored flag: a delivery reads it.
+    let fanOutAnswersOnce: Bool
 
     init(hub: Hub, stored: StoreSnapshot, registry: [any PhoneService.Type] = ServiceRegistry.all) {
         all = registry.filter { $0.serves(hub.configuration.platform) }.map { $0.init(hub: hub, stored: stored) }
@@ -97,7 +103,10 @@ final class Services {
         }
         self.byKind = byKind
         self.byRecordKind = byRecordKind
-        locationProvider = all.lazy.compactMap { $0 as? any PlatformLocationProvider }.first
+        let platformProvider = all.lazy.compactMap { $0 as? any PlatformLocationProvider }.first
+        // A registry without the location service (a test's own) still has the default's rules.
+        locationProvider = platformProvider ?? all.lazy.compactMap { $0 as? LocationService }.first ?? LocationService(hub: hub, stored: stored)
+        fanOutAnswersOnce = platformProvider == nil
     }
 
     /// The service of type `S` (the registry lists each once).
@@ -154,6 +163,13 @@ final class Services {
     /// Every app method and every control method the services serve.
     var appMethods: [any RPCMethod.Type] { all.flatMap { type(of: $0).appMethods } }
     var controlMethods: [any RPCMethod.Type] { all.flatMap { type(of: $0).controlMethods } }
+
+    /// Every service's members of the session's `apps.list` entry.
+    func appEntryMembers(_ session: AppSession) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [:]
+        for service in all { members.merge(service.appEntryMembers(session)) { first, _ in first } }
+        return members
+    }
 
     /// Every service's `status` members.
     var statusMembers: [String: JSONValue] {

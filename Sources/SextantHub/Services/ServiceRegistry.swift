@@ -21,6 +21,7 @@ enum ServiceRegistry {
             AndroidLocationService.self,
             DiagnosticsService.self,
             GaitService.self,
+            LocationService.self,
         ]
     }
 }

@@ -25,21 +25,10 @@ struct LocationStartMethod: RPCMethod {
         let hub = call.hub
         let session = call.session!
         try hub.checkLocationAccess(session)
-        if let provider = hub.services.locationProvider {
-            // The platform's provider's rules, not the iOS stream's (AN20–AN34).
-            try provider.start(session, fused)
-            if let loss = hub.location.loss { hub.tellLocationUnavailable(session, loss) }
-            hub.replay.locationRequested()
-            return .result([:])
-        }
-        try hub.checkBackgroundMode(session)
-        let wasStreaming = session.stream != nil
-        session.stream = LocationStream(desiredAccuracy: desiredAccuracy, distanceFilter: distanceFilter)
-        hub.sessions.startsHearingLocations(session)
-        hub.setIndicatorSession(session, running: withIndicator)
-        // A stream that starts while the GPS source is lost hears of the loss at once,
-        // once (a restart of the same stream has heard it already).
-        if let loss = hub.location.loss, !wasStreaming { hub.tellLocationUnavailable(session, loss) }
+        // The iOS stream's rules, or the platform provider's (AN20–AN34).
+        let toldOfLoss = try hub.services.locationProvider.startStream(session, self)
+        // A stream that starts while the GPS source is lost hears of the loss at once.
+        if toldOfLoss, let loss = hub.location.loss { hub.tellLocationUnavailable(session, loss) }
         hub.replay.locationRequested()
         return .result([:])
     }
@@ -53,8 +42,7 @@ struct LocationStopMethod: RPCMethod {
     init(_ p: Params) throws(RPCError) {}
 
     func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        call.session.stream = nil
-        call.hub.services.locationProvider?.stop(call.session)
+        call.hub.services.locationProvider.stop(call.session)
         call.hub.setIndicatorSession(call.session, running: false)
         return .result([:])
     }
@@ -75,13 +63,9 @@ struct LocationOnceMethod: RPCMethod {
             throw RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground")
         }
         guard let id = call.id else { return .result(.null) }
-        if let provider = hub.services.locationProvider {
-            // Android's getCurrentLocation (AN35), not iOS's requestLocation.
-            guard let now = try provider.current(session, id: id, peer: call.peer) else { return .deferred }
-            return .result(now)
-        }
-        try Self.wait(session, id: id, peer: call.peer, hub: hub)
-        return .deferred
+        // iOS's requestLocation, or Android's getCurrentLocation (AN35).
+        guard let now = try hub.services.locationProvider.current(session, id: id, peer: call.peer) else { return .deferred }
+        return .result(now)
     }
 
     /// The call waits for the next fix among the session's `location.once`s (at most
