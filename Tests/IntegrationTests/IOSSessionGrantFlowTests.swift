@@ -39,23 +39,12 @@ struct IOSSessionGrantFlowTests {
     func testI13_watchShowsDiagnostics() throws {
         let daemon = try DaemonHarness()
         let (app, _) = try daemon.app(Self.app)
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
-        watcher.arguments = ["watch", "--topic", "diagnostics", "--runtime-dir", daemon.runtime]
-        let output = Pipe()
-        watcher.standardOutput = output
-        try launch(watcher)
-        defer {
-            watcher.terminate()
-            watcher.waitUntilExit()
-        }
-        // The watcher subscribes at some point after it starts: a flag changed until a line shows.
-        var line: String?
-        for attempt in 0..<200 where line == nil {
-            #expect(try daemon.ctl(["permissions", "set", Self.app, attempt % 2 == 0 ? "denied" : "authorizedWhenInUse"]).status == 0)
-            line = try? readLine(output.fileHandleForReading.fileDescriptor, timeout: 0.1)
-        }
-        let shown = try #require(line)
+        let watcher = try daemon.watch(["--topic", "diagnostics"])
+        // A flag changed until a line shows.
+        let shown = try #require(
+            try watcher.firstLine { attempt throws in
+                #expect(try daemon.ctl(["permissions", "set", Self.app, attempt % 2 == 0 ? "denied" : "authorizedWhenInUse"]).status == 0)
+            })
         #expect(shown.contains("\(Self.app)#") && shown.contains("diagnostics"), "\(shown)")
         #expect(shown.contains("authorizationDenied") || shown.contains("none raised"), "\(shown)")
         _ = try app.call(Method.authorizationGet)

@@ -40,23 +40,12 @@ struct RegionPersistenceTests {
         #expect(try daemon.ctl(["permissions", "set", "com.example.shop", "authorizedAlways"]).status == 0)
         let (app, _) = try daemon.app("com.example.shop")
 
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
-        watcher.arguments = ["watch", "--topic", "region", "--runtime-dir", daemon.runtime]
-        let output = Pipe()
-        watcher.standardOutput = output
-        try launch(watcher)
-        defer {
-            watcher.terminate()
-            watcher.waitUntilExit()
-        }
-        // The watcher subscribes at some point after it starts: in and out until a line shows.
-        var line: String?
-        for attempt in 0..<200 where line == nil {
-            #expect(try daemon.ctl(["location", "set", attempt % 2 == 0 ? "48.01" : "48.0", "2.0"]).status == 0)
-            line = try? readLine(output.fileHandleForReading.fileDescriptor, timeout: 0.1)
-        }
-        let shown = try #require(line)
+        let watcher = try daemon.watch(["--topic", "region"])
+        // In and out until a line shows.
+        let shown = try #require(
+            try watcher.firstLine { attempt throws in
+                #expect(try daemon.ctl(["location", "set", attempt % 2 == 0 ? "48.01" : "48.0", "2.0"]).status == 0)
+            })
         #expect(shown.contains("com.example.shop") && shown.contains("region"), "\(shown)")
         #expect(shown.contains("shop enter (inside) @ ") || shown.contains("shop exit (outside) @ "), "\(shown)")
         _ = try app.call(Method.regionList)

@@ -66,25 +66,16 @@ struct ReplayControlCommandTests {
         _ = try a.call(Method.locationStart)
         _ = try b.call(Method.locationStart)
 
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: Binaries.sextantctl)
-        watcher.arguments = ["watch", "--app", "com.example.a", "--topic", "location", "--json", "--runtime-dir", daemon.runtime]
-        let output = Pipe()
-        watcher.standardOutput = output
-        try launch(watcher)
-        defer {
-            watcher.terminate()
-            watcher.waitUntilExit()
-        }
-        // The watcher subscribes at some point after it starts: fixes until one shows, then one more.
+        let watcher = try daemon.watch(["--app", "com.example.a", "--topic", "location", "--json"])
+        // Fixes until one shows, then one more.
         var lines: [String] = []
-        for attempt in 0..<200 where lines.isEmpty {
+        let first = try watcher.firstLine { attempt in
             _ = try control.call(Method.deviceSet, ["location": ["lat": .double(10 + Double(attempt) * 0.001), "lon": 20]])
-            if let line = try? readLine(output.fileHandleForReading.fileDescriptor, timeout: 0.1) { lines.append(line) }
         }
+        if let first { lines.append(first) }
         _ = try control.call(Method.deviceSet, ["location": ["lat": 11, "lon": 21]])
         while lines.last.map({ !$0.contains("\"lat\":11") }) ?? true {
-            lines.append(try readLine(output.fileHandleForReading.fileDescriptor, timeout: 10))
+            lines.append(try watcher.line(timeout: 10))
         }
         let apps = try lines.map { try JSONValue.parse($0)["params"]?["app"] }
         #expect(apps.allSatisfy { $0 == "com.example.a" }, "\(lines)")

@@ -78,6 +78,20 @@ struct AltimeterHubTests {
         #expect(try await Self.altitudes(app).isEmpty)
     }
 
+    @Test("B1: the last altimeter.stop forgets the stream: status's altimeter is null, and a new start's first event comes at the next fix")
+    func lastStopForgets() async throws {
+        let (hub, control, app) = try await Self.setUp(barometer: false, authorize: true)
+        await hub.advance(by: .milliseconds(1100))
+        #expect(try await Self.altitudes(app).map { $0["time"] } == ["2026-03-01T08:00:00.000Z", "2026-03-01T08:00:01.000Z"])
+        #expect(try await control.call(Method.status)["altimeter"] != .null)
+        _ = try await app.call(Method.altimeterStop)
+        #expect(try await control.call(Method.status)["altimeter"] == .null, "nobody listens")
+        _ = try await app.call(Method.altimeterStart)
+        await hub.advance(by: .milliseconds(500))
+        let again = try await Self.altitudes(app)
+        #expect(again.map { $0["time"] } == ["2026-03-01T08:00:01.500Z"] && again.first?["relativeAltitude"] == 0, "a fresh engine: not a second after 1.0 s, \(again)")
+    }
+
     @Test("B2: a pressure held by hand is the barometer: relative altitude from it, once a second; released, the fixes' again")
     func byHand() async throws {
         let (hub, control, app) = try await Self.setUp(barometer: false, authorize: true)

@@ -6,13 +6,15 @@ import SextantStore
 /// `altitude` events about once a second to the sessions that asked (`altimeter.start`).
 /// While nobody asked it reads neither: no fix reaches it (``wantsFixes``) and a barometer
 /// reading is dropped at the first test.
-final class AltimeterService: PhoneService {
-    static var appMethods: [any RPCMethod.Type] { [AltimeterSwitch<AltimeterStart>.self, AltimeterSwitch<AltimeterStop>.self] }
+final class AltimeterService: StreamingService {
+    typealias StartRequest = AltimeterStart
+    typealias StopRequest = AltimeterStop
+    static var topic: AppTopic { .altimeter }
     static var consumedKinds: [SensorKind.ID] { [SensorKind.pressure.id] }
 
-    private unowned let hub: Hub
+    unowned let hub: Hub
     private var engine: AltimeterEngine
-    private var subscribers = Subscribers<AltimeterSubscription>()
+    var subscribers = Subscribers<AltimeterSubscription>()
     /// The latest reading reported, for `status`; nil before any and once nobody listens.
     private var latest: AltimeterReading?
     /// The latest barometer reading heard, listened to or not, for `status`'s `pressure`;
@@ -26,14 +28,7 @@ final class AltimeterService: PhoneService {
 
     var wantsFixes: Bool { !subscribers.isEmpty }
 
-    func start(_ session: AppSession) {
-        subscribers.set(session, AltimeterSubscription())
-        hub.sessions.subscribe(session, to: .altimeter)
-    }
-
-    func stop(_ session: AppSession) {
-        subscribers.remove(session)
-        hub.sessions.unsubscribe(session, from: .altimeter)
+    func stopped(_ session: AppSession) {
         if subscribers.isEmpty { forget() }
     }
 
@@ -101,7 +96,7 @@ final class AltimeterService: PhoneService {
 }
 
 /// A session's `altimeter.start`: the altitude its relative altitudes count from (B1).
-final class AltimeterSubscription {
+final class AltimeterSubscription: FreshSubscription {
     var baseline: Double?
 }
 
@@ -113,21 +108,3 @@ struct AltitudeEvent: AppEventKind {
     var method: String { Event.altitude }
     var params: JSONValue { altitude.json }
 }
-
-/// `altimeter.start` / `altimeter.stop`.
-struct AltimeterSwitch<Request: ParameterlessRequest & AltimeterRequest>: RPCMethod {
-    static var name: String { Request.method }
-    static var requiresSession: Bool { true }
-
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let service = call.hub.services(AltimeterService.self)
-        if Request.starts { service.start(call.session) } else { service.stop(call.session) }
-        return .result([:])
-    }
-}
-
-protocol AltimeterRequest { static var starts: Bool { get } }
-extension AltimeterStart: AltimeterRequest { static var starts: Bool { true } }
-extension AltimeterStop: AltimeterRequest { static var starts: Bool { false } }

@@ -10,12 +10,13 @@ import SextantStore
 /// fix (I14) only while someone hears: a session that asked, or a watcher of `diagnostics`,
 /// who sees the flags of the sessions that did not ask (sent to no app).
 /// The Android profile has no such stream: the service is not made there.
-final class DiagnosticsService: PhoneService {
+final class DiagnosticsService: StreamingService {
+    typealias StartRequest = DiagnosticsStart
+    typealias StopRequest = DiagnosticsStop
     static let topic = AppTopic("diagnostics")
-    static var appMethods: [any RPCMethod.Type] { [DiagnosticsSwitch<DiagnosticsStart>.self, DiagnosticsSwitch<DiagnosticsStop>.self] }
 
-    private unowned let hub: Hub
-    private var subscribers = Subscribers<DiagnosticsSubscription>()
+    unowned let hub: Hub
+    var subscribers = Subscribers<DiagnosticsSubscription>()
     private var stillness = IOSStillnessJudge()
     /// Whether a watcher takes `diagnostics` events, asked again only when the watchers change.
     private var watcherInterest = WatcherInterest(Event.diagnostics)
@@ -26,16 +27,8 @@ final class DiagnosticsService: PhoneService {
 
     static func serves(_ platform: DevicePlatform) -> Bool { platform == .ios }
 
-    func start(_ session: AppSession) {
-        subscribers.set(session, DiagnosticsSubscription())
-        hub.sessions.subscribe(session, to: Self.topic)
-        conditionsChanged()
-    }
-
-    func stop(_ session: AppSession) {
-        subscribers.remove(session)
-        hub.sessions.unsubscribe(session, from: Self.topic)
-    }
+    /// A session that asked hears its flags at once.
+    func started(_ session: AppSession) { conditionsChanged() }
 
     func sessionClosed(_ session: AppSession) {
         subscribers.remove(session)
@@ -87,7 +80,7 @@ final class DiagnosticsService: PhoneService {
 }
 
 /// A session's `diagnostics.start`: the flags it was last sent.
-final class DiagnosticsSubscription {
+final class DiagnosticsSubscription: FreshSubscription {
     var last: WireDiagnostics?
 }
 
@@ -100,21 +93,3 @@ struct DiagnosticsEvent: AppEventKind {
     var method: String { Event.diagnostics }
     var params: JSONValue { flags.json }
 }
-
-/// `diagnostics.start` / `diagnostics.stop`.
-struct DiagnosticsSwitch<Request: ParameterlessRequest & DiagnosticsRequest>: RPCMethod {
-    static var name: String { Request.method }
-    static var requiresSession: Bool { true }
-
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let service = call.hub.services(DiagnosticsService.self)
-        if Request.starts { service.start(call.session) } else { service.stop(call.session) }
-        return .result([:])
-    }
-}
-
-protocol DiagnosticsRequest { static var starts: Bool { get } }
-extension DiagnosticsStart: DiagnosticsRequest { static var starts: Bool { true } }
-extension DiagnosticsStop: DiagnosticsRequest { static var starts: Bool { false } }

@@ -22,50 +22,18 @@ struct ProximityEvent: AppEventKind {
 
 /// `light.start` / `.stop`, `proximity.start` / `.stop`: the session hears the sensor's
 /// changes from its next reading on (E2), or no more. Starting again starts afresh.
-struct EnvironmentSwitch<Request: ParameterlessRequest & EnvironmentRequest>: RPCMethod {
-    static var name: String { Request.method }
-    static var requiresSession: Bool { true }
-
-    init(_ p: Params) throws(RPCError) {}
-
-    func run(_ call: MethodCall) throws(RPCError) -> Reply {
-        let channel = call.hub.services(EnvironmentService.self).channel(Request.sensor)
-        let topic = Request.sensor.topic
-        if Request.starts {
-            channel.start(call.session)
-            call.hub.sessions.subscribe(call.session, to: topic)
-        } else {
-            channel.stop(call.session)
-            call.hub.sessions.unsubscribe(call.session, from: topic)
-        }
-        return .result([:])
-    }
+enum LightStream: AppStream {
+    typealias StartRequest = LightStart
+    typealias StopRequest = LightStop
+    static var topic: AppTopic { .light }
+    static func keeper(in hub: Hub) -> EnvironmentChannel<Double> { hub.services(EnvironmentService.self).light }
 }
 
-/// Which sensor a request switches, and which way.
-protocol EnvironmentRequest {
-    static var sensor: EnvironmentSensor { get }
-    static var starts: Bool { get }
-}
-
-extension LightStart: EnvironmentRequest {
-    static var sensor: EnvironmentSensor { .light }
-    static var starts: Bool { true }
-}
-
-extension LightStop: EnvironmentRequest {
-    static var sensor: EnvironmentSensor { .light }
-    static var starts: Bool { false }
-}
-
-extension ProximityStart: EnvironmentRequest {
-    static var sensor: EnvironmentSensor { .proximity }
-    static var starts: Bool { true }
-}
-
-extension ProximityStop: EnvironmentRequest {
-    static var sensor: EnvironmentSensor { .proximity }
-    static var starts: Bool { false }
+enum ProximityStream: AppStream {
+    typealias StartRequest = ProximityStart
+    typealias StopRequest = ProximityStop
+    static var topic: AppTopic { .proximity }
+    static func keeper(in hub: Hub) -> EnvironmentChannel<Bool> { hub.services(EnvironmentService.self).proximity }
 }
 
 /// What the faces may ask of the environment sensors (as ``Hub`` + Host's operations: the

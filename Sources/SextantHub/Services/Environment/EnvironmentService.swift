@@ -9,10 +9,7 @@ import SextantStore
 /// and nothing more: no change is looked for and nothing is encoded.
 final class EnvironmentService: PhoneService {
     static var appMethods: [any RPCMethod.Type] {
-        [
-            EnvironmentSwitch<LightStart>.self, EnvironmentSwitch<LightStop>.self,
-            EnvironmentSwitch<ProximityStart>.self, EnvironmentSwitch<ProximityStop>.self,
-        ]
+        [StreamStartMethod<LightStream>.self, StreamStopMethod<LightStream>.self, StreamStartMethod<ProximityStream>.self, StreamStopMethod<ProximityStream>.self]
     }
     static var consumedKinds: [SensorKind.ID] { [SensorKind.light.id, SensorKind.proximity.id] }
 
@@ -73,13 +70,6 @@ package enum EnvironmentSensor: Sendable, CaseIterable {
         case .proximity: Event.proximity
         }
     }
-
-    var topic: AppTopic {
-        switch self {
-        case .light: .light
-        case .proximity: .proximity
-        }
-    }
 }
 
 /// What the iio-sensor-proxy face shows of the environment sensors (``Face/observe(_:)``):
@@ -93,7 +83,7 @@ package enum EnvironmentChanged: DeviceChange {
 /// One sensor's state: whether a source ever gave a reading (iio-sensor-proxy's `Has…`),
 /// the latest reading, and who hears it — the apps that asked, the face while it claims it,
 /// the watchers.
-final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelControl {
+final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelControl, SubscriberKeeper {
     let sensor: EnvironmentSensor
     private(set) var isPresent = false
     private(set) var latest: (value: Value, time: Timestamp)?
@@ -149,10 +139,6 @@ final class EnvironmentChannel<Value: Equatable & Sendable>: EnvironmentChannelC
         if hears, let latest, faceStream.admits(latest.value) { hub.observed(change(latest.value)) }
     }
 
-    func start(_ session: AppSession) { subscribers.set(session, EnvironmentSubscription()) }
-
-    func stop(_ session: AppSession) { subscribers.remove(session) }
-
     func forgetLatest() { latest = nil }
 
     var latestJSON: JSONValue { latest.map { watched($0.value, $0.time) } ?? .null }
@@ -172,11 +158,9 @@ extension Hub {
 protocol EnvironmentChannelControl: AnyObject {
     var isPresent: Bool { get }
     func setFaceHears(_ hears: Bool, hub: Hub)
-    func start(_ session: AppSession)
-    func stop(_ session: AppSession)
 }
 
 /// A session's `light.start` or `proximity.start`: the last value sent to it (E2).
-final class EnvironmentSubscription<Value: Equatable & Sendable> {
+final class EnvironmentSubscription<Value: Equatable & Sendable>: FreshSubscription {
     var stream = OnChangeStream<Value>()
 }

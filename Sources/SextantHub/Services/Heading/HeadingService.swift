@@ -21,7 +21,7 @@ final class HeadingService: StreamingService {
 
     /// `heading.start` (needing no location authorization, H8): a filter set afresh on
     /// each start (H7).
-    static func subscription(for request: HeadingStart) -> HeadingSubscription {
+    static func subscription(for request: HeadingStart, of session: AppSession, in hub: Hub) -> HeadingSubscription {
         HeadingSubscription(filter: request.filter ?? HeadingStream.defaultFilter)
     }
 

@@ -9,18 +9,23 @@ final class MotionService: StreamingService {
     typealias StopRequest = MotionStop
     static var topic: AppTopic { .motion }
     static var consumedKinds: [SensorKind.ID] { [SensorKind.accelerometer.id] }
-    /// `motion.start` caps the interval by the platform's rules (AN41): MotionStartMethod.swift.
-    static var appMethods: [any RPCMethod.Type] { [MotionStartMethod.self, StreamStopMethod<MotionService>.self] }
 
     unowned let hub: Hub
     var subscribers = Subscribers<MotionSubscription>()
 
     init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
 
-    /// `motion.start` (needing no location authorization, M3): from the next reading, at
-    /// most one each `interval` seconds.
-    static func subscription(for request: MotionStart) -> MotionSubscription {
-        MotionSubscription(interval: request.interval ?? MotionStart.defaultInterval)
+    /// `motion.start` (needing no location authorization, M2, M3): from the next reading, at
+    /// most one each `interval` seconds, the interval raised to the platform's least
+    /// (docs/platforms.md AN41: 200 Hz on Android 12 and later without
+    /// `HIGH_SAMPLING_RATE_SENSORS`).
+    static func subscription(for request: MotionStart, of session: AppSession, in hub: Hub) -> MotionSubscription {
+        MotionSubscription(interval: hub.motionInterval(request.interval ?? MotionStart.defaultInterval, for: .accelerometer, of: session))
+    }
+
+    /// A capped start answers the interval it got.
+    static func answer(_ subscription: MotionSubscription, to request: MotionStart) -> JSONValue {
+        subscription.seconds == (request.interval ?? MotionStart.defaultInterval) ? [:] : ["interval": .double(subscription.seconds)]
     }
 
     /// One accelerometer reading its arbiter let through: nothing to do while nobody asked.
@@ -43,10 +48,15 @@ final class MotionService: StreamingService {
 
 /// A session's `motion.start`: its interval (M2) and the time of the last reading sent.
 final class MotionSubscription {
+    /// The interval in seconds, as it was served, and in nanoseconds, as readings are judged.
+    let seconds: Double
     let interval: Int64
     private var lastSent: Timestamp?
 
-    init(interval seconds: Double) { interval = Int64((seconds * 1e9).rounded()) }
+    init(interval seconds: Double) {
+        self.seconds = seconds
+        interval = Int64((seconds * 1e9).rounded())
+    }
 
     /// M2: a reading at least `interval` after the last one sent (by the readings' clock);
     /// the first, and the first after a reading earlier than the last (a replay sought back).
