@@ -2,8 +2,10 @@ import Foundation
 
 /// The accelerometer of a device carried on foot when no accelerometer was recorded
 /// (RULES A12): gravity as the device is held, plus the gait's vertical bounce at the step
-/// cadence the step counter uses (A7), and its gyroscope turning with the route, so that an app reading the raw accelerometer sees
-/// the walk its activity and steps report. Pure: speeds and times in, readings out.
+/// cadence the step counter uses (A7), and its gyroscope turning with the route, so that an
+/// app reading the raw accelerometer sees the walk its activity and steps report. Ridden or
+/// driven (A17), gravity alone, steady as a phone in a mount, and the route's turns on the
+/// gyroscope. Pure: speeds and times in, readings out.
 public struct GaitSynthesis: Sendable {
     /// A12: the bounce's amplitude, m/s² along gravity: about 0.2 g, a walker's vertical
     /// acceleration at the hip or in a pocket, and half the judge's 4 m/s² tolerance (O2),
@@ -15,6 +17,10 @@ public struct GaitSynthesis: Sendable {
 
     /// Steps per second while on foot, nil otherwise (A1's walking and running bands).
     public private(set) var cadence: Double?
+    /// Whether the latest stretch was ridden or driven (A1's cycling and automotive bands).
+    public private(set) var onWheels = false
+    /// Whether the latest stretch moved: on foot or on wheels (not A1's stationary band).
+    public var moving: Bool { cadence != nil || onWheels }
     /// The gait's phase, in turns, at `phaseTime`: it runs on across a change of cadence.
     private var phase = 0.0
     private var phaseTime: Int64?
@@ -31,6 +37,8 @@ public struct GaitSynthesis: Sendable {
     /// The true speed of the latest stretch (m/s): on foot, the cadence is A7's.
     public mutating func speed(_ speed: Double) {
         cadence = ActivityModel.stepLength(speed: speed).map { speed / $0 }
+        let band = ActivityModel.band(speed: speed)
+        onWheels = band == .cycling || band == .automotive
     }
 
     /// The latest stretch: `metres` long, over `seconds`, towards `bearing` (degrees
@@ -49,18 +57,20 @@ public struct GaitSynthesis: Sendable {
     }
 
     /// The gyroscope's reading for a device whose gravity reading at rest is `gravity`: the
-    /// route's yaw rate about the device's up.
+    /// route's yaw rate about the device's up, on foot or on wheels.
     public func rotationRate(gravity: Vector3) -> Vector3 {
-        guard cadence != nil, let up = gravity.direction else { return .zero }
+        guard moving, let up = gravity.direction else { return .zero }
         return yawRate * up
     }
 
     /// The accelerometer's reading at `time` (ns) for a device whose gravity reading at rest
-    /// is `gravity`; nil while not on foot.
+    /// is `gravity`: with the gait's bounce on foot, gravity alone on wheels (A17: no
+    /// acceleration of the vehicle is made up, so the tilt and the judge stay as they are);
+    /// nil while still.
     public mutating func reading(at time: Int64, gravity: Vector3) -> Vector3? {
         guard let cadence, let up = gravity.direction else {
             phaseTime = nil
-            return nil
+            return onWheels ? gravity : nil
         }
         if let phaseTime, time > phaseTime { phase = (phase + cadence * Double(time - phaseTime) / 1e9).truncatingRemainder(dividingBy: 1) }
         phaseTime = time
