@@ -41,7 +41,7 @@ final class ActivityService: PhoneService {
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
         // A11: the statuses are decisions the authorization engine holds beside location's.
-        hub.applyDecision { $0.loadMotionPermissions(stored.motionPermissions) }
+        hub.applyDecision { $0.loadMotionPermissions(stored.motionPermissions, denials: stored.motionDenials) }
     }
 
     func holdsStored(_ app: String) -> Bool { hub.authorization.motion.statuses[app] != nil }
