@@ -30,6 +30,9 @@ public struct GaitSynthesis: Sendable {
     /// The turn of the route: rad/s counter-clockwise about up (a turn right is negative),
     /// the change of bearing from one stretch to the next over the time between them.
     public private(set) var yawRate = 0.0
+    /// How long the yaw rate lasts after its fix: the stretch's own time, so that the rate
+    /// integrates to the turn however late the next fix comes (or if none comes).
+    private var yawSeconds = 0.0
     private var bearing: Double?
     /// A stretch shorter than this says no bearing (GNSS noise at a standstill).
     static let shortestBearingStretch = 0.5
@@ -52,14 +55,16 @@ public struct GaitSynthesis: Sendable {
         if let bearing {
             let turned = (degrees - bearing + 540).truncatingRemainder(dividingBy: 360) - 180
             yawRate = -turned * .pi / 180 / seconds
+            yawSeconds = seconds
         }
         bearing = degrees
     }
 
-    /// The gyroscope's reading for a device whose gravity reading at rest is `gravity`: the
-    /// route's yaw rate about the device's up, on foot or on wheels.
-    public func rotationRate(gravity: Vector3) -> Vector3 {
-        guard moving, let up = gravity.direction else { return .zero }
+    /// The gyroscope's reading `sinceFix` seconds after the latest fix, for a device whose
+    /// gravity reading at rest is `gravity`: the route's yaw rate about the device's up, on
+    /// foot or on wheels, for as long as the stretch that turned took.
+    public func rotationRate(gravity: Vector3, sinceFix: Double) -> Vector3 {
+        guard moving, sinceFix < yawSeconds, let up = gravity.direction else { return .zero }
         return yawRate * up
     }
 

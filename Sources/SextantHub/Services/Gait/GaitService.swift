@@ -71,7 +71,7 @@ final class GaitService: PhoneService {
             hub.ingest(Sample(time: time, value: .reading(SensorReading(.accelerometer, a.x, a.y, a.z))), from: anchor.source)
         }
         if !heardElsewhere.contains(SensorKind.gyroscope.id), hub.sessions.isHeard(.deviceMotion) {
-            let r = engine.rotationRate(gravity: gravity)
+            let r = engine.rotationRate(gravity: gravity, sinceFix: Double(now - anchor.arrived) / 1e9)
             hub.ingest(Sample(time: time, value: .reading(SensorReading(.gyroscope, r.x, r.y, r.z))), from: anchor.source)
         }
         synthesizing = false
