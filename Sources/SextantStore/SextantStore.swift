@@ -135,6 +135,14 @@ public final class SextantStore: Sendable {
             try db.execute(
                 sql: "CREATE TABLE ios_facet (app TEXT PRIMARY KEY NOT NULL, provisional INTEGER NOT NULL, always_asked INTEGER NOT NULL)")
         }
+        migrator.registerMigration("v7: motion denials") { db in
+            // A denied app stored before counted one denial at start: it keeps that count.
+            try db.execute(
+                sql: """
+                    CREATE TABLE motion_denial (app TEXT PRIMARY KEY NOT NULL, denials INTEGER NOT NULL);
+                    INSERT INTO motion_denial (app, denials) SELECT app, 1 FROM motion_permission WHERE status = 'denied';
+                    """)
+        }
         return migrator
     }
 
@@ -223,6 +231,10 @@ public final class SextantStore: Sendable {
                     arguments: [app, facets.provisional ? 1 : 0, facets.alwaysAsked ? 1 : 0])
             case .iosFacets(let app, nil):
                 try db.execute(sql: "DELETE FROM ios_facet WHERE app = ?", arguments: [app])
+            case .motionDenials(let app, let denials?):
+                try db.execute(sql: "INSERT OR REPLACE INTO motion_denial (app, denials) VALUES (?, ?)", arguments: [app, denials])
+            case .motionDenials(let app, nil):
+                try db.execute(sql: "DELETE FROM motion_denial WHERE app = ?", arguments: [app])
             }
         }
     }

@@ -28,6 +28,8 @@ public enum StoreChange: Sendable, Equatable {
     case androidPermission(app: String, AndroidAppPermissions?)
     /// An iOS app's provisional and Always-asked facets (docs/platforms.md I2, I6); nil forgets them.
     case iosFacets(app: String, IOSAppFacets?)
+    /// Android's ACTIVITY_RECOGNITION denials in a row, 1 or 2 (docs/platforms.md AN42); nil forgets them.
+    case motionDenials(app: String, Int?)
 }
 
 extension StoreChange {
@@ -41,6 +43,7 @@ extension StoreChange {
             .androidPermission(_, nil):
             return nil
         case .iosFacets(let app, let facets): return facets == nil ? nil : app
+        case .motionDenials(let app, let denials): return denials == nil ? nil : app
         }
     }
 }
@@ -76,6 +79,8 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var androidPermissions: [String: AndroidAppPermissions] = [:]
     /// App id → its iOS facets (docs/platforms.md I2, I6).
     public var iosFacets: [String: IOSAppFacets] = [:]
+    /// App id → Android's ACTIVITY_RECOGNITION denials in a row (docs/platforms.md AN42).
+    public var motionDenials: [String: Int] = [:]
 }
 
 /// A store that cannot be used. The daemon stops with this message; the store is never

@@ -38,6 +38,7 @@ struct StoreReader {
             motionPermissions: try motionPermissions(), platform: try Self.platform(settings["platform"]),
             androidPermissions: try androidPermissions())
         snapshot.iosFacets = try iosFacets()
+        snapshot.motionDenials = try motionDenials()
         return snapshot
     }
 
@@ -80,6 +81,18 @@ struct StoreReader {
             statuses[try row.appID("app")] = status
         }
         return statuses
+    }
+
+    /// Android's ACTIVITY_RECOGNITION denials in a row (docs/platforms.md AN42): 1 (user-set)
+    /// or 2 (user-fixed), as the dialog can make them.
+    private func motionDenials() throws -> [String: Int] {
+        var denials: [String: Int] = [:]
+        try forEachRow("motion_denial", columns: ["app", "denials"]) { row in
+            let count = try row.integer("denials")
+            guard (1...2).contains(count) else { throw row.bad("denials", "\(count) is not 1 (user-set) or 2 (user-fixed)") }
+            denials[try row.appID("app")] = Int(count)
+        }
+        return denials
     }
 
     /// Every region, checked against the bounds `region.monitor` checks (RULES R8).

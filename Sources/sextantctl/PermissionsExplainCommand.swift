@@ -20,6 +20,7 @@ extension Permissions {
                     + (e["servicesEnabled"]?.boolValue == false ? " (Location Services is off)" : ""),
                 "Stored:    " + (e["stored"].flatMap { $0.isNull ? nil : $0 }.map { "\(Text.plain($0["status"])), \(Text.plain($0["accuracy"])) (\(Text.plain($0["updated"])))" } ?? "none"),
             ]
+            if let motion = e["motion"], !motion.isNull { lines.append("Motion:    " + Self.motion(motion)) }
             for session in e["sessions"]?.arrayValue ?? [] { lines.append("Session:   " + Self.session(session)) }
             let facets = (e["facets"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \(Text.plain($0.value))" }
             if !facets.isEmpty { lines.append("Facets:    " + facets.joined(separator: ", ")) }
@@ -30,6 +31,15 @@ extension Permissions {
                 lines.append("Prompt:    \(Text.plain(prompt["id"])) \(Text.plain(prompt["kind"])) (\(Text.plain(prompt["level"]))), open \(Text.age(prompt["created"]))")
             }
             return lines.joined(separator: "\n")
+        }
+
+        /// `denied (ACTIVITY_RECOGNITION, denied twice: don't ask again)`.
+        private static func motion(_ m: JSONValue) -> String {
+            var text = "\(Text.plain(m["status"])) (\(Text.plain(m["permission"]))"
+            if let denials = m["denials"]?.intValue, denials > 0 {
+                text += ", denied \(denials == 1 ? "once" : "twice")" + (m["dontAskAgain"]?.boolValue == true ? ": don't ask again" : "")
+            }
+            return text + ")"
         }
 
         private static func session(_ s: JSONValue) -> String {

@@ -46,4 +46,25 @@ struct MotionPromptFlowTests {
         }
         #expect(try app.call(Method.activityStart) == [:])
     }
+
+    @Test("AN42: two ACTIVITY_RECOGNITION denials survive kill -9: after the restart no dialog opens; sextantctl permissions explain says so")
+    func androidDenialsSurviveKillAN42() throws {
+        let daemon = try DaemonHarness(arguments: ["--platform", "android", "--android-api", "34"])
+        let app = try Self.app(daemon, [:])
+        let control = try daemon.control()
+        _ = try control.call(Method.watch, ["topics": ["prompt"]])
+        for _ in 1...2 {
+            let request = try app.send(Method.activityRequestAuthorization)
+            let prompt = try control.nextEvent(timeout: 10, description: "the ACTIVITY_RECOGNITION dialog") { $0.method == Event.prompt }
+            #expect(try daemon.ctl(["prompts", "answer", try #require(prompt.params["id"]?.stringValue), "dontAllow"]).status == 0)
+            #expect(try app.response(to: request)["status"] == "denied")
+        }
+        daemon.kill9()
+        try daemon.restart()
+        let reopened = try Self.app(daemon, [:])
+        #expect(try reopened.call(Method.activityRequestAuthorization)["status"] == "denied", "answered at once")
+        #expect(try daemon.control().call(Method.promptsList) == [], "AN42: still don't ask again after the restart")
+        let explained = try daemon.ctl(["permissions", "explain", Self.app])
+        #expect(explained.stdout.contains("Motion:    denied (ACTIVITY_RECOGNITION, denied twice: don't ask again)"), "\(explained.stdout)")
+    }
 }

@@ -45,11 +45,25 @@ struct HandTurnAndGaitTests {
         #expect(abs(quarter.y - (Self.g + GaitSynthesis.amplitude)) < 1e-9 && quarter.x == 0 && quarter.z == 0)
         gait.stretch(metres: 1.4, seconds: 1, bearing: 90)
         #expect(abs(gait.yawRate + .pi / 2) < 1e-12)
-        #expect((gait.rotationRate(gravity: up) - Vector3(0, -.pi / 2, 0)).length < 1e-12)
+        #expect((gait.rotationRate(gravity: up, sinceFix: 0.5) - Vector3(0, -.pi / 2, 0)).length < 1e-12)
         gait.stretch(metres: 1.4, seconds: 1, bearing: 90)
         #expect(gait.yawRate == 0)
-        gait.stretch(metres: 10, seconds: 1, bearing: 90)
-        let offFoot = gait.reading(at: 2_000_000_000, gravity: up)
-        #expect(gait.cadence == nil && offFoot == nil, "10 m/s is no walk")
+        gait.stretch(metres: 0.1, seconds: 1, bearing: 90)
+        let still = gait.reading(at: 2_000_000_000, gravity: up)
+        #expect(gait.cadence == nil && still == nil, "0.1 m/s is standing still")
+    }
+
+    @Test("A17: on wheels gravity alone and the route's yaw rate, for as long as the stretch that turned took; standing still nothing")
+    func routeOnWheelsA17() throws {
+        var ride = GaitSynthesis()
+        let up = Vector3(0, Self.g, 0)
+        ride.stretch(metres: 10, seconds: 1, bearing: 0)
+        #expect(ride.cadence == nil && ride.onWheels, "10 m/s is no walk")
+        #expect(ride.reading(at: 0, gravity: up) == up, "no bounce, no acceleration of the car")
+        ride.stretch(metres: 5, seconds: 0.5, bearing: 90)
+        #expect((ride.rotationRate(gravity: up, sinceFix: 0.49) - Vector3(0, -.pi, 0)).length < 1e-12, "90° right in 0.5 s")
+        #expect(ride.rotationRate(gravity: up, sinceFix: 0.5) == .zero, "the turn lasted its stretch's 0.5 s: ∫ = −π/2")
+        ride.stretch(metres: 0.1, seconds: 1, bearing: 90)
+        #expect(!ride.moving && ride.reading(at: 1, gravity: up) == nil && ride.rotationRate(gravity: up, sinceFix: 0) == .zero)
     }
 }

@@ -48,4 +48,28 @@ struct PermissionExplainTests {
         #expect(e["stored"]?["status"] == "authorizedAlways" && e["stored"]?["accuracy"] == "reduced", "\(e)")
         #expect(try await control.errorCode(Method.permissionsExplain, ["app": "no spaces allowed"]) == -32602)
     }
+
+    @Test("PF3, A11: the motion permission is explained: iOS's Motion & Fitness status; Android's ACTIVITY_RECOGNITION with its denials in a row (A15)")
+    func motionPermission() async throws {
+        let ios = try InProcessHub()
+        let iosControl = try await ios.connect(.control)
+        let before = try await iosControl.call(Method.permissionsExplain, ["app": .string(Self.app)])
+        #expect(before["motion"] == ["permission": "Motion & Fitness", "status": "notDetermined"], "\(before)")
+        _ = try await iosControl.call(Method.motionPermissionsSet, ["app": .string(Self.app), "status": "authorized"])
+        let set = try await iosControl.call(Method.permissionsExplain, ["app": .string(Self.app)])
+        #expect(set["motion"] == ["permission": "Motion & Fitness", "status": "authorized"], "\(set)")
+
+        let android = try InProcessHub { $0.platform = .android(api: 34) }
+        let control = try await android.connect(.control)
+        let app = try await android.connect(.app)
+        _ = try await app.call(Method.hello, ["app": .string(Self.app)])
+        for id in [100, 101] {
+            try await app.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"activity.requestAuthorization"}"#)
+            _ = try await control.call(Method.promptsAnswer, ["app": .string(Self.app), "kind": "androidActivityRecognition", "choice": "dontAllow"])
+            _ = try await app.response(to: .int(Int64(id)))
+            let e = try await control.call(Method.permissionsExplain, ["app": .string(Self.app)])
+            let denials: Int64 = id == 100 ? 1 : 2
+            #expect(e["motion"] == ["permission": "ACTIVITY_RECOGNITION", "status": "denied", "denials": .int(denials), "dontAskAgain": .bool(denials == 2)], "\(e)")
+        }
+    }
 }

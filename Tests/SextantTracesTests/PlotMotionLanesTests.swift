@@ -6,8 +6,8 @@ import SextantTraces
 import Testing
 
 /// Issue 40.7: `trace plot` draws a lane for each motion and environment kind a trace
-/// carries (gyroscope, pressure, light, proximity, recorded activity, and with it the steps
-/// the step counter banks, A7), and none for a kind it does not.
+/// carries (gyroscope, pressure, light, proximity, recorded activity), none for a kind it
+/// does not, and for any trace with fixes the steps the step counter banks (A7).
 @Suite("Trace plot: the motion kinds' lanes (issue 40.7)")
 struct PlotMotionLanesTests {
     static let motionNames = ["gyroscope", "pressure", "light", "proximity", "activity", "steps"]
@@ -46,10 +46,27 @@ struct PlotMotionLanesTests {
         #expect(texts.contains("near") && texts.contains("walking"), "the states written in their lanes: \(texts)")
     }
 
-    @Test("issue 40.7: a trace without motion samples has none of their lanes")
+    @Test("issue 40.7: a trace without motion samples has none of their lanes but the steps its fixes derive")
     func noMotionLanes() throws {
         let svg = try PlotLanesTests.plot(PlotLanesTests.compassWalk)
         let bold = Set(svg.texts.filter { $0.attributes["font-weight"] == "bold" }.map(\.text))
-        #expect(bold.isDisjoint(with: Self.motionNames), "\(bold.sorted())")
+        #expect(bold.intersection(Self.motionNames) == ["steps"], "\(bold.sorted())")
+        // Two fixes at one place: a still phone counts none (A7).
+        #expect(svg.texts.map(\.text).contains("0–0 steps"))
+    }
+
+    /// The walk of `walk` with its fixes alone: no activity recorded.
+    static var plainWalk: String {
+        walk.split(separator: "\n").filter { $0.contains("sextant") || $0.contains("location") }.joined(separator: "\n") + "\n"
+    }
+
+    @Test("A7: a trace with fixes and no recorded activity has the steps lane, derived from the fixes' speed by the step counter")
+    func derivedStepsWithoutActivityA7() throws {
+        let svg = try PlotLanesTests.plot(Self.plainWalk)
+        let bold = Set(svg.texts.filter { $0.attributes["font-weight"] == "bold" }.map(\.text))
+        #expect(bold.intersection(Self.motionNames) == ["steps"], "\(bold.sorted())")
+        // The same 19 steps as with the phone's word that it walks: steps come from the walk.
+        #expect(svg.texts.map(\.text).contains("1–19 steps"), "\(svg.texts.map(\.text))")
+        #expect(PlotLanesTests.vertices(svg, "motion-steps").count == 10, "a vertex a stretch")
     }
 }

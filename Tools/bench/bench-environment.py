@@ -13,14 +13,18 @@ starts after a warm-up replay. Two figures per case:
 Cases: nobody hears the sensors; one app streams both (`light.start`, `proximity.start`);
 the same for barometer samples and the altimeter (`altimeter.start`).
 The accelerometer's path is printed beside them from the same kind of run (its judge
-works whoever listens, RULES O1–O5).
+works whoever listens, RULES O1–O5). `route`: a drive's fixes with no motion sample, nobody
+hearing and one app streaming `deviceMotion` (RULES A17: the gait service then makes a
+gyroscope and gravity 50 Hz on the fixes' clock, fused and sent as `deviceMotion` events):
+per fix, the daemon's and `GaitService.fixSampled`'s.
 
-Usage: Tools/bench/bench-environment.py [--bin-dir .build/debug] [--samples N] [--cases environment,pressure,accel] [--smoke]
+Usage: Tools/bench/bench-environment.py [--bin-dir .build/debug] [--samples N] [--cases environment,pressure,accel,route] [--smoke]
 --smoke: 10 and 30 samples of the heard light and proximity only: checks that the counting runs.
 """
 
 import argparse
 import importlib.util
+import math
 import os
 import signal
 import subprocess
@@ -37,8 +41,21 @@ SPEED = 5
 WARM_UP = 20
 
 
+def route_fixes(samples):
+    """A drive at 15 m/s with no motion sample (A17), a fix each 50 Hz sample's time,
+    turning 3° a fix for ten fixes of every twenty: each fix a stretch, half of them a turn."""
+    north = east = course = 0.0
+    for i in range(samples):
+        yield f'"location":{{"lat":{48.85 + north / 111_194.93:.9f},"lon":{2.29 + east / 73_130.0:.9f},"hAcc":5}}'
+        if i % 20 < 10:
+            course += 3.0
+        north += 0.3 * math.cos(math.radians(course))
+        east += 0.3 * math.sin(math.radians(course))
+
+
 def make_trace(path, samples, kind):
     """`samples` readings at 50 Hz, each different from the one before."""
+    route = route_fixes(samples)
     with open(path, "w") as out:
         out.write('{"sextant":"trace","version":1,"start":"2026-03-01T08:00:00.000Z"}\n')
         for i in range(samples):
@@ -47,6 +64,8 @@ def make_trace(path, samples, kind):
                 body = f'"light":{{"lux":{100 + i % 2 * 50}}}' if i % 2 == 0 else f'"prox":{{"near":{i // 2 % 2}}}'
             elif kind == "pressure":
                 body = f'"pressure":{{"hPa":{1000 + i % 7 * 0.1:.1f}}}'
+            elif kind == "route":
+                body = next(route)
             else:
                 body = f'"accel":{{"x":0.{i % 9},"y":9.8,"z":0.1}}'
             out.write(f'{{"t":{t:.2f},{body}}}\n')
@@ -75,7 +94,8 @@ def run(counter, name, samples, kind, listening):
         if listening:
             app = cg.Lines(os.path.join(runtime, "app.sock"), deadline)
             cg.rpc(app.sock, "hello", {"app": "com.example.bench"}, 1)
-            methods = ((2, "altimeter.start"),) if kind == "pressure" else ((2, "light.start"), (3, "proximity.start"))
+            methods = {"pressure": ((2, "altimeter.start"),), "route": ((2, "deviceMotion.start"),)}.get(
+                kind, ((2, "light.start"), (3, "proximity.start")))
             for ident, method in methods:
                 cg.rpc(app.sock, method, None, ident)
                 app.until(lambda m, i=ident: m.get("id") == i)
@@ -91,7 +111,11 @@ def run(counter, name, samples, kind, listening):
     return counter.total(name, out), out
 
 
-SERVICES = {"environment": ("EnvironmentService", "18EnvironmentServiceC7reading"), "pressure": ("AltimeterService", "16AltimeterServiceC7reading")}
+SERVICES = {
+    "environment": ("EnvironmentService", "18EnvironmentServiceC7reading"), "pressure": ("AltimeterService", "16AltimeterServiceC7reading"),
+    # A17: the drive's fixes reach the gait service's fixSampled, which schedules the made-up readings.
+    "route": ("GaitService", "11GaitServiceC10fixSampled"),
+}
 
 
 def service_cost(out, kind):
@@ -107,7 +131,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin-dir", default=os.path.join(cg.ROOT, ".build", "debug"))
     parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--cases", default="environment,pressure,accel", help="which of environment, pressure, accel")
+    parser.add_argument("--cases", default="environment,pressure,accel", help="which of environment, pressure, accel, route")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one workload (bench-smoke.sh): the counting runs")
     args = parser.parse_args()
     n = 10 if args.smoke else args.samples
@@ -116,7 +140,8 @@ def main():
         print(f"binary {os.path.join(args.bin_dir, 'sextant')}, samples {n} and {3 * n}, speed {SPEED}")
         cases = (("light+prox, nobody hears", "environment", False), ("light+prox, one app streams both", "environment", True),
                  ("pressure, nobody hears", "pressure", False), ("pressure, one app streams the altimeter", "pressure", True),
-                 ("accel, nobody hears (the judge runs)", "accel", False))
+                 ("accel, nobody hears (the judge runs)", "accel", False),
+                 ("route, nobody hears (A17)", "route", False), ("route, one app streams deviceMotion (A17)", "route", True))
         if args.smoke:
             cases = cases[1:2]
         for label, kind, listening in (case for case in cases if case[1] in args.cases.split(",")):
@@ -126,7 +151,8 @@ def main():
             per_sample = (long - short) / (2 * n)
             line = f"{label:40s} daemon {per_sample:10.0f} instructions/sample"
             if kind in SERVICES:
-                line += f"   {SERVICES[kind][0]}.reading {service_cost(out, kind) / (3 * n):8.1f} instructions/sample"
+                entry = "fixSampled" if kind == "route" else "reading"
+                line += f"   {SERVICES[kind][0]}.{entry} {service_cost(out, kind) / (3 * n):8.1f} instructions/sample"
             print(line, flush=True)
 
 

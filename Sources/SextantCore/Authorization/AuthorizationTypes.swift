@@ -128,6 +128,8 @@ public enum AuthorizationEffect: Sendable, Equatable {
     case persistMotionPermission(app: String, MotionAuthorizationStatus?)
     /// An app's Motion & Fitness status changed: what it started may end, what waits may go on (A11–A16).
     case motionPermissionChanged(app: String)
+    /// Persist (or, with nil, delete) Android's ACTIVITY_RECOGNITION denials in a row (docs/platforms.md AN42).
+    case persistMotionDenials(app: String, Int?)
 }
 
 /// Why an app call was refused.

@@ -18,6 +18,16 @@ public struct PermissionExplanation: Sendable, Equatable {
     public var facets: [String: JSONValue]
     public var timers: [RunningTimer]
     public var prompts: [Prompt]
+    /// The app's motion permission (Motion & Fitness, ACTIVITY_RECOGNITION; A11–A15).
+    public var motion = MotionFacts(status: .notDetermined, denials: nil)
+
+    /// The motion permission as the platform holds it: the status, and on Android the
+    /// dialog's denials in a row (A15: two are "don't ask again"); nil on iOS, which asks once.
+    public struct MotionFacts: Sendable, Equatable {
+        public var status: MotionAuthorizationStatus
+        public var denials: Int?
+        public var dontAskAgain: Bool { (denials ?? 0) >= MotionPermissions.deniesBeforeFixed }
+    }
 
     /// One live session of the app.
     public struct SessionFacets: Sendable, Equatable {
@@ -72,10 +82,12 @@ extension AuthorizationEngine {
             ]
             timers = report.timers.map { .init(name: $0.name, session: $0.session, firesAt: $0.deadline) }
         }
-        return PermissionExplanation(
+        var explanation = PermissionExplanation(
             app: app, platform: platform, status: seen.status, accuracy: seen.accuracy, servicesEnabled: servicesEnabled,
             stored: permissions[app], sessions: own.map { Self.facets(of: $0.key, $0.value) }, facets: facets,
             timers: timers.sorted { ($0.firesAt, $0.name) < ($1.firesAt, $1.name) }, prompts: prompts.filter { $0.app == app })
+        explanation.motion = .init(status: motionStatus(of: app), denials: platform.androidAPI == nil ? nil : motionDenials(of: app))
+        return explanation
     }
 
     /// What an app without a live session would be told on opening one.

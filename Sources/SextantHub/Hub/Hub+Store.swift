@@ -64,6 +64,7 @@ extension Hub {
         case .persistAndroidPermission(let app, let entry): return .androidPermission(app: app, entry)
         case .persistIOSFacets(let app, let facets): return .iosFacets(app: app, facets)
         case .persistMotionPermission(let app, let status): return .motionPermission(app: app, status)
+        case .persistMotionDenials(let app, let denials): return .motionDenials(app: app, denials)
         default: return nil
         }
     }

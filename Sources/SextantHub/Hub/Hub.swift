@@ -314,7 +314,7 @@ public final class Hub {
                 broadcastToWatchers(Event.promptClosed, .object(params), app: prompt.app)
                 upgradePromptClosed(prompt, outcome)
                 services.conditionsChanged()
-            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets, .persistAndroidPermission, .persistMotionPermission:
+            case .persistPermission, .persistServicesEnabled, .persistPolicy, .persistIOSFacets, .persistAndroidPermission, .persistMotionPermission, .persistMotionDenials:
                 changes += Self.storeChange(effect).map { [$0] } ?? []
             case .servicesEnabledChanged(let enabled):
                 logger.info("Location Services switched \(enabled ? "on" : "off")")

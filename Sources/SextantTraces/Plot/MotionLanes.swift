@@ -4,9 +4,10 @@ import SextantProtocol
 
 /// The lanes of the motion and environment kinds a trace carries (issue 40.7): the
 /// gyroscope's rate, the pressure, the light as lines; proximity and the recorded activity
-/// as states; with recorded activities, the steps the step counter (RULES A7) banks over
-/// the trace's fixes, as a pedometer app would be told. A kind the trace does not carry
-/// has no lane, so a plot of a plain walk is drawn as before.
+/// as states; and, for any trace with two fixes, the steps the step counter (RULES A7) banks
+/// over the fixes' true speed, as the activity service derives them and a pedometer app
+/// would be told (recorded activity or none: the phone counts steps from the walk, not
+/// from the activity reported). A kind the trace does not carry has no lane.
 struct MotionLanes {
     /// A lane of numbers: a line from the smallest to the largest over the lane's height.
     struct Line {
@@ -62,10 +63,8 @@ struct MotionLanes {
         append(Self.pressureLane, pressure)
         append(Self.lightLane, light)
         if hasProximity { lanes.append((Self.proximityLane, .states(proximity.finish(at: trace.duration)))) }
-        if hasActivity {
-            lanes.append((Self.activityLane, .states(activity.finish(at: trace.duration))))
-            lanes.append((Self.stepsLane, .line(steps)))
-        }
+        if hasActivity { lanes.append((Self.activityLane, .states(activity.finish(at: trace.duration)))) }
+        append(Self.stepsLane, steps)
     }
 
     private mutating func append(_ name: String, _ line: Line) {

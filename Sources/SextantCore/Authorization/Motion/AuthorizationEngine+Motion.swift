@@ -7,13 +7,16 @@ import SextantProtocol
 public struct MotionPermissions: Sendable, Equatable {
     /// App id → its stored status; an app with none is `notDetermined`.
     public internal(set) var statuses: [String: MotionAuthorizationStatus] = [:]
-    /// Android: the dialog's denials in a row (A15); two mean "don't ask again". In memory:
-    /// a stored `denied` counts as one after a restart.
+    /// Android: the dialog's denials in a row (A15); two mean "don't ask again". Stored as
+    /// Android stores the permission's USER_SET and USER_FIXED flags (AN42).
     var denials: [String: Int] = [:]
 
-    public init(statuses: [String: MotionAuthorizationStatus] = [:]) {
+    /// `denials` as stored; a `denied` app without a count stored (a store from before AN42)
+    /// counts one.
+    public init(statuses: [String: MotionAuthorizationStatus] = [:], denials: [String: Int] = [:]) {
         self.statuses = statuses
-        for (app, status) in statuses where status == .denied { denials[app] = 1 }
+        for (app, status) in statuses where status == .denied { self.denials[app] = 1 }
+        for (app, count) in denials where count > 0 { self.denials[app] = count }
     }
 
     /// A15: Android asks no more after two denials in a row (as AN5).
@@ -30,6 +33,9 @@ extension AuthorizationEngine {
     }
 
     public func motionStatus(of app: String) -> MotionAuthorizationStatus { motion.statuses[app] ?? .notDetermined }
+
+    /// Android: the ACTIVITY_RECOGNITION dialog's denials in a row (A15).
+    public func motionDenials(of app: String) -> Int { motion.denials[app] ?? 0 }
 
     /// An app's first motion call (iOS: a start or a query; A13) or its explicit request
     /// (`activity.requestAuthorization`; Android's `requestPermissions`, A15): the status
@@ -84,15 +90,22 @@ extension AuthorizationEngine {
         let status: MotionAuthorizationStatus = choice == .allow ? .authorized : .denied
         var effects: [AuthorizationEffect] = [.promptClosed(prompt, .answered(choice, precise: true))]
         effects += storeMotion(app: prompt.app, status)
-        if choice == .dontAllow { motion.denials[prompt.app, default: 0] += 1 }
+        if choice == .dontAllow { effects += setMotionDenials(app: prompt.app, motionDenials(of: prompt.app) + 1) }
         return AnswerResult(prompt: prompt, choice: choice, authorization: nil, effects: effects)
     }
 
     /// `motionPermissions.set`: the status as Settings would set it; `notDetermined` forgets
     /// it (and Android's denials, as `pm clear-permission-flags`).
     public mutating func setMotionPermission(app: String, _ status: MotionAuthorizationStatus) -> [AuthorizationEffect] {
-        motion.denials[app] = status == .denied ? max(1, motion.denials[app] ?? 0) : nil
-        return storeMotion(app: app, status)
+        let denials = status == .denied ? max(1, motionDenials(of: app)) : 0
+        return storeMotion(app: app, status) + setMotionDenials(app: app, denials)
+    }
+
+    /// The denials in a row, stored with the status in one batch (AN42); nothing when unchanged.
+    private mutating func setMotionDenials(app: String, _ count: Int) -> [AuthorizationEffect] {
+        guard count != motionDenials(of: app) else { return [] }
+        motion.denials[app] = count > 0 ? count : nil
+        return [.persistMotionDenials(app: app, count > 0 ? count : nil)]
     }
 
     private mutating func storeMotion(app: String, _ status: MotionAuthorizationStatus) -> [AuthorizationEffect] {
@@ -101,6 +114,8 @@ extension AuthorizationEngine {
         return [.persistMotionPermission(app: app, stored), .motionPermissionChanged(app: app)]
     }
 
-    /// The statuses the store held at start (A11).
-    public mutating func loadMotionPermissions(_ stored: [String: MotionAuthorizationStatus]) { motion = MotionPermissions(statuses: stored) }
+    /// The statuses the store held at start (A11), and Android's denials (AN42).
+    public mutating func loadMotionPermissions(_ stored: [String: MotionAuthorizationStatus], denials: [String: Int] = [:]) {
+        motion = MotionPermissions(statuses: stored, denials: denials)
+    }
 }

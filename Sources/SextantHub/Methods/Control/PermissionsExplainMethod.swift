@@ -24,7 +24,22 @@ struct PermissionsExplainMethod: RPCMethod {
             "prompts": .array(explanation.prompts.map(\.json)),
         ]
         members["uid"] = hub.stored.owners[app].map { .int(Int64($0)) } ?? .null
+        members["motion"] = Self.json(explanation.motion, platform: explanation.platform)
         return .result(.object(members))
+    }
+
+    /// The motion permission (A11–A15): its platform's name, the status, and on Android the
+    /// dialog's denials in a row and whether they are "don't ask again".
+    private static func json(_ motion: PermissionExplanation.MotionFacts, platform: DevicePlatform) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "permission": .string(platform.androidAPI == nil ? "Motion & Fitness" : "ACTIVITY_RECOGNITION"),
+            "status": .string(motion.status.rawValue),
+        ]
+        if let denials = motion.denials {
+            members["denials"] = .int(Int64(denials))
+            members["dontAskAgain"] = .bool(motion.dontAskAgain)
+        }
+        return .object(members)
     }
 
     private static func json(_ session: PermissionExplanation.SessionFacets, now: EngineTime) -> JSONValue {

@@ -37,16 +37,34 @@ final class ActivityService: PhoneService {
     private(set) var lastTime: Timestamp?
     /// Calls waiting for a Motion & Fitness prompt (A13, A15): MotionAuthorizationFlow.swift.
     var waiters: [MotionWaiter] = []
+    /// Activity subscribers an update did not reach (suspended, I15): each gets the latest
+    /// once it may hear again (I16).
+    private var missedActivity: Set<SessionID> = []
 
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
         // A11: the statuses are decisions the authorization engine holds beside location's.
-        hub.applyDecision { $0.loadMotionPermissions(stored.motionPermissions) }
+        hub.applyDecision { $0.loadMotionPermissions(stored.motionPermissions, denials: stored.motionDenials) }
     }
 
     func holdsStored(_ app: String) -> Bool { hub.authorization.motion.statuses[app] != nil }
 
-    func conditionsChanged() { motionConditionsChanged() }
+    func conditionsChanged() {
+        motionConditionsChanged()
+        handMissedActivity()
+    }
+
+    /// I16: Core Motion hands an app resuming (to the foreground, or to running in the
+    /// background) the most recent activity update it missed while suspended.
+    private func handMissedActivity() {
+        guard !missedActivity.isEmpty else { return }
+        let listening = hub.sessions.subscribers(of: .activity)
+        missedActivity.formIntersection(listening.map(\.id))
+        for session in listening where missedActivity.contains(session.id) && hub.mayHearMotion(session, .activity) {
+            missedActivity.remove(session.id)
+            if let current { hub.publish(to: session, ActivityEvent(activity: current)) }
+        }
+    }
 
     var transitionSessions: [AppSession] { transitions.entries.map(\.session) }
     var pedometerSessions: [AppSession] { pedometers.entries.map(\.session) }
@@ -114,6 +132,7 @@ final class ActivityService: PhoneService {
     }
 
     func sessionClosed(_ session: AppSession) {
+        missedActivity.remove(session.id)
         transitions.remove(session)
         pedometers.remove(session)
         for waiter in waiters where waiter.session === session {
@@ -155,8 +174,11 @@ final class ActivityService: PhoneService {
         let listeners = hub.sessions.subscribers(of: .activity)
         guard !listeners.isEmpty else { return }
         let event = SharedEvent(ActivityEvent(activity: activity))
-        // AN40, I15: Play services reach a background app; a suspended iOS app hears nothing.
-        for session in listeners where hub.mayHearMotion(session, .activity) { hub.publish(to: session, event) }
+        // AN40, I15: Play services reach a background app; a suspended iOS app hears nothing
+        // now, and the latest when it resumes (I16).
+        for session in listeners {
+            if hub.mayHearMotion(session, .activity) { hub.publish(to: session, event) } else { missedActivity.insert(session.id) }
+        }
     }
 
     /// A6: each transition its subscribers asked for, its time on the device's monotonic

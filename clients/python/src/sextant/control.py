@@ -222,7 +222,9 @@ class Control(ControlTimeZone, ControlEnvironment, ControlClock):
     def explain_permissions(self, app: str) -> Dict[str, Any]:
         """``permissions.explain``: the app's whole authorization state (docs/platforms.md PF3):
         ``status``, ``accuracy``, ``stored``, ``sessions`` with their hidden facets, the
-        platform's ``facets``, ``timers`` (``name``, ``firesAt``, ``inSeconds``), ``prompts``."""
+        platform's ``facets``, ``timers`` (``name``, ``firesAt``, ``inSeconds``), ``prompts``,
+        ``motion`` (the Motion & Fitness or ACTIVITY_RECOGNITION status; Android's ``denials``,
+        ``dontAskAgain``)."""
         return self.call(wire.METHOD_PERMISSIONS_EXPLAIN, {"app": app})
 
     # Prompts
