@@ -43,11 +43,13 @@ print("\(label)\(path): \(bytes.count) bytes; load (parse + check + CRC) \(Strin
 var random = Sequence64()
 let anywhere = (0..<count).map { _ in (random.next() * 180 - 90, random.next() * 360 - 180) }
 // Within ~1 km of borders: Elvas–Badajoz (a river), Indiana's county lines, the Navajo Nation.
-let places = [(38.879, -7.033), (41.29, -86.62), (36.72, -110.25)]
-let borders = (0..<count).map { i in
-    (places[i % 3].0 + (random.next() - 0.5) * 0.02, places[i % 3].1 + (random.next() - 0.5) * 0.02)
+func near(_ lat: Double, _ lon: Double) -> [(Double, Double)] {
+    (0..<count).map { _ in (lat + (random.next() - 0.5) * 0.02, lon + (random.next() - 0.5) * 0.02) }
 }
-for (name, points) in [("random points", anywhere), ("within 1 km of three borders", borders)] {
+let sets = [("random points", anywhere), ("within 1 km of Elvas–Badajoz", near(38.879, -7.033)),
+            ("within 1 km of Knox–Plymouth, Indiana", near(41.3195, -86.468)),
+            ("within 1 km of Kayenta, the Navajo Nation", near(36.0885, -110.424))]
+for (name, points) in sets {
     let (ns, answered) = fastest(points.count) {
         var n = 0
         for (lat, lon) in points where table.zoneIndex(latitude: lat, longitude: lon) != nil { n += 1 }

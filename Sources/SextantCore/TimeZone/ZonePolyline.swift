@@ -81,7 +81,7 @@ struct ZonePolyline {
     }
 }
 
-/// Reads fields of up to 16 bits, lowest bits first, from `bytes` at a byte offset.
+/// Reads fields of up to 17 bits, lowest bits first, from `bytes` at a byte offset.
 struct BitReader {
     let bytes: [UInt8]
     var bit: Int
@@ -92,12 +92,19 @@ struct BitReader {
     }
 
     mutating func take(_ count: Int) -> Int {
-        var value = 0, got = 0
+        let at = bit >> 3, shift = bit & 7
+        bit += count
+        if at + 4 <= bytes.count {
+            // Up to 16 bits from any bit offset lie within the next 4 bytes: one read.
+            let word = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+            return word >> shift & (1 << count - 1)
+        }
+        var value = 0, got = 0, position = 8 * at + shift
         while got < count {
-            let shift = bit & 7, step = min(8 - shift, count - got)
-            value |= (Int(bytes[bit >> 3]) >> shift & (1 << step - 1)) << got
+            let offset = position & 7, step = min(8 - offset, count - got)
+            value |= (Int(bytes[position >> 3]) >> offset & (1 << step - 1)) << got
             got += step
-            bit += step
+            position += step
         }
         return value
     }
