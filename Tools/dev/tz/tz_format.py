@@ -11,8 +11,8 @@ follow the records.
 import struct
 import zlib
 
-from tz_chain import Polyline, convert_cell, delta_bits, left_of
-from tz_sample import COLS, ROWS, Chord, nautical_zone, unit_perimeter, chord_side
+from tz_chain import Polyline, Probe, convert_cell, delta_bits, left_of
+from tz_sample import CELLS_PER_DEGREE, COLS, ROWS, Chord, nautical_zone, unit_perimeter, chord_side
 
 MAGIC = b"SXTZ"
 VERSION = 3
@@ -36,7 +36,8 @@ def quantise(t):
 class CellEncoder:
     """One refined cell's blob."""
 
-    def __init__(self, root, zone_value):
+    def __init__(self, root, zone_value, probe=None):
+        self.probe = probe
         self.zone_value = zone_value
         self.palette = []
         self.collect(root)
@@ -59,7 +60,7 @@ class CellEncoder:
 
     def encode(self):
         p = len(self.palette)
-        self.root = convert_cell(self.root, code_bits(p), 8 * record_width(p))
+        self.root = convert_cell(self.root, code_bits(p), 8 * record_width(p), self.probe)
         if isinstance(self.root, (Chord, Polyline)):
             nodes, chords = [], [self.root]
         else:
@@ -175,7 +176,7 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
         return SEA if z == sampler.sea else z
     runs, row_offsets, row_refined, offsets, blob = [], [], [], [], bytearray()
     refined_total = 0
-    for row in grid:
+    for row_index, row in enumerate(grid):
         row_offsets.append(len(runs))
         row_refined.append(refined_total)
         previous, in_row = None, 0
@@ -184,7 +185,9 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
                 value = ABSENT if tree is None else zone_value(tree)
             else:
                 offsets.append(len(blob))
-                blob += CellEncoder(tree, zone_value).encode()
+                probe = Probe(sampler, -180 + col / CELLS_PER_DEGREE, -90 + row_index / CELLS_PER_DEGREE,
+                              1 / CELLS_PER_DEGREE)
+                blob += CellEncoder(tree, zone_value, probe).encode()
                 value = REFINED
                 in_row += 1
                 refined_total += 1
