@@ -22,7 +22,7 @@ enum ZoneTableBytes {
                 let word = Int(bytes[records + width * k]) | u16(bytes, records + width * k + 1) << 8
                 return word & 0xFFF == word >> 12
             }
-            if !polylines.isEmpty { return (slot, cell + u16(bytes, records + width * lines)) }
+            if !polylines.isEmpty { return (slot, records + width * lines) }
         }
         return nil
     }

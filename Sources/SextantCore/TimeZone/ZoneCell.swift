@@ -3,9 +3,8 @@
 /// index, `node` = the palette's size, `chord` = one more: a line leaf), 2 bits a code for a
 /// palette of two, else 4; before every eighth node the counts of node and line codes so far,
 /// so that a child's index is a count rather than a pointer; then its line leaves' records
-/// (3 bytes, 4 with more than two zones): a chord, or when both ends are equal, polyline k,
-/// whose offset from the cell's start is the k-th u16 after the records. A cell with no node
-/// is one line leaf.
+/// (3 bytes, 4 with more than two zones): a chord, or when both ends are equal, polyline k
+/// of those that follow the records in order. A cell with no node is one line leaf.
 struct ZoneCell {
     let paletteCount: Int
     let nodeCount: Int
@@ -16,9 +15,8 @@ struct ZoneCell {
     let checkpoints: Int
     let chords: Int
     let chordWidth: Int
-    /// One past the records: the polylines' offsets (u16 each, from `start`) begin here.
+    /// One past the records: the polylines begin here.
     let recordsEnd: Int
-    let start: Int
 
     static let headerSize = 5
     static let edgeSteps = 1024   // chord ends: 10 bits an edge, 12 round the square
@@ -26,7 +24,6 @@ struct ZoneCell {
 
     /// Reads the cell's header at `offset`; its parts' places follow from the counts.
     init(_ bytes: [UInt8], at offset: Int) {
-        start = offset
         paletteCount = Int(bytes[offset])
         nodeCount = Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8
         chordCount = Int(bytes[offset + 3]) | Int(bytes[offset + 4]) << 8
@@ -105,10 +102,12 @@ struct ZoneCell {
         return (word & 0xFFF, word >> 12, sides.0, sides.1)
     }
 
-    /// Polyline k of the cell (its record's ends are both k).
+    /// Polyline k of the cell (its record's ends are both k): past the k before it, each
+    /// sized by its header (a cell's polylines are few; no offsets are stored).
     func polyline(_ bytes: [UInt8], _ k: Int) -> ZonePolyline {
-        let at = recordsEnd + 2 * k
-        return ZonePolyline(bytes, at: start + (Int(bytes[at]) | Int(bytes[at + 1]) << 8))
+        var line = ZonePolyline(bytes, at: recordsEnd)
+        for _ in 0..<k { line = ZonePolyline(bytes, at: line.end) }
+        return line
     }
 
     /// A leaf a border crosses: the zone on the point's side of the chord or polyline. x, y in 0…1.

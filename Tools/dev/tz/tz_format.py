@@ -5,8 +5,8 @@ Each refined cell is a blob: its palette of zones, its quadtree in breadth-first
 2- or 4-bit codes (a leaf's palette index, "node" or "line") with the counts of node and
 line codes before every eighth node (so a child's index is a count, not a pointer), and its
 line leaves at 3 or 4 bytes each: a chord (two ends round the leaf's edge) or, when both
-ends are equal, polyline number k of the cell (tz_chain.py), whose delta-coded vertices
-follow the records.
+ends are equal, polyline number k of the cell (tz_chain.py); the polylines' delta-coded
+vertices follow the records, one after another.
 """
 import struct
 import zlib
@@ -96,10 +96,6 @@ class CellEncoder:
             if p > 2:
                 out.append(left | right << 4)
         assert len(lines) < 4 * EDGE_STEPS, f"a cell holds {len(lines)} polylines"
-        at = len(out) + 2 * len(lines)
-        for line in lines:
-            out += struct.pack("<H", at)
-            at += len(line)
         for line in lines:
             out += line
         assert len(out) < 1 << 16, f"a cell of {len(out)} bytes"
@@ -141,6 +137,11 @@ def encode_polyline(grid, vertices):
         value |= field << shift
         shift += bits
     return bytes([len(vertices), k | w << 4]) + value.to_bytes((shift + 7) // 8, "little")
+
+
+def polyline_size(blob, at):
+    n, kw = blob[at], blob[at + 1]
+    return 2 + ((kw & 15) + 2 + 2 * (kw >> 4) * (n - 1) + 7) // 8
 
 
 def decode_polyline(blob, at):
@@ -288,10 +289,12 @@ class Table:
         left, right = (0, 1) if p <= 2 else (self.blob[at + 3] & 15, self.blob[at + 3] >> 4)
         a, b = word & 0xFFF, word >> 12
         if a == b:
-            # Polyline a: its offset (from the cell's start) follows the records.
+            # Polyline a: past the a polylines after the records.
             n = struct.unpack_from("<HH", self.blob, cell + 1)[1]
-            offset = struct.unpack_from("<H", self.blob, chords_at + width * n + 2 * a)[0]
-            grid, vertices = decode_polyline(self.blob, cell + offset)
+            at = chords_at + width * n
+            for _ in range(a):
+                at += polyline_size(self.blob, at)
+            grid, vertices = decode_polyline(self.blob, at)
             return palette[left if left_of(vertices, grid, x * grid, y * grid) else right]
         (ax, ay), (bx, by) = (unit_perimeter(v / EDGE_STEPS) for v in (a, b))
         return palette[left if chord_side(ax, ay, bx, by, x, y) else right]
