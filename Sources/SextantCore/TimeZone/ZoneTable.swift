@@ -3,7 +3,7 @@
 /// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
 /// ODbL-1.0); docs/timezone.md gives the format (version 3) and the error bound. The caller
 /// hands over the file's bytes (this type does no I/O) and they are read in place: a grid of
-/// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone or a chord
+/// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone, a chord or a polyline
 /// where a border crosses them. The sea is one value: its zone, Etc/GMT±N, is computed from
 /// the longitude (`NauticalZone`).
 public struct ZoneTable: Sendable {
