@@ -73,6 +73,34 @@ import Testing
         #expect(refusal(bytes) == .unsupportedVersion(1))
     }
 
+    /// Format 2 (chord leaves only, 4.16 MB) is refused by number: format 3's records with
+    /// equal ends are polylines, which format 2 would misread as chords.
+    @Test func refusesFormatTwo() {
+        var bytes = ZoneFixtures.tableBytes
+        bytes[4] = 2
+        Self.resealChecksum(&bytes)
+        #expect(refusal(bytes) == .unsupportedVersion(2))
+    }
+
+    /// The test table holds polyline leaves (format 3), and one that is not whole — fewer
+    /// than two vertices, or a vertex outside its leaf — is refused at load, naming its cell.
+    @Test func refusesABrokenPolyline() {
+        guard let (slot, line) = ZoneTableBytes.firstPolyline(ZoneFixtures.tableBytes) else {
+            Issue.record("the test table holds no polyline leaf")
+            return
+        }
+        for damage in [(0, UInt8(1)), (1, UInt8(0x00))] {
+            var bytes = ZoneFixtures.tableBytes
+            bytes[line + damage.0] = damage.1
+            Self.resealChecksum(&bytes)
+            guard case .badStructure(let what) = refusal(bytes) else {
+                Issue.record("not refused for its structure: \(String(describing: refusal(bytes)))")
+                continue
+            }
+            #expect(what.hasPrefix("cell \(slot) polyline 0 "), "\(what)")
+        }
+    }
+
     /// A cell whose codes claim more nodes than it holds (a walk would leave the cell) is
     /// refused at load even with a good checksum, naming the cell.
     @Test func refusesACellThatPointsOutside() {
@@ -93,7 +121,7 @@ import Testing
     }
 
     /// The first refined cell with at least that many nodes: its number and where it starts
-    /// (docs/timezone.md, format 2).
+    /// (docs/timezone.md, format 3).
     static func firstCell(_ bytes: [UInt8], nodesAtLeast: Int) -> (Int, Int) {
         func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         var at = 40

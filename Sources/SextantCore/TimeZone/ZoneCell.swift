@@ -1,9 +1,10 @@
-/// One refined cell of a version-2 table, read in place (docs/timezone.md): a palette of
+/// One refined cell of a version-3 table, read in place (docs/timezone.md): a palette of
 /// zones; its quadtree's nodes in breadth-first order, four codes each (a leaf's palette
-/// index, `node` = the palette's size, `chord` = one more), 2 bits a code for a palette of
-/// two, else 4; before every eighth node the counts of node and chord codes so far, so that
-/// a child's index is a count rather than a pointer; then its chord leaves (3 bytes, 4 with
-/// more than two zones). A cell with no node is one chord leaf.
+/// index, `node` = the palette's size, `chord` = one more: a line leaf), 2 bits a code for a
+/// palette of two, else 4; before every eighth node the counts of node and line codes so far,
+/// so that a child's index is a count rather than a pointer; then its line leaves' records
+/// (3 bytes, 4 with more than two zones): a chord, or when both ends are equal, polyline k
+/// of those that follow the records in order. A cell with no node is one line leaf.
 struct ZoneCell {
     let paletteCount: Int
     let nodeCount: Int
@@ -14,8 +15,8 @@ struct ZoneCell {
     let checkpoints: Int
     let chords: Int
     let chordWidth: Int
-    /// One past the cell's last byte.
-    let end: Int
+    /// One past the records: the polylines begin here.
+    let recordsEnd: Int
 
     static let headerSize = 5
     static let edgeSteps = 1024   // chord ends: 10 bits an edge, 12 round the square
@@ -32,7 +33,7 @@ struct ZoneCell {
         checkpoints = codes + (4 * nodeCount * bits + 7) / 8
         chords = checkpoints + 4 * ((4 * nodeCount + Self.group - 1) / Self.group)
         chordWidth = paletteCount <= 2 ? 3 : 4
-        end = chords + chordWidth * chordCount
+        recordsEnd = chords + chordWidth * chordCount
     }
 
     var nodeCode: Int { paletteCount }
@@ -101,9 +102,20 @@ struct ZoneCell {
         return (word & 0xFFF, word >> 12, sides.0, sides.1)
     }
 
-    /// A leaf a border crosses: the zone on the point's side of the chord. x, y in 0…1.
+    /// Polyline k of the cell (its record's ends are both k): past the k before it, each
+    /// sized by its header (a cell's polylines are few; no offsets are stored).
+    func polyline(_ bytes: [UInt8], _ k: Int) -> ZonePolyline {
+        var line = ZonePolyline(bytes, at: recordsEnd)
+        for _ in 0..<k { line = ZonePolyline(bytes, at: line.end) }
+        return line
+    }
+
+    /// A leaf a border crosses: the zone on the point's side of the chord or polyline. x, y in 0…1.
     func chordZone(_ bytes: [UInt8], _ k: Int, x: Double, y: Double) -> UInt16 {
         let chord = chord(bytes, k)
+        if chord.a == chord.b {
+            return paletteValue(bytes, polyline(bytes, chord.a).isLeft(bytes, x: x, y: y) ? chord.left : chord.right)
+        }
         let (x1, y1) = Self.perimeterPoint(chord.a), (x2, y2) = Self.perimeterPoint(chord.b)
         let side = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
         return paletteValue(bytes, side >= 0 ? chord.left : chord.right)

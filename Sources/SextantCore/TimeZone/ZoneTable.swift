@@ -1,9 +1,9 @@
 /// The offline time-zone boundary table: which IANA zone holds a point, without the network.
 ///
 /// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
-/// ODbL-1.0); docs/timezone.md gives the format (version 2) and the error bound. The caller
+/// ODbL-1.0); docs/timezone.md gives the format (version 3) and the error bound. The caller
 /// hands over the file's bytes (this type does no I/O) and they are read in place: a grid of
-/// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone or a chord
+/// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone, a chord or a polyline
 /// where a border crosses them. The sea is one value: its zone, Etc/GMT±N, is computed from
 /// the longitude (`NauticalZone`).
 public struct ZoneTable: Sendable {
@@ -118,7 +118,7 @@ public struct ZoneTable: Sendable {
     }
 }
 
-/// Where each part of a version-2 table starts, in bytes from the file's start.
+/// Where each part of a version-3 table starts, in bytes from the file's start.
 struct ZoneTableLayout: Sendable {
     let rowRuns: Int, runs: Int, rowRefined: Int, cellOffsets: Int, blob: Int
     let runCount: Int, refinedCount: Int, blobCount: Int

@@ -59,11 +59,12 @@ struct ZoneTableCheck {
 
     /// The cell's parts fill its bytes exactly; every code is known; the checkpoints are the
     /// counts; every node's child lies after it (so a walk ends); every chord is the cell's
-    /// and names palette entries; every palette entry is a zone or the sea.
+    /// and names palette entries; every polyline is whole (ZonePolylineCheck); every palette
+    /// entry is a zone or the sea.
     private func checkCell(_ slot: Int) throws {
         let start = layout.blob + cellOffset(slot), end = layout.blob + cellOffset(slot + 1)
         let cell = ZoneCell(bytes, at: start)
-        guard (1...14).contains(cell.paletteCount), cell.end == end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
+        guard (1...14).contains(cell.paletteCount), cell.recordsEnd <= end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
         for k in 0..<cell.paletteCount {
             let value = cell.paletteValue(bytes, k)
             guard Int(value) < table.zoneNames.count || value == ZoneTable.sea else { throw fail("cell \(slot) palette names zone \(value)") }
@@ -86,11 +87,17 @@ struct ZoneTableCheck {
         guard (nodes, cell.chordCount) == expected else {
             throw fail("cell \(slot) has \(cell.nodeCount) nodes and \(cell.chordCount) chords, its codes \(nodes + 1) and \(chords)")
         }
+        var polylines = 0
         for k in 0..<cell.chordCount {
             let chord = cell.chord(bytes, k)
             guard chord.left < cell.paletteCount, chord.right >= 0, chord.right < cell.paletteCount else {
                 throw fail("cell \(slot) chord \(k) names palette entries \(chord.left), \(chord.right) of \(cell.paletteCount)")
             }
+            if chord.a == chord.b {
+                guard chord.a == polylines else { throw fail("cell \(slot) chord \(k) names polyline \(chord.a), not \(polylines)") }
+                polylines += 1
+            }
         }
+        try ZonePolylineCheck(bytes: bytes, cell: cell, end: end, count: polylines).run { fail("cell \(slot) \($0)") }
     }
 }

@@ -90,10 +90,10 @@ enum CRC32 {
     }
 }
 
-/// The fixed part at the start of a table (docs/timezone.md, format version 2).
+/// The fixed part at the start of a table (docs/timezone.md, format version 3).
 struct ZoneTableHeader {
     static let size = 40
-    static let version: UInt16 = 2
+    static let version: UInt16 = 3
     var cellsPerDegree: Int
     var landDepth: Int
     var seaDepth: Int

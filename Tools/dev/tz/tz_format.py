@@ -1,18 +1,21 @@
-"""The table's bytes (format version 2, docs/timezone.md): writing them, and a reader
+"""The table's bytes (format version 3, docs/timezone.md): writing them, and a reader
 independent of the Swift one (for measure-error.py).
 
 Each refined cell is a blob: its palette of zones, its quadtree in breadth-first order as
-2- or 4-bit codes (a leaf's palette index, "node" or "chord") with the counts of node and
-chord codes before every eighth node (so a child's index is a count, not a pointer), and its
-chord leaves at 3 or 4 bytes.
+2- or 4-bit codes (a leaf's palette index, "node" or "line") with the counts of node and
+line codes before every eighth node (so a child's index is a count, not a pointer), and its
+line leaves at 3 or 4 bytes each: a chord (two ends round the leaf's edge) or, when both
+ends are equal, polyline number k of the cell (tz_chain.py); the polylines' delta-coded
+vertices follow the records, one after another.
 """
 import struct
 import zlib
 
-from tz_sample import COLS, ROWS, Chord, nautical_zone, unit_perimeter, chord_side
+from tz_chain import Polyline, Probe, convert_cell, delta_bits, left_of
+from tz_sample import CELLS_PER_DEGREE, COLS, ROWS, Chord, nautical_zone, unit_perimeter, chord_side
 
 MAGIC = b"SXTZ"
-VERSION = 2
+VERSION = 3
 SEA = 0x7FFD
 ABSENT = 0x7FFE
 REFINED = 0x8000        # | the run's first refined cell's rank in its row
@@ -33,7 +36,8 @@ def quantise(t):
 class CellEncoder:
     """One refined cell's blob."""
 
-    def __init__(self, root, zone_value):
+    def __init__(self, root, zone_value, probe=None):
+        self.probe = probe
         self.zone_value = zone_value
         self.palette = []
         self.collect(root)
@@ -42,7 +46,7 @@ class CellEncoder:
         self.root = root
 
     def collect(self, tree):
-        if isinstance(tree, Chord):
+        if isinstance(tree, (Chord, Polyline)):
             zones = [tree.left, tree.right]
         elif isinstance(tree, tuple):
             for child in tree:
@@ -56,7 +60,8 @@ class CellEncoder:
 
     def encode(self):
         p = len(self.palette)
-        if isinstance(self.root, Chord):
+        self.root = convert_cell(self.root, code_bits(p), 8 * record_width(p), self.probe)
+        if isinstance(self.root, (Chord, Polyline)):
             nodes, chords = [], [self.root]
         else:
             nodes, chords = self.breadth_first()
@@ -71,14 +76,29 @@ class CellEncoder:
                 out += struct.pack("<HH", internal, chord)
             internal += c == p
             chord += c == p + 1
+        lines = []
         for ch in chords:
-            a, b, left, right = quantise(ch.a), quantise(ch.b), self.index[ch.left], self.index[ch.right]
-            if p <= 2 and left != 0:
-                # With two zones the chord runs so that the first is on its left.
-                a, b, left, right = b, a, right, left
+            left, right = self.index[ch.left], self.index[ch.right]
+            if isinstance(ch, Polyline):
+                vertices = ch.vertices
+                if p <= 2 and left != 0:
+                    # With two zones a line runs so that the first is on its left.
+                    vertices, left, right = vertices[::-1], right, left
+                a = b = len(lines)
+                lines.append(encode_polyline(ch.grid, vertices))
+            else:
+                a, b = quantise(ch.a), quantise(ch.b)
+                if p <= 2 and left != 0:
+                    a, b, left, right = b, a, right, left
+                if a == b:   # equal ends mark a polyline: a chord this short is nudged
+                    b = (b + 1) % (4 * EDGE_STEPS)
             out += struct.pack("<I", a | b << 12)[:3]
             if p > 2:
                 out.append(left | right << 4)
+        assert len(lines) < 4 * EDGE_STEPS, f"a cell holds {len(lines)} polylines"
+        for line in lines:
+            out += line
+        assert len(out) < 1 << 16, f"a cell of {len(out)} bytes"
         return bytes(out)
 
     def breadth_first(self):
@@ -86,7 +106,7 @@ class CellEncoder:
         while len(nodes) < len(queue):
             codes = []
             for child in queue[len(nodes)]:
-                if isinstance(child, Chord):
+                if isinstance(child, (Chord, Polyline)):
                     codes.append(p + 1)
                     chords.append(child)
                 elif isinstance(child, tuple):
@@ -96,6 +116,52 @@ class CellEncoder:
                     codes.append(self.index[child])
             nodes.append(codes)
         return nodes, chords
+
+
+def record_width(palette):
+    return 3 if palette <= 2 else 4
+
+
+def encode_polyline(grid, vertices):
+    """n, log2(grid) | delta bits << 4, then bits from the lowest: the first vertex's position
+    round the node's edge (log2(grid) + 2 bits), and each next vertex's dx, dy in two's
+    complement."""
+    from tz_chain import perimeter_position
+    k, w = grid.bit_length() - 1, delta_bits(vertices)
+    assert 2 <= len(vertices) <= 255 and 1 << k == grid and k <= 15 and w <= 15
+    fields = [(perimeter_position(*vertices[0], grid), k + 2)]
+    for (x1, y1), (x2, y2) in zip(vertices, vertices[1:]):
+        fields += [((x2 - x1) & ((1 << w) - 1), w), ((y2 - y1) & ((1 << w) - 1), w)]
+    value = shift = 0
+    for field, bits in fields:
+        value |= field << shift
+        shift += bits
+    return bytes([len(vertices), k | w << 4]) + value.to_bytes((shift + 7) // 8, "little")
+
+
+def polyline_size(blob, at):
+    n, kw = blob[at], blob[at + 1]
+    return 2 + ((kw & 15) + 2 + 2 * (kw >> 4) * (n - 1) + 7) // 8
+
+
+def decode_polyline(blob, at):
+    n, kw = blob[at], blob[at + 1]
+    k, w = kw & 15, kw >> 4
+    grid = 1 << k
+    size = (k + 2 + 2 * w * (n - 1) + 7) // 8
+    value = int.from_bytes(blob[at + 2:at + 2 + size], "little")
+    t = value & ((1 << (k + 2)) - 1)
+    value >>= k + 2
+    edge, f = divmod(t, grid)
+    x, y = [(f, 0), (grid, f), (grid - f, grid), (0, grid - f)][edge]
+    vertices = [(x, y)]
+    for _ in range(n - 1):
+        dx, dy = value & ((1 << w) - 1), (value >> w) & ((1 << w) - 1)
+        value >>= 2 * w
+        x += dx - (1 << w) if dx >> (w - 1) else dx
+        y += dy - (1 << w) if dy >> (w - 1) else dy
+        vertices.append((x, y))
+    return grid, vertices
 
 
 def pack_codes(codes, bits):
@@ -111,7 +177,7 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
         return SEA if z == sampler.sea else z
     runs, row_offsets, row_refined, offsets, blob = [], [], [], [], bytearray()
     refined_total = 0
-    for row in grid:
+    for row_index, row in enumerate(grid):
         row_offsets.append(len(runs))
         row_refined.append(refined_total)
         previous, in_row = None, 0
@@ -120,7 +186,9 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
                 value = ABSENT if tree is None else zone_value(tree)
             else:
                 offsets.append(len(blob))
-                blob += CellEncoder(tree, zone_value).encode()
+                probe = Probe(sampler, -180 + col / CELLS_PER_DEGREE, -90 + row_index / CELLS_PER_DEGREE,
+                              1 / CELLS_PER_DEGREE)
+                blob += CellEncoder(tree, zone_value, probe).encode()
                 value = REFINED
                 in_row += 1
                 refined_total += 1
@@ -148,7 +216,7 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
 
 
 class Table:
-    """Reads a version-2 table (no checks: the Swift reader's are the product's)."""
+    """Reads a version-3 table (no checks: the Swift reader's are the product's)."""
 
     def __init__(self, data):
         (_, version, self.per_degree, _, _, zones, runs, refined, blob, _, _, _) = struct.unpack_from("<4sHHBBHIIIHHI", data)
@@ -200,7 +268,7 @@ class Table:
             count = internal if kind == p else chord
             return count + sum(code(k) == kind for k in range(GROUP * g, e))
         if n == 0:
-            return self.chord(chords_at, 0, p, palette, x, y)
+            return self.chord(at, chords_at, 0, p, palette, x, y)
         node = 0
         while True:
             q = (x >= 0.5) + 2 * (y >= 0.5)
@@ -212,12 +280,21 @@ class Table:
             if c == p:
                 node = 1 + rank(e, p)
             else:
-                return self.chord(chords_at, rank(e, p + 1), p, palette, x, y)
+                return self.chord(at, chords_at, rank(e, p + 1), p, palette, x, y)
 
-    def chord(self, chords_at, k, p, palette, x, y):
-        width = 3 if p <= 2 else 4
+    def chord(self, cell, chords_at, k, p, palette, x, y):
+        width = record_width(p)
         at = chords_at + width * k
         word = int.from_bytes(self.blob[at:at + 3], "little")
         left, right = (0, 1) if p <= 2 else (self.blob[at + 3] & 15, self.blob[at + 3] >> 4)
-        (ax, ay), (bx, by) = (unit_perimeter((word >> s & 0xFFF) / EDGE_STEPS) for s in (0, 12))
+        a, b = word & 0xFFF, word >> 12
+        if a == b:
+            # Polyline a: past the a polylines after the records.
+            n = struct.unpack_from("<HH", self.blob, cell + 1)[1]
+            at = chords_at + width * n
+            for _ in range(a):
+                at += polyline_size(self.blob, at)
+            grid, vertices = decode_polyline(self.blob, at)
+            return palette[left if left_of(vertices, grid, x * grid, y * grid) else right]
+        (ax, ay), (bx, by) = (unit_perimeter(v / EDGE_STEPS) for v in (a, b))
         return palette[left if chord_side(ax, ay, bx, by, x, y) else right]

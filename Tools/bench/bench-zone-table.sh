@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The time-zone table's size, load time and lookup cost, before and after: builds the table
+# reader (Sources/SextantCore/TimeZone, without the follower) at REV and in the work tree with
+# swiftc -O, then runs each on its own world table in one run (bench-zone-table-main.swift).
+# Usage: Tools/bench/bench-zone-table.sh [REV]   (from the repository's root; REV: HEAD)
+set -euo pipefail
+rev="${1:-HEAD}"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+reader=(ZoneTable ZoneCell ZoneTableCheck ZoneTableFormat ZonePolyline)
+build() {   # $1: a directory holding the reader's files; $2: the binary
+    local files=()
+    for f in "${reader[@]}"; do [ -f "$1/$f.swift" ] && files+=("$1/$f.swift"); done
+    cp Tools/bench/bench-zone-table-main.swift "$1/main.swift"
+    swiftc -O -module-name ZoneBench -o "$2" "${files[@]}" "$1/main.swift"
+}
+mkdir -p "$out/before" "$out/after"
+for f in "${reader[@]}"; do
+    git show "$rev:Sources/SextantCore/TimeZone/$f.swift" > "$out/before/$f.swift" 2>/dev/null || rm -f "$out/before/$f.swift"
+done
+git show "$rev:Traces/tz/zones.sxtz" > "$out/before.sxtz"
+cp Sources/SextantCore/TimeZone/*.swift "$out/after/"
+rm -f "$out/after/ZoneFollower.swift" "$out/after/ZoneRules.swift"
+build "$out/before" "$out/bench-before"
+build "$out/after" "$out/bench-after"
+"$out/bench-before" "$out/before.sxtz" "before ($rev): "
+"$out/bench-after" Traces/tz/zones.sxtz "after (work tree): "
