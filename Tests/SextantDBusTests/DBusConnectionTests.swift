@@ -177,11 +177,13 @@ struct DBusConnectionTests {
         let left = Awaited<String>()
         let (connection, _) = try Self.serve(on: bus, held: held, left: left)
         defer { connection.stop() }
-        #expect(try gdbusCall(bus, Self.interface + ".Hold").status == 0)
+        let started = Date()
+        let hold = try gdbusCall(bus, Self.interface + ".Hold")
+        #expect(hold.status == 0, "gdbus call Hold, \(Date().timeIntervalSince(started)) s: \(hold.stderr)")
         let sender = try #require(held.wait())
         #expect(sender.hasPrefix(":"))
         // gdbus has exited: the bus says its name has no owner any more.
-        #expect(left.wait() == sender)
+        #expect(left.wait() == sender, "\(Date().timeIntervalSince(started)) s after the call")
     }
 
     @Test("issue 28.3: a NameOwnerChanged from a peer, sent to us alone, is not believed; the bus's own is")
