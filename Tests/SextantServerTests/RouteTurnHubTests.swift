@@ -28,7 +28,9 @@ struct RouteTurnHubTests {
     }
 
     /// The route replayed for 34 s to an app that calls `start`; its events and the hub's work.
-    static func replayed(speed: Double, start: String, _ params: [String: JSONValue]) async throws -> ([(method: String, params: JSONValue)], Duration) {
+    static func replayed(
+        speed: Double, start: String, _ params: [String: JSONValue], replaySpeed: JSONValue = 1, for seconds: Int64 = 34
+    ) async throws -> ([(method: String, params: JSONValue)], Duration) {
         let hub = try InProcessHub()
         let path = hub.directory + "/route.jsonl"
         try turningRoute(speed: speed).write(toFile: path, atomically: true, encoding: .utf8)
@@ -36,9 +38,9 @@ struct RouteTurnHubTests {
         let app = try await hub.connect(.app)
         _ = try await app.call(Method.hello, ["app": .string(Self.app)])
         _ = try await app.call(start, .object(params))
-        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": 1])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": replaySpeed])
         let started = ContinuousClock.now
-        await hub.advance(by: .seconds(34))
+        await hub.advance(by: .seconds(seconds))
         let elapsed = ContinuousClock.now - started
         return (try await app.drainEvents(), elapsed)
     }
@@ -53,8 +55,17 @@ struct RouteTurnHubTests {
 
     @Test("A17: a ridden (6 m/s) and a driven (15 m/s) quarter turn right: the gyroscope about the device's up integrates to −π/2, and the attitude's yaw turns by it", arguments: [6.0, 15.0])
     func routeTurnA17(speed: Double) async throws {
+        try await Self.checkQuarterTurn(speed: speed, replaySpeed: 1, for: 34)
+    }
+
+    @Test("A12, A17: replayed at 10× and at max, the same drive makes the same 50 Hz readings on the trace's clock and the same quarter turn", arguments: [JSONValue.int(10), JSONValue.string("max")])
+    func routeTurnAtEverySpeedA17(replaySpeed: JSONValue) async throws {
+        try await Self.checkQuarterTurn(speed: 15, replaySpeed: replaySpeed, for: 4)
+    }
+
+    static func checkQuarterTurn(speed: Double, replaySpeed: JSONValue, for seconds: Int64) async throws {
         let params: [String: JSONValue] = ["interval": 0, "referenceFrame": "gameRotationVector"]
-        let (events, elapsed) = try await Self.replayed(speed: speed, start: Method.deviceMotionStart, params)
+        let (events, elapsed) = try await Self.replayed(speed: speed, start: Method.deviceMotionStart, params, replaySpeed: replaySpeed, for: seconds)
         let motions = try events.filter { $0.method == Event.deviceMotion }.map { try WireDeviceMotion(json: $0.params) }
         let rated = motions.filter { $0.rotationRate != nil }
         #expect(rated.count > 1000, "a gyroscope reading each 20 ms: \(rated.count)")
@@ -73,7 +84,9 @@ struct RouteTurnHubTests {
         #expect(abs(yaw + Double.pi / 2) < tolerance, "the attitude turned \(yaw * 180 / Double.pi)°, the route −90°")
         let g = last.gravity
         #expect(abs(g.y - Acceleration.standardGravity) < 0.1, "upright in portrait, as the judge decided: \(g)")
-        print("A17 cost at \(speed) m/s: 34 s of route with a deviceMotion subscriber: \(rated.count) gyroscope readings, \(elapsed) of the hub's work")
+        let times = rated.map(\.time.nanoseconds)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 20_000_000 }, "every 20 ms of the trace's clock at \(replaySpeed)")
+        print("A17 cost at \(speed) m/s, replayed at \(replaySpeed): 34 s of route with a deviceMotion subscriber: \(rated.count) gyroscope readings, \(elapsed) of the hub's work")
     }
 
     @Test("A17: a drive heard only by the accelerometer's stream makes up nothing: gravity alone says nothing of a ride")
