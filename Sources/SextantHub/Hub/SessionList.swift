@@ -26,11 +26,10 @@ struct SessionList {
         if left * 2 > listed.count { compact(belongs) }
     }
 
-    /// The listed sessions that belong, in id order: the list dropped the others.
-    mutating func current(_ belongs: (AppSession) -> Bool) -> [AppSession] {
-        if left > 0 { compact(belongs) }
-        return listed
-    }
+    /// Whether some listed session left since the last `compact`: the list must drop
+    /// them before it is read. Asked first, so that reading a list nobody left (the
+    /// services ask on every fix) is a plain read.
+    var hasLeavers: Bool { left > 0 }
 
     /// Drops every listed session that no longer belongs (`belongs` is asked once each).
     mutating func compact(_ belongs: (AppSession) -> Bool) {

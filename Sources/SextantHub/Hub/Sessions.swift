@@ -139,7 +139,10 @@ final class SessionTable {
     subscript(id: SessionID) -> AppSession? { byID[id] }
 
     /// The open sessions, in opening order.
-    var ordered: [AppSession] { opened.current { visit($0).isOpen } }
+    var ordered: [AppSession] {
+        if opened.hasLeavers { opened.compact { visit($0).isOpen } }
+        return opened.listed
+    }
 
     var count: Int { byID.count }
 
@@ -189,11 +192,21 @@ final class SessionTable {
     /// The sessions that subscribed to `topic`, in id order.
     func subscribers(of topic: AppTopic) -> [AppSession] {
         guard topic.index < byTopic.count else { return [] }
-        return byTopic[topic.index].current { stillSubscribed(visit($0), to: topic) }
+        dropLeavers(of: topic)
+        return byTopic[topic.index].listed
     }
 
-    /// Whether any session subscribed to `topic`.
-    func isHeard(_ topic: AppTopic) -> Bool { !subscribers(of: topic).isEmpty }
+    /// Whether any session subscribed to `topic` (asked on every fix: no array handed out).
+    func isHeard(_ topic: AppTopic) -> Bool {
+        guard topic.index < byTopic.count else { return false }
+        dropLeavers(of: topic)
+        return !byTopic[topic.index].listed.isEmpty
+    }
+
+    private func dropLeavers(of topic: AppTopic) {
+        guard byTopic[topic.index].hasLeavers else { return }
+        byTopic[topic.index].compact { stillSubscribed(visit($0), to: topic) }
+    }
 
     /// `session` hears `topic` from now on.
     func subscribe(_ session: AppSession, to topic: AppTopic) {
