@@ -17,6 +17,10 @@ of one more fix (or byte).
   is heard" wants small; (K = 10 less K = 0) / 10 is what one more listening app adds.
 - fix, 0 apps, 100 idle: the same with 100 apps connected that said `hello` and ask for
   nothing: what a connected app costs a fix it does not hear, which that rule wants nil.
+- session closed, 100-300 open: a private sextantd with 100, then 300 apps that said
+  `hello`, all hanging up, counted until a `session` watcher has heard every one end: what
+  one close costs. A close that visits every open session (closing N sessions O(N²), as at
+  shutdown or a device farm's churn) makes the figure grow with the sessions open.
 - NMEA byte: `sextantctl trace info LOG` on Traces/gpsd's logs concatenated once and
   three times; beside it, counted the same way on the same logs, its anchor: gpsd's
   `gpsdecode < LOG` (which also writes a JSON report a sentence, to /dev/null), and the
@@ -47,9 +51,10 @@ build a small preloaded sigsuspend that passes a copy is built with cc. The stat
 build needs none, and its counts are the only ones compared with the budget.
 
 Usage: Tools/bench/bench-callgrind.py [--bin-dir .build/release] [--check] [--record]
-                                      [--keep DIR] [--smoke]
+                                      [--keep DIR] [--smoke] [--closes]
 --keep DIR: keeps the callgrind.out files there (callgrind_annotate reads them).
 --smoke: tiny inputs against the debug build, no budget: checks that the counting runs.
+--closes: the "session closed" workload only, no budget (a debug build's figure).
 """
 
 import argparse
@@ -73,6 +78,9 @@ FIX_SIZES = (200, 600)
 FIX_APPS = (0, 1, 10)
 # Apps connected that hear no fix (hello only), for the "fix, 0 apps, N idle" workload.
 IDLE_APPS = 100
+# Sessions closed, for the "session closed" workload: a close that visits every open
+# session makes the longer run's closes dearer each, and the figure grows with them.
+CLOSE_SIZES = (100, 300)
 NMEA_COPIES = (1, 3)
 # --smoke: the debug build under callgrind is ten times as slow; one app, and the first
 # 20 kB of the logs.
@@ -378,6 +386,52 @@ def per_fix(counter, apps_count, sizes, idle=0):
     return (long - short) / (sizes[1] - sizes[0])
 
 
+def count_closes(counter, sessions):
+    """Instructions of a daemon closing `sessions` app sessions (each app said hello and
+    asks for nothing, then hangs up), counted from after they all opened to when a
+    watcher has heard every one end."""
+    name = f"close-{sessions}"
+    run = os.path.join(counter.work, name)
+    runtime = os.path.join(run, "run")
+    os.makedirs(run)
+    out, argv = counter.argv(name, [
+        "sextantd", "--runtime-dir", runtime, "--state-dir", os.path.join(run, "state"), "--no-gpsd", "--no-iio",
+        "--prompt-policy", "allowAlways", "--log-level", "warning", "--io-threads", "1"])
+    deadline = time.monotonic() + RUN_TIMEOUT
+    with open(os.path.join(run, "sextantd.log"), "w") as log:
+        daemon = subprocess.Popen(argv, env=counter.env, stderr=log)
+    try:
+        wait_for_sockets(daemon, runtime, deadline)
+        # A first app opened and closed: the runtime's caches fill before the count (see count_replay).
+        connect_idle_apps(runtime, 1, deadline)[0].sock.close()
+        idlers = connect_idle_apps(runtime, sessions, deadline)
+        control = Lines(os.path.join(runtime, "control.sock"), deadline)
+        rpc(control.sock, "watch", {"topics": ["session"]}, 1)
+        control.until(lambda m: m.get("id") == 1)
+        subprocess.run(["callgrind_control", "--zero", str(daemon.pid)], check=True, capture_output=True, timeout=RUN_TIMEOUT)
+        for app in idlers:
+            app.sock.close()
+        closed = set()
+        while len(closed) < sessions:
+            message = control.until(lambda m: m.get("method") == "session" and m["params"].get("change") == "closed")
+            closed.add(message["params"].get("session"))
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        try:
+            status = daemon.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            fail(f"{name}: sextantd did not stop on SIGTERM")
+    if status != 0:
+        fail(f"{name}: sextantd exited {status}; " + read_text(os.path.join(run, "sextantd.log"))[-2000:])
+    return counter.total(name, out)
+
+
+def per_close(counter, sizes):
+    short, long = (count_closes(counter, sessions) for sessions in sizes)
+    return (long - short) / (sizes[1] - sizes[0])
+
+
 # -- per NMEA byte ------------------------------------------------------------------------
 
 def gpsd_logs(limit):
@@ -468,10 +522,14 @@ def measure(counter, smoke):
         figures[f"fix, {apps_count} app{'' if apps_count == 1 else 's'}"] = per_fix(counter, apps_count, fix_sizes)
     if not smoke:
         figures[f"fix, 0 apps, {IDLE_APPS} idle"] = per_fix(counter, 0, fix_sizes, IDLE_APPS)
+        figures[CLOSE_WORKLOAD] = per_close(counter, CLOSE_SIZES)
     figures["NMEA byte"], anchors, nmea_sizes = per_nmea_byte(counter, copies, limit)
     sizes = (f"fixes: traces of {fix_sizes[0]} and {fix_sizes[1]} fixes replayed at speed {REPLAY_SPEED}; "
              f"NMEA: Traces/gpsd's logs x{copies[0]} and x{copies[1]}, {nmea_sizes[0]} and {nmea_sizes[1]} bytes")
     return figures, {"NMEA byte": anchors} if anchors else {}, sizes
+
+
+CLOSE_WORKLOAD = f"session closed, {CLOSE_SIZES[0]}-{CLOSE_SIZES[1]} open"
 
 
 def print_table(figures, anchors, sizes, budget, bin_dir, seconds, runs):
@@ -485,7 +543,8 @@ def print_table(figures, anchors, sizes, budget, bin_dir, seconds, runs):
             change = f"{reference:14,.1f}   {(measured - reference) / reference * 100:+.1f}%"
         else:
             change = f"{'-':>14}"
-        print(f"{workload + (' (per byte)' if 'NMEA' in workload else ' (per fix)'):28} {measured:14,.1f}   {change}")
+        unit = " (per byte)" if "NMEA" in workload else "" if workload == CLOSE_WORKLOAD else " (per fix)"
+        print(f"{workload + unit:28} {measured:14,.1f}   {change}")
     apps = sorted(int(w.split()[1]) for w in figures if w.startswith("fix, "))
     if len(apps) > 1 and apps[0] == 0 and apps[-1] > 1:
         most = apps[-1]
@@ -509,11 +568,14 @@ def main():
     parser.add_argument("--keep", default=None, help="a directory to keep the callgrind.out files in")
     parser.add_argument("--smoke", action="store_true", help="tiny inputs, the debug build, no budget")
     parser.add_argument("--diagnostics", action="store_true", help="each app also subscribes to diagnostics (no budget)")
+    parser.add_argument("--closes", action="store_true", help=f"only the '{CLOSE_WORKLOAD}' workload (no budget)")
     args = parser.parse_args()
     global DIAGNOSTICS
     DIAGNOSTICS = args.diagnostics
     if args.diagnostics and (args.check or args.record):
         parser.error("--diagnostics measures a variant: no --check or --record with it")
+    if args.closes and (args.check or args.record):
+        parser.error("--closes measures one workload: no --check or --record with it")
     if args.smoke and (args.check or args.record):
         parser.error("--smoke's figures mean nothing: no --check or --record with it")
     if shutil.which("valgrind") is None:
@@ -528,7 +590,10 @@ def main():
         if (args.check or args.record) and counter.dynamic_runtime:
             fail(f"{args.bin_dir}/sextant links the Swift runtime dynamically (a debug build): the references "
                  "are the static release build's (Tools/packaging/install.sh build)")
-        figures, anchors, sizes = measure(counter, args.smoke)
+        if args.closes:
+            figures, anchors, sizes = {CLOSE_WORKLOAD: per_close(counter, CLOSE_SIZES)}, {}, f"sessions: {CLOSE_SIZES[0]} and {CLOSE_SIZES[1]} closed"
+        else:
+            figures, anchors, sizes = measure(counter, args.smoke)
         budget = load_budget() if os.path.exists(BUDGET) and not args.smoke else None
         print_table(figures, anchors, sizes, budget, args.bin_dir, time.monotonic() - started, counter.runs)
         if any(value <= 0 for value in figures.values()):

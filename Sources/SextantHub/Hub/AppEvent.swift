@@ -74,6 +74,10 @@ package final class SharedEvent {
     private var line: ByteBuffer?
     /// The line in a chunk of lines shared between connections, once one asked for it.
     private var sharedRun: SharedLineRun?
+    /// Whether a watcher's topics take it, as of the watchers' generation `watchedAt`:
+    /// asked once for all its deliveries (``Hub/publish(to:_:)``).
+    private var watched = false
+    private var watchedAt = -1
 
     init(_ event: any AppEventKind) {
         self.event = event
@@ -87,6 +91,16 @@ package final class SharedEvent {
         let buffer = event.jsonRPCLine(allocator)
         line = buffer
         return buffer
+    }
+
+    /// Whether a watcher's topics take the event (whatever app it watches): the question
+    /// its deliveries would each ask the watchers otherwise.
+    func mayBeWatched(by watchers: WatcherTable) -> Bool {
+        if watchedAt != watchers.generation {
+            watchedAt = watchers.generation
+            watched = watchers.mayAdmit(event.method)
+        }
+        return watched
     }
 
     /// Where the line is in `chunks`: appended there once, for every connection.

@@ -229,7 +229,7 @@ extension Hub {
     /// A session of the app ended (or failed to open): with none left, a binding that was
     /// never stored is forgotten.
     func appSessionEnded(_ app: String) {
-        guard stored.owners.unwritten[app] != nil, !sessions.ordered.contains(where: { $0.app == app }) else { return }
+        guard stored.owners.unwritten[app] != nil, !sessions.hasSession(of: app) else { return }
         stored.owners.forgetUnwritten(app)
     }
 
@@ -269,7 +269,7 @@ extension Hub {
         for (app, uid) in bindings {
             switch result {
             case .success: stored.owners.confirm(app, as: uid)
-            case .failure: stored.owners.storingFailed(app, as: uid, live: sessions.ordered.contains { $0.app == app })
+            case .failure: stored.owners.storingFailed(app, as: uid, live: sessions.hasSession(of: app))
             }
         }
     }

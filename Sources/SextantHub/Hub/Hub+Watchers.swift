@@ -26,6 +26,16 @@ final class WatcherTable {
     /// Whether a watcher would see an event of `method` that went to no app.
     func admit(_ method: String) -> Bool { watchers.values.contains { $0.filter.admits(method, deliveredTo: nil) } }
 
+    /// Whether a watcher's topics take `method`, whatever app it concerns (a watcher of one
+    /// app among them).
+    func mayAdmit(_ method: String) -> Bool { watchers.values.contains { $0.filter.topics.isEmpty || $0.filter.topics.contains(method) } }
+
+    /// Whether a watcher would see an event of `method` about `app` that went (`delivered`)
+    /// or not to it.
+    func admit(_ method: String, app: String?, delivered: Bool) -> Bool {
+        watchers.values.contains { $0.filter.admits(method, deliveredTo: delivered ? app : nil) }
+    }
+
     /// Whether a watcher takes `location` events.
     var admitLocations: Bool { locations.isHeard(by: self) }
 }
@@ -53,12 +63,12 @@ struct WatcherInterest {
 extension Hub {
     /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
     /// says whether it went to that app (a watcher of one app sees only those). `params`
-    /// is built only when someone watches: every fix of a replay passes here.
+    /// is built only when a watcher takes it: every fix of a replay passes here.
     func broadcastToWatchers(
         _ method: String, _ params: @autoclosure () -> JSONValue, app: String? = nil, session: SessionID? = nil,
         kind: OutboundKind = .essential, delivered: Bool = false
     ) {
-        guard !watchers.isEmpty else { return }
+        guard !watchers.isEmpty, watchers.admit(method, app: app, delivered: delivered) else { return }
         var members = params().objectValue ?? [:]
         if let app { members["app"] = .string(app) }
         if let session { members["session"] = .int(Int64(session)) }

@@ -384,7 +384,7 @@ public final class Hub {
         settleOwedLocation(session)
         guard mayLeave(shared.topic, shared.isLocationDerived, shared.needsFullAccuracy, for: session) else { return }
         session.output.deliver(shared)
-        if !watchers.isEmpty {
+        if !watchers.isEmpty, shared.mayBeWatched(by: watchers) {
             broadcastToWatchers(
                 shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.outboundKind, delivered: true)
         }

@@ -31,6 +31,9 @@ package final class AppSession {
     fileprivate(set) var isOpen = true
     /// Whether it is in the table's list of location hearers (``SessionTable/locationHearers()``).
     fileprivate var listedAsLocationHearer = false
+    /// The topics whose lists hold it (``SessionTable/subscribers(of:)``): those it
+    /// subscribed to, and perhaps some it left that the list has not dropped yet.
+    fileprivate var listedTopics = TopicSet()
     /// What it declared for motion data at `hello` (docs/motion.md A14, docs/platforms.md AN41).
     var motionDeclaration = MotionDeclaration()
 
@@ -112,38 +115,62 @@ struct OnceWaiters {
 }
 
 /// The live app sessions: the one table of them, by id, in the order they opened and by
-/// the topics they hear. Changed only through the operations below.
+/// the topics they hear. Changed only through the operations below, each O(1) amortized
+/// but for a search by id (``SessionList``).
 final class SessionTable {
     private var byID: [SessionID: AppSession] = [:]
     /// Opening order, which is id order: events go to sessions in this order. Kept as a
     /// list so that publishing does not sort on every event.
-    private(set) var ordered: [AppSession] = []
+    private var opened = SessionList()
+    /// How many sessions each app has open: whether it has any, without a scan.
+    private var openByApp: [String: Int] = [:]
     /// The sessions subscribed to each topic (by its index), in id order: a sample reaches
     /// the sessions that asked for it without looking at the others.
-    private var byTopic: [[AppSession]] = []
+    private var byTopic: [SessionList] = []
     /// The sessions that started hearing locations (a stream, a `location.once` waiting), in
     /// id order, and perhaps some that stopped since: the fan-out's sweep takes these only,
     /// so that a session that asks for no location costs a fix nothing.
-    private var listedLocationHearers: [AppSession] = []
+    private var listedLocationHearers = SessionList()
     private var lastID: SessionID = 0
+    /// How many sessions the lists' upkeep has looked at (compacting, leaving): a test's
+    /// measure that it stays O(1) amortized a change.
+    private(set) var sessionsVisited = 0
 
     subscript(id: SessionID) -> AppSession? { byID[id] }
 
-    var count: Int { ordered.count }
+    /// The open sessions, in opening order.
+    var ordered: [AppSession] {
+        if opened.hasLeavers { opened.compact { visit($0).isOpen } }
+        return opened.listed
+    }
+
+    var count: Int { byID.count }
+
+    /// How many sessions the lists hold, some that left among them (a test's measure that
+    /// nothing left behind grows).
+    var sessionsListed: Int {
+        opened.listed.count + byTopic.reduce(0) { $0 + $1.listed.count } + listedLocationHearers.listed.count
+    }
+
+    /// Whether `app` has a session open.
+    func hasSession(of app: String) -> Bool { openByApp[app] != nil }
 
     func open(app: String, output: SessionOutput, interface: AppInterfaceOrientation) -> AppSession {
         lastID += 1
         let session = AppSession(id: lastID, app: app, output: output, interface: interface)
         byID[session.id] = session
-        ordered.append(session)
+        opened.insert(session)
+        openByApp[app, default: 0] += 1
         return session
     }
 
     func close(_ id: SessionID) -> AppSession? {
         guard let session = byID.removeValue(forKey: id) else { return nil }
         session.isOpen = false
-        ordered.removeAll { $0 === session }
+        opened.leave { visit($0).isOpen }
+        if let others = openByApp.removeValue(forKey: session.app), others > 1 { openByApp[session.app] = others - 1 }
         for topic in session.topics { unsubscribe(session, from: topic) }
+        if session.listedAsLocationHearer { listedLocationHearers.leave { stillHearsLocations(visit($0)) } }
         return session
     }
 
@@ -152,40 +179,65 @@ final class SessionTable {
     func startsHearingLocations(_ session: AppSession) {
         guard session.isOpen, !session.listedAsLocationHearer else { return }
         session.listedAsLocationHearer = true
-        let index = listedLocationHearers.partitioningIndex { $0.id > session.id }
-        listedLocationHearers.insert(session, at: index)
+        listedLocationHearers.insert(session)
     }
 
     /// The open sessions that hear locations now, in id order; those that stopped or ended
     /// leave the list here, where the cost is the hearers', not every session's.
     func locationHearers() -> [AppSession] {
-        listedLocationHearers.removeAll { session in
-            let hears = session.isOpen && (session.stream != nil || !session.onceWaiters.isEmpty)
-            if !hears { session.listedAsLocationHearer = false }
-            return !hears
-        }
-        return listedLocationHearers
+        listedLocationHearers.compact { stillHearsLocations(visit($0)) }
+        return listedLocationHearers.listed
     }
 
     /// The sessions that subscribed to `topic`, in id order.
     func subscribers(of topic: AppTopic) -> [AppSession] {
-        topic.index < byTopic.count ? byTopic[topic.index] : []
+        guard topic.index < byTopic.count else { return [] }
+        dropLeavers(of: topic)
+        return byTopic[topic.index].listed
     }
 
-    /// Whether any session subscribed to `topic`.
-    func isHeard(_ topic: AppTopic) -> Bool { !subscribers(of: topic).isEmpty }
+    /// Whether any session subscribed to `topic` (asked on every fix: no array handed out).
+    func isHeard(_ topic: AppTopic) -> Bool {
+        guard topic.index < byTopic.count else { return false }
+        dropLeavers(of: topic)
+        return !byTopic[topic.index].listed.isEmpty
+    }
+
+    private func dropLeavers(of topic: AppTopic) {
+        guard byTopic[topic.index].hasLeavers else { return }
+        byTopic[topic.index].compact { stillSubscribed(visit($0), to: topic) }
+    }
 
     /// `session` hears `topic` from now on.
     func subscribe(_ session: AppSession, to topic: AppTopic) {
         guard session.isOpen, session.topics.insert(topic) else { return }
-        while byTopic.count <= topic.index { byTopic.append([]) }
-        let index = byTopic[topic.index].partitioningIndex { $0.id > session.id }
-        byTopic[topic.index].insert(session, at: index)
+        while byTopic.count <= topic.index { byTopic.append(SessionList()) }
+        // One that left the topic and came back before the list dropped it is listed still.
+        if session.listedTopics.insert(topic) { byTopic[topic.index].insert(session) }
     }
 
     /// `session` no longer hears `topic`.
     func unsubscribe(_ session: AppSession, from topic: AppTopic) {
         guard session.topics.remove(topic) else { return }
-        byTopic[topic.index].removeAll { $0 === session }
+        byTopic[topic.index].leave { stillSubscribed(visit($0), to: topic) }
+    }
+
+    private func visit(_ session: AppSession) -> AppSession {
+        sessionsVisited += 1
+        return session
+    }
+
+    /// Whether a listed session stays in `topic`'s list; one that does not is unlisted.
+    private func stillSubscribed(_ session: AppSession, to topic: AppTopic) -> Bool {
+        let stays = session.isOpen && session.topics.contains(topic)
+        if !stays { _ = session.listedTopics.remove(topic) }
+        return stays
+    }
+
+    /// Whether a listed session stays in the location hearers' list; one that does not is unlisted.
+    private func stillHearsLocations(_ session: AppSession) -> Bool {
+        let stays = session.isOpen && (session.stream != nil || !session.onceWaiters.isEmpty)
+        if !stays { session.listedAsLocationHearer = false }
+        return stays
     }
 }
