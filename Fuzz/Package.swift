@@ -56,5 +56,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-gpsd-request",
             dependencies: ["CLibFuzzer", .product(name: "SextantGPSD", package: "Sextant"), .product(name: "SextantProtocol", package: "Sextant")]),
+        // A time-zone table file (--time-zone-table): the reader's checks at load, then lookups.
+        .executableTarget(
+            name: "fuzz-zone-table",
+            dependencies: ["CLibFuzzer", .product(name: "SextantCore", package: "Sextant")]),
     ]
 )

@@ -4,7 +4,7 @@
 #   Tools/ci/fuzz.sh [SECONDS_EACH] [TARGET...]     (default 60 s; every target)
 #
 # Targets: every folder Fuzz/Sources/fuzz-* (a parser of outside input each: JSON-RPC lines,
-# the trace formats, gpsd's lines, a gpsd client's requests, D-Bus messages). Builds Fuzz/ in release with
+# the trace formats, gpsd's lines, a gpsd client's requests, D-Bus messages, the time-zone table). Builds Fuzz/ in release with
 # -sanitize=fuzzer,address (into .build-fuzz/, apart from the root's .build), then runs
 # each target for SECONDS_EACH from hand-made seeds (Fuzz/Corpus/<target>), seeds taken
 # from Traces/, and the corpus earlier runs grew (.build-fuzz/corpus/<target>). A crash, leak, trap or timeout is kept
@@ -46,6 +46,8 @@ for chk in "$root"/Traces/gpsd/*.chk; do
     grep -m3 '"class":"TPV"' "$chk" | awk -v out="$seeds/fuzz-gpsd-report/$(basename "$chk" .log.chk)" '{ print > (out "-" NR) }'
 done
 head -40 "$root/Traces/demo-walk.jsonl" > "$seeds/fuzz-jsonl-trace/demo-walk.jsonl"
+mkdir -p "$seeds/fuzz-zone-table"
+cp "$root/Traces/tz/test-regions.sxtz" "$seeds/fuzz-zone-table/"
 mkdir -p "$seeds/fuzz-gnsslogger"
 for log in "$root"/Traces/gnsslogger/*.txt; do head -c 8192 "$log" > "$seeds/fuzz-gnsslogger/$(basename "$log")"; done
 
@@ -56,9 +58,12 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$crashes" "$seeds/$target"
     echo "fuzz.sh: $target for $seconds s"
     # -max_len: every parser works a line or a few at a time; 8 KiB reaches all of it
-    # quickly. -timeout: an input that takes 10 s is a hang. -rss_limit_mb: a leak.
+    # quickly, but for the zone table, a file whose smallest real one (the tests') is 30 KB.
+    # -timeout: an input that takes 10 s is a hang. -rss_limit_mb: a leak.
+    max_len=8192
+    [ "$target" = fuzz-zone-table ] && max_len=65536
     if ! "$scratch/release/$target" "$corpus" "$root/Fuzz/Corpus/$target" "$seeds/$target" \
-        -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$crashes/" -print_final_stats=1 2> "$scratch/$target.log"; then
         failed+=("$target")
         grep -E "ERROR|Fatal error|SUMMARY|artifact" "$scratch/$target.log" >&2 || tail -20 "$scratch/$target.log" >&2
