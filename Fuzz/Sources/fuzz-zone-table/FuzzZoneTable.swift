@@ -9,7 +9,7 @@ func fuzzZoneTable(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let header = 40, checksumAt = 28
     if bytes.count >= header {
-        let crc = ZlibCRC32.checksum(bytes[header...])
+        let crc = CRC32.checksum(bytes[header...])
         for i in 0..<4 { bytes[checksumAt + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
     }
     guard let table = try? ZoneTable(bytes: bytes) else { return 0 }
@@ -30,19 +30,4 @@ func fuzzZoneTable(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     return 0
-}
-
-/// zlib's CRC-32 (reflected, polynomial 0xEDB88320), as the table's header keeps it.
-enum ZlibCRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
-    }
 }

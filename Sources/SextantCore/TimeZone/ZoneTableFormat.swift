@@ -75,15 +75,16 @@ struct ByteReader {
     }
 }
 
-/// CRC-32 (IEEE 802.3, the one zlib's `crc32` computes), for the table's body.
-enum CRC32 {
+/// CRC-32 (IEEE 802.3, the one zlib's `crc32` computes), for the table's body; public for
+/// the fuzz target, which makes a mutated table's checksum right.
+public enum CRC32 {
     static let table: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
