@@ -29,7 +29,7 @@ final class ManualSensors {
     /// The device's wall clock (RULES C7): readings set by hand are taken on the device.
     private let wallTime: () -> Timestamp
     private let emit: (Sample) -> Void
-    private var tick: Scheduled<Void>?
+    private var tick: LoopTimer?
     /// In the order they were first held: each tick emits them in that order.
     private var holds: [Hold] = []
     /// A turn by hand under way (D7): the held accelerometer, gyroscope and field read it
@@ -130,7 +130,7 @@ final class ManualSensors {
     /// Ticks on a fixed grid from the last hold, so that a late tick does not push the rest.
     private func schedule(after previous: NIODeadline) {
         let due = previous + Self.interval
-        tick = eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
+        tick = eventLoop.timer(at: due) { [weak self] in
             guard let self, !self.holds.isEmpty else { return }
             self.emitHolds()
             if !self.holds.isEmpty { self.schedule(after: due) }

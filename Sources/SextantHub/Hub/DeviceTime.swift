@@ -20,7 +20,7 @@ final class DeviceTime {
     private struct Timer {
         let deadline: Int64
         let work: () -> Void
-        var task: Scheduled<Void>?
+        var task: LoopTimer?
     }
 
     init(eventLoop: EventLoop, hostNow: @escaping () -> EngineTime) {
@@ -71,7 +71,7 @@ final class DeviceTime {
         guard var timer = timers[id] else { return }
         timer.task?.cancel()
         let delay = max(0, timer.deadline.subtractingClamped(now.monotonic))
-        timer.task = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(delay)) { [weak self] in self?.fire(id) }
+        timer.task = eventLoop.timer(in: .nanoseconds(delay)) { [weak self] in self?.fire(id) }
         timers[id] = timer
     }
 

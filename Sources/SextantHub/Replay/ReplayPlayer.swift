@@ -25,7 +25,7 @@ final class ReplayPlayer {
     /// Counts `start`s: which replay a sample came from, for the recorder (a new replay's
     /// trace time says nothing of time passing).
     private(set) var run = 0
-    private var timer: Scheduled<Void>?
+    private var timer: LoopTimer?
     /// Bumped whenever the timers are cancelled: a turn asked of `LoopYield` before then
     /// (which cannot be cancelled) does nothing when it comes.
     private var turnTicket = 0
@@ -258,7 +258,7 @@ final class ReplayPlayer {
             afterPoll()
         } else {
             let current = generation
-            timer = hub.eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline.uptimeNanoseconds(UInt64(due))) { [self] in
+            timer = hub.eventLoop.timer(at: NIODeadline.uptimeNanoseconds(UInt64(due))) { [self] in
                 if generation == current { turn() }
             }
         }
@@ -274,7 +274,7 @@ final class ReplayPlayer {
         if schedule?.speed == .max {
             hub.loopYield.later(orAfter: Self.yieldTime, next)
         } else {
-            timer = hub.eventLoop.assumeIsolated().scheduleTask(in: Self.yieldTime, next)
+            timer = hub.eventLoop.timer(in: Self.yieldTime, next)
         }
     }
 
@@ -286,7 +286,7 @@ final class ReplayPlayer {
         waitingForRoom = true
         let current = generation
         // At most 1 s: by then a client that has read nothing no longer holds the replay.
-        timer = hub.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(1001)) { [self] in
+        timer = hub.eventLoop.timer(in: .milliseconds(1001)) { [self] in
             guard generation == current else { return }
             waitingForRoom = false
             turn()
