@@ -39,8 +39,8 @@ protocol PhoneService: AnyObject {
     /// A fix as its source gave it, before the GNSS profile and the rules (the sky made up
     /// beside it), called only while ``wantsFixes``.
     func fixSampled(_ truth: LocationFix, from source: SourceName)
-    /// A fix the rules decided, after its delivery to the sessions began, called only while
-    /// ``wantsFixes``.
+    /// A fix the rules decided, after its delivery to the sessions began, called when
+    /// ``wantsFixes`` said so as the same fix was sampled (it is asked once a fix).
     func fixDecided(_ fix: LocationFix)
     /// Whether anything (a session, a face, a watcher) hears what it decides from fixes now.
     var wantsFixes: Bool { get }
@@ -92,6 +92,8 @@ final class Services {
     /// Whether the fan-out answers a session's `location.once`s with the next fix (the iOS
     /// stream's); a platform provider answers its own. A stored flag: a delivery reads it.
     let fanOutAnswersOnce: Bool
+    /// The services that wanted the fix being decided (``fixDecided(_:)``).
+    private var fixHearers: [any PhoneService] = []
 
     init(hub: Hub, stored: StoreSnapshot, registry: [any PhoneService.Type] = ServiceRegistry.all) {
         all = registry.filter { $0.serves(hub.configuration.platform) }.map { $0.init(hub: hub, stored: stored) }
@@ -135,11 +137,17 @@ final class Services {
     }
 
     func fixSampled(_ truth: LocationFix, from source: SourceName) {
-        for service in all where service.wantsFixes { service.fixSampled(truth, from: source) }
+        fixHearers.removeAll(keepingCapacity: true)
+        for service in all where service.wantsFixes {
+            fixHearers.append(service)
+            service.fixSampled(truth, from: source)
+        }
     }
 
+    /// To the services that wanted the same fix as sampled (``fixSampled(_:from:)`` is
+    /// called first for every fix): ``PhoneService/wantsFixes`` is asked once a fix.
     func fixDecided(_ fix: LocationFix) {
-        for service in all where service.wantsFixes { service.fixDecided(fix) }
+        for service in fixHearers { service.fixDecided(fix) }
     }
 
     func sessionClosed(_ session: AppSession) {
