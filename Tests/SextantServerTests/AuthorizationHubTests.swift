@@ -21,11 +21,11 @@ struct AuthorizationHubTests {
         #expect(try await app.call(Method.authorizationRequest, ["level": "whenInUse"])["status"] == "authorizedWhenInUse")
         let listed = try await control.call(Method.permissionsList).arrayValue?.first
         #expect(listed?["allowOnce"] == true && listed?["status"] == "authorizedWhenInUse")
-        _ = try await app.drainEvents()
+        _ = try await app.settled()
 
         try await control.setState("com.example.once", "background")
         await hub.advance(by: .milliseconds(900))
-        let early = try await app.drainEvents()
+        let early = try await app.settled()
         #expect(early.isEmpty, "not before the limit: \(early)")
         await hub.advance(by: .milliseconds(200))
         #expect(try await app.drained(Event.authorization).map { $0["status"] } == ["notDetermined"])

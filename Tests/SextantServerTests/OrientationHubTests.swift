@@ -38,7 +38,7 @@ struct OrientationHubTests {
         #expect(hello["interfaceOrientation"] == "portrait", "O6: unknown counts as portrait")
 
         try await Self.rotate(hub, control, "landscapeLeft")
-        let first = try await app.drainEvents()
+        let first = try await app.settled()
         #expect(first.map(\.method) == [Event.deviceOrientation, Event.interfaceOrientation])
         #expect(first.first?.params["orientation"] == "landscapeLeft")
         #expect(first.first?.params["previous"] == "unknown", "O4: the first event's previous is unknown")
@@ -46,7 +46,7 @@ struct OrientationHubTests {
 
         // O7: a 180° turn moves the interface in one step.
         try await Self.rotate(hub, control, "landscapeRight")
-        let turned = try await app.drainEvents()
+        let turned = try await app.settled()
         #expect(turned.map(\.method) == [Event.deviceOrientation, Event.interfaceOrientation], "\(turned)")
         #expect(turned.first?.params["orientation"] == "landscapeRight")
         #expect(turned.last?.params == ["orientation": "landscapeLeft", "previous": "landscapeRight"])
@@ -58,7 +58,7 @@ struct OrientationHubTests {
     func faceUpByHand() async throws {
         let (hub, control, app, _) = try await Self.setUp()
         try await Self.rotate(hub, control, "faceUp")
-        let events = try await app.drainEvents()
+        let events = try await app.settled()
         #expect(events.map(\.method) == [Event.deviceOrientation], "no interface event: \(events.map(\.method))")
         #expect(events.first?.params["orientation"] == "faceUp")
         let decided = try #require(events.first?.params["time"]?.stringValue.flatMap { Timestamp(rfc3339: $0) })
@@ -73,7 +73,7 @@ struct OrientationHubTests {
         let g = 9.80665, tilt = 20.0 * .pi / 180
         _ = try await control.call(Method.deviceSet, ["acceleration": ["x": 0, "y": .double(-g * cos(tilt)), "z": .double(g * sin(tilt))]])
         await hub.advance(by: Self.settle)
-        let events = try await app.drainEvents()
+        let events = try await app.settled()
         // A phone does not show portraitUpsideDown: the interface stays where it was.
         #expect(events.map(\.method) == [Event.deviceOrientation], "\(events.map(\.method))")
         #expect(events.first?.params["orientation"] == "portraitUpsideDown")
@@ -86,7 +86,7 @@ struct OrientationHubTests {
         let (hub, control, app, _) = try await Self.setUp()
         #expect(try await app.call(Method.appUpdate, ["interfaceLocked": true])["interfaceOrientation"] == "portrait")
         try await Self.rotate(hub, control, "landscapeLeft")
-        #expect(try await app.drainEvents().map(\.method) == [Event.deviceOrientation])
+        #expect(try await app.settled().map(\.method) == [Event.deviceOrientation])
 
         let answer = try await app.call(Method.appUpdate, ["interfaceLocked": false])
         #expect(answer["interfaceOrientation"] == "landscapeRight")
@@ -99,7 +99,7 @@ struct OrientationHubTests {
         let (hub, control, app, _) = try await Self.setUp()
         _ = try await control.call(Method.deviceRotationLock, ["enabled": true])
         try await Self.rotate(hub, control, "landscapeRight")
-        #expect(try await app.drainEvents().map(\.method) == [Event.deviceOrientation])
+        #expect(try await app.settled().map(\.method) == [Event.deviceOrientation])
 
         // O9: a launch under the lock takes the device as portrait.
         let (late, lateHello) = try await hub.app("com.example.late", subscribe: [Method.orientationStart])
@@ -140,7 +140,7 @@ struct OrientationHubTests {
         _ = try await app.call(Method.appUpdate, ["state": "background"])
         try await Self.rotate(hub, control, "landscapeLeft")
         try await Self.rotate(hub, control, "landscapeRight")
-        #expect(try await app.drainEvents().map(\.method) == [Event.deviceOrientation, Event.deviceOrientation])
+        #expect(try await app.settled().map(\.method) == [Event.deviceOrientation, Event.deviceOrientation])
         #expect(try await app.call(Method.appUpdate, ["state": "foreground"])["interfaceOrientation"] == "landscapeLeft")
         #expect(try await app.drained(Event.interfaceOrientation) == [["orientation": "landscapeLeft", "previous": "portrait"]])
     }

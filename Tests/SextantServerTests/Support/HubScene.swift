@@ -46,8 +46,16 @@ extension TestClient {
         _ = try await call(Method.deviceSet, ["orientation": .string(orientation)])
     }
 
-    /// The params of the notifications named `method` written so far, the others dropped.
+    /// Every notification the hub wrote to this app session before a round trip on it (an
+    /// `authorization.get`): a connection's writes leave in order, and a fan-out's flush
+    /// is queued on the hub's loop before the request, so none can still be on its way.
+    func settled() async throws -> [(method: String, params: JSONValue)] {
+        _ = try await request(Method.authorizationGet)
+        return try await drainEvents()
+    }
+
+    /// The params of the notifications named `method` in ``settled()``, the others dropped.
     func drained(_ method: String) async throws -> [JSONValue] {
-        try await drainEvents().filter { $0.method == method }.map(\.params)
+        try await settled().filter { $0.method == method }.map(\.params)
     }
 }
