@@ -73,9 +73,7 @@ struct AuthorizationHubTests {
     @Test("L8: a when-in-use stream pauses in the background and resumes in the foreground")
     func whenInUsePausesInBackground() async throws {
         let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.walk")
-        let (app, _) = try await hub.app("com.example.walk", subscribe: [Method.locationStart])
+        let (control, app, _) = try await hub.grantedApp("com.example.walk", subscribe: [Method.locationStart])
         try await control.setLocation(10, 20)
         #expect(try await app.drained(Event.location).map { $0["lat"] } == [10])
         try await control.setState("com.example.walk", "background")
@@ -89,9 +87,7 @@ struct AuthorizationHubTests {
     @Test("L8: authorizedAlways keeps delivering in the background")
     func alwaysDeliversInBackground() async throws {
         let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.run", always: true)
-        let (app, _) = try await hub.app("com.example.run", state: "background", subscribe: [Method.locationStart])
+        let (control, app, _) = try await hub.grantedApp("com.example.run", always: true, state: "background", subscribe: [Method.locationStart])
         try await control.setLocation(1, 2)
         #expect(try await app.drained(Event.location).map { $0["lon"] } == [2])
     }

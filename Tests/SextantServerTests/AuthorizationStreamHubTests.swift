@@ -11,9 +11,7 @@ struct AuthorizationStreamHubTests {
     @Test("L7 L1: with Location Services off, location.start fails at once and raises one alert")
     func servicesOffAlert() async throws {
         let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.nav")
-        let (app, hello) = try await hub.app("com.example.nav")
+        let (control, app, hello) = try await hub.grantedApp("com.example.nav")
         #expect(hello["authorization"]?["status"] == "authorizedWhenInUse")
 
         _ = try await control.call(Method.servicesSet, ["enabled": false])
@@ -42,9 +40,7 @@ struct AuthorizationStreamHubTests {
     func revokeCutsOffAtOnce() async throws {
         let hub = try InProcessHub()
         let trace = try HubTimeTests.write(syntheticTrace(count: 1000, step: 0.01), in: hub, as: "fast.jsonl")
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.fast")
-        let (app, _) = try await hub.app("com.example.fast", subscribe: [Method.locationStart])
+        let (control, app, _) = try await hub.grantedApp("com.example.fast", subscribe: [Method.locationStart])
         _ = try await control.call(Method.replayStart, ["path": .string(trace), "speed": 2])
         await hub.advance(by: .seconds(1))  // 200 of the 1000 fixes
         #expect(try await app.drained(Event.location).count >= 150, "locations flow before the revoke")
@@ -58,9 +54,7 @@ struct AuthorizationStreamHubTests {
     @Test("L10: reduced accuracy is applied in the daemon: the cell's centre, hAcc ≥ 2000 m, no altitude/speed/course")
     func reducedAccuracy() async throws {
         let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.coarse", approximate: true)
-        let (app, hello) = try await hub.app("com.example.coarse", subscribe: [Method.locationStart])
+        let (control, app, hello) = try await hub.grantedApp("com.example.coarse", approximate: true, subscribe: [Method.locationStart])
         #expect(hello["authorization"]?["accuracy"] == "reduced")
         let truth = (lat: 48.85837, lon: 2.29448)
         try await control.setLocation(truth.lat, truth.lon, ["alt": 35, "speed": 1.4, "course": 90])
@@ -91,9 +85,7 @@ struct AuthorizationStreamHubTests {
     @Test("L11: distanceFilter skips fixes closer than the filter to the last one delivered")
     func distanceFilter() async throws {
         let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.filter")
-        let (app, _) = try await hub.app("com.example.filter")
+        let (control, app, _) = try await hub.grantedApp("com.example.filter")
         _ = try await app.call(Method.locationStart, ["distanceFilter": 100])
         // 0.0008° of latitude ≈ 89 m; 0.0010° ≈ 111 m.
         for lat in [50.0, 50.0008, 50.0010, 50.0018, 50.0021] { try await control.setLocation(lat, 8) }

@@ -12,9 +12,7 @@ struct ReplayHubTests {
     /// A hub, its control connection and an app granted and streaming locations.
     static func setUp() async throws -> (InProcessHub, TestClient, TestClient) {
         let hub = try InProcessHub()
-        let control = try await hub.connect(.control)
-        try await control.grant("com.example.replay")
-        let (app, _) = try await hub.app("com.example.replay", subscribe: [Method.locationStart])
+        let (control, app, _) = try await hub.grantedApp("com.example.replay", subscribe: [Method.locationStart])
         return (hub, control, app)
     }
 

@@ -16,6 +16,17 @@ extension InProcessHub {
         for method in subscribe { _ = try await app.call(method) }
         return (app, answer)
     }
+
+    /// A control connection, and an app session granted by it (`permissions grant`) before
+    /// its hello.
+    func grantedApp(
+        _ id: String, always: Bool = false, approximate: Bool = false, state: String = "foreground", subscribe: [String] = []
+    ) async throws -> (control: TestClient, app: TestClient, hello: JSONValue) {
+        let control = try await connect(.control)
+        try await control.grant(id, always: always, approximate: approximate)
+        let (app, hello) = try await app(id, state: state, subscribe: subscribe)
+        return (control, app, hello)
+    }
 }
 
 extension TestClient {
