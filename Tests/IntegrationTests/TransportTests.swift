@@ -1,6 +1,7 @@
 import Foundation
 import SextantClient
 import SextantProtocol
+import SextantTestSupport
 import Testing
 
 /// The wire: framing, errors and their precedence, the control socket's gate, slow clients.

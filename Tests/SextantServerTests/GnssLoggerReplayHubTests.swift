@@ -42,6 +42,27 @@ struct GnssLoggerReplayHubTests {
         #expect(try await played(["gnssProvider": "ANY"]).map { $0["lat"] } == [37.42, 37.43])
     }
 
+    @Test("Issue 23.1: the Pixel 7 recording replays; an app's first fix is the file's first GPS fix, at its UTC time")
+    func pixel7FirstFix() async throws {
+        let hub = try InProcessHub()
+        let recording = #filePath.components(separatedBy: "/Tests/")[0] + "/Traces/gnsslogger/pixel7-2023-stanford.txt"
+        let path = try HubTimeTests.write(try String(contentsOfFile: recording, encoding: .utf8), in: hub, as: "gnss_log_2023_11_07.txt")
+        let (control, app, _) = try await hub.grantedApp("com.example.gnss", subscribe: [Method.locationStart])
+        _ = try await control.call(Method.replayStart, ["path": .string(path), "speed": "max"])
+        var first: JSONValue?
+        while first == nil {
+            let message = try await app.nextMessage()
+            if message["method"] == .string(Event.location) { first = message["params"] }
+        }
+        // grep '^Fix,GPS,' pixel7-2023-stanford.txt | head -1:
+        // Fix,GPS,37.4265079783,-122.1737079613,23.67296474531974,0.0,4.2366138,,1699400582000,…,3.0,…
+        #expect(first?["lat"]?.doubleValue == 37.4265079783 && first?["lon"]?.doubleValue == -122.1737079613)
+        #expect(first?["alt"]?.doubleValue == 23.67296474531974 && first?["hAcc"]?.doubleValue == 4.2366138 && first?["vAcc"]?.doubleValue == 3.0)
+        #expect(first?["time"] == "2023-11-07T23:43:02.000Z")
+        // 1699401141957 − 1699400582000 ms: the first GPS fix to the last UncalMag row (issue 21.1).
+        #expect(try await control.call(Method.replayStatus)["duration"]?.doubleValue == 559.957)
+    }
+
     @Test("Issue 23.1: a gnssProvider that is none of auto, gps, flp, nlp, any is -32602 naming them")
     func badProvider() async throws {
         let hub = try InProcessHub()
