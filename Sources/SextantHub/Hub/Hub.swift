@@ -76,8 +76,10 @@ public final class Hub {
     /// Each socket's methods (`SocketMethods.swift`, and each service's).
     private(set) lazy var appMethods = MethodTable.appSocket(services.appMethods)
     private(set) lazy var controlMethods = MethodTable.controlSocket(services.controlMethods)
-    /// The phone's services (`ServiceRegistry`): what samples and fixes are routed to.
-    private(set) var services: Services!
+    /// The phone's services (`ServiceRegistry`): what samples and fixes are routed to. Set
+    /// once, in `init` (a `var` only because they are made with the hub): unchecked, as
+    /// every event published reads it and a checked access is a runtime call.
+    @exclusivity(unchecked) private(set) var services: Services!
 
     /// The faces the daemon registered (`register(_:)`), in that order.
     private(set) var faces: [any Face] = []

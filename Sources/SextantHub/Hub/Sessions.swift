@@ -18,8 +18,10 @@ package final class AppSession {
     fileprivate(set) var topics = TopicSet()
     /// What the service that hands out fixes keeps of it (``Services/SessionSlot``: its
     /// stream, its one-shot requests, its place in the fan-out): held here, as every
-    /// delivery reads it, not looked up.
-    var fixes = Services.SessionSlot()
+    /// delivery reads it, not looked up. Unchecked: a delivery reads and writes it several
+    /// times, each checked access a runtime call, and every access is on the hub's loop and
+    /// ends before the next begins (nothing it calls reaches back into the session).
+    @exclusivity(unchecked) var fixes = Services.SessionSlot()
     /// The authorization engine's answer for this session's locations (nil: none may
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
     var decidedAccuracy: LocationAccuracy?

@@ -25,7 +25,8 @@ extension LocationDelivery {
             fanOut.batching = false
             return continueSweep(limit: settings.sessionsPerTurn)
         }
-        fanOut.batching = hub.watchers.isEmpty && hub.sessions.ordered.allSatisfy(takesEveryFixAsItIs)
+        let hub = hub
+        fanOut.batching = watchers.isEmpty && hub.sessions.ordered.allSatisfy { takesEveryFixAsItIs($0, on: hub) }
     }
 
     /// The authorization engine is about to act: a batch ends, so that the fixes before
@@ -36,7 +37,7 @@ extension LocationDelivery {
 
     /// Whether `session` takes every fix as it is, or none: no `location.once` waits, and
     /// its stream, if any, is at full accuracy without a distance filter (L8, L10, L11).
-    private func takesEveryFixAsItIs(_ session: AppSession) -> Bool {
+    private func takesEveryFixAsItIs(_ session: AppSession, on hub: Hub) -> Bool {
         guard session.fixes.onceWaiters.isEmpty else { return false }
         guard let stream = session.fixes.stream else { return true }
         return hub.decidedAccuracy(of: session) == .full && stream.deliversEvery(.full)
@@ -44,10 +45,14 @@ extension LocationDelivery {
 
     /// Serves up to `limit` sessions of the sweep; schedules the rest in a later turn.
     private func continueSweep(limit: Int) {
-        var served = 0
+        // Most calls find no session owed anything (the replay's turns, a fix nobody hears).
+        guard let first = fanOut.nextOwed() else { return }
+        let hub = hub
+        deliverOwed(to: first, on: hub)
+        var served = 1
         while served < limit, let session = fanOut.nextOwed() {
             served += 1
-            deliverOwed(to: session)
+            deliverOwed(to: session, on: hub)
         }
         guard served == limit, !fanOut.continues else { return }
         // On the flush batcher's chain of turns, after the writes of this one have left.
@@ -68,20 +73,20 @@ extension LocationDelivery {
     @discardableResult
     func settle(_ session: AppSession) -> Bool {
         guard fanOut.owes(session) else { return false }
-        deliverOwed(to: session)
+        deliverOwed(to: session, on: hub)
         return true
     }
 
     /// The fixes `session` is owed, in order: with one decision when it takes every fix as
     /// it is (L8, L11: a full-accuracy stream without a distance filter and no
     /// `location.once` waiting), else fix by fix.
-    private func deliverOwed(to session: AppSession) {
+    private func deliverOwed(to session: AppSession, on hub: Hub) {
         let owed = fanOut.take(for: session)
-        if owed.count > 1, let last = owed.last, session.fixes.stream != nil, takesEveryFixAsItIs(session), hub.watchers.isEmpty {
+        if owed.count > 1, let last = owed.last, session.fixes.stream != nil, takesEveryFixAsItIs(session, on: hub), watchers.isEmpty {
             session.fixes.stream?.delivered(last.fix)
             for entry in owed { session.output.deliver(entry.event) }
             return
         }
-        for entry in owed { deliver(entry.fix, to: session, fullFix: entry.event) }
+        for entry in owed { deliver(entry.fix, to: session, fullFix: entry.event, on: hub) }
     }
 }

@@ -11,9 +11,12 @@ import SextantProtocol
 /// names none of this: it hands over the fixes, and calls the hooks below when a session
 /// opens, ends, or may no longer have locations.
 final class LocationDelivery {
-    /// The hub owns its services and outlives them. Not a checked `unowned`: each delivery
-    /// reads it several times, and a checked reference costs a retain and a release each.
+    /// The hub owns its services and outlives them. Each use of this reference retains the
+    /// hub (slowly: faces hold it weakly, so its count is in a side table), so the hot path
+    /// takes it once a sweep that serves someone, or a settle, and hands it down as an argument.
     unowned(unsafe) let hub: Hub
+    /// The hub's watchers (the same table for the hub's life), read on every fix.
+    let watchers: WatcherTable
     /// The fixes on their way to the sessions, across turns of the loop.
     let fanOut = LocationFanOut()
     /// The latest fix, its source, the GPS source's loss.
@@ -27,6 +30,7 @@ final class LocationDelivery {
 
     init(hub: Hub, answersOnce: Bool) {
         self.hub = hub
+        self.watchers = hub.watchers
         self.answersOnce = answersOnce
         self.settings = hub.configuration.services.location
     }
@@ -51,7 +55,7 @@ final class LocationDelivery {
         let lossEnds = state.loss != nil
         state.fixArrived(fix)
         if lossEnds { hub.services.conditionsChanged() }
-        if hub.watchersAdmit(&watched) { hub.broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor) }
+        if watched.isHeard(by: watchers) { hub.broadcastToWatchers(Event.location, fix.watchedJSON(truth: truth), kind: .sensor) }
         // A full fix is the same for every app: encoded once for all of them; it reaches
         // a bounded number of sessions per turn of the loop.
         join(fix, SharedEvent(LocationEvent(fix, .full)))
@@ -60,7 +64,10 @@ final class LocationDelivery {
     /// What one session gets of a fix, if anything. A session served reduced whose grid is
     /// still being written gets nothing now: it gets the newest fix once the grid is on disk
     /// (``gridCommitted(for:)``).
-    func deliver(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent? = nil) {
+    func deliver(_ fix: LocationFix, to session: AppSession) { deliver(fix, to: session, fullFix: nil, on: hub) }
+
+    /// The same, with the fix's shared full-accuracy event, on `hub` (taken once by the caller).
+    func deliver(_ fix: LocationFix, to session: AppSession, fullFix: SharedEvent?, on hub: Hub) {
         // A platform's provider answers its `location.once`s itself (AN35).
         guard session.fixes.stream != nil || (!session.fixes.onceWaiters.isEmpty && answersOnce) else { return }
         guard let granted = hub.decidedAccuracy(of: session) else { return }

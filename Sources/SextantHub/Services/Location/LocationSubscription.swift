@@ -19,7 +19,7 @@ struct LocationSubscription {
     var listed = false
 
     /// Whether it hears locations now: a stream, or a `location.once` waiting.
-    var hears: Bool { stream != nil || !onceWaiters.isEmpty }
+    @inline(__always) var hears: Bool { stream != nil || !onceWaiters.isEmpty }
     /// Whether an iOS stream runs (`apps.list`'s `streams`).
     var streams: Bool { stream != nil }
 }
