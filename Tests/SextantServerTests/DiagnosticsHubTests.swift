@@ -140,7 +140,7 @@ struct DiagnosticsHubTests {
     func testI13_gpsLossIsLocationUnavailable() async throws {
         let (setting, _) = try await Self.started(status: "authorizedWhenInUse")
         defer { withExtendedLifetime(setting) {} }
-        try await setting.hub.onLoop { $0.gpsSignal(.lost, from: .gpsd) }
+        try await setting.hub.onLoop { $0.services.fixes.gpsSignal(.lost, from: .gpsd) }
         #expect(try await Self.diagnostics(setting.app).map(Self.raised) == [["locationUnavailable"]])
         _ = try await setting.control.call(Method.deviceSet, ["location": ["lat": 48.0, "lon": 2.0, "hAcc": 5]])
         #expect(try await Self.diagnostics(setting.app).map(Self.raised) == [[]])

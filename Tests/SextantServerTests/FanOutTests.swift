@@ -153,7 +153,7 @@ struct FanOutTests {
 @Suite("Location fan-out decided across turns of the loop, in process", .timeLimit(.minutes(1)))
 struct LocationFanOutTests {
     private func makeHub() throws -> InProcessHub {
-        try InProcessHub { $0.locationsPerTurn = 2 }
+        try InProcessHub { $0.services.location.sessionsPerTurn = 2 }
     }
 
     @Test("A control request sent during a location fan-out is answered before the last apps' fix is decided")

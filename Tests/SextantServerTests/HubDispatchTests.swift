@@ -157,7 +157,7 @@ struct HubDispatchTests {
 
     @Test("location.once: at most 16 wait; each fails with 1006 after the configured time, fractions of a second included")
     func onceWaitersBoundedAndTimedOut() async throws {
-        let hub = try InProcessHub { $0.locationOnceTimeout = .milliseconds(1500) }
+        let hub = try InProcessHub { $0.services.location.onceTimeout = .milliseconds(1500) }
         let control = try await hub.connect(.control)
         let app = try await hub.connect(.app)
         _ = try await app.call(Method.hello, ["app": "com.example.maps"])

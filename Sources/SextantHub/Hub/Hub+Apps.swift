@@ -34,7 +34,7 @@ extension Hub {
         if !authorization.mayReceiveLocations(session.id) {
             // L8: a when-in-use stream pauses in the background; nothing queued leaks out.
             session.output.discardQueuedLocations()
-            session.failOnceWaiters(RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground"))
+            services.fixes.refuse(session, RPCError(.notAuthorized, "authorizedWhenInUse delivers locations only in the foreground"))
         }
         logger.info("app state changed", metadata: ["app": "\(session.app)", "session": "\(session.id)", "state": "\(after.rawValue)"])
         sessionChanged(session)

@@ -15,7 +15,7 @@ extension Hub {
             logger.notice("line over 64 KiB: closing the connection", metadata: ["client": "\(connection.label)"])
             connection.sendAndClose(.errorResponse(id: .null, error: RPCError(.invalidRequest, "line longer than 65536 bytes")))
         case .line(let buffer):
-            if let id = connection.session, let session = sessions[id] { settleOwedLocation(session) }  // the fix it is owed first
+            if let id = connection.session, let session = sessions[id] { services.fixes.settle(session) }  // the fixes it is owed first
             let value: JSONValue
             do {
                 value = try buffer.readableBytesView.withContiguousStorageIfAvailable { bytes throws(JSONParseError) in

@@ -164,12 +164,7 @@ extension Hub {
             // A failed write is logged; the next fix tries again.
             guard case .success = result else { return }
             stored.fudgers[app] = fresh
-            if let fix = location.lastFix {
-                for session in sessions.ordered where session.app == app {
-                    // A session still owed the newest fix gets it now, once.
-                    if !settleOwedLocation(session) { deliverLocation(fix, to: session) }
-                }
-            }
+            services.fixes.gridCommitted(for: app)
         }
         return nil
     }

@@ -7,8 +7,6 @@ final class WatcherTable {
     private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
     /// Counts the changes of the table: a watcher came, went or changed its filter.
     private(set) var generation = 0
-    /// Whether a watcher takes fixes, asked on every fix.
-    private var locations = WatcherInterest(Event.location)
 
     var isEmpty: Bool { watchers.isEmpty }
     var all: Dictionary<ObjectIdentifier, (peer: any RPCPeer, filter: WatchFilter)>.Values { watchers.values }
@@ -35,9 +33,6 @@ final class WatcherTable {
     func admit(_ method: String, app: String?, delivered: Bool) -> Bool {
         watchers.values.contains { $0.filter.admits(method, deliveredTo: delivered ? app : nil) }
     }
-
-    /// Whether a watcher takes `location` events.
-    var admitLocations: Bool { locations.isHeard(by: self) }
 }
 
 /// A question asked of the watchers on every sample — does one take `timeZone` events? —

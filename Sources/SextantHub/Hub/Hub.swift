@@ -18,8 +18,6 @@ public struct HubConfiguration: Sendable {
     public var controlGroup: UInt32?
     /// The grace G of "in use" (docs/platforms.md I8, RULES L5): 10 s unless `--allow-once-timeout`.
     public var allowOnceBackgroundLimit: Duration = .nanoseconds(AuthorizationEngine.defaultAllowOnceBackgroundLimit)
-    /// How long `location.once` waits for a fix before failing with 1006.
-    public var locationOnceTimeout: Duration = .seconds(30)
     /// Default speed for GPX routes without times (m/s).
     public var gpxSpeed: Double = 1.4
     /// Seconds between fixes interpolated along GPX routes without times; nil for the points alone.
@@ -32,9 +30,8 @@ public struct HubConfiguration: Sendable {
     /// `--simulated-flag` (RULES N7).
     public var simulatedFlag = SimulatedFlag.auto
     public var version: String = sextantVersion
-    /// Per turn of the loop: connections flushed (``FlushBatcher``), sessions a fix is decided for (``LocationFanOut``). Fewer only for tests.
+    /// Connections flushed per turn of the loop (``FlushBatcher``). Fewer only for tests.
     public var flushesPerTurn = 128
-    public var locationsPerTurn = 256
     /// `--ephemeral`: the store, and with it the prompt policy, goes with the daemon.
     public var storeIsEphemeral = false
     /// `--max-apps-per-uid` (docs/security.md).
@@ -79,8 +76,10 @@ public final class Hub {
     /// Each socket's methods (`SocketMethods.swift`, and each service's).
     private(set) lazy var appMethods = MethodTable.appSocket(services.appMethods)
     private(set) lazy var controlMethods = MethodTable.controlSocket(services.controlMethods)
-    /// The phone's services (`ServiceRegistry`): what samples and fixes are routed to.
-    private(set) var services: Services!
+    /// The phone's services (`ServiceRegistry`): what samples and fixes are routed to. Set
+    /// once, in `init` (a `var` only because they are made with the hub): unchecked, as
+    /// every event published reads it and a checked access is a runtime call.
+    @exclusivity(unchecked) private(set) var services: Services!
 
     /// The faces the daemon registered (`register(_:)`), in that order.
     private(set) var faces: [any Face] = []
@@ -96,12 +95,8 @@ public final class Hub {
     private var authorizationWaiters: [RequestToken: AuthorizationWaiter] = [:]
     private var nextToken: RequestToken = 0
 
-    /// The latest fix, its source, the GPS source's loss.
-    let location = LocationState()
     /// What `status` says of each source (`setSourceState`, `updateSourceStates`).
     private(set) var sourceStates = SourceStates()
-    /// The fix on its way to the sessions, across turns of the loop.
-    let locationFanOut = LocationFanOut()
     /// Always's events held for the iOS upgrade prompt (Hub+AlwaysUpgrade, docs/platforms.md I4).
     let heldForUpgrade = HeldUpgradeEvents()
     /// The sensor arbiters and the engines that decide orientation and posture.
@@ -221,7 +216,6 @@ public final class Hub {
     /// The app's session ended, whatever face it came through (its allowOnce lapses, L5).
     func closeSession(_ id: SessionID) {
         guard let session = sessions.close(id) else { return }
-        session.cancelOnceWaiters()
         _ = heldForUpgrade.take(id)
         services.sessionClosed(session)
         perform(authorization.closeSession(id, at: now))
@@ -264,7 +258,7 @@ public final class Hub {
     /// Opens a session for an app that came through any face.
     func openSession(app: String, state: AppState, interface: AppInterfaceOrientation, output: SessionOutput) -> AppSession {
         let session = sessions.open(app: app, output: output, interface: interface)
-        session.locationCursor = locationFanOut.end  // owed no fix decided before it came
+        services.sessionOpened(session)  // owed no sample decided before it came
         perform(authorization.openSession(session.id, app: app, state: state, at: now))
         sessionOpened(session, state: state)
         return session
@@ -276,18 +270,18 @@ public final class Hub {
     /// once every store write among the effects is on disk.
     @discardableResult
     func perform(_ effects: [AuthorizationEffect]) -> EventLoopFuture<Void> {
-        if locationFanOut.batching, !effects.isEmpty { batchingLocations(false) }  // decided under the rules in force until now
+        if !effects.isEmpty { services.fixes.effectsComing() }  // what came before is decided under the rules in force until now
         var changes: [StoreChange] = []
         for effect in effects {
             switch effect {
             case .authorizationChanged(let id, let snapshot):
                 guard let session = sessions[id] else { continue }
-                settleOwedLocation(session)  // decided under the new authorization
+                services.fixes.settle(session)  // what it is owed is decided under the new authorization
                 let accuracy = authorization.locationAccuracy(for: id)
                 if accuracy == nil {
                     // L9: not one more location-derived event after the change.
                     session.output.discardQueuedLocations()
-                    session.failOnceWaiters(authorizationError(for: id))
+                    services.fixes.refuse(session, authorizationError(for: id))
                 } else if accuracy == .reduced {
                     // L10, R10: nothing queued at full accuracy leaves after a reduction.
                     session.output.discardQueuedLocations()
@@ -372,7 +366,7 @@ public final class Hub {
 
     /// Sends an event to an app session, if it may have it, and a copy to the watchers.
     func publish(to session: AppSession, _ event: any AppEventKind) {
-        settleOwedLocation(session)
+        services.fixes.settle(session)  // the fixes it is owed first (its place in the fan-out)
         guard mayLeave(event, for: session) else { return }
         if type(of: event).needsAlwaysInBackground, heldForAlwaysUpgrade(event, for: session) { return }
         session.output.deliver(event)
@@ -381,7 +375,7 @@ public final class Hub {
 
     /// The same for an event that goes to many sessions, encoded once for all of them.
     func publish(to session: AppSession, _ shared: SharedEvent) {
-        settleOwedLocation(session)
+        services.fixes.settle(session)
         guard mayLeave(shared.topic, shared.isLocationDerived, shared.needsFullAccuracy, for: session) else { return }
         session.output.deliver(shared)
         if !watchers.isEmpty, shared.mayBeWatched(by: watchers) {

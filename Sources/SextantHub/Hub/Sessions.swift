@@ -13,14 +13,15 @@ package final class AppSession {
     let output: SessionOutput
     /// The app's interface orientation under O6–O11.
     var interface: AppInterfaceOrientation
-    /// The topics it subscribed to besides `session` and `location` (`orientation.start`...),
+    /// The topics it subscribed to besides `session` and the fixes' (`orientation.start`...),
     /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
     fileprivate(set) var topics = TopicSet()
-    var stream: LocationStream?
-    /// The number of the next fix of the hub's run it is owed (``LocationFanOut``).
-    var locationCursor: UInt64 = 0
-    /// `location.once` requests waiting for the next fix.
-    var onceWaiters = OnceWaiters()
+    /// What the service that hands out fixes keeps of it (``Services/SessionSlot``: its
+    /// stream, its one-shot requests, its place in the fan-out): held here, as every
+    /// delivery reads it, not looked up. Unchecked: a delivery reads and writes it several
+    /// times, each checked access a runtime call, and every access is on the hub's loop and
+    /// ends before the next begins (nothing it calls reaches back into the session).
+    @exclusivity(unchecked) var fixes = Services.SessionSlot()
     /// The authorization engine's answer for this session's locations (nil: none may
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
     var decidedAccuracy: LocationAccuracy?
@@ -29,8 +30,6 @@ package final class AppSession {
     var announced: JSONValue?
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
     fileprivate(set) var isOpen = true
-    /// Whether it is in the table's list of location hearers (``SessionTable/locationHearers()``).
-    fileprivate var listedAsLocationHearer = false
     /// The topics whose lists hold it (``SessionTable/subscribers(of:)``): those it
     /// subscribed to, and perhaps some it left that the list has not dropped yet.
     fileprivate var listedTopics = TopicSet()
@@ -44,11 +43,11 @@ package final class AppSession {
         self.interface = interface
     }
 
-    /// What it streams, by topic name, sorted (`apps.list`'s `streams`): its location
-    /// stream and the topics it subscribed to.
+    /// What it streams, by topic name, sorted (`apps.list`'s `streams`): its stream of
+    /// fixes and the topics it subscribed to.
     var streams: [String] {
         var names = Set(topics.map(\.name))
-        if stream != nil { names.insert(AppTopic.location.name) }
+        if fixes.streams { names.insert(Services.SessionSlot.topic.name) }
         return names.sorted()
     }
 
@@ -60,57 +59,9 @@ package final class AppSession {
     func hears(_ topic: AppTopic) -> Bool {
         switch topic {
         case .session: return true
-        case .location: return stream != nil || !onceWaiters.isEmpty
+        case Services.SessionSlot.topic: return fixes.hears
         default: return topics.contains(topic) || Self.heardByEverySession.contains(topic)
         }
-    }
-
-    func cancelOnceWaiters() {
-        for waiter in onceWaiters.removeAll() { waiter.timeout.cancel() }
-    }
-
-    func failOnceWaiters(_ error: RPCError) {
-        for waiter in onceWaiters.removeAll() {
-            waiter.timeout.cancel()
-            waiter.peer.respond(waiter.id, .failure(error))
-        }
-    }
-}
-
-/// A session's `location.once` requests, each with its time-out: at most `limit`, removed
-/// in O(1) when one times out.
-struct OnceWaiters {
-    struct Waiter {
-        var id: JSONValue
-        /// Where the answer goes.
-        var peer: any RPCPeer
-        /// On the device's clock (RULES C6): moving the clock past it fails the call.
-        var timeout: DeviceTimer
-    }
-
-    /// How many `location.once` calls of one session may wait at once.
-    static let limit = 16
-
-    private var waiters: [UInt64: Waiter] = [:]
-    private var counter: UInt64 = 0
-
-    var isEmpty: Bool { waiters.isEmpty }
-    var count: Int { waiters.count }
-
-    /// The key the next `add` must use (the time-out is scheduled before the waiter is added).
-    var nextKey: UInt64 { counter + 1 }
-
-    mutating func add(key: UInt64, id: JSONValue, peer: any RPCPeer, timeout: DeviceTimer) {
-        counter = key
-        waiters[key] = Waiter(id: id, peer: peer, timeout: timeout)
-    }
-
-    mutating func remove(_ key: UInt64) -> Waiter? { waiters.removeValue(forKey: key) }
-
-    /// Every waiter, oldest first, leaving none.
-    mutating func removeAll() -> [Waiter] {
-        defer { waiters = [:] }
-        return waiters.keys.sorted().map { waiters[$0]! }
     }
 }
 
@@ -127,10 +78,6 @@ final class SessionTable {
     /// The sessions subscribed to each topic (by its index), in id order: a sample reaches
     /// the sessions that asked for it without looking at the others.
     private var byTopic: [SessionList] = []
-    /// The sessions that started hearing locations (a stream, a `location.once` waiting), in
-    /// id order, and perhaps some that stopped since: the fan-out's sweep takes these only,
-    /// so that a session that asks for no location costs a fix nothing.
-    private var listedLocationHearers = SessionList()
     private var lastID: SessionID = 0
     /// How many sessions the lists' upkeep has looked at (compacting, leaving): a test's
     /// measure that it stays O(1) amortized a change.
@@ -149,7 +96,7 @@ final class SessionTable {
     /// How many sessions the lists hold, some that left among them (a test's measure that
     /// nothing left behind grows).
     var sessionsListed: Int {
-        opened.listed.count + byTopic.reduce(0) { $0 + $1.listed.count } + listedLocationHearers.listed.count
+        opened.listed.count + byTopic.reduce(0) { $0 + $1.listed.count }
     }
 
     /// Whether `app` has a session open.
@@ -170,23 +117,7 @@ final class SessionTable {
         opened.leave { visit($0).isOpen }
         if let others = openByApp.removeValue(forKey: session.app), others > 1 { openByApp[session.app] = others - 1 }
         for topic in session.topics { unsubscribe(session, from: topic) }
-        if session.listedAsLocationHearer { listedLocationHearers.leave { stillHearsLocations(visit($0)) } }
         return session
-    }
-
-    /// `session` has started hearing locations (its stream began, or a `location.once`
-    /// waits): the next sweep of the fan-out takes it.
-    func startsHearingLocations(_ session: AppSession) {
-        guard session.isOpen, !session.listedAsLocationHearer else { return }
-        session.listedAsLocationHearer = true
-        listedLocationHearers.insert(session)
-    }
-
-    /// The open sessions that hear locations now, in id order; those that stopped or ended
-    /// leave the list here, where the cost is the hearers', not every session's.
-    func locationHearers() -> [AppSession] {
-        listedLocationHearers.compact { stillHearsLocations(visit($0)) }
-        return listedLocationHearers.listed
     }
 
     /// The sessions that subscribed to `topic`, in id order.
@@ -231,13 +162,6 @@ final class SessionTable {
     private func stillSubscribed(_ session: AppSession, to topic: AppTopic) -> Bool {
         let stays = session.isOpen && session.topics.contains(topic)
         if !stays { _ = session.listedTopics.remove(topic) }
-        return stays
-    }
-
-    /// Whether a listed session stays in the location hearers' list; one that does not is unlisted.
-    private func stillHearsLocations(_ session: AppSession) -> Bool {
-        let stays = session.isOpen && (session.stream != nil || !session.onceWaiters.isEmpty)
-        if !stays { session.listedAsLocationHearer = false }
         return stays
     }
 }

@@ -220,14 +220,14 @@ final class ReplayPlayer {
         guard state == .running, !actionInFlight, !storeWriteInFlight, var schedule else { return }
         // At `max`, the previous turn's fixes reach every session before more are read: the
         // run of fixes owed stays one turn long (``LocationFanOut``).
-        if schedule.speed == .max, hub.locationFanOut.continues { return afterPoll() }
+        if schedule.speed == .max, hub.services.fixes.fanOut.continues { return afterPoll() }
         let clock = hub.clock
         let started = clock.monotonicNanoseconds()
         var now = started
         var emitted = 0
         // At `max`, each session takes the turn's fixes in one decision at its end.
-        hub.batchingLocations(schedule.speed == .max)
-        defer { hub.batchingLocations(false) }  // on the early returns too
+        hub.services.fixes.batching(schedule.speed == .max)
+        defer { hub.services.fixes.batching(false) }  // on the early returns too
         while emitted < Self.batchSize, now - started < Self.batchTime {
             if schedule.speed == .max, emitted % Self.holdCheckInterval == 0, clientsHoldBack(now: now) {
                 self.schedule = schedule
@@ -242,14 +242,14 @@ final class ReplayPlayer {
                 hub.ingest(sample, from: .replay)
                 if storeWriteInFlight { return }
             case .control(let control, let time):
-                hub.batchingLocations(false)  // the fixes before the action reach the apps before it acts
+                hub.services.fixes.batching(false)  // the fixes before the action reach the apps before it acts
                 guard play(control, at: time, then: { [self] goOn in if goOn { turn() } }) else { return }
             }
             emitted += 1
             now = clock.monotonicNanoseconds()
         }
         // The turn's fixes reach the sessions before the replay says anything more.
-        hub.batchingLocations(false)
+        hub.services.fixes.batching(false)
         self.schedule = schedule
         if now - lastProgressReport >= 250_000_000 { report() }
         if schedule.isPaused { return paused() }

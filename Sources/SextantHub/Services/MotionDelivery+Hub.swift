@@ -10,7 +10,7 @@ extension Hub {
         if foreground { return true }
         let situation = MotionAppSituation(
             foreground: false, foregroundService: authorization.android.foregroundServices.contains(session.id),
-            runsInBackground: session.stream != nil && decidedAccuracy(of: session) != nil)
+            runsInBackground: session.fixes.streams && decidedAccuracy(of: session) != nil)
         return MotionDelivery.mayDeliver(stream, to: situation, on: configuration.platform)
     }
 

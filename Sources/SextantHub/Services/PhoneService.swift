@@ -89,9 +89,12 @@ final class Services {
     /// Who decides every location a session is handed: the platform's own provider when
     /// the phone has one, else the iOS stream (``LocationService``).
     let locationProvider: any LocationProvider
-    /// Whether the fan-out answers a session's `location.once`s with the next fix (the iOS
-    /// stream's); a platform provider answers its own. A stored flag: a delivery reads it.
-    let fanOutAnswersOnce: Bool
+    /// Where each fix goes (the location service's fan-out to the sessions, its latest fix
+    /// and the GPS source's loss): a concrete type, as every fix and every event the hub
+    /// publishes passes it (``LocationDelivery``).
+    let fixes: LocationDelivery
+    /// What each session holds for it (`AppSession.fixes`).
+    typealias SessionSlot = LocationSubscription
     /// The services that wanted the fix being decided (``fixDecided(_:)``).
     private var fixHearers: [any PhoneService] = []
 
@@ -108,7 +111,7 @@ final class Services {
         let platformProvider = all.lazy.compactMap { $0 as? any PlatformLocationProvider }.first
         // A registry without the location service (a test's own) still has the default's rules.
         locationProvider = platformProvider ?? all.lazy.compactMap { $0 as? LocationService }.first ?? LocationService(hub: hub, stored: stored)
-        fanOutAnswersOnce = platformProvider == nil
+        fixes = LocationDelivery(hub: hub, answersOnce: platformProvider == nil)
     }
 
     /// The service of type `S` (the registry lists each once).
@@ -150,7 +153,11 @@ final class Services {
         for service in fixHearers { service.fixDecided(fix) }
     }
 
+    /// A session opened: owed no fix decided before it came.
+    func sessionOpened(_ session: AppSession) { fixes.opened(session) }
+
     func sessionClosed(_ session: AppSession) {
+        fixes.closed(session)
         for service in all { service.sessionClosed(session) }
     }
 

@@ -20,5 +20,8 @@ public struct ServiceSettings: Sendable {
     /// The sea-level pressure (hPa) the altimeter derives pressure from a fix's altitude with (RULES B2).
     public var seaLevelPressure = StandardAtmosphere.seaLevelPressure
 
+    /// `location.once`'s time-out and the fan-out's sessions per turn (tests' settings).
+    public var location = LocationSettings()
+
     public init() {}
 }

@@ -25,14 +25,14 @@ extension AndroidLocationService {
         guard !waitingForCurrent.isEmpty else { return }
         let produced = provider.produceForCurrent(fix, now: fix.time)
         for (id, session) in waitingForCurrent {
-            guard !session.onceWaiters.isEmpty, session.isOpen else {
+            guard !session.fixes.onceWaiters.isEmpty, session.isOpen else {
                 waitingForCurrent[id] = nil
                 continue
             }
             let grant = grant(of: session)
             guard grant.mayReceive(in: appState(id)), hub.mayReceiveLocations(session) else { continue }
             let answer = grant.precise ? produced.fine.json(accuracy: .full) : produced.coarse.json(accuracy: .reduced)
-            for waiter in session.onceWaiters.removeAll() {
+            for waiter in session.fixes.onceWaiters.removeAll() {
                 waiter.timeout.cancel()
                 waiter.peer.respond(waiter.id, .success(answer))
             }

@@ -68,7 +68,7 @@ final class AndroidLocationService: PlatformLocationProvider {
     private func add(_ session: AppSession, _ request: FusedLocationRequest, foregroundServiceType: String?) {
         registered[session.id] = Registered(session: session, request: request, foregroundServiceType: foregroundServiceType, started: false)
         hub.sessions.subscribe(session, to: Self.topic)
-        if hub.location.lastFix != nil { register(session.id) }
+        if hub.services.fixes.lastFix != nil { register(session.id) }
     }
 
     func streams(_ session: AppSession) -> Bool { registered[session.id] != nil }
@@ -90,7 +90,7 @@ final class AndroidLocationService: PlatformLocationProvider {
     /// A new grant (precise ↔ approximate, While using ↔ all the time) is a new
     /// registration, as Android ties a registration to the permission it was made with.
     func authorizationChanged(_ session: AppSession, _ snapshot: AuthorizationSnapshot) {
-        guard registered[session.id]?.started == true, hub.location.lastFix != nil else { return }
+        guard registered[session.id]?.started == true, hub.services.fixes.lastFix != nil else { return }
         register(session.id)
     }
 
@@ -104,7 +104,7 @@ final class AndroidLocationService: PlatformLocationProvider {
 
     /// The provider's time now: the last fix's, plus the device time since it arrived.
     func providerNow() -> Timestamp? {
-        guard let anchor, anchor.fixTime == hub.location.lastFix?.time else { return hub.location.lastFix?.time }
+        guard let anchor, anchor.fixTime == hub.services.fixes.lastFix?.time else { return hub.services.fixes.lastFix?.time }
         return Timestamp(nanoseconds: anchor.fixTime.nanoseconds.addingClamped(hub.now.monotonic.subtractingClamped(anchor.device)))
     }
 

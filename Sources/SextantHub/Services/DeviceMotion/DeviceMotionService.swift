@@ -137,7 +137,7 @@ final class DeviceMotionService: PhoneService {
     /// D2, as H6 and H8: the declination at the fix the session is served (the latest at full
     /// accuracy, its grid cell's at reduced), none without location authorization now.
     private func declination(for session: AppSession, at time: Timestamp) -> Double? {
-        guard let granted = hub.decidedAccuracy(of: session), let fix = hub.location.lastFix else { return nil }
+        guard let granted = hub.decidedAccuracy(of: session), let fix = hub.services.fixes.lastFix else { return nil }
         let served: LocationFix
         if granted == .full {
             served = fix

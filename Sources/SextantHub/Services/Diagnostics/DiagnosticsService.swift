@@ -60,7 +60,7 @@ final class DiagnosticsService: StreamingService {
     }
 
     private func flags(of session: AppSession) -> WireDiagnostics? {
-        let input = hub.authorization.diagnosticsInput(of: session.id, locationLost: hub.location.loss != nil, stationary: stillness.stationary)
+        let input = hub.authorization.diagnosticsInput(of: session.id, locationLost: hub.services.fixes.loss != nil, stationary: stillness.stationary)
         return input.map(IOSDiagnostics.flags)
     }
 

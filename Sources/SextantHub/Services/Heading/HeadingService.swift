@@ -41,9 +41,9 @@ final class HeadingService: StreamingService {
         guard heading.heard(reading.kind, from: source, at: time) else { return }
         let decision: HeadingDecision?
         if let field = MagneticField(reading) {
-            decision = heading.judge(field, at: time, lastFix: hub.location.lastFix)
+            decision = heading.judge(field, at: time, lastFix: hub.services.fixes.lastFix)
         } else if let compass = CompassReading(reading) {
-            decision = heading.judge(compass, at: time, lastFix: hub.location.lastFix)
+            decision = heading.judge(compass, at: time, lastFix: hub.services.fixes.lastFix)
         } else {
             decision = nil
         }
@@ -110,7 +110,7 @@ final class HeadingService: StreamingService {
     private func trueHeading(of decided: Heading, for session: AppSession, atFullAccuracy: Double?) -> Double? {
         guard let granted = hub.decidedAccuracy(of: session) else { return nil }
         if granted == .full { return atFullAccuracy }
-        guard let fix = hub.location.lastFix, let fudger = hub.committedFudger(for: session.app) else { return nil }
+        guard let fix = hub.services.fixes.lastFix, let fudger = hub.committedFudger(for: session.app) else { return nil }
         let served = fudger.coarsen(fix).fix
         let elements = subscribers[session]?.model.elements(
             latitude: served.latitude, longitude: served.longitude, height: served.altitude ?? 0, at: decided.time)
@@ -121,7 +121,7 @@ final class HeadingService: StreamingService {
     /// the declination at the latest fix; without a fix, only the compass's own.
     func fullAccuracyTrueHeading(of decided: Heading) -> Double? {
         if let reported = decided.reportedTrue { return reported }
-        guard let fix = hub.location.lastFix else { return nil }
+        guard let fix = hub.services.fixes.lastFix else { return nil }
         let declination = heading.fullAccuracyModel(at: fix, time: decided.time).declination
         return HeadingMath.normalized(decided.magnetic + declination)
     }

@@ -7,7 +7,7 @@ extension Hub {
     /// The session streams every fix the rules let it have, at `desiredAccuracy` metres (0:
     /// the best): the platform's location provider's rules when the phone has one (AN35).
     package func startLocationStream(_ session: AppSession, desiredAccuracy: Double = 0) {
-        settleOwedLocation(session)  // the fixes decided before its start are not its
+        services.fixes.settle(session)  // the fixes decided before its start are not its
         services.locationProvider.startFaceStream(session, desiredAccuracy: desiredAccuracy)
     }
 
@@ -25,6 +25,6 @@ extension Hub {
     /// The source the device's fixes come from: the last fix's, else the live one of
     /// gpsd and the replay, else the manual source.
     package var fixSource: SourceName {
-        location.lastFixSource ?? [.gpsd, .replay].first { sourceStates[$0].map { $0 != .off && $0 != .idle } ?? false } ?? .manual
+        services.fixes.lastFixSource ?? [.gpsd, .replay].first { sourceStates[$0].map { $0 != .off && $0 != .idle } ?? false } ?? .manual
     }
 }

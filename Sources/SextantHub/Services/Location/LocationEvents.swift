@@ -3,7 +3,7 @@ import SextantCore
 import SextantProtocol
 
 // The location service's events as the wire carries them (PROTOCOL.md `location`,
-// `locationUnavailable`): the fan-out hands them to the sessions (Hub/LocationFanOut).
+// `locationUnavailable`): the fan-out hands them to the sessions (``LocationDelivery``).
 
 /// A fix the app may have, already reduced when its accuracy is (RULES L10).
 package struct LocationEvent: AppEventKind {

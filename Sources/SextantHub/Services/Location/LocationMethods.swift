@@ -28,7 +28,7 @@ struct LocationStartMethod: RPCMethod {
         // The iOS stream's rules, or the platform provider's (AN20–AN34).
         let toldOfLoss = try hub.services.locationProvider.startStream(session, self)
         // A stream that starts while the GPS source is lost hears of the loss at once.
-        if toldOfLoss, let loss = hub.location.loss { hub.tellLocationUnavailable(session, loss) }
+        if toldOfLoss, let loss = hub.services.fixes.loss { hub.services.fixes.tellUnavailable(session, loss) }
         hub.replay.locationRequested()
         return .result([:])
     }
@@ -73,18 +73,18 @@ struct LocationOnceMethod: RPCMethod {
     /// `nullOnTimeout`: the time-out answers `null` (Android's getCurrentLocation hands its
     /// consumer a null location, AN35) instead of iOS's error 1006.
     static func wait(_ session: AppSession, id: JSONValue, peer: any RPCPeer, hub: Hub, nullOnTimeout: Bool = false) throws(RPCError) {
-        guard session.onceWaiters.count < OnceWaiters.limit else {
+        guard session.fixes.onceWaiters.count < OnceWaiters.limit else {
             throw RPCError(.tooManyRequests, "at most \(OnceWaiters.limit) location.once calls may wait at once")
         }
-        let timeout = hub.configuration.locationOnceTimeout
-        let key = session.onceWaiters.nextKey
+        let timeout = hub.configuration.services.location.onceTimeout
+        let key = session.fixes.onceWaiters.nextKey
         // A decision of the device (iOS's requestLocation, Android's getCurrentLocation gives up): on its clock (C6).
         let scheduled = hub.deviceTime.schedule(in: TimeAmount(timeout).nanoseconds) { [weak session] in
-            guard let session, let waiter = session.onceWaiters.remove(key) else { return }
+            guard let session, let waiter = session.fixes.onceWaiters.remove(key) else { return }
             waiter.peer.respond(waiter.id, nullOnTimeout ? .success(.null) : .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
-        session.onceWaiters.add(key: key, id: id, peer: peer, timeout: scheduled)
-        hub.sessions.startsHearingLocations(session)
+        session.fixes.onceWaiters.add(key: key, id: id, peer: peer, timeout: scheduled)
+        hub.services.fixes.startsHearing(session)
         hub.replay.locationRequested()
     }
 }

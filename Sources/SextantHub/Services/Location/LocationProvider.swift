@@ -8,7 +8,7 @@ import SextantProtocol
 /// that says which decides: no method or face asks which platform it runs on.
 ///
 /// Called once per request, never per fix: the fixes reach the iOS streams through the
-/// hub's fan-out (Hub/LocationFanOut), which reads each session's stream concretely.
+/// fan-out (``LocationDelivery``), which reads each session's stream concretely.
 protocol LocationProvider: AnyObject {
     /// app.sock's `location.start`, its access already checked (L7 before L1/L8). Returns
     /// whether a loss of the GPS source in force is told to the session now (once per

@@ -7,10 +7,10 @@ import SextantStore
 /// and the GPS source's loss in `status`, whether a session streams in `apps.list`.
 ///
 /// It is the default ``LocationProvider``, the iOS stream: a session's stream is a
-/// ``LocationStream`` (desired accuracy, distance filter: L8, L11) held on the session, where
-/// the hub's fan-out (Hub/LocationFanOut) decides each fix for it under the authorization
-/// engine and hands it the shared bytes — a fix reaches it without a look-up or a call
-/// through this service. A `location.once` waits among the session's waiters for the next
+/// ``LocationStream`` (desired accuracy, distance filter: L8, L11) held on the session
+/// (``LocationSubscription``), where the fan-out (``LocationDelivery``) decides each fix
+/// for it under the authorization engine and hands it the shared bytes — a fix reaches it
+/// without a look-up or a call through this service. A `location.once` waits among the session's waiters for the next
 /// fix, which the fan-out answers. Under a platform provider (Android's), that provider
 /// decides instead (``Services/locationProvider``).
 final class LocationService: PhoneService, LocationProvider {
@@ -26,26 +26,26 @@ final class LocationService: PhoneService, LocationProvider {
     /// request asks for (I8); a background session needs the background mode (L8a).
     func startStream(_ session: AppSession, _ request: LocationStartMethod) throws(RPCError) -> Bool {
         try hub.checkBackgroundMode(session)
-        let wasStreaming = session.stream != nil
-        session.stream = LocationStream(desiredAccuracy: request.desiredAccuracy, distanceFilter: request.distanceFilter)
-        hub.sessions.startsHearingLocations(session)
+        let wasStreaming = session.fixes.stream != nil
+        session.fixes.stream = LocationStream(desiredAccuracy: request.desiredAccuracy, distanceFilter: request.distanceFilter)
+        hub.services.fixes.startsHearing(session)
         hub.setIndicatorSession(session, running: request.withIndicator)
         return !wasStreaming
     }
 
     func startFaceStream(_ session: AppSession, desiredAccuracy: Double) {
-        session.stream = LocationStream(desiredAccuracy: desiredAccuracy)
-        hub.sessions.startsHearingLocations(session)
+        session.fixes.stream = LocationStream(desiredAccuracy: desiredAccuracy)
+        hub.services.fixes.startsHearing(session)
     }
 
     /// The latest fix, unless the source is lost.
     func handLatestFix(to session: AppSession) {
-        if let fix = hub.location.lastFix, hub.location.loss == nil { hub.deliverLocation(fix, to: session) }
+        hub.services.fixes.handLatestFix(to: session)
     }
 
-    func streams(_ session: AppSession) -> Bool { session.stream != nil }
+    func streams(_ session: AppSession) -> Bool { session.fixes.stream != nil }
 
-    func stop(_ session: AppSession) { session.stream = nil }
+    func stop(_ session: AppSession) { session.fixes.stream = nil }
 
     /// iOS's `requestLocation`: the next fix, or 1006 once the configured time is up.
     func current(_ session: AppSession, id: JSONValue, peer: any RPCPeer) throws(RPCError) -> JSONValue? {
@@ -58,8 +58,8 @@ final class LocationService: PhoneService, LocationProvider {
     /// The latest fix before the rules, and why none comes while the GPS source is lost.
     var statusMembers: [String: JSONValue] {
         [
-            "location": hub.location.lastFix.map { $0.json(accuracy: nil) } ?? .null,
-            "locationUnavailable": hub.location.loss.map { .string($0) } ?? .null,
+            "location": hub.services.fixes.lastFix.map { $0.json(accuracy: nil) } ?? .null,
+            "locationUnavailable": hub.services.fixes.loss.map { .string($0) } ?? .null,
         ]
     }
 

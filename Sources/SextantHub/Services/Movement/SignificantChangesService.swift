@@ -35,7 +35,7 @@ final class SignificantChangesService: PhoneService {
     /// the last change delivered is the last one it received.
     func fixDecided(_ fix: LocationFix) {
         for (session, subscription) in subscribers.entries {
-            hub.settleOwedLocation(session)
+            hub.services.fixes.settle(session)
             guard let (fudger, accuracy) = hub.movementFudger(for: session) else { continue }
             guard subscription.monitor.offer(fix) else { continue }
             hub.publish(to: session, SignificantChangeEvent(fix: fudger.map { $0.coarsen(fix).fix } ?? fix, accuracy: accuracy))

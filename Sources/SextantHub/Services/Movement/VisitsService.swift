@@ -36,7 +36,7 @@ final class VisitsService: PhoneService {
         guard let visit = detector.observe(fix) else { return }
         hub.broadcastToWatchers(Event.visit, visit.wire(.full).json, kind: .sensor)
         for session in hub.sessions.subscribers(of: .visits) {
-            hub.settleOwedLocation(session)
+            hub.services.fixes.settle(session)
             guard let (fudger, accuracy) = hub.movementFudger(for: session) else { continue }
             hub.publish(to: session, VisitEvent(visit: fudger.map { visit.coarsened(by: $0) } ?? visit, accuracy: accuracy))
         }

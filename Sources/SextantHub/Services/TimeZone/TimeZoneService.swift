@@ -92,7 +92,7 @@ final class TimeZoneService: PhoneService {
     /// The zone now: the one set by hand; the one the follower decided; else, nobody
     /// listening, the table's zone at the last fix (one lookup, no hysteresis: Z10).
     func current() -> WireTimeZone {
-        let lastFix = hub.location.lastFix
+        let lastFix = hub.services.fixes.lastFix
         if let manualZone { return zone(manualZone, at: lastFix?.time ?? hub.now.wall, automatic: false) }
         if let decided { return decided.asAnswer }
         guard let table = settings.table, let fix = lastFix,
@@ -126,7 +126,7 @@ final class TimeZoneService: PhoneService {
             guard isHeard else { return current() }
             // Back to automatic: judged at once at the last fix, as a phone does when "Set
             // Automatically" is turned on again.
-            if zone == nil, hub.authorization.servicesEnabled, let fix = hub.location.lastFix { _ = follow(fix) }
+            if zone == nil, hub.authorization.servicesEnabled, let fix = hub.services.fixes.lastFix { _ = follow(fix) }
             let now = current()
             if told?.zone != now.zone || told?.automatic != now.automatic {
                 announce(now, previous: before, reason: zone == nil ? .automatic : .manual)
