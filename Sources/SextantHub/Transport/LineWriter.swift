@@ -13,6 +13,8 @@ import SextantProtocol
 /// turn's lines leave in one flush at the end of the turn (``FlushBatcher``).
 package final class LineWriter {
     package let channel: Channel
+    /// The channel's writes, on its loop (straight to the socket while NIO holds none).
+    package let output: SocketOutput
     private(set) var outbox = Outbox()
     /// Monotonic time of the last moment the client took data off our hands.
     private(set) var lastProgress: Int64
@@ -57,6 +59,7 @@ package final class LineWriter {
         wording: (client: String, dropped: String) = ("client", "sensor events")
     ) {
         self.channel = channel
+        self.output = SocketOutput(channel: channel)
         self.clock = clock
         self.flushes = flushes
         self.remote = flushes.batch(for: channel.eventLoop)
@@ -155,9 +158,9 @@ package final class LineWriter {
         guard !isClosed else { return }
         // One pass through the pipeline for the write and the flush, when there is a write.
         if let lines = takeTurnLines(atFlush: true) {
-            ask(.writeAndFlush(channel, lines))
+            ask(.writeAndFlush(output, lines))
         } else {
-            ask(.flush(channel))
+            ask(.flush(output))
         }
     }
 
@@ -171,7 +174,7 @@ package final class LineWriter {
     /// The lines joined this turn go to the channel, ahead of anything written after them.
     private func handTurnLinesToChannel() {
         guard let lines = takeTurnLines(atFlush: false) else { return }
-        ask(.write(channel, lines))
+        ask(.write(output, lines))
     }
 
     private func takeTurnLines(atFlush: Bool) -> ByteBuffer? {
@@ -193,11 +196,11 @@ package final class LineWriter {
         var wrote = false
         var handed = 0
         while channel.isWritable, handed <= Self.remoteHandLimit, let entry = outbox.popFirst() {
-            ask(.write(channel, entry.bytes))
+            ask(.write(output, entry.bytes))
             wrote = true
             if remote != nil { handed += entry.bytes.readableBytes }
         }
-        if wrote { ask(.flush(channel)) }
+        if wrote { ask(.flush(output)) }
         lastProgress = clock.monotonicNanoseconds()
         if outbox.isEmpty { onDrain?() }
     }
@@ -215,7 +218,7 @@ package final class LineWriter {
     package func close() {
         guard !isClosed else { return }
         isClosed = true
-        ask(.close(channel))
+        ask(.close(output))
     }
 
     /// Writes a last line (with its newline), then closes.
@@ -225,6 +228,6 @@ package final class LineWriter {
         handTurnLinesToChannel()
         var buffer = allocator.buffer(capacity: max(256, text.utf8.count))
         buffer.writeString(text)
-        ask(.writeAndClose(channel, buffer))
+        ask(.writeAndClose(output, buffer))
     }
 }
