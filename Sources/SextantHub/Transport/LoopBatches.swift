@@ -32,7 +32,7 @@ enum ChannelOperation: Sendable {
 /// before those of any later turn.
 final class LoopBatch {
     let loop: EventLoop
-    private(set) var operations: [ChannelOperation] = []
+    @exclusivity(unchecked) private(set) var operations: [ChannelOperation] = []
 
     init(loop: EventLoop) { self.loop = loop }
 

@@ -24,13 +24,13 @@ import NIOCore
 /// ``LoopBatch`` without being touched on the way, hence `@unchecked Sendable`.
 package final class SocketOutput: @unchecked Sendable {
     let channel: Channel
-    private var descriptor = Descriptor.unknown
+    @exclusivity(unchecked) private var descriptor = Descriptor.unknown
     /// Writes handed to NIO that it has not finished: while any, everything goes to NIO.
-    private var inNIO = 0
+    @exclusivity(unchecked) private var inNIO = 0
     /// Writes sent straight to the socket, whole or in part (tests count them).
-    private(set) var sentDirectly = 0
+    @exclusivity(unchecked) private(set) var sentDirectly = 0
     /// Writes that went through NIO.
-    private(set) var handedToNIO = 0
+    @exclusivity(unchecked) private(set) var handedToNIO = 0
 
     private enum Descriptor {
         case unknown
