@@ -86,19 +86,22 @@ struct SocketOutputTests {
         let channelLoop = loops == 1 ? hubLoop : group.next()
         let rig = try Self.rig(hubLoop: hubLoop, channelLoop: channelLoop)
         defer { close(rig.peer) }
-        // Turns of 20 lines (~1.8 kB each) until the writer holds some back (the kernel's
-        // buffer full, then NIO's), then as many again: about 70 kB, far under the outbox's bounds.
-        var sent = 0
+        // Turns of 100 lines (~9 kB each, more than the kernel takes in one piece with this
+        // send buffer, so that it takes a part of some) until the writer holds some back (the
+        // kernel's buffer full, then NIO's), then 10 more: 1,000 lines, under the outbox's bounds.
+        // A first line, written through NIO while the descriptor is checked.
+        try Self.turn(rig, on: hubLoop, first: 0, lines: 1)
+        var sent = 1
         var heldBack = false
         while !heldBack, sent < 20_000 {
-            try Self.turn(rig, on: hubLoop, first: sent, lines: 20)
-            sent += 20
+            try Self.turn(rig, on: hubLoop, first: sent, lines: 100)
+            sent += 100
             heldBack = try hubLoop.submit { rig.writer.value.holdsBackReplay(now: SextantClock.system.monotonicNanoseconds()) }.wait()
         }
         #expect(heldBack, "the writer never held back: the socket never filled")
-        for _ in 0..<40 {
-            try Self.turn(rig, on: hubLoop, first: sent, lines: 20)
-            sent += 20
+        for _ in 0..<10 {
+            try Self.turn(rig, on: hubLoop, first: sent, lines: 100)
+            sent += 100
         }
         let received = Self.readLines(rig.peer, through: sent - 1, deadline: Date() + 30)
         #expect(received.count == sent)
