@@ -28,12 +28,12 @@ package final class FlushBatcher {
     private let eventLoop: EventLoop
     private let connectionsPerTurn: Int
     /// Written this turn, not yet flushed.
-    private var pending: [LineWriter] = []
+    @exclusivity(unchecked) private var pending: [LineWriter] = []
     /// Written this turn with an answer to a request: flushed first.
-    private var answering: [LineWriter] = []
-    private var turnFlushQueued = false
+    @exclusivity(unchecked) private var answering: [LineWriter] = []
+    @exclusivity(unchecked) private var turnFlushQueued = false
     /// Written in an earlier turn, waiting for their share of a later one.
-    private var backlog = CircularBuffer<LineWriter>()
+    @exclusivity(unchecked) private var backlog = CircularBuffer<LineWriter>()
     private var backlogScheduled = false
     /// Work waiting for a later turn, run once the backlog is empty.
     private var laterWork: (() -> Void)?
@@ -41,7 +41,7 @@ package final class FlushBatcher {
     let sharedLines = SharedLineChunks()
     /// What the writers ask of channels on other loops (`--io-threads`), one batch a loop.
     private var loopBatches = LoopBatches()
-    private var handOverQueued = false
+    @exclusivity(unchecked) private var handOverQueued = false
 
     /// The pause between two slices of the backlog: long enough that the loop's next look
     /// at its task queue finds nothing due, and so polls its sockets (a task queued at once,

@@ -1,24 +1,23 @@
 import NIOCore
 
-/// What a ``LineWriter`` asks of its channel, when the channel lives on another loop than
-/// the hub's (`--io-threads`): carried there in its loop's ``LoopBatch``.
+/// What a ``LineWriter`` asks of its channel, run on the channel's loop: at once when it
+/// is the hub's, else carried there in its loop's ``LoopBatch``.
 enum ChannelOperation: Sendable {
-    case write(Channel, ByteBuffer)
-    case writeAndFlush(Channel, ByteBuffer)
-    case flush(Channel)
-    case close(Channel)
+    case write(SocketOutput, ByteBuffer)
+    case writeAndFlush(SocketOutput, ByteBuffer)
+    case flush(SocketOutput)
+    case close(SocketOutput)
     /// A last line, then the channel closes once it is written.
-    case writeAndClose(Channel, ByteBuffer)
+    case writeAndClose(SocketOutput, ByteBuffer)
 
-    /// Run on the channel's loop: straight through its pipeline.
+    /// Run on the channel's loop (``SocketOutput``: straight to the socket when it can).
     func run() {
         switch self {
-        case .write(let channel, let bytes): channel.write(bytes, promise: nil)
-        case .writeAndFlush(let channel, let bytes): channel.writeAndFlush(bytes, promise: nil)
-        case .flush(let channel): channel.flush()
-        case .close(let channel): channel.close(promise: nil)
-        case .writeAndClose(let channel, let bytes):
-            channel.writeAndFlush(bytes).whenComplete { _ in channel.close(promise: nil) }
+        case .write(let output, let bytes): output.write(bytes)
+        case .writeAndFlush(let output, let bytes): output.writeAndFlush(bytes)
+        case .flush(let output): output.flush()
+        case .close(let output): output.close()
+        case .writeAndClose(let output, let bytes): output.writeAndClose(bytes)
         }
     }
 }
@@ -33,7 +32,7 @@ enum ChannelOperation: Sendable {
 /// before those of any later turn.
 final class LoopBatch {
     let loop: EventLoop
-    private(set) var operations: [ChannelOperation] = []
+    @exclusivity(unchecked) private(set) var operations: [ChannelOperation] = []
 
     init(loop: EventLoop) { self.loop = loop }
 

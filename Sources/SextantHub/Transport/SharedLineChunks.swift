@@ -15,7 +15,7 @@ import NIOCore
 /// at most ``LineWriter/turnLinesLimit`` bytes, so a run is never longer than a
 /// connection's joined lines may be.
 final class SharedLineChunks {
-    private var current: SharedLineChunk?
+    @exclusivity(unchecked) private var current: SharedLineChunk?
     private let allocator = ByteBufferAllocator()
 
     /// Appends `line` to the current chunk (a new one when it is sealed or full); answers where it is.
@@ -35,9 +35,9 @@ final class SharedLineChunks {
 
 /// Lines joined for many connections; see ``SharedLineChunks``.
 final class SharedLineChunk {
-    fileprivate(set) var bytes: ByteBuffer
+    @exclusivity(unchecked) fileprivate(set) var bytes: ByteBuffer
     /// Sliced: never written again.
-    fileprivate(set) var isSealed = false
+    @exclusivity(unchecked) fileprivate(set) var isSealed = false
 
     fileprivate init(_ bytes: ByteBuffer) { self.bytes = bytes }
 }
