@@ -105,7 +105,7 @@ extension ChromiumBridgeTests {
         try harness.bridge.waitForOutput(timeout: 30, "say it reloaded the page") { $0.contains("sextant-browser: reloaded \(harness.pageURL)") ? () : nil }
         // The reloaded document watches once it is granted: a walk replayed before then
         // would reach it from a later fix (the latest at its start), not from the first.
-        _ = try harness.waitForReports("see the reloaded page granted") { reports in
+        _ = try harness.waitForReports("see the reloaded page granted") { (reports: [JSONValue]) -> Void? in
             guard let reload = reports.lastIndex(where: { $0["kind"] == "loaded" }) else { return nil }
             return reports[reload...].contains { $0["state"] == "granted" } ? () : nil
         }
