@@ -49,7 +49,7 @@ enum ZoneTableBytes {
         cell.endBits = Int(bytes[start + 1])
         cell.recordBits = 2 * cell.endBits + (cell.palette <= 2 ? 0 : 8)
         let bits = cell.palette <= 2 ? 2 : 4
-        cell.codes = at + 2 * stored
+        cell.codes = at + (flags & 0x40 != 0 ? 1 : 2) * stored
         cell.records = cell.codes + (4 * cell.nodes * bits + 7) / 8 + 4 * max(0, (4 * cell.nodes + 63) / 64 - 1)
         return cell
     }

@@ -119,7 +119,7 @@ import Testing
 
     /// Format 4's cell header: flags it does not know, a record's ends wider than 12 bits, or a
     /// palette of none are refused, naming the cell.
-    @Test(arguments: [(0, UInt8(0x40)), (1, UInt8(13)), (0, UInt8(0))])
+    @Test(arguments: [(0, UInt8(0x80)), (1, UInt8(13)), (0, UInt8(0))])
     func refusesAnUnknownCellHeader(byte: Int, value: UInt8) {
         var bytes = ZoneFixtures.tableBytes
         let (slot, cell) = ZoneTableBytes.firstCell(bytes, nodesAtLeast: 1)

@@ -1,7 +1,8 @@
 /// One refined cell of a version-4 table, read in place (docs/timezone.md): a two-byte header
-/// (the stored palette's size | the sea in it << 4 | one line leaf << 5; the bits of a line
-/// record's end) and, unless the cell is one line leaf, its node and line counts as varints;
-/// a palette of zones (the sea, when flagged, is the entry past the stored ones); its
+/// (the stored palette's size | the sea in it << 4 | one line leaf << 5 | a byte an entry
+/// << 6; the bits of a line record's end) and, unless the cell is one line leaf, its node and
+/// line counts as varints; a palette of zones, 16 or 8 bits each (the sea, when flagged, is
+/// the entry past the stored ones); its
 /// quadtree's nodes in breadth-first order, four codes each (a leaf's palette index, `node` =
 /// the palette's size, `line` = one more), 2 bits a code for a palette of two, else 4; before
 /// every 64th code but the first, the counts of node and line codes so far, so that a child's
@@ -12,6 +13,7 @@ struct ZoneCell {
     let storedPalette: Int
     let paletteCount: Int
     let hasSea: Bool
+    let paletteWidth: Int
     let nodeCount: Int
     let lineCount: Int
     let bits: Int
@@ -26,6 +28,7 @@ struct ZoneCell {
 
     static let seaFlag = 0x10
     static let oneLineFlag = 0x20
+    static let bytePaletteFlag = 0x40
     static let group = 64         // codes between checkpoints
     static let maxEndBits = 12
 
@@ -37,6 +40,7 @@ struct ZoneCell {
         storedPalette = flags & 15
         hasSea = flags & Self.seaFlag != 0
         paletteCount = storedPalette + (hasSea ? 1 : 0)
+        paletteWidth = flags & Self.bytePaletteFlag != 0 ? 1 : 2
         endBits = byte(offset + 1)
         var at = offset + 2
         if flags & Self.oneLineFlag != 0 {
@@ -49,7 +53,7 @@ struct ZoneCell {
         bits = paletteCount <= 2 ? 2 : 4
         recordBits = 2 * endBits + (paletteCount <= 2 ? 0 : 8)
         palette = at
-        codes = palette + 2 * storedPalette
+        codes = palette + paletteWidth * storedPalette
         checkpoints = codes + (4 * nodeCount * bits + 7) / 8
         records = checkpoints + 4 * max(0, (4 * nodeCount + Self.group - 1) / Self.group - 1)
         recordsEnd = records + (lineCount * recordBits + 7) / 8
@@ -72,6 +76,7 @@ struct ZoneCell {
 
     func paletteValue(_ bytes: [UInt8], _ index: Int) -> UInt16 {
         if index == storedPalette { return ZoneTable.sea }
+        if paletteWidth == 1 { return UInt16(bytes[palette + index]) }
         return UInt16(bytes[palette + 2 * index]) | UInt16(bytes[palette + 2 * index + 1]) << 8
     }
 

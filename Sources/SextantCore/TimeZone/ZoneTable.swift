@@ -121,7 +121,8 @@ public struct ZoneTable: Sendable {
 /// Where each part of a version-4 table starts, in bytes from the file's start.
 struct ZoneTableLayout: Sendable {
     let rowRuns: Int, runs: Int, rowRefined: Int, rowCells: Int, cellOffsets: Int, blob: Int
-    let runCount: Int, refinedCount: Int, blobCount: Int
+    let refinedCount: Int, blobCount: Int
+    var runCount: Int { (rowRefined - runs) / 4 }
 
     init(header: ZoneTableHeader, rows: Int, at start: Int, byteCount: Int) throws {
         rowRuns = start
@@ -130,7 +131,6 @@ struct ZoneTableLayout: Sendable {
         rowCells = rowRefined + 4 * (rows + 1)
         cellOffsets = rowCells + 4 * (rows + 1)
         blob = cellOffsets + 2 * header.refinedCount
-        runCount = header.runCount
         refinedCount = header.refinedCount
         blobCount = header.blobCount
         guard blob + blobCount == byteCount else {

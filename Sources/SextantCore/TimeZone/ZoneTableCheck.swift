@@ -74,7 +74,7 @@ struct ZoneTableCheck {
     /// every stored palette entry is a zone.
     private func checkCell(_ slot: Int, start: Int, end: Int) throws {
         let cell = ZoneCell(bytes, at: start), flags = Int(bytes[start])
-        guard flags & 0xC0 == 0, (1...14).contains(cell.paletteCount), (2...ZoneCell.maxEndBits).contains(cell.endBits),
+        guard flags & 0x80 == 0, (1...14).contains(cell.paletteCount), (2...ZoneCell.maxEndBits).contains(cell.endBits),
               cell.nodeCount < 1 << 16, cell.lineCount < 1 << 16, flags & ZoneCell.oneLineFlag != 0 || cell.nodeCount > 0 else {
             throw fail("cell \(slot)'s header is not one the format knows")
         }

@@ -2,7 +2,8 @@
 
 Each refined cell is a blob: a two-byte header (its palette's size, whether the sea is in it,
 whether the cell is one line leaf, the bits of a line record's ends) and its node and line
-counts as varints; its palette of zones (the sea implied by the header); its quadtree in
+counts as varints; its palette of zones (a byte each when they allow, the zones being
+numbered by how many cells hold them; the sea implied by the header); its quadtree in
 breadth-first order as 2- or 4-bit codes (a leaf's palette index, "node" or "line") with the
 counts of node and line codes before every 64th code but the first (so a child's index is a
 count, not a pointer); its line leaves' records, bit-packed: a chord (two ends round the
@@ -27,7 +28,7 @@ LAND_STEP_BITS = 13     # chord ends every 2048th of a cell's edge (13.6 m) at a
 SEA_STEP_BITS = 10      # every 256th (109 m) at the sea's edge, where Z1 promises 5 km
 GROUP = 64              # codes between checkpoints
 HEADER = 40
-SEA_FLAG, ONE_LINE_FLAG = 0x10, 0x20
+SEA_FLAG, ONE_LINE_FLAG, BYTE_PALETTE_FLAG = 0x10, 0x20, 0x40
 
 
 def code_bits(palette):
@@ -95,11 +96,13 @@ class CellEncoder:
         codes = [c for node in nodes for c in node]
         end_bits = self.end_bits(lines)
         has_sea = self.sea in self.palette
-        out = bytearray([(p - has_sea) | SEA_FLAG * has_sea | ONE_LINE_FLAG * (not nodes), end_bits])
+        stored = [self.zone_value(z) for z in self.palette[:p - has_sea]]
+        narrow = all(v < 256 for v in stored)
+        out = bytearray([(p - has_sea) | SEA_FLAG * has_sea | ONE_LINE_FLAG * (not nodes) | BYTE_PALETTE_FLAG * narrow,
+                         end_bits])
         if nodes:
             out += varint(len(nodes)) + varint(len(lines))
-        for z in self.palette[:p - has_sea]:
-            out += struct.pack("<H", self.zone_value(z))
+        out += bytes(stored) if narrow else struct.pack(f"<{len(stored)}H", *stored)
         out += pack_codes(codes, code_bits(p))
         out += checkpoints(codes, p)
         records, polylines = self.records(lines, end_bits)
@@ -203,10 +206,36 @@ def pack_codes(codes, bits):
     return out
 
 
+def zones_in(tree, out):
+    if isinstance(tree, (Chord, Polyline)):
+        out |= {tree.left, tree.right}
+    elif isinstance(tree, tuple):
+        for child in tree:
+            zones_in(child, out)
+    elif tree is not None:
+        out.add(tree)
+    return out
+
+
+def zone_order(sampler, grid):
+    """The zones numbered by how many refined cells hold them, the most first, so that most
+    palettes fit a byte an entry."""
+    cells = {}
+    for row in grid:
+        for tree in row:
+            if isinstance(tree, tuple):
+                for z in zones_in(tree, set()):
+                    cells[z] = cells.get(z, 0) + 1
+    return sorted(range(len(sampler.zones)), key=lambda z: (-cells.get(z, 0), sampler.zones[z]))
+
+
 def encode(sampler, grid, land_tol, sea_tol, data_version):
     """grid[row][col]: a tree, or None where a partial table has no answer."""
+    order = zone_order(sampler, grid)
+    number = {z: k for k, z in enumerate(order)}
+
     def zone_value(z):
-        return SEA if z == sampler.sea else z
+        return SEA if z == sampler.sea else number[z]
     runs, row_runs, row_refined, row_blob, offsets, blob = [], [], [], [], [], bytearray()
     refined_total = 0
     for row_index, row in enumerate(grid):
@@ -233,7 +262,7 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
     row_refined.append(refined_total)
     row_blob.append(len(blob))
     body = bytearray()
-    for name in sampler.zones:
+    for name in (sampler.zones[z] for z in order):
         body += struct.pack("<B", len(name)) + name.encode("ascii")
     body += struct.pack(f"<{len(row_runs)}I", *row_runs)
     for start, value in runs:

@@ -5,7 +5,7 @@ product's.
 import struct
 
 from tz_chain import left_of
-from tz_format import ABSENT, GROUP, HEADER, ONE_LINE_FLAG, REFINED, SEA, SEA_FLAG, VERSION, code_bits
+from tz_format import ABSENT, BYTE_PALETTE_FLAG, GROUP, HEADER, ONE_LINE_FLAG, REFINED, SEA, SEA_FLAG, VERSION, code_bits
 from tz_sample import COLS, ROWS, chord_side, nautical_zone, unit_perimeter
 
 
@@ -65,10 +65,11 @@ class Cell:
         else:
             self.nodes, pos = read_varint(blob, pos)
             self.lines, pos = read_varint(blob, pos)
-        self.palette = list(struct.unpack_from(f"<{stored}H", blob, pos)) + [SEA] * has_sea
+        width = 1 if flags & BYTE_PALETTE_FLAG else 2
+        self.palette = list(struct.unpack_from(f"<{stored}{'B' if width == 1 else 'H'}", blob, pos)) + [SEA] * has_sea
         self.p = len(self.palette)
         self.bits = code_bits(self.p)
-        self.codes = pos + 2 * stored
+        self.codes = pos + width * stored
         self.checks = self.codes + (4 * self.nodes * self.bits + 7) // 8
         self.records = self.checks + 4 * max(0, (4 * self.nodes + GROUP - 1) // GROUP - 1)
         self.width = 2 * self.end_bits + (8 if self.p > 2 else 0)
