@@ -1,10 +1,12 @@
-"""Turns a sampled quadtree's chains of chord leaves into polyline leaves (format 3).
+"""Turns a sampled quadtree's chains of chord leaves into polyline leaves (format 3 on).
 
 A border that bends splits its node into leaves down to the depth limit, each with a chord;
 the chords of neighbouring leaves share their ends (where the border crosses the edge between
 them), so a node whose subtree holds two zones and whose chords join end to end into one path
 from its edge to its edge is the same partition as one polyline with those ends as vertices.
-That polyline, on a grid of GRID steps a cell (13.6 m north–south), simplified by
+That polyline, on a grid of GRID steps a cell (13.6 m north–south; at the sea's edge, where
+Z1 promises 5 km, 8 times coarser, its segments checked by probes SEA_SIMPLIFY_M either
+side), simplified by
 Douglas–Peucker within SIMPLIFY grid steps and then further wherever tzfpy agrees (a run of
 vertices becomes one segment when probe pairs the chords' tolerance either side of it, as
 tz_sample checks a chord, all fall on its sides), replaces the subtree when it costs fewer
