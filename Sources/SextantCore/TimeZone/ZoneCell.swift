@@ -35,20 +35,19 @@ struct ZoneCell {
     /// Reads the cell's header at `offset`; its parts' places follow from the counts. Reads
     /// past the array give 0, so a damaged header never traps (the load's check refuses it).
     init(_ bytes: [UInt8], at offset: Int) {
-        func byte(_ at: Int) -> Int { at < bytes.count ? Int(bytes[at]) : 0 }
-        let flags = byte(offset)
+        let flags = Self.byte(bytes, offset)
         storedPalette = flags & 15
         hasSea = flags & Self.seaFlag != 0
         paletteCount = storedPalette + (hasSea ? 1 : 0)
         paletteWidth = flags & Self.bytePaletteFlag != 0 ? 1 : 2
-        endBits = byte(offset + 1)
+        endBits = Self.byte(bytes, offset + 1)
         var at = offset + 2
         if flags & Self.oneLineFlag != 0 {
             nodeCount = 0
             lineCount = 1
         } else {
-            nodeCount = Self.varint(byte, &at)
-            lineCount = Self.varint(byte, &at)
+            nodeCount = Self.varint(bytes, &at)
+            lineCount = Self.varint(bytes, &at)
         }
         bits = paletteCount <= 2 ? 2 : 4
         recordBits = 2 * endBits + (paletteCount <= 2 ? 0 : 8)
@@ -59,11 +58,13 @@ struct ZoneCell {
         recordsEnd = records + (lineCount * recordBits + 7) / 8
     }
 
+    static func byte(_ bytes: [UInt8], _ at: Int) -> Int { at < bytes.count ? Int(bytes[at]) : 0 }
+
     /// An unsigned LEB128 of at most 3 bytes (the check refuses a count over 65535).
-    static func varint(_ byte: (Int) -> Int, _ at: inout Int) -> Int {
+    static func varint(_ bytes: [UInt8], _ at: inout Int) -> Int {
         var value = 0
         for k in 0..<3 {
-            let b = byte(at)
+            let b = byte(bytes, at)
             at += 1
             value |= (b & 0x7F) << (7 * k)
             if b & 0x80 == 0 { break }
@@ -146,12 +147,15 @@ struct ZoneCell {
     /// quarter of their range an edge) and its left and right palette indices: with two
     /// zones the first is on the left; else 4 bits each say.
     func chord(_ bytes: [UInt8], _ k: Int) -> (a: Int, b: Int, left: Int, right: Int) {
-        var reader = BitReader(bytes, at: records)
-        reader.bit += k * recordBits
-        let a = reader.take(endBits), b = reader.take(endBits)
+        // A record is at most 32 bits: it lies within the 5 bytes from its first (and within
+        // the cell's records, which the load's check keeps inside the table).
+        let bit = k * recordBits, at = records + bit >> 3, shift = bit & 7
+        var word = 0
+        for i in 0..<(shift + recordBits + 7) >> 3 { word |= Int(bytes[at + i]) << (8 * i) }
+        word >>= shift
+        let mask = 1 << endBits - 1, a = word & mask, b = word >> endBits & mask
         if paletteCount <= 2 { return (a, b, 0, 1) }
-        let left = reader.take(4)
-        return (a, b, left, reader.take(4))
+        return (a, b, word >> (2 * endBits) & 15, word >> (2 * endBits + 4) & 15)
     }
 
     /// Polyline k of the cell (its record's ends are both k): past the k before it, each
