@@ -2,13 +2,13 @@
 /// (the stored palette's size | the sea in it << 4 | one line leaf << 5 | a byte an entry
 /// << 6; the bits of a line record's end) and, unless the cell is one line leaf, its node and
 /// line counts as varints; a palette of zones, 16 or 8 bits each (the sea, when flagged, is
-/// the entry past the stored ones); its
-/// quadtree's nodes in breadth-first order, four codes each (a leaf's palette index, `node` =
-/// the palette's size, `line` = one more), 2 bits a code for a palette of two, else 4; before
-/// every 64th code but the first, the counts of node and line codes so far, so that a child's
-/// index is a count rather than a pointer; its line leaves' records, bit-packed (two ends
-/// round the leaf's edge, and with more than two zones the left and right palette indices):
-/// a chord, or when both ends are equal, polyline k of those that follow the records in order.
+/// the entry past the stored ones); its quadtree's nodes in breadth-first order, four codes
+/// each (a leaf's palette index, `node` = the palette's size, `line` = one more), 2 bits a
+/// code for a palette of two, else 4; before every 64th code but the first, the counts of
+/// node and line codes so far, so that a child's index is a count rather than a pointer; its
+/// line leaves' records, bit-packed (two ends round the leaf's edge, and with more than two
+/// zones the left and right palette indices): a chord, or when both ends are equal, polyline
+/// k of those that follow the records in order.
 struct ZoneCell {
     let storedPalette: Int
     let paletteCount: Int
