@@ -4,9 +4,7 @@ A border that bends splits its node into leaves down to the depth limit, each wi
 the chords of neighbouring leaves share their ends (where the border crosses the edge between
 them), so a node whose subtree holds two zones and whose chords join end to end into one path
 from its edge to its edge is the same partition as one polyline with those ends as vertices.
-That polyline, on a grid of GRID steps a cell (13.6 m north–south; at the sea's edge, where
-Z1 promises 5 km, 8 times coarser, its segments checked by probes SEA_SIMPLIFY_M either
-side), simplified by
+That polyline, on a grid of GRID steps a cell (13.6 m north–south), simplified by
 Douglas–Peucker within SIMPLIFY grid steps and then further wherever tzfpy agrees (a run of
 vertices becomes one segment when probe pairs the chords' tolerance either side of it, as
 tz_sample checks a chord, all fall on its sides), replaces the subtree when it costs fewer
@@ -28,8 +26,6 @@ from tz_sample import METRES_PER_DEGREE, Chord, coarse_first, unit_perimeter
 GRID = 2048          # vertex steps a cell's edge: 0.25° / 2048 = 13.6 m north–south
 SIMPLIFY = 1.0       # Douglas–Peucker tolerance, grid steps
 MAX_VERTICES = 255   # a polyline's count is a byte; it also bounds a lookup's work
-SEA_GRID_SHIFT = 3   # at the sea's edge (Z1: 5 km) vertices on a grid 8 times coarser: 109 m
-SEA_SIMPLIFY_M = 2000  # and a segment replaces a run of them when probes 2 km either side agree
 
 Polyline = namedtuple("Polyline", "left right grid vertices")
 
@@ -115,7 +111,7 @@ class Probe:
         x0, y0, size = node
         degrees = self.cell_size * size / grid
         lon0, lat0 = self.lon0 + self.cell_size * x0, self.lat0 + self.cell_size * y0
-        tolerance = SEA_SIMPLIFY_M if self.sampler.sea in (left, right) else self.sampler.tolerance({left, right})
+        tolerance = self.sampler.tolerance({left, right})
         extent = self.cell_size * size
 
         def holds(a, b):
@@ -182,8 +178,6 @@ def polyline(tree, grid, node=(0.0, 0.0, 1.0), probe=None):
     path = chain(segments, grid) if len(segments) >= 2 else None
     if path is None:
         return None
-    if probe is not None and probe.sampler.sea in zones and grid >> SEA_GRID_SHIFT >= 4:
-        grid >>= SEA_GRID_SHIFT
     vertices = [(round(x * grid), round(y * grid)) for x, y in path]
     vertices = simplify([p for i, p in enumerate(vertices) if i == 0 or p != vertices[i - 1]], SIMPLIFY)
     if probe is not None:

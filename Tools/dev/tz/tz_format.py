@@ -24,8 +24,7 @@ ABSENT = 0x7FFE
 REFINED = 0x8000        # | the run's first refined cell's rank in its row
 MAX_PALETTE = 14        # 4-bit codes: 14 zones, "node", "line"
 MAX_END_BITS = 12       # a chord's end: at most 1024 steps an edge of its leaf
-LAND_STEP_BITS = 12     # chord ends every 1024th of a cell's edge (27 m) at a land border
-SEA_STEP_BITS = 10      # every 256th (109 m) at the sea's edge, where Z1 promises 5 km
+STEP_BITS = 12          # chord ends every 1024th of a cell's edge (27 m), round its 4 edges
 GROUP = 64              # codes between checkpoints
 HEADER = 40
 SEA_FLAG, ONE_LINE_FLAG, BYTE_PALETTE_FLAG = 0x10, 0x20, 0x40
@@ -114,16 +113,14 @@ class CellEncoder:
 
     def end_bits(self, lines):
         """Bits of a record's end: as fine as the shallowest chord needs (its leaf's edge in
-        steps of a 2048th of the cell's, a 256th at the sea's edge), and enough to number the
-        cell's polylines."""
+        steps of a 1024th of the cell's), and enough to number the cell's polylines."""
         bits, polylines = 2, 0
         for line, depth in lines:
             if isinstance(line, Polyline):
                 polylines += 1
                 bits = max(bits, (polylines - 1).bit_length())
             else:
-                step = SEA_STEP_BITS if self.sea in (line.left, line.right) else LAND_STEP_BITS
-                bits = max(bits, min(MAX_END_BITS, step - depth))
+                bits = max(bits, min(MAX_END_BITS, STEP_BITS - depth))
         return bits
 
     def records(self, lines, end_bits):
