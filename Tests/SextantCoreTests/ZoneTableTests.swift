@@ -73,16 +73,18 @@ import Testing
         #expect(refusal(bytes) == .unsupportedVersion(1))
     }
 
-    /// Format 2 (chord leaves only, 4.16 MB) is refused by number: format 3's records with
-    /// equal ends are polylines, which format 2 would misread as chords.
-    @Test func refusesFormatTwo() {
+    /// Formats 2 and 3 are refused by number: format 4's cells begin with a header of flags
+    /// and varints, its records are bit-packed and its cells' offsets are 16 bits from their
+    /// row's, all of which an older reader would misread.
+    @Test(arguments: [UInt8(2), 3])
+    func refusesFormatsTwoAndThree(version: UInt8) {
         var bytes = ZoneFixtures.tableBytes
-        bytes[4] = 2
+        bytes[4] = version
         Self.resealChecksum(&bytes)
-        #expect(refusal(bytes) == .unsupportedVersion(2))
+        #expect(refusal(bytes) == .unsupportedVersion(UInt16(version)))
     }
 
-    /// The test table holds polyline leaves (format 3), and one that is not whole — fewer
+    /// The test table holds polyline leaves (format 3 on), and one that is not whole — fewer
     /// than two vertices, or a vertex outside its leaf — is refused at load, naming its cell.
     @Test func refusesABrokenPolyline() {
         guard let (slot, line) = ZoneTableBytes.firstPolyline(ZoneFixtures.tableBytes) else {
@@ -105,33 +107,48 @@ import Testing
     /// refused at load even with a good checksum, naming the cell.
     @Test func refusesACellThatPointsOutside() {
         var bytes = ZoneFixtures.tableBytes
-        let (slot, cell) = Self.firstCell(bytes, nodesAtLeast: 8)
-        let palette = Int(bytes[cell])
-        let nodeCode = UInt8(palette), bits = palette <= 2 ? 2 : 4
+        let (slot, cell) = ZoneTableBytes.firstCell(bytes, nodesAtLeast: 8)
+        let nodeCode = UInt8(cell.palette), bits = cell.palette <= 2 ? 2 : 4
         // The first four nodes' codes all say "node": more nodes than the cell has.
         for k in 0..<(16 * bits / 8) {
-            bytes[cell + 5 + 2 * palette + k] = bits == 2 ? nodeCode * 0x55 : nodeCode * 0x11
+            bytes[cell.codes + k] = bits == 2 ? nodeCode * 0x55 : nodeCode * 0x11
         }
         Self.resealChecksum(&bytes)
+        expectStructureRefusal(bytes, prefix: "cell \(slot) ")
+    }
+
+    /// Format 4's cell header: flags it does not know, a record's ends wider than 12 bits, or a
+    /// palette of none are refused, naming the cell.
+    @Test(arguments: [(0, UInt8(0x80)), (1, UInt8(13)), (0, UInt8(0))])
+    func refusesAnUnknownCellHeader(byte: Int, value: UInt8) {
+        var bytes = ZoneFixtures.tableBytes
+        let (slot, cell) = ZoneTableBytes.firstCell(bytes, nodesAtLeast: 1)
+        bytes[cell.start + byte] = byte == 0 && value != 0 ? bytes[cell.start] | value : value
+        Self.resealChecksum(&bytes)
+        expectStructureRefusal(bytes, prefix: "cell \(slot)")
+    }
+
+    /// A cell's 16-bit offset from its row's first cell that leaves the cell before it
+    /// shorter than a header is refused, naming that cell.
+    @Test func refusesCellsOutOfOrder() {
+        var bytes = ZoneFixtures.tableBytes
+        let parts = ZoneTableBytes.layout(bytes)
+        guard let slot = (1..<ZoneTableBytes.u32(bytes, 16)).first(where: { ZoneTableBytes.u16(bytes, parts.offsets + 2 * $0) > 0 }) else {
+            Issue.record("no row of the test table holds two cells")
+            return
+        }
+        bytes[parts.offsets + 2 * slot] = 1
+        bytes[parts.offsets + 2 * slot + 1] = 0
+        Self.resealChecksum(&bytes)
+        expectStructureRefusal(bytes, prefix: "refined cell \(slot - 1) ")
+    }
+
+    private func expectStructureRefusal(_ bytes: [UInt8], prefix: String) {
         guard case .badStructure(let what) = refusal(bytes) else {
             Issue.record("not refused for its structure: \(String(describing: refusal(bytes)))")
             return
         }
-        #expect(what.hasPrefix("cell \(slot) "), "\(what)")
-    }
-
-    /// The first refined cell with at least that many nodes: its number and where it starts
-    /// (docs/timezone.md, format 3).
-    static func firstCell(_ bytes: [UInt8], nodesAtLeast: Int) -> (Int, Int) {
-        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
-        var at = 40
-        for _ in 0..<(Int(bytes[10]) | Int(bytes[11]) << 8) { at += 1 + Int(bytes[at]) }
-        let offsets = at + 4 * 721 + 4 * u32(12) + 4 * 721, blob = offsets + 4 * (u32(16) + 1)
-        for slot in 0..<u32(16) {
-            let cell = blob + u32(offsets + 4 * slot)
-            if Int(bytes[cell + 1]) | Int(bytes[cell + 2]) << 8 >= nodesAtLeast { return (slot, cell) }
-        }
-        fatalError("no cell with \(nodesAtLeast) nodes")
+        #expect(what.hasPrefix(prefix), "\(what)")
     }
 
     /// Stores the body's CRC-32 (zlib's) in the header, so that only the structure is wrong.

@@ -1,4 +1,4 @@
-/// A polyline leaf of a version-3 table, read in place (docs/timezone.md): the border through
+/// A polyline leaf of a version-4 table, read in place (docs/timezone.md): the border through
 /// a leaf as a path of vertices on a grid of `grid` steps an edge, from the leaf's edge to its
 /// edge, its left zone on its left. Two bytes (the vertex count; log2 of the grid | the delta
 /// width << 4), then bits from the lowest: the first vertex's position round the leaf's edge

@@ -1,7 +1,7 @@
 /// The offline time-zone boundary table: which IANA zone holds a point, without the network.
 ///
 /// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
-/// ODbL-1.0); docs/timezone.md gives the format (version 3) and the error bound. The caller
+/// ODbL-1.0); docs/timezone.md gives the format (version 4) and the error bound. The caller
 /// hands over the file's bytes (this type does no I/O) and they are read in place: a grid of
 /// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone, a chord or a polyline
 /// where a border crosses them. The sea is one value: its zone, Etc/GMT±N, is computed from
@@ -88,7 +88,7 @@ public struct ZoneTable: Sendable {
         var zone = value
         if value >= Self.refined {
             let slot = Int(layout.u32(bytes, layout.rowRefined + 4 * row)) + Int(value & 0x7FFF) + column - start
-            let cell = ZoneCell(bytes, at: layout.blob + Int(layout.u32(bytes, layout.cellOffsets + 4 * slot)))
+            let cell = ZoneCell(bytes, at: layout.cellStart(bytes, row: row, slot: slot))
             zone = cell.zoneValue(bytes, x: x - Double(column), y: y - Double(row))
         }
         switch zone {
@@ -118,24 +118,33 @@ public struct ZoneTable: Sendable {
     }
 }
 
-/// Where each part of a version-3 table starts, in bytes from the file's start.
+/// Where each part of a version-4 table starts, in bytes from the file's start.
 struct ZoneTableLayout: Sendable {
-    let rowRuns: Int, runs: Int, rowRefined: Int, cellOffsets: Int, blob: Int
-    let runCount: Int, refinedCount: Int, blobCount: Int
+    let rowRuns: Int, runs: Int, rowRefined: Int, rowCells: Int, cellOffsets: Int, blob: Int
+    let refinedCount: Int, blobCount: Int
+    var runCount: Int { (rowRefined - runs) / 4 }
 
     init(header: ZoneTableHeader, rows: Int, at start: Int, byteCount: Int) throws {
         rowRuns = start
         runs = rowRuns + 4 * (rows + 1)
         rowRefined = runs + 4 * header.runCount
-        cellOffsets = rowRefined + 4 * (rows + 1)
-        blob = cellOffsets + 4 * (header.refinedCount + 1)
-        runCount = header.runCount
+        rowCells = rowRefined + 4 * (rows + 1)
+        cellOffsets = rowCells + 4 * (rows + 1)
+        blob = cellOffsets + 2 * header.refinedCount
         refinedCount = header.refinedCount
         blobCount = header.blobCount
         guard blob + blobCount == byteCount else {
             throw blob + blobCount > byteCount ? ZoneTableError.truncated(needed: blob + blobCount, have: byteCount)
                 : ZoneTableError.badStructure("\(byteCount - blob - blobCount) bytes after the cells")
         }
+    }
+
+    /// Where the row's cells start in the cells' bytes (the row past the last: their end).
+    func rowCellsStart(_ bytes: [UInt8], row: Int) -> Int { Int(u32(bytes, rowCells + 4 * row)) }
+
+    /// Where refined cell `slot` of `row` starts in the file: 16 bits from its row's first.
+    func cellStart(_ bytes: [UInt8], row: Int, slot: Int) -> Int {
+        blob + rowCellsStart(bytes, row: row) + Int(u16(bytes, cellOffsets + 2 * slot))
     }
 
     func u16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }

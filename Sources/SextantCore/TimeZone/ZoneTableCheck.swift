@@ -9,8 +9,7 @@ struct ZoneTableCheck {
 
     func run() throws {
         try checkRows()
-        try checkCellOffsets()
-        for slot in 0..<layout.refinedCount { try checkCell(slot) }
+        try checkCells()
     }
 
     private func fail(_ what: String) -> ZoneTableError { .badStructure(what) }
@@ -46,49 +45,51 @@ struct ZoneTableCheck {
         }
     }
 
-    private func cellOffset(_ slot: Int) -> Int { Int(layout.u32(bytes, layout.cellOffsets + 4 * slot)) }
-
-    private func checkCellOffsets() throws {
-        guard cellOffset(0) == 0, cellOffset(layout.refinedCount) == layout.blobCount else {
-            throw fail("cell offsets do not span the \(layout.blobCount) bytes of cells")
+    /// Each row's cells lie in its stretch of the cells' bytes, the first at its start, in
+    /// order, each at least a header long, the last ending where the next row's begin.
+    private func checkCells() throws {
+        guard layout.rowCellsStart(bytes, row: 0) == 0, layout.rowCellsStart(bytes, row: table.rows) == layout.blobCount else {
+            throw fail("row cell offsets do not span the \(layout.blobCount) bytes of cells")
         }
-        for slot in 0..<layout.refinedCount where cellOffset(slot + 1) < cellOffset(slot) + ZoneCell.headerSize {
-            throw fail("refined cell \(slot) is shorter than its header")
+        for row in 0..<table.rows {
+            let rowStart = layout.rowCellsStart(bytes, row: row), rowEnd = layout.rowCellsStart(bytes, row: row + 1)
+            let slots = rowRefined(row)..<rowRefined(row + 1)
+            guard rowStart <= rowEnd, slots.isEmpty == (rowStart == rowEnd) else { throw fail("row \(row)'s cells span \(rowEnd - rowStart) bytes") }
+            for slot in slots {
+                let start = layout.blob + rowStart + Int(layout.u16(bytes, layout.cellOffsets + 2 * slot))
+                let end = slot + 1 < slots.upperBound ? layout.blob + rowStart + Int(layout.u16(bytes, layout.cellOffsets + 2 * slot + 2))
+                    : layout.blob + rowEnd
+                guard slot > slots.lowerBound || start == layout.blob + rowStart, start + 2 <= end else {
+                    throw fail("refined cell \(slot) is out of order or shorter than its header")
+                }
+                try checkCell(slot, start: start, end: end)
+            }
         }
     }
 
-    /// The cell's parts fill its bytes exactly; every code is known; the checkpoints are the
-    /// counts; every node's child lies after it (so a walk ends); every chord is the cell's
-    /// and names palette entries; every polyline is whole (ZonePolylineCheck); every palette
-    /// entry is a zone or the sea.
-    private func checkCell(_ slot: Int) throws {
-        let start = layout.blob + cellOffset(slot), end = layout.blob + cellOffset(slot + 1)
-        let cell = ZoneCell(bytes, at: start)
-        guard (1...14).contains(cell.paletteCount), cell.recordsEnd <= end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
-        for k in 0..<cell.paletteCount {
-            let value = cell.paletteValue(bytes, k)
-            guard Int(value) < table.zoneNames.count || value == ZoneTable.sea else { throw fail("cell \(slot) palette names zone \(value)") }
+    /// The cell's header is known (flags, a palette of 1–14, record ends of 2–12 bits, counts
+    /// within the checkpoints' 16 bits); its parts fill its bytes exactly; every code is
+    /// known; the checkpoints are the counts; every node's child lies after it (so a walk
+    /// ends); every line names palette entries; every polyline is whole (ZonePolylineCheck);
+    /// every stored palette entry is a zone.
+    private func checkCell(_ slot: Int, start: Int, end: Int) throws {
+        let cell = ZoneCell(bytes, at: start), flags = Int(bytes[start])
+        guard flags & 0x80 == 0, (1...14).contains(cell.paletteCount), (2...ZoneCell.maxEndBits).contains(cell.endBits),
+              cell.nodeCount < 1 << 16, cell.lineCount < 1 << 16, flags & ZoneCell.oneLineFlag != 0 || cell.nodeCount > 0 else {
+            throw fail("cell \(slot)'s header is not one the format knows")
         }
-        var nodes = 0, chords = 0
-        for e in 0..<4 * cell.nodeCount {
-            if e % ZoneCell.group == 0, cell.checkpoint(bytes, group: e / ZoneCell.group) != (nodes, chords) {
-                throw fail("cell \(slot) checkpoint \(e / ZoneCell.group) miscounts")
-            }
-            let code = cell.code(bytes, e)
-            guard code <= cell.chordCode else { throw fail("cell \(slot) code \(e) is \(code)") }
-            if code == cell.nodeCode {
-                nodes += 1
-                guard nodes > e / 4, nodes < cell.nodeCount else { throw fail("cell \(slot) node \(e / 4) points outside the cell or back") }
-            }
-            if code == cell.chordCode { chords += 1 }
+        guard cell.palette <= end, cell.recordsEnd <= end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
+        for k in 0..<cell.storedPalette where Int(cell.paletteValue(bytes, k)) >= table.zoneNames.count {
+            throw fail("cell \(slot) palette names zone \(cell.paletteValue(bytes, k))")
         }
-        // A cell with no node is one chord leaf.
-        let expected = cell.nodeCount == 0 ? (0, 1) : (cell.nodeCount - 1, chords)
-        guard (nodes, cell.chordCount) == expected else {
-            throw fail("cell \(slot) has \(cell.nodeCount) nodes and \(cell.chordCount) chords, its codes \(nodes + 1) and \(chords)")
+        let chords = try checkCodes(slot, cell)
+        // A cell with no node is one line leaf.
+        let expected = cell.nodeCount == 0 ? 1 : chords
+        guard cell.lineCount == expected else {
+            throw fail("cell \(slot) has \(cell.nodeCount) nodes and \(cell.lineCount) lines, its codes \(expected)")
         }
         var polylines = 0
-        for k in 0..<cell.chordCount {
+        for k in 0..<cell.lineCount {
             let chord = cell.chord(bytes, k)
             guard chord.left < cell.paletteCount, chord.right >= 0, chord.right < cell.paletteCount else {
                 throw fail("cell \(slot) chord \(k) names palette entries \(chord.left), \(chord.right) of \(cell.paletteCount)")
@@ -99,5 +100,31 @@ struct ZoneTableCheck {
             }
         }
         try ZonePolylineCheck(bytes: bytes, cell: cell, end: end, count: polylines).run { fail("cell \(slot) \($0)") }
+    }
+}
+
+extension ZoneTableCheck {
+    /// Walks the cell's codes: each known, the checkpoints the counts so far, every node's
+    /// child after it and within the cell. Returns the count of line codes.
+    func checkCodes(_ slot: Int, _ cell: ZoneCell) throws -> Int {
+        var nodes = 0, chords = 0
+        for e in 0..<4 * cell.nodeCount {
+            if e % ZoneCell.group == 0, e > 0, cell.checkpoint(bytes, group: e / ZoneCell.group) != (nodes, chords) {
+                throw ZoneTableError.badStructure("cell \(slot) checkpoint \(e / ZoneCell.group) miscounts")
+            }
+            let code = cell.code(bytes, e)
+            guard code <= cell.chordCode else { throw ZoneTableError.badStructure("cell \(slot) code \(e) is \(code)") }
+            if code == cell.nodeCode {
+                nodes += 1
+                guard nodes > e / 4, nodes < cell.nodeCount else {
+                    throw ZoneTableError.badStructure("cell \(slot) node \(e / 4) points outside the cell or back")
+                }
+            }
+            if code == cell.chordCode { chords += 1 }
+        }
+        if cell.nodeCount > 0, nodes != cell.nodeCount - 1 {
+            throw ZoneTableError.badStructure("cell \(slot) has \(cell.nodeCount) nodes, its codes \(nodes + 1)")
+        }
+        return chords
     }
 }

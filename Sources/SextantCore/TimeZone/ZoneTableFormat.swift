@@ -91,10 +91,10 @@ public enum CRC32 {
     }
 }
 
-/// The fixed part at the start of a table (docs/timezone.md, format version 3).
+/// The fixed part at the start of a table (docs/timezone.md, format version 4).
 struct ZoneTableHeader {
     static let size = 40
-    static let version: UInt16 = 3
+    static let version: UInt16 = 4
     var cellsPerDegree: Int
     var landDepth: Int
     var seaDepth: Int

@@ -10,7 +10,7 @@ timezone-boundary-builder): Tools/dev/tz/setup-venv.sh makes a venv with it.
 
 tz_sample.py samples tzfpy into a quadtree per 0.25° cell (chord leaves where a straight line
 follows the border within the tolerance; down to `land_depth` between land zones and
-`sea_depth` at the sea's edge); tz_format.py writes the trees as format version 2. With
+`sea_depth` at the sea's edge); tz_format.py writes the trees as format version 4. With
 --cache, the sampled trees are kept per band of 20 rows (a pickle each), so that the encoding
 can change without resampling and `--bands I/N` can sample a share of the bands in parallel.
 docs/timezone.md describes the format and the error bound; ZoneTable.swift reads it.

@@ -10,7 +10,7 @@ bisection on random 4 km segments that change zone). Each point is binned by its
 (the largest of 25/50/100/200/400 m, 1/2/3.5/5 km whose 32-point ring all gives the point's zone, 0 when
 even 25 m does not) and by the border that limits it: "land" when the first ring that leaves
 the point's zone meets only land zones, "sea" when the sea (Etc/GMT±N) is on either side.
-The table's answer, decoded here independently of the Swift reader (tz_format.Table), is
+The table's answer, decoded here independently of the Swift reader (tz_read.Table), is
 compared with tzfpy's.
 """
 import math
@@ -20,7 +20,7 @@ import sys
 import tzfpy
 
 import border_points as bp
-from tz_format import Table
+from tz_read import Table
 from tz_sample import nautical_zone
 
 RADII = (25, 50, 100, 200, 400, 1000, 2000, 3500, 5000)

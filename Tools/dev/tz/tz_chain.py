@@ -1,4 +1,4 @@
-"""Turns a sampled quadtree's chains of chord leaves into polyline leaves (format 3).
+"""Turns a sampled quadtree's chains of chord leaves into polyline leaves (format 3 on).
 
 A border that bends splits its node into leaves down to the depth limit, each with a chord;
 the chords of neighbouring leaves share their ends (where the border crosses the edge between
