@@ -115,6 +115,16 @@ struct SocketOutputTests {
         try? rig.channel.close().wait()
     }
 
+    /// A loop for both the hub and the channel, a writer on it, and the writer's output.
+    static func onOneLoop(_ body: (EventLoop, Rig, SocketOutput) throws -> Void) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let rig = try Self.rig(hubLoop: loop, channelLoop: loop)
+        defer { close(rig.peer) }
+        try body(loop, rig, try loop.submit { rig.writer.value.output }.wait())
+    }
+
     /// A line numbered `n`, about 90 bytes.
     static func numbered(_ n: Int) -> ByteBuffer {
         var line = ByteBufferAllocator().buffer(capacity: 96)
@@ -124,12 +134,10 @@ struct SocketOutputTests {
 
     @Test("Bytes left to NIO when the socket was full leave before any written after them, even once the socket has room again")
     func nothingOvertakesWhatNIOHolds() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let rig = try Self.rig(hubLoop: loop, channelLoop: loop)
-        defer { close(rig.peer) }
-        let output = try loop.submit { rig.writer.value.output }.wait()
+        try Self.onOneLoop { loop, rig, output in try nothingOvertakes(loop, rig, output) }
+    }
+
+    private func nothingOvertakes(_ loop: EventLoop, _ rig: Rig, _ output: SocketOutput) throws {
         // All in one task of the channel's loop, so that NIO cannot write what it holds
         // in between: fill the socket until NIO holds some, make room, write one more.
         let sent = try loop.submit { () -> Int in
@@ -152,12 +160,10 @@ struct SocketOutputTests {
 
     @Test("Once its channel closed, a writer sends nothing through the number its descriptor had, whatever now holds it")
     func nothingThroughAClosedDescriptor() throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let rig = try Self.rig(hubLoop: loop, channelLoop: loop)
-        defer { close(rig.peer) }
-        let output = try loop.submit { rig.writer.value.output }.wait()
+        try Self.onOneLoop { loop, rig, output in try nothingThroughClosed(loop, rig, output) }
+    }
+
+    private func nothingThroughClosed(_ loop: EventLoop, _ rig: Rig, _ output: SocketOutput) throws {
         // The first writes go through NIO while the descriptor is checked; then straight.
         var turns = 0
         while try loop.submit({ output.sentDirectly }).wait() == 0, turns < 100 {
