@@ -163,7 +163,10 @@ export class PanelApps {
         for (const prompt of prompts) if (!this.cards.has(prompt.id)) this.addCard(prompt);
     }
 
+    /** A prompt's card, once: the page's reading of `prompts.list` and the `prompt` event
+     *  may both bring the same prompt, in either order. */
     addCard(prompt) {
+        if (this.cards.has(prompt.id)) return;
         const card = document.createElement("div");
         card.className = "prompt-card";
         card.dataset.id = prompt.id;
