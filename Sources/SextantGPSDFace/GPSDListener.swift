@@ -198,7 +198,7 @@ final class GPSDConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        connection?.writer.flushOutbox()
+        connection?.writer.writabilityChanged(context.channel.isWritable)
         context.fireChannelWritabilityChanged()
     }
 

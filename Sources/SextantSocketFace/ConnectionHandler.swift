@@ -74,7 +74,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        onHub { [connection] in connection.value?.writer.flushOutbox() }
+        // Read here, on the channel's loop: the writer keeps its own copy (``LineWriter``).
+        let writable = context.channel.isWritable
+        onHub { [connection] in connection.value?.writer.writabilityChanged(writable) }
         context.fireChannelWritabilityChanged()
     }
 

@@ -22,12 +22,13 @@ struct SocketOutputTests {
         let peer: Int32
     }
 
-    /// Hands the writer its queued lines when the channel can take more, as `ConnectionHandler` does.
+    /// Tells the writer each change of the channel's writability, as `ConnectionHandler` does.
     final class Writability: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
         var writer: NIOLoopBound<LineWriter>?
         func channelWritabilityChanged(context: ChannelHandlerContext) {
-            if let writer { writer.eventLoop.execute { writer.value.flushOutbox() } }
+            let writable = context.channel.isWritable
+            if let writer { writer.eventLoop.execute { writer.value.writabilityChanged(writable) } }
             context.fireChannelWritabilityChanged()
         }
     }

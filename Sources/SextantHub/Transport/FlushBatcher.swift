@@ -116,7 +116,8 @@ package final class FlushBatcher {
     private func scheduleBacklog() {
         guard !backlogScheduled else { return }
         backlogScheduled = true
-        eventLoop.assumeIsolated().scheduleTask(in: Self.backlogPause) { [self] in
+        // A bare timer entry, without the promise and future `scheduleTask` makes (``LoopTimer``).
+        _ = eventLoop.timer(in: Self.backlogPause) { [self] in
             backlogScheduled = false
             if backlog.isEmpty, let work = laterWork {
                 laterWork = nil

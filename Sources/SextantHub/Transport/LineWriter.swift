@@ -25,6 +25,11 @@ package final class LineWriter {
     /// Monotonic time of the last moment the client took data off our hands.
     @exclusivity(unchecked) private(set) var lastProgress: Int64
     @exclusivity(unchecked) package private(set) var isClosed = false
+    /// Whether the channel takes more, as its handler last reported it
+    /// (``writabilityChanged(_:)``): NIO's own flag is an atomic in an object of its own, a
+    /// cache miss on every line of a fan-out to many apps. A channel on another loop reports
+    /// a hop late, as NIO's flag itself lagged what that loop had not yet written.
+    @exclusivity(unchecked) private var isWritable = true
     /// Told when the outbox drains, so a max-speed replay can move on.
     package var onDrain: (() -> Void)?
     /// Who the client is, for the log (it may be known only after the connection opened).
@@ -55,8 +60,8 @@ package final class LineWriter {
     /// writability (the water marks) still says how much this client holds.
     static let turnLinesLimit = 32 * 1024
     /// The channels' high water mark (``SocketListener``): handed more than this, a channel
-    /// on another loop says it is full, then writable again once it has written it.
-    static let remoteHandLimit = 64 * 1024
+    /// says it is full, then writable again once it has written it.
+    static let handLimit = 64 * 1024
     /// A max-speed replay waits for a client with this many lines queued (or a full channel).
     static let replayHoldMark = 64
 
@@ -100,7 +105,7 @@ package final class LineWriter {
     /// `ByteBuffer` is copied on write, so none of them can change it for the others).
     package func sendLine(_ buffer: ByteBuffer, kind: OutboundKind) {
         guard !isClosed else { return }
-        if outbox.isEmpty, channel.isWritable {
+        if outbox.isEmpty, isWritable {
             if turnRun != nil { handTurnLinesToChannel() }
             if turnLines == nil {
                 turnLines = buffer
@@ -118,7 +123,7 @@ package final class LineWriter {
     /// a run of one chunk, the line extends the run (no copy); else it is sent as any line.
     package func sendShared(_ event: SharedEvent) {
         guard !isClosed else { return }
-        guard turnLines == nil, outbox.isEmpty, channel.isWritable else {
+        guard turnLines == nil, outbox.isEmpty, isWritable else {
             sendLine(event.jsonRPCLine(allocator), kind: event.event.outboundKind)
             return
         }
@@ -192,19 +197,30 @@ package final class LineWriter {
         return turnLines
     }
 
-    /// Hands queued lines to the channel while it takes them. A channel on another loop
-    /// does not say it is full until its loop has run what it was handed: it is handed
-    /// more than its high water mark (64 KiB) at most, which it will say it is full of,
-    /// and then writable again, which calls this again.
-    package func flushOutbox() {
-        guard !isClosed, channel.isWritable else { return }
+    /// The channel's handler tells every change of its writability (NIO's
+    /// `channelWritabilityChanged`, with the channel's `isWritable` read then), in order, on
+    /// this loop: every face that writes through a `LineWriter` must, or a client that does
+    /// not read would grow NIO's buffer instead of this bounded outbox. Once it takes more,
+    /// the queued lines go.
+    package func writabilityChanged(_ writable: Bool) {
+        isWritable = writable
+        if writable { flushOutbox() }
+    }
+
+    /// Hands queued lines to the channel while it takes them. A channel says it is full
+    /// only once its handler has reported it (at once on this loop, a hop later from
+    /// another, after that loop ran what it was handed): it is handed a little more than
+    /// its high water mark (64 KiB) at most, which it will say it is full of, and then
+    /// writable again, which calls this again.
+    private func flushOutbox() {
+        guard !isClosed, isWritable else { return }
         handTurnLinesToChannel()
         var wrote = false
         var handed = 0
-        while channel.isWritable, handed <= Self.remoteHandLimit, let entry = outbox.popFirst() {
+        while isWritable, handed <= Self.handLimit, let entry = outbox.popFirst() {
             ask(.write(output, entry.bytes))
             wrote = true
-            if remote != nil { handed += entry.bytes.readableBytes }
+            handed += entry.bytes.readableBytes
         }
         if wrote { ask(.flush(output)) }
         lastProgress = clock.monotonicNanoseconds()
@@ -217,7 +233,7 @@ package final class LineWriter {
     /// Whether a max-speed replay should wait for this client: its queue is filling and it
     /// has read something within the last second (PROTOCOL "Trace files").
     package func holdsBackReplay(now: Int64) -> Bool {
-        guard !isClosed, outbox.count >= Self.replayHoldMark || !channel.isWritable else { return false }
+        guard !isClosed, outbox.count >= Self.replayHoldMark || !isWritable else { return false }
         return now - lastProgress < 1_000_000_000
     }
 

@@ -112,6 +112,10 @@ final class LocationFanOut {
         return listed.listed
     }
 
+    /// How many sessions the list holds, those that left and are not dropped yet among them
+    /// (what the churn tests bound).
+    var listedCount: Int { listed.listed.count }
+
     /// Whether a listed session stays in the list; one that does not is unlisted.
     private static func stillHears(_ session: AppSession) -> Bool {
         let stays = session.isOpen && session.fixes.hears
