@@ -2,9 +2,10 @@ import SextantCore
 import SextantProtocol
 
 /// Control peers that called `watch`, with what they watch, kept apart so that publishing
-/// an event does not look at every connection.
+/// an event does not look at every connection. On the hub's loop only, and nothing that
+/// changes the table reaches back into it: unchecked, as every delivery asks `isEmpty`.
 final class WatcherTable {
-    private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
+    @exclusivity(unchecked) private var watchers: [ObjectIdentifier: (peer: any RPCPeer, filter: WatchFilter)] = [:]
     /// Counts the changes of the table: a watcher came, went or changed its filter.
     private(set) var generation = 0
 

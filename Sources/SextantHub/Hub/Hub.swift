@@ -68,7 +68,7 @@ public final class Hub {
     /// place). Changed by the operations of this file (`applyDecision` for Hub+Store's commits).
     private(set) var authorization: AuthorizationEngine { didSet { authorizationGeneration &+= 1 } }
     /// What a session's decided accuracy was decided under (`decidedAccuracy(of:)`).
-    private(set) var authorizationGeneration: UInt64 = 1
+    @exclusivity(unchecked) private(set) var authorizationGeneration: UInt64 = 1
     /// Grid shifts, app-id owners and the decision being committed, written only by Hub+Store.
     let stored: StoreBackedState
     let startedAt: Int64

@@ -15,7 +15,7 @@ package final class AppSession {
     var interface: AppInterfaceOrientation
     /// The topics it subscribed to besides `session` and the fixes' (`orientation.start`...),
     /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
-    fileprivate(set) var topics = TopicSet()
+    @exclusivity(unchecked) fileprivate(set) var topics = TopicSet()
     /// What the service that hands out fixes keeps of it (``Services/SessionSlot``: its
     /// stream, its one-shot requests, its place in the fan-out): held here, as every
     /// delivery reads it, not looked up. Unchecked: a delivery reads and writes it several
@@ -24,12 +24,13 @@ package final class AppSession {
     @exclusivity(unchecked) var fixes = Services.SessionSlot()
     /// The authorization engine's answer for this session's locations (nil: none may
     /// leave) as of the engine's generation `decidedAt` (`Hub.decidedAccuracy(of:)`).
-    var decidedAccuracy: LocationAccuracy?
-    var decidedAt: UInt64 = 0
+    /// Unchecked, as `fixes` is (every delivery reads them; nothing reaches back).
+    @exclusivity(unchecked) var decidedAccuracy: LocationAccuracy?
+    @exclusivity(unchecked) var decidedAt: UInt64 = 0
     /// Its `apps.list` entry as the watchers were last told it (`Hub.sessionChanged`).
     var announced: JSONValue?
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
-    fileprivate(set) var isOpen = true
+    @exclusivity(unchecked) fileprivate(set) var isOpen = true
     /// The topics whose lists hold it (``SessionTable/subscribers(of:)``): those it
     /// subscribed to, and perhaps some it left that the list has not dropped yet.
     fileprivate var listedTopics = TopicSet()
@@ -55,13 +56,16 @@ package final class AppSession {
     /// (``PhoneService/heardByEverySession``: an app's regions are the app's, not a session's).
     private static let heardByEverySession = TopicSet(ServiceRegistry.all.flatMap { $0.heardByEverySession })
 
-    /// Whether it hears events of `topic` now.
+    private static let sessionTopic = AppTopic.session.index
+    private static let fixesTopic = Services.SessionSlot.topic.index
+
+    /// Whether it hears events of `topic` now. By the topics' numbers: a `switch` over
+    /// `AppTopic` values called its `==` across modules for each case, ~200 instructions a
+    /// delivery.
     func hears(_ topic: AppTopic) -> Bool {
-        switch topic {
-        case .session: return true
-        case Services.SessionSlot.topic: return fixes.hears
-        default: return topics.contains(topic) || Self.heardByEverySession.contains(topic)
-        }
+        if topic.index == Self.sessionTopic { return true }
+        if topic.index == Self.fixesTopic { return fixes.hears }
+        return topics.contains(topic) || Self.heardByEverySession.contains(topic)
     }
 }
 

@@ -20,6 +20,11 @@ import SextantCore
 /// another event (`Hub.publish`, through ``LocationDelivery/settle(_:)``), an authorization change (before its queued locations are
 /// discarded, so L9's cut-off holds), a request of its own. A settled fix is decided under
 /// the rules in force when it is settled: a session revoked meanwhile gets nothing.
+///
+/// `@exclusivity(unchecked)` on its state: it is used on the hub's loop only, and no method
+/// that changes a property calls anything that reaches the same property (the sweep's
+/// `stillHears` changes the session's flag, not the list it is asked from); the run-time
+/// check cost about 60 instructions an access, several a delivery.
 final class LocationFanOut {
     struct Entry {
         let fix: LocationFix
@@ -27,24 +32,24 @@ final class LocationFanOut {
     }
 
     /// The run: the fixes from number `base` on.
-    private(set) var entries: [Entry] = []
-    private(set) var base: UInt64 = 0
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private(set) var base: UInt64 = 0
     /// The number the next fix takes: a session whose cursor is here is owed nothing.
     var end: UInt64 { base + UInt64(entries.count) }
 
     /// The sweep in progress: the sessions hearing locations when it began, the next one it reaches, and
     /// the run's end then (fixes added later need another sweep).
-    private var sweep: [AppSession] = []
-    private var next = 0
-    private var sweepEnd: UInt64 = 0
+    @exclusivity(unchecked) private var sweep: [AppSession] = []
+    @exclusivity(unchecked) private var next = 0
+    @exclusivity(unchecked) private var sweepEnd: UInt64 = 0
     /// Whether a later turn will go on with the sweep.
-    var continues = false
+    @exclusivity(unchecked) var continues = false
     /// Whether fixes wait for the end of a replay's turn before any sweep.
-    var batching = false
+    @exclusivity(unchecked) var batching = false
     /// The sessions that started hearing locations (a stream, a `location.once` waiting), in
     /// id order, and perhaps some that stopped since: a sweep takes these only, so that a
     /// session that asks for no location costs a fix nothing.
-    private var listed = SessionList()
+    @exclusivity(unchecked) private var listed = SessionList()
 
     /// The most fixes a run holds: past it, the run is settled for every session first.
     static let runLimit = 4096
