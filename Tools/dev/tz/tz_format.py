@@ -15,6 +15,8 @@ two's complement. A cell's offset is 16 bits from its row's first cell.
 import struct
 import zlib
 
+import tzfpy
+
 from tz_poly import CELLS_PER_DEGREE, GRID_BITS, SEA, RefinedCell, nautical_zone
 
 MAGIC = b"SXTZ"
@@ -120,9 +122,10 @@ def encode_cell(cell, number):
 
 
 def zone_order(grid):
-    """The zones numbered by how many refined cells hold them, the most first, so that most
-    palettes fit a byte an entry; then every other zone and the nautical strips by name."""
-    cells, names = {}, set(nautical_zone(lon) for lon in range(-180, 181, 15))
+    """Every zone tzfpy names and the nautical strips, numbered by how many refined cells hold
+    them, the most first (so that most palettes fit a byte an entry), then by name."""
+    cells = {}
+    names = set(tzfpy.timezonenames()) | {nautical_zone(lon) for lon in range(-180, 181, 15)}
     for row in grid:
         for value in row:
             if isinstance(value, RefinedCell):
