@@ -1,7 +1,7 @@
 /// The offline time-zone boundary table: which IANA zone holds a point, without the network.
 ///
-/// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
-/// ODbL-1.0) polygons; docs/timezone.md gives the format (version 5) and the error bound. The
+/// Built by Tools/dev/tz/make-tz-table.py from tzfpy's polygons and answers
+/// (timezone-boundary-builder's data, ODbL-1.0); docs/timezone.md gives the format (version 5) and the error bound. The
 /// caller hands over the file's bytes (this type does no I/O) and they are read in place: a
 /// grid of cells holds a zone each, the sea, or the borders that cross the cell as polylines
 /// with a zone either side. The sea is one value: its zone, Etc/GMT±N, is computed from the
