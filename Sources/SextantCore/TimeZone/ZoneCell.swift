@@ -65,16 +65,21 @@ struct ZoneCell {
         let grid = 1 << gridShift
         let px = (x * Double(grid)).rounded(.down) + 0.5, py = (y * Double(grid)).rounded(.down) + 0.5
         var east = ZoneRay(), north = ZoneEdgeRay()
-        var reader = BitReader(bytes, at: lines)
-        for _ in 0..<lineCount {
-            let line = ZoneLineHeader(&reader, gridShift: gridShift, threeOrMore: paletteCount > 2)
-            var ax = line.x, ay = line.y
-            for _ in 1..<line.count {
-                let bx = ax + reader.signed(line.deltaBits), by = ay + reader.signed(line.deltaBits)
-                east.meet(ax, ay, bx, by, px: px, py: py, left: line.left, right: line.right)
-                north.meet(ax, ay, bx, by, grid: grid, py: py, left: line.left, right: line.right)
-                ax = bx
-                ay = by
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = WordReader(buffer, at: lines)
+            for _ in 0..<lineCount {
+                let line = ZoneLineHeader(&reader, gridShift: gridShift, threeOrMore: paletteCount > 2)
+                let w = line.deltaBits, mask = 1 << w - 1, sign = 1 << (w - 1)
+                var ax = line.x, ay = line.y
+                for _ in 1..<line.count {
+                    // dx and dy in one read: w bits each, dx the lower.
+                    let pair = reader.take(2 * w)
+                    let bx = ax + ((pair & mask) ^ sign) - sign, by = ay + ((pair >> w) ^ sign) - sign
+                    east.meet(ax, ay, bx, by, px: px, py: py, left: line.left, right: line.right)
+                    north.meet(ax, ay, bx, by, grid: grid, py: py, left: line.left, right: line.right)
+                    ax = bx
+                    ay = by
+                }
             }
         }
         return paletteValue(bytes, east.zone ?? north.zone ?? corner)
@@ -96,7 +101,7 @@ struct ZoneLineHeader {
 
     static let maxVertices = 257
 
-    init(_ reader: inout BitReader, gridShift: Int, threeOrMore: Bool) {
+    init<Reader: ZoneBits>(_ reader: inout Reader, gridShift: Int, threeOrMore: Bool) {
         count = reader.take(8) + 2
         if threeOrMore {
             let labels = reader.take(8)
@@ -165,8 +170,44 @@ struct ZoneEdgeRay {
     }
 }
 
+/// Fields of bits, lowest first.
+protocol ZoneBits {
+    mutating func take(_ count: Int) -> Int
+}
+
+/// Reads fields of up to 56 bits, lowest bits first, from a buffer at a byte offset: one
+/// unaligned 8-byte load where the buffer holds 8 bytes from the field's first, else byte by
+/// byte (the load's check keeps every field of a cell within the table).
+struct WordReader: ZoneBits {
+    let buffer: UnsafeBufferPointer<UInt8>
+    var bit: Int
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        self.buffer = buffer
+        bit = 8 * offset
+    }
+
+    @inline(__always)
+    mutating func take(_ count: Int) -> Int {
+        let at = bit >> 3, shift = bit & 7
+        bit += count
+        if at + 8 <= buffer.count, let base = buffer.baseAddress {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+            return Int(truncatingIfNeeded: word >> UInt64(shift)) & (1 << count - 1)
+        }
+        var value = 0, got = 0, position = 8 * at + shift
+        while got < count {
+            let offset = position & 7, step = min(8 - offset, count - got)
+            value |= (Int(buffer[position >> 3]) >> offset & (1 << step - 1)) << got
+            got += step
+            position += step
+        }
+        return value
+    }
+}
+
 /// Reads fields of up to 17 bits, lowest bits first, from `bytes` at a byte offset.
-struct BitReader {
+struct BitReader: ZoneBits {
     let bytes: [UInt8]
     var bit: Int
 
