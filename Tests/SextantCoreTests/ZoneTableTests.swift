@@ -73,57 +73,52 @@ import Testing
         #expect(refusal(bytes) == .unsupportedVersion(1))
     }
 
-    /// Formats 2 and 3 are refused by number: format 4's cells begin with a header of flags
-    /// and varints, its records are bit-packed and its cells' offsets are 16 bits from their
-    /// row's, all of which an older reader would misread.
-    @Test(arguments: [UInt8(2), 3])
-    func refusesFormatsTwoAndThree(version: UInt8) {
+    /// Formats 2, 3 and 4 are refused by number: format 5's cells hold polylines drawn from
+    /// tzfpy's polygons where format 4's held a quadtree of sampled chords, which an older
+    /// reader would misread.
+    @Test(arguments: [UInt8(2), 3, 4])
+    func refusesFormatsTwoToFour(version: UInt8) {
         var bytes = ZoneFixtures.tableBytes
         bytes[4] = version
         Self.resealChecksum(&bytes)
         #expect(refusal(bytes) == .unsupportedVersion(UInt16(version)))
     }
 
-    /// The test table holds polyline leaves (format 3 on), and one that is not whole — fewer
-    /// than two vertices, or a vertex outside its leaf — is refused at load, naming its cell.
-    @Test func refusesABrokenPolyline() {
-        guard let (slot, line) = ZoneTableBytes.firstPolyline(ZoneFixtures.tableBytes) else {
-            Issue.record("the test table holds no polyline leaf")
-            return
+    /// A polyline that is not whole is refused at load, naming its cell and the polyline:
+    /// deltas of no bits (the first polyline's width field zeroed), or more vertices than its
+    /// cell's bytes hold (its count byte set to 255).
+    @Test(arguments: [0, 1])
+    func refusesABrokenPolyline(damage: Int) {
+        var bytes = ZoneFixtures.tableBytes
+        let (slot, cell) = ZoneTableBytes.firstTwoZoneCell(bytes)
+        // Two zones: 8 bits of count, 1 of "on the edge", 4 of delta width.
+        if damage == 0 {
+            bytes[cell.bits + 1] &= ~UInt8(0x1E)
+        } else {
+            bytes[cell.bits] = 255
         }
-        for damage in [(0, UInt8(1)), (1, UInt8(0x00))] {
-            var bytes = ZoneFixtures.tableBytes
-            bytes[line + damage.0] = damage.1
-            Self.resealChecksum(&bytes)
-            guard case .badStructure(let what) = refusal(bytes) else {
-                Issue.record("not refused for its structure: \(String(describing: refusal(bytes)))")
-                continue
-            }
-            #expect(what.hasPrefix("cell \(slot) polyline 0 "), "\(what)")
-        }
+        Self.resealChecksum(&bytes)
+        expectStructureRefusal(bytes, prefix: "cell \(slot) polyline 0 ")
     }
 
-    /// A cell whose codes claim more nodes than it holds (a walk would leave the cell) is
-    /// refused at load even with a good checksum, naming the cell.
-    @Test func refusesACellThatPointsOutside() {
+    /// A cell's polylines must fill its bytes: one that leaves bytes over (a polyline fewer
+    /// in its count) or starts as a point inside rather than on the edge (its fields shifted)
+    /// is refused, naming the cell.
+    @Test func refusesPolylinesThatDoNotFillTheirCell() {
         var bytes = ZoneFixtures.tableBytes
-        let (slot, cell) = ZoneTableBytes.firstCell(bytes, nodesAtLeast: 8)
-        let nodeCode = UInt8(cell.palette), bits = cell.palette <= 2 ? 2 : 4
-        // The first four nodes' codes all say "node": more nodes than the cell has.
-        for k in 0..<(16 * bits / 8) {
-            bytes[cell.codes + k] = bits == 2 ? nodeCode * 0x55 : nodeCode * 0x11
-        }
+        let (slot, cell) = ZoneTableBytes.cells(bytes).enumerated().first { $0.element.lines >= 2 && $0.element.lines < 63 }!
+        bytes[cell.start + 1] -= 4
         Self.resealChecksum(&bytes)
         expectStructureRefusal(bytes, prefix: "cell \(slot) ")
     }
 
-    /// Format 4's cell header: flags it does not know, a record's ends wider than 12 bits, or a
-    /// palette of none are refused, naming the cell.
-    @Test(arguments: [(0, UInt8(0x80)), (1, UInt8(13)), (0, UInt8(0))])
+    /// Format 5's cell header: a corner outside the palette, a palette of fewer than two
+    /// zones, or no polyline are refused, naming the cell.
+    @Test(arguments: [(0, UInt8(0xF2)), (0, UInt8(0x00)), (1, UInt8(0x02))])
     func refusesAnUnknownCellHeader(byte: Int, value: UInt8) {
         var bytes = ZoneFixtures.tableBytes
-        let (slot, cell) = ZoneTableBytes.firstCell(bytes, nodesAtLeast: 1)
-        bytes[cell.start + byte] = byte == 0 && value != 0 ? bytes[cell.start] | value : value
+        let (slot, cell) = ZoneTableBytes.firstTwoZoneCell(bytes)
+        bytes[cell.start + byte] = value
         Self.resealChecksum(&bytes)
         expectStructureRefusal(bytes, prefix: "cell \(slot)")
     }

@@ -12,22 +12,15 @@ import Testing
     /// Compact enough to commit and ship (docs/timezone.md, "World table").
     @Test func isCompact() {
         #expect(ZoneFixtures.worldBytes.count < 4_500_000, "\(ZoneFixtures.worldBytes.count) bytes")
-        #expect(world.landDepth == 6 && world.landToleranceMetres <= 50 && world.seaToleranceMetres <= 500)
+        #expect(world.gridShift == 11 && world.landToleranceMetres <= 50 && world.seaToleranceMetres <= 500)
     }
 
-    /// Format 3's polyline leaves (a node's chain of chords as one delta-coded path) make the
-    /// world table 32 % smaller than format 2's 4,162,724 bytes, with the same error bound.
-    @Test func polylinesMakeItSmaller() {
-        #expect(ZoneFixtures.worldBytes.count < 3_200_000, "\(ZoneFixtures.worldBytes.count) bytes")
-        #expect(ZoneTableBytes.firstPolyline(ZoneFixtures.worldBytes) != nil)
-    }
-
-    /// Format 4's cheaper overhead (cell headers of flags and varints with the sea implied,
-    /// 16-bit cell offsets, a checkpoint every 64 codes, one-byte palettes, records bit-packed
-    /// with chord ends to 27 m; the sea's edge's polylines as format 3 holds them) takes the
-    /// world table under 2.3 MB (2,243,679 bytes) from format 3's 2,830,924.
-    @Test func compactCellsMakeItSmaller() {
-        #expect(ZoneFixtures.worldBytes.count < 2_300_000, "\(ZoneFixtures.worldBytes.count) bytes")
+    /// Format 5 draws its borders from tzfpy's own polygons (simplified within 50 m, on a
+    /// 13.6 m grid, cut at the cells' edges) rather than from sampled quadtrees: the world
+    /// table under 1.75 MB (1,701,248 bytes) from format 4's 2,243,679.
+    @Test func polygonBordersMakeItSmaller() {
+        #expect(ZoneFixtures.worldBytes.count < 1_750_000, "\(ZoneFixtures.worldBytes.count) bytes")
+        #expect(ZoneTableBytes.cells(ZoneFixtures.worldBytes).count > 40_000)
     }
 
     @Test func everyPointIsTzfpysAnswer() {

@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
 done
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-reader=(ZoneTable ZoneCell ZoneTableCheck ZoneTableFormat ZonePolyline)
+reader=(ZoneTable ZoneCell ZoneTableCheck ZoneTableFormat ZonePolyline)   # ZonePolyline: formats 3–4 (a REV before format 5)
 build() {   # $1: a directory holding the reader's files; $2: the binary
     local files=()
     for f in "${reader[@]}"; do [ -f "$1/$f.swift" ] && files+=("$1/$f.swift"); done

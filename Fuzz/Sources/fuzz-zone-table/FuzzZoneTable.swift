@@ -2,7 +2,7 @@ import SextantCore
 
 /// A time-zone table (`sextantd --time-zone-table FILE`, docs/timezone.md): its checksum made
 /// right first, so that the mutations reach the structure's checks (`ZoneTableCheck`,
-/// `ZonePolylineCheck`) rather than stop at the CRC; a table they let through must answer a
+/// `ZoneLineCheck`) rather than stop at the CRC; a table they let through must answer a
 /// lookup anywhere without a trap.
 func fuzzZoneTable(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }

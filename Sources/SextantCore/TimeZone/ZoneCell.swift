@@ -1,61 +1,39 @@
-/// One refined cell of a version-4 table, read in place (docs/timezone.md): a two-byte header
-/// (the stored palette's size | the sea in it << 4 | one line leaf << 5 | a byte an entry
-/// << 6; the bits of a line record's end) and, unless the cell is one line leaf, its node and
-/// line counts as varints; a palette of zones, 16 or 8 bits each (the sea, when flagged, is
-/// the entry past the stored ones); its quadtree's nodes in breadth-first order, four codes
-/// each (a leaf's palette index, `node` = the palette's size, `line` = one more), 2 bits a
-/// code for a palette of two, else 4; before every 64th code but the first, the counts of
-/// node and line codes so far, so that a child's index is a count rather than a pointer; its
-/// line leaves' records, bit-packed (two ends round the leaf's edge, and with more than two
-/// zones the left and right palette indices): a chord, or when both ends are equal, polyline
-/// k of those that follow the records in order.
+/// One refined cell of a version-5 table, read in place (docs/timezone.md): a two-byte
+/// header (the stored palette's size | the corner's palette index << 4; the sea in the
+/// palette | a byte a palette entry << 1 | the polyline count << 2, 63 meaning "63 and a
+/// varint of the rest"), a palette of zones, 8 or 16 bits each (the sea, when flagged, is
+/// the entry past the stored ones), then the cell's polylines bit-packed end to end: tzfpy's
+/// borders through the cell on a grid of 2^gridShift steps an edge, each with the zones on
+/// its left and right.
 struct ZoneCell {
     let storedPalette: Int
     let paletteCount: Int
-    let hasSea: Bool
     let paletteWidth: Int
-    let nodeCount: Int
+    /// The palette entry of the zone at the cell's north-east corner.
+    let corner: Int
     let lineCount: Int
-    let bits: Int
-    let endBits: Int
-    let recordBits: Int
+    /// Where the palette and the polylines' bits start.
     let palette: Int
-    let codes: Int
-    let checkpoints: Int
-    let records: Int
-    /// One past the records: the polylines begin here.
-    let recordsEnd: Int
+    let lines: Int
 
-    static let seaFlag = 0x10
-    static let oneLineFlag = 0x20
-    static let bytePaletteFlag = 0x40
-    static let group = 64         // codes between checkpoints
-    static let maxEndBits = 12
+    static let seaFlag = 0x01
+    static let bytePaletteFlag = 0x02
+    static let countEscape = 63
 
-    /// Reads the cell's header at `offset`; its parts' places follow from the counts. Reads
-    /// past the array give 0, so a damaged header never traps (the load's check refuses it).
+    /// Reads the cell's header at `offset`. Reads past the array give 0, so a damaged
+    /// header never traps (the load's check refuses it).
     init(_ bytes: [UInt8], at offset: Int) {
-        let flags = Self.byte(bytes, offset)
-        storedPalette = flags & 15
-        hasSea = flags & Self.seaFlag != 0
-        paletteCount = storedPalette + (hasSea ? 1 : 0)
-        paletteWidth = flags & Self.bytePaletteFlag != 0 ? 1 : 2
-        endBits = Self.byte(bytes, offset + 1)
+        let first = Self.byte(bytes, offset), second = Self.byte(bytes, offset + 1)
+        storedPalette = first & 15
+        corner = first >> 4
+        paletteCount = storedPalette + (second & Self.seaFlag != 0 ? 1 : 0)
+        paletteWidth = second & Self.bytePaletteFlag != 0 ? 1 : 2
         var at = offset + 2
-        if flags & Self.oneLineFlag != 0 {
-            nodeCount = 0
-            lineCount = 1
-        } else {
-            nodeCount = Self.varint(bytes, &at)
-            lineCount = Self.varint(bytes, &at)
-        }
-        bits = paletteCount <= 2 ? 2 : 4
-        recordBits = 2 * endBits + (paletteCount <= 2 ? 0 : 8)
+        var count = second >> 2
+        if count == Self.countEscape { count += Self.varint(bytes, &at) }
+        lineCount = count
         palette = at
-        codes = palette + paletteWidth * storedPalette
-        checkpoints = codes + (4 * nodeCount * bits + 7) / 8
-        records = checkpoints + 4 * max(0, (4 * nodeCount + Self.group - 1) / Self.group - 1)
-        recordsEnd = records + (lineCount * recordBits + 7) / 8
+        lines = palette + paletteWidth * storedPalette
     }
 
     static func byte(_ bytes: [UInt8], _ at: Int) -> Int { at < bytes.count ? Int(bytes[at]) : 0 }
@@ -72,121 +50,192 @@ struct ZoneCell {
         return value
     }
 
-    var nodeCode: Int { paletteCount }
-    var chordCode: Int { paletteCount + 1 }
-
     func paletteValue(_ bytes: [UInt8], _ index: Int) -> UInt16 {
         if index == storedPalette { return ZoneTable.sea }
         if paletteWidth == 1 { return UInt16(bytes[palette + index]) }
         return UInt16(bytes[palette + 2 * index]) | UInt16(bytes[palette + 2 * index + 1]) << 8
     }
 
-    func code(_ bytes: [UInt8], _ e: Int) -> Int {
-        let bit = e * bits
-        return Int(bytes[codes + bit >> 3] >> UInt8(bit & 7)) & (1 << bits - 1)
-    }
-
-    /// The counts of node and line codes before code 64 × group (group ≥ 1).
-    func checkpoint(_ bytes: [UInt8], group: Int) -> (nodes: Int, chords: Int) {
-        let at = checkpoints + 4 * (group - 1)
-        return (Int(bytes[at]) | Int(bytes[at + 1]) << 8, Int(bytes[at + 2]) | Int(bytes[at + 3]) << 8)
-    }
-
-    /// How many codes before code `e` are `kind` (the node or the line code): the last
-    /// checkpoint's count, then the codes since it matched a 64-bit word at a time.
-    func rank(_ bytes: [UInt8], _ e: Int, kind: Int) -> Int {
-        let group = e / Self.group, first = group * Self.group
-        var count = 0
-        if group > 0 {
-            let counts = checkpoint(bytes, group: group)
-            count = kind == nodeCode ? counts.nodes : counts.chords
-        }
-        let perWord = 64 / bits
-        var start = first
-        while start < e {
-            let n = min(perWord, e - start)
-            count += Self.matches(bytes, at: codes + start * bits / 8, codes: n, bits: bits, kind: kind)
-            start += n
-        }
-        return count
-    }
-
-    /// How many of the `codes` codes of `bits` bits at byte `at` equal `kind`: each code
-    /// XOR kind is zero when it matches; OR-folding a code's bits into its lowest finds them.
-    static func matches(_ bytes: [UInt8], at: Int, codes: Int, bits: Int, kind: Int) -> Int {
-        var word: UInt64 = 0
-        for k in 0..<(codes * bits + 7) / 8 { word |= UInt64(bytes[at + k]) << (8 * k) }
-        let low: UInt64 = bits == 2 ? 0x5555_5555_5555_5555 : 0x1111_1111_1111_1111
-        var x = word ^ (low * UInt64(kind))
-        x |= x >> 1
-        if bits == 4 { x |= x >> 2 }
-        let used = codes * bits == 64 ? UInt64.max : (UInt64(1) << (codes * bits)) - 1
-        return (~x & low & used).nonzeroBitCount
-    }
-
-    /// The zone value (a zone number or the sea) at x, y in the cell, 0..<1 each.
-    func zoneValue(_ bytes: [UInt8], x: Double, y: Double) -> UInt16 {
-        if nodeCount == 0 { return chordZone(bytes, 0, x: x, y: y) }
-        var node = 0, x = x, y = y
-        while true {
-            let east = x >= 0.5, north = y >= 0.5
-            let e = node * 4 + (east ? 1 : 0) + (north ? 2 : 0)
-            x = east ? 2 * x - 1 : 2 * x
-            y = north ? 2 * y - 1 : 2 * y
-            let c = code(bytes, e)
-            if c < paletteCount { return paletteValue(bytes, c) }
-            if c == nodeCode {
-                node = 1 + rank(bytes, e, kind: nodeCode)
-            } else {
-                return chordZone(bytes, rank(bytes, e, kind: chordCode), x: x, y: y)
+    /// The zone value (a zone number or the sea) at x, y in the cell, 0..<1 each. The point
+    /// is put at the middle of its grid step (so it never lies on a vertex's row or column);
+    /// its zone is the side facing it of the first polyline the ray east to the cell's edge
+    /// crosses; when none, of the first one going north from there along the inside of the
+    /// east edge; when none, the corner's.
+    func zoneValue(_ bytes: [UInt8], gridShift: Int, x: Double, y: Double) -> UInt16 {
+        let grid = 1 << gridShift
+        let px = (x * Double(grid)).rounded(.down) + 0.5, py = (y * Double(grid)).rounded(.down) + 0.5
+        var east = ZoneRay(), north = ZoneEdgeRay()
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = WordReader(buffer, at: lines)
+            for _ in 0..<lineCount {
+                let line = ZoneLineHeader(&reader, gridShift: gridShift, threeOrMore: paletteCount > 2)
+                let w = line.deltaBits, mask = 1 << w - 1, sign = 1 << (w - 1)
+                var ax = line.x, ay = line.y
+                for _ in 1..<line.count {
+                    // dx and dy in one read: w bits each, dx the lower.
+                    let pair = reader.take(2 * w)
+                    let bx = ax + ((pair & mask) ^ sign) - sign, by = ay + ((pair >> w) ^ sign) - sign
+                    east.meet(ax, ay, bx, by, px: px, py: py, left: line.left, right: line.right)
+                    north.meet(ax, ay, bx, by, grid: grid, py: py, left: line.left, right: line.right)
+                    ax = bx
+                    ay = by
+                }
             }
         }
+        return paletteValue(bytes, east.zone ?? north.zone ?? corner)
     }
+}
 
-    /// Line record k: its two ends (positions round the leaf's edge, `endBits` each, a
-    /// quarter of their range an edge) and its left and right palette indices: with two
-    /// zones the first is on the left; else 4 bits each say.
-    func chord(_ bytes: [UInt8], _ k: Int) -> (a: Int, b: Int, left: Int, right: Int) {
-        // A record is at most 32 bits: it lies within the 5 bytes from its first (and within
-        // the cell's records, which the load's check keeps inside the table).
-        let bit = k * recordBits, at = records + bit >> 3, shift = bit & 7
-        var word = 0
-        for i in 0..<(shift + recordBits + 7) >> 3 { word |= Int(bytes[at + i]) << (8 * i) }
-        word >>= shift
-        let mask = 1 << endBits - 1, a = word & mask, b = word >> endBits & mask
-        if paletteCount <= 2 { return (a, b, 0, 1) }
-        return (a, b, word >> (2 * endBits) & 15, word >> (2 * endBits + 4) & 15)
-    }
+/// A polyline's fields before its deltas: the vertex count less 2 (8 bits), the left and
+/// right palette indices (4 bits each, only with three zones or more; else 0 and 1), whether
+/// the first vertex is on the cell's edge (1 bit), the delta width (4 bits), the first vertex
+/// (its place round the edge anticlockwise from the south-west corner in gridShift + 2 bits,
+/// or x and y in gridShift bits each).
+struct ZoneLineHeader {
+    let count: Int
+    let left: Int
+    let right: Int
+    let deltaBits: Int
+    let x: Int
+    let y: Int
 
-    /// Polyline k of the cell (its record's ends are both k): past the k before it, each
-    /// sized by its header (a cell's polylines are few; no offsets are stored).
-    func polyline(_ bytes: [UInt8], _ k: Int) -> ZonePolyline {
-        var line = ZonePolyline(bytes, at: recordsEnd)
-        for _ in 0..<k { line = ZonePolyline(bytes, at: line.end) }
-        return line
-    }
+    static let maxVertices = 257
 
-    /// A leaf a border crosses: the zone on the point's side of the chord or polyline. x, y in 0…1.
-    func chordZone(_ bytes: [UInt8], _ k: Int, x: Double, y: Double) -> UInt16 {
-        let chord = chord(bytes, k)
-        if chord.a == chord.b {
-            return paletteValue(bytes, polyline(bytes, chord.a).isLeft(bytes, x: x, y: y) ? chord.left : chord.right)
+    init<Reader: ZoneBits>(_ reader: inout Reader, gridShift: Int, threeOrMore: Bool) {
+        count = reader.take(8) + 2
+        if threeOrMore {
+            let labels = reader.take(8)
+            left = labels & 15
+            right = labels >> 4
+        } else {
+            left = 0
+            right = 1
         }
-        let quarter = 1 << (endBits - 2)
-        let (x1, y1) = Self.perimeterPoint(chord.a, quarter), (x2, y2) = Self.perimeterPoint(chord.b, quarter)
-        let side = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
-        return paletteValue(bytes, side >= 0 ? chord.left : chord.right)
+        let onEdge = reader.take(1) == 1
+        deltaBits = reader.take(4)
+        if onEdge {
+            (x, y) = Self.edgePoint(reader.take(gridShift + 2), grid: 1 << gridShift)
+        } else {
+            x = reader.take(gridShift)
+            y = reader.take(gridShift)
+        }
     }
 
-    /// A point on the unit square's edge, anticlockwise from the south-west corner:
-    /// `steps` an edge (south, east, north, west).
-    static func perimeterPoint(_ position: Int, _ steps: Int) -> (Double, Double) {
-        let edge = position / steps, f = Double(position % steps) / Double(steps)
-        switch edge {
+    /// The point at `position` round the edge of a square of side `grid`.
+    static func edgePoint(_ position: Int, grid: Int) -> (Int, Int) {
+        let f = position % grid
+        switch position / grid {
         case 0: return (f, 0)
-        case 1: return (1, f)
-        case 2: return (1 - f, 1)
-        default: return (0, 1 - f)
+        case 1: return (grid, f)
+        case 2: return (grid - f, grid)
+        default: return (0, grid - f)
         }
+    }
+}
+
+/// The nearest crossing of the ray east from (px, py): py is half a step off the grid, so
+/// the ray meets no vertex.
+struct ZoneRay {
+    var nearest = Double.infinity
+    var zone: Int?
+
+    mutating func meet(_ ax: Int, _ ay: Int, _ bx: Int, _ by: Int, px: Double, py: Double, left: Int, right: Int) {
+        let y1 = Double(ay), y2 = Double(by)
+        guard (y1 > py) != (y2 > py) else { return }
+        let x = Double(ax) + (py - y1) * Double(bx - ax) / (y2 - y1)
+        if x >= px, x < nearest {
+            nearest = x
+            // Going north, the segment has the point (west of it) on its left.
+            zone = by > ay ? left : right
+        }
+    }
+}
+
+/// The nearest segment above py that reaches the east edge, met going north just inside it:
+/// by the height of its end on the edge, then by its slope.
+struct ZoneEdgeRay {
+    var height = Int.max
+    var slope = Double.infinity
+    var zone: Int?
+
+    mutating func meet(_ ax: Int, _ ay: Int, _ bx: Int, _ by: Int, grid: Int, py: Double, left: Int, right: Int) {
+        guard (ax == grid) != (bx == grid) else { return }
+        let (ex, ey, ox, oy) = ax == grid ? (ax, ay, bx, by) : (bx, by, ax, ay)
+        let s = Double(oy - ey) / Double(ex - ox)
+        guard Double(ey) > py, ey < height || (ey == height && s < slope) else { return }
+        height = ey
+        slope = s
+        // Going east, the segment has the point (below it) on its right.
+        zone = bx > ax ? right : left
+    }
+}
+
+/// Fields of bits, lowest first.
+protocol ZoneBits {
+    mutating func take(_ count: Int) -> Int
+}
+
+/// Reads fields of up to 56 bits, lowest bits first, from a buffer at a byte offset: one
+/// unaligned 8-byte load where the buffer holds 8 bytes from the field's first, else byte by
+/// byte (the load's check keeps every field of a cell within the table).
+struct WordReader: ZoneBits {
+    let buffer: UnsafeBufferPointer<UInt8>
+    var bit: Int
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        self.buffer = buffer
+        bit = 8 * offset
+    }
+
+    @inline(__always)
+    mutating func take(_ count: Int) -> Int {
+        let at = bit >> 3, shift = bit & 7
+        bit += count
+        if at + 8 <= buffer.count, let base = buffer.baseAddress {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+            return Int(truncatingIfNeeded: word >> UInt64(shift)) & (1 << count - 1)
+        }
+        var value = 0, got = 0, position = 8 * at + shift
+        while got < count {
+            let offset = position & 7, step = min(8 - offset, count - got)
+            value |= (Int(buffer[position >> 3]) >> offset & (1 << step - 1)) << got
+            got += step
+            position += step
+        }
+        return value
+    }
+}
+
+/// Reads fields of up to 17 bits, lowest bits first, from `bytes` at a byte offset.
+struct BitReader: ZoneBits {
+    let bytes: [UInt8]
+    var bit: Int
+
+    init(_ bytes: [UInt8], at offset: Int) {
+        self.bytes = bytes
+        bit = 8 * offset
+    }
+
+    mutating func take(_ count: Int) -> Int {
+        let at = bit >> 3, shift = bit & 7
+        bit += count
+        if at + 4 <= bytes.count {
+            // Up to 17 bits from any bit offset lie within the next 4 bytes: one read.
+            let word = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
+            return word >> shift & (1 << count - 1)
+        }
+        var value = 0, got = 0, position = 8 * at + shift
+        while got < count {
+            let offset = position & 7, step = min(8 - offset, count - got)
+            value |= (Int(bytes[position >> 3]) >> offset & (1 << step - 1)) << got
+            got += step
+            position += step
+        }
+        return value
+    }
+
+    mutating func signed(_ count: Int) -> Int {
+        let value = take(count)
+        return value >> (count - 1) != 0 ? value - 1 << count : value
     }
 }

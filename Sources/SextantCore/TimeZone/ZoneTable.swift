@@ -1,22 +1,21 @@
 /// The offline time-zone boundary table: which IANA zone holds a point, without the network.
 ///
-/// Built by Tools/dev/tz/make-tz-table.py from tzfpy's answers (timezone-boundary-builder's data,
-/// ODbL-1.0); docs/timezone.md gives the format (version 4) and the error bound. The caller
-/// hands over the file's bytes (this type does no I/O) and they are read in place: a grid of
-/// cells holds a zone each, the sea, or a compact quadtree whose leaves hold a zone, a chord or a polyline
-/// where a border crosses them. The sea is one value: its zone, Etc/GMT±N, is computed from
-/// the longitude (`NauticalZone`).
+/// Built by Tools/dev/tz/make-tz-table.py from tzfpy's polygons and answers
+/// (timezone-boundary-builder's data, ODbL-1.0); docs/timezone.md gives the format (version 5) and the error bound. The
+/// caller hands over the file's bytes (this type does no I/O) and they are read in place: a
+/// grid of cells holds a zone each, the sea, or the borders that cross the cell as polylines
+/// with a zone either side. The sea is one value: its zone, Etc/GMT±N, is computed from the
+/// longitude (`NauticalZone`).
 public struct ZoneTable: Sendable {
     /// IANA ids (and Etc/GMT±N at sea), indexed by the table's zone numbers.
     public let zoneNames: [String]
     /// The source data's version (tzfpy's `data_version()`, e.g. "2026e").
     public let dataVersion: String
     public let cellsPerDegree: Int
-    /// The deepest quadtree level between two land zones, and where one side is the sea.
-    public let landDepth: Int
-    public let seaDepth: Int
-    /// How far a chord leaf may stray from the border it stands for, in metres, between two
-    /// land zones and at the sea's edge (the generator's check; docs/timezone.md).
+    /// log2 of the steps of a refined cell's edge that its polylines' vertices lie on.
+    public let gridShift: Int
+    /// How far a polyline may stray from tzfpy's border it stands for, in metres, between two
+    /// land zones and at the sea's edge (the generator's simplification; docs/timezone.md).
     public let landToleranceMetres: Int
     public let seaToleranceMetres: Int
     public let byteCount: Int
@@ -43,8 +42,7 @@ public struct ZoneTable: Sendable {
         zoneNames = names
         dataVersion = header.dataVersion
         cellsPerDegree = header.cellsPerDegree
-        landDepth = header.landDepth
-        seaDepth = header.seaDepth
+        gridShift = header.gridShift
         landToleranceMetres = header.landTolerance
         seaToleranceMetres = header.seaTolerance
         byteCount = bytes.count
@@ -89,7 +87,7 @@ public struct ZoneTable: Sendable {
         if value >= Self.refined {
             let slot = Int(layout.u32(bytes, layout.rowRefined + 4 * row)) + Int(value & 0x7FFF) + column - start
             let cell = ZoneCell(bytes, at: layout.cellStart(bytes, row: row, slot: slot))
-            zone = cell.zoneValue(bytes, x: x - Double(column), y: y - Double(row))
+            zone = cell.zoneValue(bytes, gridShift: gridShift, x: x - Double(column), y: y - Double(row))
         }
         switch zone {
         case Self.absent: return nil
@@ -118,7 +116,7 @@ public struct ZoneTable: Sendable {
     }
 }
 
-/// Where each part of a version-4 table starts, in bytes from the file's start.
+/// Where each part of a version-5 table starts, in bytes from the file's start.
 struct ZoneTableLayout: Sendable {
     let rowRuns: Int, runs: Int, rowRefined: Int, rowCells: Int, cellOffsets: Int, blob: Int
     let refinedCount: Int, blobCount: Int

@@ -67,64 +67,64 @@ struct ZoneTableCheck {
         }
     }
 
-    /// The cell's header is known (flags, a palette of 1–14, record ends of 2–12 bits, counts
-    /// within the checkpoints' 16 bits); its parts fill its bytes exactly; every code is
-    /// known; the checkpoints are the counts; every node's child lies after it (so a walk
-    /// ends); every line names palette entries; every polyline is whole (ZonePolylineCheck);
-    /// every stored palette entry is a zone.
+    /// The cell's header is known (a palette of 2–16 zones holding the corner, 1–65,535
+    /// polylines); every stored palette entry is a zone; its polylines fill its bytes exactly
+    /// and each is whole (ZoneLineCheck).
     private func checkCell(_ slot: Int, start: Int, end: Int) throws {
-        let cell = ZoneCell(bytes, at: start), flags = Int(bytes[start])
-        guard flags & 0x80 == 0, (1...14).contains(cell.paletteCount), (2...ZoneCell.maxEndBits).contains(cell.endBits),
-              cell.nodeCount < 1 << 16, cell.lineCount < 1 << 16, flags & ZoneCell.oneLineFlag != 0 || cell.nodeCount > 0 else {
+        let cell = ZoneCell(bytes, at: start)
+        guard (2...16).contains(cell.paletteCount), cell.corner < cell.paletteCount, (1..<1 << 16).contains(cell.lineCount) else {
             throw fail("cell \(slot)'s header is not one the format knows")
         }
-        guard cell.palette <= end, cell.recordsEnd <= end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
+        guard cell.lines <= end else { throw fail("cell \(slot)'s parts do not fill its \(end - start) bytes") }
         for k in 0..<cell.storedPalette where Int(cell.paletteValue(bytes, k)) >= table.zoneNames.count {
             throw fail("cell \(slot) palette names zone \(cell.paletteValue(bytes, k))")
         }
-        let chords = try checkCodes(slot, cell)
-        // A cell with no node is one line leaf.
-        let expected = cell.nodeCount == 0 ? 1 : chords
-        guard cell.lineCount == expected else {
-            throw fail("cell \(slot) has \(cell.nodeCount) nodes and \(cell.lineCount) lines, its codes \(expected)")
-        }
-        var polylines = 0
-        for k in 0..<cell.lineCount {
-            let chord = cell.chord(bytes, k)
-            guard chord.left < cell.paletteCount, chord.right >= 0, chord.right < cell.paletteCount else {
-                throw fail("cell \(slot) chord \(k) names palette entries \(chord.left), \(chord.right) of \(cell.paletteCount)")
-            }
-            if chord.a == chord.b {
-                guard chord.a == polylines else { throw fail("cell \(slot) chord \(k) names polyline \(chord.a), not \(polylines)") }
-                polylines += 1
-            }
-        }
-        try ZonePolylineCheck(bytes: bytes, cell: cell, end: end, count: polylines).run { fail("cell \(slot) \($0)") }
+        try ZoneLineCheck(bytes: bytes, cell: cell, gridShift: table.gridShift, end: end).run { fail("cell \(slot) \($0)") }
     }
 }
 
-extension ZoneTableCheck {
-    /// Walks the cell's codes: each known, the checkpoints the counts so far, every node's
-    /// child after it and within the cell. Returns the count of line codes.
-    func checkCodes(_ slot: Int, _ cell: ZoneCell) throws -> Int {
-        var nodes = 0, chords = 0
-        for e in 0..<4 * cell.nodeCount {
-            if e % ZoneCell.group == 0, e > 0, cell.checkpoint(bytes, group: e / ZoneCell.group) != (nodes, chords) {
-                throw ZoneTableError.badStructure("cell \(slot) checkpoint \(e / ZoneCell.group) miscounts")
+/// A cell's polylines fill its bytes after the palette exactly (less than a byte of padding),
+/// and each is whole: its fields within those bytes, left and right two different palette
+/// entries, deltas of 1–15 bits, a first vertex on the edge at a place round it, every vertex
+/// inside the cell. So a lookup reads only the cell's own bytes, never divides by zero, and
+/// its work is bounded by the cell's size.
+struct ZoneLineCheck {
+    let bytes: [UInt8]
+    let cell: ZoneCell
+    let gridShift: Int
+    /// One past the cell's last byte.
+    let end: Int
+
+    func run(_ fail: (String) -> ZoneTableError) throws {
+        let grid = 1 << gridShift, limit = 8 * end
+        var reader = BitReader(bytes, at: cell.lines)
+        for k in 0..<cell.lineCount {
+            let labelBits = cell.paletteCount > 2 ? 8 : 0
+            guard reader.bit + 13 + labelBits <= limit else { throw fail("polyline \(k) starts past its end") }
+            let count = reader.take(8) + 2
+            let labels = labelBits > 0 ? reader.take(8) : 1 << 4
+            let (left, right) = (labels & 15, labels >> 4)
+            let onEdge = reader.take(1) == 1, deltaBits = reader.take(4)
+            let startBits = onEdge ? gridShift + 2 : 2 * gridShift
+            guard left != right, left < cell.paletteCount, right < cell.paletteCount, deltaBits >= 1,
+                  reader.bit + startBits + 2 * deltaBits * (count - 1) <= limit else {
+                throw fail("polyline \(k) has zones \(left), \(right) of \(cell.paletteCount), \(count) vertices of \(deltaBits)-bit deltas past its end")
             }
-            let code = cell.code(bytes, e)
-            guard code <= cell.chordCode else { throw ZoneTableError.badStructure("cell \(slot) code \(e) is \(code)") }
-            if code == cell.nodeCode {
-                nodes += 1
-                guard nodes > e / 4, nodes < cell.nodeCount else {
-                    throw ZoneTableError.badStructure("cell \(slot) node \(e / 4) points outside the cell or back")
-                }
+            var x: Int, y: Int
+            if onEdge {
+                let place = reader.take(gridShift + 2)
+                guard place < 4 * grid else { throw fail("polyline \(k) starts at \(place) round an edge of \(4 * grid)") }
+                (x, y) = ZoneLineHeader.edgePoint(place, grid: grid)
+            } else {
+                x = reader.take(gridShift)
+                y = reader.take(gridShift)
             }
-            if code == cell.chordCode { chords += 1 }
+            for _ in 1..<count {
+                x += reader.signed(deltaBits)
+                y += reader.signed(deltaBits)
+                guard (0...grid).contains(x), (0...grid).contains(y) else { throw fail("polyline \(k) leaves the cell") }
+            }
         }
-        if cell.nodeCount > 0, nodes != cell.nodeCount - 1 {
-            throw ZoneTableError.badStructure("cell \(slot) has \(cell.nodeCount) nodes, its codes \(nodes + 1)")
-        }
-        return chords
+        guard (reader.bit + 7) / 8 == end else { throw fail("polylines do not fill its bytes") }
     }
 }

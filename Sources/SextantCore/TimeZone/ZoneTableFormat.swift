@@ -91,13 +91,12 @@ public enum CRC32 {
     }
 }
 
-/// The fixed part at the start of a table (docs/timezone.md, format version 4).
+/// The fixed part at the start of a table (docs/timezone.md, format version 5).
 struct ZoneTableHeader {
     static let size = 40
-    static let version: UInt16 = 4
+    static let version: UInt16 = 5
     var cellsPerDegree: Int
-    var landDepth: Int
-    var seaDepth: Int
+    var gridShift: Int
     var zoneCount: Int
     var runCount: Int
     var refinedCount: Int
@@ -114,8 +113,10 @@ struct ZoneTableHeader {
         let perDegree = try reader.u16()
         guard (1...64).contains(perDegree) else { throw ZoneTableError.badGrid(cellsPerDegree: perDegree) }
         cellsPerDegree = Int(perDegree)
-        landDepth = Int(try reader.u8())
-        seaDepth = Int(try reader.u8())
+        gridShift = Int(try reader.u8())
+        guard (1...15).contains(gridShift), try reader.u8() == 0 else {
+            throw ZoneTableError.badStructure("a grid of 2^\(gridShift) steps a cell, or a reserved byte set")
+        }
         zoneCount = Int(try reader.u16())
         guard zoneCount < Int(ZoneTable.sea) else { throw ZoneTableError.badStructure("\(zoneCount) zones") }
         runCount = Int(try reader.u32())

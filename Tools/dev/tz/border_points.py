@@ -65,8 +65,8 @@ WORLD = {
     "ship-north-pacific": (-150.0, 30.0), "ship-south-atlantic": (-20.0, -40.0),
     "ship-indian-ocean": (80.0, -30.0), "ship-dateline-east": (179.8, 5.0),
     "ship-dateline-west": (-179.8, 5.0), "ship-arctic": (0.0, 87.0),
-    # 100-400 m from a land border in cells whose 5 x 5 lattice saw one zone: what the
-    # cells' edge check (tz_sample.py) finds.
+    # 100-400 m from a land border in cells whose 5 x 5 lattice saw one zone (what format 4's
+    # sampled cells needed an edge check for).
     "edge-bahia-araguaina": (-46.228943, -12.527113), "edge-china-hovd": (87.991514, 48.609397),
     "edge-caprivi": (24.706681, -17.498739), "edge-hudson-bay": (-77.729882, 59.401161),
     "edge-chile-bolivia": (-68.762118, -20.090921),

@@ -21,7 +21,7 @@ import tzfpy
 
 import border_points as bp
 from tz_read import Table
-from tz_sample import nautical_zone
+from tz_poly import nautical_zone
 
 RADII = (25, 50, 100, 200, 400, 1000, 2000, 3500, 5000)
 

@@ -1,42 +1,34 @@
-"""The table's bytes (format version 4, docs/timezone.md); tz_read.py reads them back.
+"""The table's bytes (format version 5, docs/timezone.md); tz_read.py reads them back.
 
-Each refined cell is a blob: a two-byte header (its palette's size, whether the sea is in it,
-whether the cell is one line leaf, the bits of a line record's ends) and its node and line
-counts as varints; its palette of zones (a byte each when they allow, the zones being
-numbered by how many cells hold them; the sea implied by the header); its quadtree in
-breadth-first order as 2- or 4-bit codes (a leaf's palette index, "node" or "line") with the
-counts of node and line codes before every 64th code but the first (so a child's index is a
-count, not a pointer); its line leaves' records, bit-packed: a chord (two ends round the
-leaf's edge, as finely as the cell's shallowest chord needs) or, when both ends are equal,
-polyline number k of the cell (tz_chain.py); the polylines' delta-coded vertices follow the
-records, one after another. A cell's offset is 16 bits from its row's first cell.
+The grid's rows as runs of equal values (a zone, the sea, not covered, or refined cells), as
+format 4 held them; each refined cell is a blob: a two-byte header (the stored palette's size
+and the corner's palette index; the sea in the palette, a byte a palette entry, the polyline
+count or 63 and a varint of the rest), its palette of zones (numbered by how many refined
+cells hold them, so that most entries take a byte; the sea implied by the header), then its
+polylines bit-packed end to end, lowest bit first: the vertex count less 2 (8 bits), the left
+and right palette indices (4 bits each, only when the palette holds more than two zones; with
+two the polyline runs with entry 0 on its left), whether the first vertex is on the cell's
+edge (1 bit), the delta width w (4 bits), the first vertex (its position round the edge,
+GRID_BITS + 2 bits, or x and y, GRID_BITS each), then each next vertex as dx, dy in w-bit
+two's complement. A cell's offset is 16 bits from its row's first cell.
 """
 import struct
 import zlib
 
-from tz_chain import Polyline, Probe, convert_cell, delta_bits, perimeter_position
-from tz_sample import CELLS_PER_DEGREE, Chord
+import tzfpy
+
+from tz_poly import CELLS_PER_DEGREE, GRID_BITS, SEA, RefinedCell, nautical_zone
 
 MAGIC = b"SXTZ"
-VERSION = 4
-SEA = 0x7FFD
+VERSION = 5
+SEA_VALUE = 0x7FFD
 ABSENT = 0x7FFE
 REFINED = 0x8000        # | the run's first refined cell's rank in its row
-MAX_PALETTE = 14        # 4-bit codes: 14 zones, "node", "line"
-MAX_END_BITS = 12       # a chord's end: at most 1024 steps an edge of its leaf
-STEP_BITS = 12          # chord ends every 1024th of a cell's edge (27 m), round its 4 edges
-GROUP = 64              # codes between checkpoints
+MAX_PALETTE = 15
+MAX_VERTICES = 257
+COUNT_ESCAPE = 63
 HEADER = 40
-SEA_FLAG, ONE_LINE_FLAG, BYTE_PALETTE_FLAG = 0x10, 0x20, 0x40
-
-
-def code_bits(palette):
-    return 2 if palette <= 2 else 4
-
-
-def quantise(t, end_bits):
-    steps = 1 << end_bits
-    return int(round(t * steps / 4)) % steps
+SEA_FLAG, BYTE_PALETTE_FLAG = 0x01, 0x02
 
 
 def varint(value):
@@ -53,7 +45,7 @@ class BitWriter:
         self.value = self.shift = 0
 
     def put(self, field, bits):
-        assert 0 <= field < 1 << bits
+        assert 0 <= field < 1 << bits, (field, bits)
         self.value |= field << self.shift
         self.shift += bits
 
@@ -61,178 +53,94 @@ class BitWriter:
         return self.value.to_bytes((self.shift + 7) // 8, "little")
 
 
-class CellEncoder:
-    """One refined cell's blob."""
-
-    def __init__(self, root, zone_value, sea, probe=None):
-        self.probe = probe
-        self.zone_value = zone_value
-        self.sea = sea
-        zones = []
-        self.collect(root, zones)
-        # The sea, when present, is the palette's last entry and is not stored.
-        self.palette = [z for z in zones if z != sea] + [z for z in zones if z == sea]
-        assert len(self.palette) <= MAX_PALETTE, f"a cell holds {len(self.palette)} zones"
-        self.index = {z: i for i, z in enumerate(self.palette)}
-        self.root = root
-
-    def collect(self, tree, zones):
-        if isinstance(tree, tuple) and not isinstance(tree, (Chord, Polyline)):
-            for child in tree:
-                self.collect(child, zones)
-            return
-        for z in [tree.left, tree.right] if isinstance(tree, (Chord, Polyline)) else [tree]:
-            if z not in zones:
-                zones.append(z)
-
-    def encode(self):
-        p = len(self.palette)
-        self.root = convert_cell(self.root, code_bits(p), 8 * record_width(p), self.probe)
-        if isinstance(self.root, (Chord, Polyline)):
-            nodes, lines = [], [(self.root, 0)]
-        else:
-            nodes, lines = self.breadth_first()
-        codes = [c for node in nodes for c in node]
-        end_bits = self.end_bits(lines)
-        has_sea = self.sea in self.palette
-        stored = [self.zone_value(z) for z in self.palette[:p - has_sea]]
-        narrow = all(v < 256 for v in stored)
-        out = bytearray([(p - has_sea) | SEA_FLAG * has_sea | ONE_LINE_FLAG * (not nodes) | BYTE_PALETTE_FLAG * narrow,
-                         end_bits])
-        if nodes:
-            out += varint(len(nodes)) + varint(len(lines))
-        out += bytes(stored) if narrow else struct.pack(f"<{len(stored)}H", *stored)
-        out += pack_codes(codes, code_bits(p))
-        out += checkpoints(codes, p)
-        records, polylines = self.records(lines, end_bits)
-        out += records
-        for line in polylines:
-            out += line
-        assert len(out) < 1 << 16, f"a cell of {len(out)} bytes"
-        return bytes(out)
-
-    def end_bits(self, lines):
-        """Bits of a record's end: as fine as the shallowest chord needs (its leaf's edge in
-        steps of a 1024th of the cell's), and enough to number the cell's polylines."""
-        bits, polylines = 2, 0
-        for line, depth in lines:
-            if isinstance(line, Polyline):
-                polylines += 1
-                bits = max(bits, (polylines - 1).bit_length())
-            else:
-                bits = max(bits, min(MAX_END_BITS, STEP_BITS - depth))
-        return bits
-
-    def records(self, lines, end_bits):
-        p, writer, polylines = len(self.palette), BitWriter(), []
-        for line, _ in lines:
-            left, right = self.index[line.left], self.index[line.right]
-            if isinstance(line, Polyline):
-                vertices = line.vertices
-                if p <= 2 and left != 0:
-                    # With two zones a line runs so that the first is on its left.
-                    vertices, left, right = vertices[::-1], right, left
-                a = b = len(polylines)
-                polylines.append(encode_polyline(line.grid, vertices))
-            else:
-                a, b = quantise(line.a, end_bits), quantise(line.b, end_bits)
-                if p <= 2 and left != 0:
-                    a, b, left, right = b, a, right, left
-                if a == b:   # equal ends mark a polyline: a chord this short is nudged
-                    b = (b + 1) % (1 << end_bits)
-            writer.put(a, end_bits)
-            writer.put(b, end_bits)
-            if p > 2:
-                writer.put(left, 4)
-                writer.put(right, 4)
-        return writer.bytes(), polylines
-
-    def breadth_first(self):
-        """The nodes' codes in breadth-first order, and the line leaves with their depths."""
-        p, queue, nodes, lines = len(self.palette), [(self.root, 0)], [], []
-        while len(nodes) < len(queue):
-            tree, depth = queue[len(nodes)]
-            codes = []
-            for child in tree:
-                if isinstance(child, (Chord, Polyline)):
-                    codes.append(p + 1)
-                    lines.append((child, depth + 1))
-                elif isinstance(child, tuple):
-                    codes.append(p)
-                    queue.append((child, depth + 1))
-                else:
-                    codes.append(self.index[child])
-            nodes.append(codes)
-        return nodes, lines
+def perimeter_position(x, y, g):
+    """A point on the cell's edge → its place anticlockwise from the south-west corner."""
+    if y == 0 and x < g:
+        return x
+    if x == g and y < g:
+        return g + y
+    if y == g and x > 0:
+        return 3 * g - x
+    return 4 * g - y
 
 
-def checkpoints(codes, p):
-    """Before every GROUP-th code but the first: the node and line codes before it."""
-    out, internal, line = bytearray(), 0, 0
-    for e, c in enumerate(codes):
-        if e % GROUP == 0 and e:
-            out += struct.pack("<HH", internal, line)
-        internal += c == p
-        line += c == p + 1
-    return out
+def on_edge(x, y, g):
+    return x in (0, g) or y in (0, g)
 
 
-def record_width(palette):
-    """The cost model's bits of a record (tz_chain.convert): 3 bytes, 4 with a side byte."""
-    return 3 if palette <= 2 else 4
+def split_long(path):
+    while len(path) > MAX_VERTICES:
+        yield path[:MAX_VERTICES]
+        path = path[MAX_VERTICES - 1:]
+    yield path
 
 
-def encode_polyline(grid, vertices):
-    """n, log2(grid) | delta bits << 4, then bits from the lowest: the first vertex's position
-    round the node's edge (log2(grid) + 2 bits), and each next vertex's dx, dy in two's
-    complement."""
-    k, w = grid.bit_length() - 1, delta_bits(vertices)
-    assert 2 <= len(vertices) <= 255 and 1 << k == grid and k <= 15 and w <= 15
-    writer = BitWriter()
-    writer.put(perimeter_position(*vertices[0], grid), k + 2)
-    for (x1, y1), (x2, y2) in zip(vertices, vertices[1:]):
-        writer.put((x2 - x1) & ((1 << w) - 1), w)
-        writer.put((y2 - y1) & ((1 << w) - 1), w)
-    return bytes([len(vertices), k | w << 4]) + writer.bytes()
+def put_polyline(bits, path, labels, g):
+    deltas = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(path, path[1:])]
+    w = max(max(abs(d) for d in pair).bit_length() + 1 for pair in deltas)
+    assert w <= 15
+    bits.put(len(path) - 2, 8)
+    if labels is not None:
+        bits.put(labels[0] | labels[1] << 4, 8)
+    edge = on_edge(*path[0], g)
+    bits.put(edge, 1)
+    bits.put(w, 4)
+    if edge:
+        bits.put(perimeter_position(*path[0], g), GRID_BITS + 2)
+    else:
+        bits.put(path[0][0], GRID_BITS)
+        bits.put(path[0][1], GRID_BITS)
+    for dx, dy in deltas:
+        bits.put(dx & ((1 << w) - 1), w)
+        bits.put(dy & ((1 << w) - 1), w)
 
 
-def pack_codes(codes, bits):
-    out = bytearray((len(codes) * bits + 7) // 8)
-    for e, c in enumerate(codes):
-        out[e * bits // 8] |= c << (e * bits % 8)
-    return out
+def encode_cell(cell, number):
+    """A refined cell's bytes."""
+    g = 1 << GRID_BITS
+    palette = sorted(cell.zones(), key=lambda z: (z == SEA, number.get(z, 0)))
+    assert 2 <= len(palette) <= MAX_PALETTE + 1 and len(palette) - (SEA in palette) <= MAX_PALETTE
+    index = {z: i for i, z in enumerate(palette)}
+    lines = []
+    for left, right, path in cell.polylines:
+        if len(palette) <= 2 and index[left] != 0:
+            left, right, path = right, left, path[::-1]
+        lines += [(index[left], index[right], part) for part in split_long(path)]
+    stored = [number[z] for z in palette if z != SEA]
+    byte_palette = all(v < 256 for v in stored)
+    out = bytearray([len(stored) | index[cell.corner] << 4,
+                     (SEA_FLAG if SEA in palette else 0) | (BYTE_PALETTE_FLAG if byte_palette else 0)
+                     | min(len(lines), COUNT_ESCAPE) << 2])
+    if len(lines) >= COUNT_ESCAPE:
+        out += varint(len(lines) - COUNT_ESCAPE)
+    for v in stored:
+        out += v.to_bytes(1 if byte_palette else 2, "little")
+    bits = BitWriter()
+    for left, right, path in lines:
+        put_polyline(bits, path, (left, right) if len(palette) > 2 else None, g)
+    return bytes(out + bits.bytes())
 
 
-def zones_in(tree, out):
-    if isinstance(tree, (Chord, Polyline)):
-        out |= {tree.left, tree.right}
-    elif isinstance(tree, tuple):
-        for child in tree:
-            zones_in(child, out)
-    elif tree is not None:
-        out.add(tree)
-    return out
-
-
-def zone_order(sampler, grid):
-    """The zones numbered by how many refined cells hold them, the most first, so that most
-    palettes fit a byte an entry."""
+def zone_order(grid):
+    """Every zone tzfpy names and the nautical strips, numbered by how many refined cells hold
+    them, the most first (so that most palettes fit a byte an entry), then by name."""
     cells = {}
+    names = set(tzfpy.timezonenames()) | {nautical_zone(lon) for lon in range(-180, 181, 15)}
     for row in grid:
-        for tree in row:
-            if isinstance(tree, tuple):
-                for z in zones_in(tree, set()):
+        for value in row:
+            if isinstance(value, RefinedCell):
+                for z in value.zones():
                     cells[z] = cells.get(z, 0) + 1
-    return sorted(range(len(sampler.zones)), key=lambda z: (-cells.get(z, 0), sampler.zones[z]))
+            elif value is not None:
+                names.add(value)
+    names = (names | set(cells)) - {SEA}
+    return sorted(names, key=lambda z: (-cells.get(z, 0), z))
 
 
-def encode(sampler, grid, land_tol, sea_tol, data_version):
-    """grid[row][col]: a tree, or None where a partial table has no answer."""
-    order = zone_order(sampler, grid)
+def encode(grid, land_tol, sea_tol, data_version):
+    """grid[row][col]: None (not covered), a zone, SEA, or a RefinedCell."""
+    order = zone_order(grid)
     number = {z: k for k, z in enumerate(order)}
-
-    def zone_value(z):
-        return SEA if z == sampler.sea else number[z]
     runs, row_runs, row_refined, row_blob, offsets, blob = [], [], [], [], [], bytearray()
     refined_total = 0
     for row_index, row in enumerate(grid):
@@ -240,18 +148,16 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
         row_refined.append(refined_total)
         row_blob.append(len(blob))
         previous, in_row = None, 0
-        for col, tree in enumerate(row):
-            if tree is None or isinstance(tree, int):
-                value = ABSENT if tree is None else zone_value(tree)
-            else:
+        for col, cell in enumerate(row):
+            if isinstance(cell, RefinedCell):
                 offsets.append(len(blob) - row_blob[-1])
                 assert offsets[-1] < 1 << 16, f"row {row_index}'s cells pass 64 KiB"
-                probe = Probe(sampler, -180 + col / CELLS_PER_DEGREE, -90 + row_index / CELLS_PER_DEGREE,
-                              1 / CELLS_PER_DEGREE)
-                blob += CellEncoder(tree, zone_value, sampler.sea, probe).encode()
+                blob += encode_cell(cell, number)
                 value = REFINED
                 in_row += 1
                 refined_total += 1
+            else:
+                value = ABSENT if cell is None else SEA_VALUE if cell == SEA else number[cell]
             if value != previous:
                 runs.append((col, value | (in_row - 1 if value == REFINED else 0)))
                 previous = value
@@ -259,7 +165,7 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
     row_refined.append(refined_total)
     row_blob.append(len(blob))
     body = bytearray()
-    for name in (sampler.zones[z] for z in order):
+    for name in order:
         body += struct.pack("<B", len(name)) + name.encode("ascii")
     body += struct.pack(f"<{len(row_runs)}I", *row_runs)
     for start, value in runs:
@@ -269,8 +175,9 @@ def encode(sampler, grid, land_tol, sea_tol, data_version):
     body += struct.pack(f"<{len(offsets)}H", *offsets)
     body += blob
     version = data_version.encode("ascii")[:8].ljust(8, b"\0")
-    header = MAGIC + struct.pack("<HHBBHIIIHH", VERSION, 4, sampler.land_depth, sampler.sea_depth,
-                                 len(sampler.zones), len(runs), refined_total, len(blob), land_tol, sea_tol)
+    header = MAGIC + struct.pack("<HHBBHIIIHH", VERSION, CELLS_PER_DEGREE, GRID_BITS, 0,
+                                 len(order), len(runs), refined_total, len(blob), land_tol, sea_tol)
     header += struct.pack("<I", zlib.crc32(bytes(body))) + version
     assert len(header) == HEADER
-    return header + bytes(body), {"runs": len(runs), "refined": refined_total, "blob": len(blob)}
+    return header + bytes(body), {"runs": len(runs), "refined": refined_total, "blob": len(blob),
+                                  "zones": len(order)}

@@ -1,12 +1,12 @@
-"""Reads a version-4 table (docs/timezone.md) independently of the Swift reader, for
+"""Reads a version-5 table (docs/timezone.md) independently of the Swift reader, for
 measure-error.py and the generator's own measures. No checks: the Swift reader's are the
 product's.
 """
+import math
 import struct
 
-from tz_chain import left_of
-from tz_format import ABSENT, BYTE_PALETTE_FLAG, GROUP, HEADER, ONE_LINE_FLAG, REFINED, SEA, SEA_FLAG, VERSION, code_bits
-from tz_sample import COLS, ROWS, chord_side, nautical_zone, unit_perimeter
+from tz_format import ABSENT, BYTE_PALETTE_FLAG, COUNT_ESCAPE, HEADER, REFINED, SEA_FLAG, SEA_VALUE, VERSION
+from tz_poly import COLS, ROWS, lookup, nautical_zone
 
 
 def read_varint(data, at):
@@ -31,54 +31,58 @@ class Bits:
         self.bit += count
         return value
 
-
-def polyline_size(blob, at):
-    n, kw = blob[at], blob[at + 1]
-    return 2 + ((kw & 15) + 2 + 2 * (kw >> 4) * (n - 1) + 7) // 8
-
-
-def decode_polyline(blob, at):
-    n, kw = blob[at], blob[at + 1]
-    k, w = kw & 15, kw >> 4
-    grid = 1 << k
-    bits = Bits(blob, at + 2)
-    edge, f = divmod(bits.take(k + 2), grid)
-    x, y = [(f, 0), (grid, f), (grid - f, grid), (0, grid - f)][edge]
-    vertices = [(x, y)]
-    for _ in range(n - 1):
-        dx, dy = bits.take(w), bits.take(w)
-        x += dx - (1 << w) if dx >> (w - 1) else dx
-        y += dy - (1 << w) if dy >> (w - 1) else dy
-        vertices.append((x, y))
-    return grid, vertices
+    def signed(self, count):
+        value = self.take(count)
+        return value - (1 << count) if value >> (count - 1) else value
 
 
-class Cell:
-    """A refined cell's header and the places of its parts."""
+def edge_point(position, g):
+    edge, f = divmod(position, g)
+    return [(f, 0), (g, f), (g - f, g), (0, g - f)][edge]
 
-    def __init__(self, blob, at):
-        flags, self.end_bits = blob[at], blob[at + 1]
-        stored, has_sea = flags & 15, bool(flags & SEA_FLAG)
-        pos = at + 2
-        if flags & ONE_LINE_FLAG:
-            self.nodes, self.lines = 0, 1
-        else:
-            self.nodes, pos = read_varint(blob, pos)
-            self.lines, pos = read_varint(blob, pos)
-        width = 1 if flags & BYTE_PALETTE_FLAG else 2
-        self.palette = list(struct.unpack_from(f"<{stored}{'B' if width == 1 else 'H'}", blob, pos)) + [SEA] * has_sea
-        self.p = len(self.palette)
-        self.bits = code_bits(self.p)
-        self.codes = pos + width * stored
-        self.checks = self.codes + (4 * self.nodes * self.bits + 7) // 8
-        self.records = self.checks + 4 * max(0, (4 * self.nodes + GROUP - 1) // GROUP - 1)
-        self.width = 2 * self.end_bits + (8 if self.p > 2 else 0)
-        self.polylines = self.records + (self.lines * self.width + 7) // 8
+
+def decode_cell(blob, at, grid_bits):
+    """(corner index, [(left index, right index, [(x, y)])])."""
+    g = 1 << grid_bits
+    first, second = blob[at], blob[at + 1]
+    stored, corner = first & 15, first >> 4
+    palette = stored + (1 if second & SEA_FLAG else 0)
+    count, at = second >> 2, at + 2
+    if count == COUNT_ESCAPE:
+        more, at = read_varint(blob, at)
+        count += more
+    at += stored * (1 if second & BYTE_PALETTE_FLAG else 2)
+    bits, lines = Bits(blob, at), []
+    for _ in range(count):
+        n = bits.take(8) + 2
+        left, right = (0, 1)
+        if palette > 2:
+            labels = bits.take(8)
+            left, right = labels & 15, labels >> 4
+        edge, w = bits.take(1), bits.take(4)
+        x, y = edge_point(bits.take(grid_bits + 2), g) if edge else (bits.take(grid_bits), bits.take(grid_bits))
+        path = [(x, y)]
+        for _ in range(n - 1):
+            x, y = x + bits.signed(w), y + bits.signed(w)
+            path.append((x, y))
+        lines.append((left, right, path))
+    return corner, lines
+
+
+def cell_palette(blob, at):
+    first, second = blob[at], blob[at + 1]
+    stored, at = first & 15, at + 2
+    if second >> 2 == COUNT_ESCAPE:
+        _, at = read_varint(blob, at)
+    width = 1 if second & BYTE_PALETTE_FLAG else 2
+    out = [int.from_bytes(blob[at + width * k:at + width * (k + 1)], "little") for k in range(stored)]
+    return out + ([SEA_VALUE] if second & SEA_FLAG else [])
 
 
 class Table:
     def __init__(self, data):
-        (_, version, self.per_degree, _, _, zones, runs, refined, blob, _, _, _) = struct.unpack_from("<4sHHBBHIIIHHI", data)
+        (_, version, self.per_degree, self.grid_bits, _, zones, runs, refined, blob, _, _, _) = \
+            struct.unpack_from("<4sHHBBHIIIHHI", data)
         assert version == VERSION, f"table version {version}"
         pos = HEADER
         self.names = []
@@ -94,61 +98,29 @@ class Table:
         self.offsets = struct.unpack_from(f"<{refined}H", data, pos); pos += 2 * refined
         self.blob = data[pos:pos + blob]
 
-    def zone(self, lon, lat):
-        y, x = (lat + 90) * self.per_degree, ((lon + 180) % 360) * self.per_degree
-        row, col = min(int(y), ROWS - 1), min(int(x), COLS - 1)
+    def cell_at(self, row, col):
+        """(value, None) or (None, the refined cell's offset in the blob)."""
         start, value = 0, ABSENT
         for k in range(self.row_runs[row], self.row_runs[row + 1]):
             if self.runs[2 * k] <= col:
                 start, value = self.runs[2 * k], self.runs[2 * k + 1]
         if value < REFINED:
-            return self.name(value, lon)
+            return value, None
         slot = self.row_refined[row] + (value & 0x7FFF) + col - start
-        return self.name(self.descend(self.row_blob[row] + self.offsets[slot], x - col, y - row), lon)
+        return None, self.row_blob[row] + self.offsets[slot]
+
+    def zone(self, lon, lat):
+        y, x = (lat + 90) * self.per_degree, ((lon + 180) % 360) * self.per_degree
+        row, col = min(int(y), ROWS - 1), min(int(x), COLS - 1)
+        value, at = self.cell_at(row, col)
+        if at is not None:
+            g = 1 << self.grid_bits
+            corner, lines = decode_cell(self.blob, at, self.grid_bits)
+            px, py = math.floor((x - col) * g) + 0.5, math.floor((y - row) * g) + 0.5
+            value = cell_palette(self.blob, at)[lookup(lines, corner, g, px, py)]
+        return self.name(value, lon)
 
     def name(self, value, lon):
         if value == ABSENT:
             return None
-        return nautical_zone(((lon + 180) % 360) - 180) if value == SEA else self.names[value]
-
-    def descend(self, at, x, y):
-        cell = Cell(self.blob, at)
-        p, bits = cell.p, cell.bits
-
-        def code(e):
-            return (self.blob[cell.codes + e * bits // 8] >> (e * bits % 8)) & ((1 << bits) - 1)
-
-        def rank(e, kind):
-            g = e // GROUP
-            counts = struct.unpack_from("<HH", self.blob, cell.checks + 4 * (g - 1)) if g else (0, 0)
-            return counts[kind != p] + sum(code(k) == kind for k in range(GROUP * g, e))
-        if cell.nodes == 0:
-            return self.line(cell, 0, x, y)
-        node = 0
-        while True:
-            q = (x >= 0.5) + 2 * (y >= 0.5)
-            e = 4 * node + q
-            c = code(e)
-            x, y = 2 * x - (x >= 0.5), 2 * y - (y >= 0.5)
-            if c < p:
-                return cell.palette[c]
-            if c == p:
-                node = 1 + rank(e, p)
-            else:
-                return self.line(cell, rank(e, p + 1), x, y)
-
-    def line(self, cell, k, x, y):
-        bits = Bits(self.blob, cell.records)
-        bits.bit += k * cell.width
-        a, b = bits.take(cell.end_bits), bits.take(cell.end_bits)
-        left, right = (0, 1) if cell.p <= 2 else (bits.take(4), bits.take(4))
-        if a == b:
-            # Polyline a: past the a polylines after the records.
-            at = cell.polylines
-            for _ in range(a):
-                at += polyline_size(self.blob, at)
-            grid, vertices = decode_polyline(self.blob, at)
-            return cell.palette[left if left_of(vertices, grid, x * grid, y * grid) else right]
-        quarter = (1 << cell.end_bits) / 4
-        (ax, ay), (bx, by) = (unit_perimeter(v / quarter) for v in (a, b))
-        return cell.palette[left if chord_side(ax, ay, bx, by, x, y) else right]
+        return nautical_zone(((lon + 180) % 360) - 180) if value == SEA_VALUE else self.names[value]
