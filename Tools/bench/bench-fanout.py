@@ -52,6 +52,7 @@ import sys
 import tempfile
 import threading
 import time
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 START = "2026-03-01T08:00:00.000Z"
@@ -322,7 +323,7 @@ def start_daemon(bin_dir, apps, work, runtime, extra=()):
     """A private sextantd that grants every app (`--prompt-policy allowAlways`) and takes
     `apps` connections; returns once its sockets are there."""
     daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
+        [fresh_binary.program(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
          "--max-clients", str(max(apps, 1024))] + list(extra),
         stderr=open(os.path.join(work, "sextantd.log"), "w"))
