@@ -53,8 +53,8 @@ point 1 took out) would be in the baseline too and vanish from the marginal; and
 would need a mode with no location lines. A fresh daemon with B apps is what
 `--apps B` measures, in the same trace, reader and probe, minutes apart, not hours. The
 figures are from four runs one after the other, so a neighbour's load moves them: each
-run's load average at its end and the cores the whole machine kept busy during it (this
-run's processes included) are printed, with each run's fix count and the status asks the
+run's load average at its end and the cores the rest of the machine kept busy during it
+(all busy cores less this script's, the reader's, the server's) are printed, with each run's fix count and the status asks the
 two daemons answered.
 
 Usage: Tools/bench/bench-fanout.py [--apps 1000] [--seconds 60] [--bin-dir .build/release]
@@ -444,12 +444,18 @@ import fanout_floor  # noqa: E402
 import proc_figures  # noqa: E402
 
 
-def loaded(run):
-    """run()'s result and the load it ran under: (load average at its end, cores of the
-    machine busy during it)."""
-    before = proc_figures.machine_ticks()
+def loaded(run, daemon=None):
+    """run()'s result and the load it ran under: (load average at its end, cores the rest of
+    the machine kept busy meanwhile: all the busy cores less this script's, its waited
+    children's (the reader, the floor) and `daemon`'s, a process still running)."""
+    def ours():
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + (cpu_seconds(daemon.pid) if daemon else 0)
+
+    ticks, mine, wall = proc_figures.machine_ticks(), ours(), time.monotonic()
     result = run()
-    return result, (os.getloadavg()[0], proc_figures.busy_cores(before, proc_figures.machine_ticks()))
+    busy = proc_figures.busy_cores(ticks, proc_figures.machine_ticks())
+    return result, (os.getloadavg()[0], busy - (ours() - mine) / (time.monotonic() - wall))
 
 
 def measure_baseline(args, trace, reader, work):
@@ -464,7 +470,7 @@ def measure_baseline(args, trace, reader, work):
     try:
         apps = connect_apps(runtime, args.baseline_apps)
         monitor_regions(apps, args.regions_per_app)
-        (cpu, lags, asks, _), load = loaded(lambda: measure(runtime, daemon, apps, trace, args, reader))
+        (cpu, lags, asks, _), load = loaded(lambda: measure(runtime, daemon, apps, trace, args, reader), daemon)
         return (cpu, lags, asks), load
     finally:
         daemon.terminate()
@@ -594,7 +600,7 @@ def main():
         apps = connect_apps(runtime, args.apps)
         monitor_regions(apps, args.regions_per_app)
         idle_rss = rss_mib(daemon.pid)
-        (cpu, lags, asks, uncertainty), load = loaded(lambda: measure(runtime, daemon, apps, trace, args, reader))
+        (cpu, lags, asks, uncertainty), load = loaded(lambda: measure(runtime, daemon, apps, trace, args, reader), daemon)
         print_main_table(args, cpu, lags, asks, uncertainty, (base_rss, idle_rss))
         if args.heading:
             heading_runs(args, runtime, daemon, apps, reader, work, cpu, lags)

@@ -94,7 +94,7 @@ def print_beside(apps_count, sextant, floor, percentile, baseline=None, keep=Non
     """sextantd's figures beside the floor's: each is (CPU share of a core, sorted lags ms).
     `baseline`, if measured: {"apps": B, "sextant": (cpu, lags), "floor": (cpu, lags),
     "asks": (asks with apps_count, asks with B), "loads": {run: (load average, busy cores)}}
-    for runs "sextantd", "floor", "sextantd baseline", "floor baseline". `keep(label, cells)`
+    for runs "sextantd", "floor", "sextantd baseline", "floor baseline" (load: load average, others' busy cores). `keep(label, cells)`
     is told each row (Tools/bench/bench-fanout.py's --io-threads side by side)."""
     deliveries = apps_count * 10  # location events a second
     print(f"\nthe floor beside it: Tools/bench/fanout-floor.c writing the same lines to {apps_count} apps, read by the same reader")
@@ -120,7 +120,7 @@ def print_beside(apps_count, sextant, floor, percentile, baseline=None, keep=Non
         loads = baseline["loads"]
         for apps, suffix in ((apps_count, ""), (baseline["apps"], " baseline")):
             s_load, f_load = loads["sextantd" + suffix], loads["floor" + suffix]
-            row(f"load avg / busy cores, {apps} app{'s' if apps != 1 else ''}",
+            row(f"load avg / others' cores, {apps} app{'s' if apps != 1 else ''}",
                 f"{s_load[0]:.2f} / {s_load[1]:.2f}", f"{f_load[0]:.2f} / {f_load[1]:.2f}")
     print("(CPU per delivery: the server's user + system time over the run, over apps x 10 fixes a second; "
           "sextantd's also reads the 100 Hz accelerometer and answers the status probe, the floor only wakes at 100 Hz)")
@@ -128,7 +128,7 @@ def print_beside(apps_count, sextant, floor, percentile, baseline=None, keep=Non
         print(f"(marginal: (CPU with {apps_count} apps - CPU with {baseline['apps']}) / ({apps_count} - {baseline['apps']}) apps x 10 fixes "
               f"a second, each from a run of its own with the same trace, reader and (sextantd) status probe: what does not scale "
               f"with the apps cancels out; status asks answered {baseline['asks'][0]} and {baseline['asks'][1]}; "
-              f"busy cores: the whole machine's, {os.cpu_count()} CPUs, this run included)")
+              f"others' cores: the machine's busy cores ({os.cpu_count()} CPUs) less this run's processes', on average over the run)")
 
 
 def print_marginal(apps_count, sextant, floor, baseline, row):
