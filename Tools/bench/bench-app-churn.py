@@ -25,6 +25,7 @@ import tempfile
 import time
 
 from proc_figures import status_kb
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 
@@ -99,7 +100,7 @@ def main():
         f.write(CHURN)
     os.chmod(script, 0o644)
     daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state, "--no-gpsd", "--no-iio",
+        [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state, "--no-gpsd", "--no-iio",
          "--prompt-policy", "allowAlways", "--log-level", "error"], stderr=open(os.path.join(work, "sextantd.log"), "w"))
     try:
         deadline = time.monotonic() + 30

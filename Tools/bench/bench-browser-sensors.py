@@ -32,6 +32,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 sys.path.insert(0, os.path.join(ROOT, "Tools", "bench"))
 from proc_figures import cpu_seconds  # noqa: E402
+import fresh_binary  # noqa: E402  (beside this script: refuses a stale sextantd or sextantctl)
 
 READINGS_PER_SECOND = 100  # the accelerometer and the gyroscope held by hand, 50 Hz each (O4a)
 
@@ -153,7 +154,7 @@ def main():
     processes = []
     try:
         daemon = subprocess.Popen(
-            [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--ephemeral", "--no-gpsd", "--log-level", "warning"],
+            [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--ephemeral", "--no-gpsd", "--log-level", "warning"],
             stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "sextantd.log"), "w"))
         processes.append(daemon)
         control = os.path.join(runtime, "control.sock")

@@ -35,6 +35,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 sys.path.insert(0, os.path.join(ROOT, "Tools", "bench"))
 from proc_figures import status_kb  # noqa: E402
+import fresh_binary  # noqa: E402  (beside this script: refuses a stale sextantd or sextantctl)
 
 PAGE = b"""<!doctype html>
 <meta charset="utf-8">
@@ -153,7 +154,7 @@ def tree_rss_mib(root):
 def start_bridge(bin_dir, runtime, work, page):
     """The bridge on a Chromium of its own (driven through a pipe: no DevTools port), showing `page`."""
     bridge = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantctl"), "browser", "--runtime-dir", runtime, "--app", "bench.web", "--launch", "--open", page],
+        [fresh_binary.program(bin_dir, "sextantctl"), "browser", "--runtime-dir", runtime, "--app", "bench.web", "--launch", "--open", page],
         stdout=subprocess.PIPE, stderr=open(os.path.join(work, "bridge.log"), "w"), text=True)
     attached = False
     for line in bridge.stdout:
@@ -203,7 +204,7 @@ def main():
     trace = os.path.join(work, "walk.jsonl")
     make_trace(trace, fixes)
     daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
+        [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
          "--no-gpsd", "--no-iio", "--log-level", "warning"],
         stderr=open(os.path.join(work, "sextantd.log"), "w"))
     server = PageServer()

@@ -16,6 +16,8 @@ fi
 bin=${1:?usage: bench-client.sh BIN_DIR [RUNS] [SECONDS]}
 runs=${2:-50}
 seconds=${3:-30}
+# A stale sextantd or sextantctl beside a rebuilt multi-call sextant: refused, both files named.
+python3 "$(dirname "$0")/fresh_binary.py" "$bin" sextantd sextantctl
 work=$(mktemp -d)
 pids=()
 cleanup() {

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 
@@ -101,7 +102,7 @@ def main():
         address = f"unix:path={work}/bus"
         runtime = os.path.join(work, "run")
         daemon = subprocess.Popen(
-            [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--ephemeral", "--no-gpsd", "--no-iio",
+            [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--ephemeral", "--no-gpsd", "--no-iio",
              "--dbus", address, "--log-level", "warning"], stderr=subprocess.DEVNULL)
         children.append(daemon)
         if subprocess.run(["gdbus", "wait", "--address", address, "--timeout", "20", "net.hadess.SensorProxy"]).returncode != 0:

@@ -33,9 +33,38 @@ location delivered and the last app's lags (p50, p95, p99, max, and how many fix
 are taken over). --seconds is 60 by default: 600 fixes, so that a p99 is not the max of
 a hundred.
 
+The gross "CPU per location delivered" is a server's whole CPU over the run divided by the
+deliveries; sextantd's includes what does not grow with the apps and the floor does not
+do (reading the trace, the 100 Hz accelerometer, answering the status probe: some 430,000
+instructions an answer, every 17 ms), so with few apps it says little of the fan-out. The
+marginal cost of a delivery is printed beside it, for sextantd and for the floor, and the
+ratio of the two: (CPU with N apps - CPU with B apps) / ((N - B) x 10 fixes a second), B
+from --baseline-apps (1 by default). The baseline is a run of its own in the same
+invocation: after the floor's line is copied and the first daemon stopped, a second
+sextantd, started as the first, with B apps that do what the first's did (hello,
+authorization, location and orientation streams, the same regions), plays the same trace
+to the same C reader under the same status probe; then the floor with N apps, then the
+floor with B apps (the same program, the same line). What does not grow with the apps is
+in both runs of a server and cancels out; what does is the fan-out: the writes, and any
+work a daemon does per connected session. Why not the same daemon again after its apps
+stopped their streams: its sessions would still be connected, so a cost that grows with
+connected but silent sessions (a scan of every session on every sample, what issue 38
+point 1 took out) would be in the baseline too and vanish from the marginal; and the floor
+would need a mode with no location lines. A fresh daemon with B apps is what
+`--apps B` measures, in the same trace, reader and probe, minutes apart, not hours. The
+figures are from four runs one after the other, so a neighbour's load moves them: each
+run's load average at its end and the cores the rest of the machine kept busy during it
+(all busy cores less this script's, the reader's, the server's) are printed, with each run's fix count and the status asks the
+two daemons answered.
+
 Usage: Tools/bench/bench-fanout.py [--apps 1000] [--seconds 60] [--bin-dir .build/release]
-                             [--reader c|python] [--regions-per-app N] [--heading] [--io-threads 1,2] [--smoke]
+                             [--reader c|python] [--regions-per-app N] [--heading] [--io-threads 1,2]
+                             [--baseline-apps 1] [--smoke]
 --smoke: 20 apps for 2 s against the debug build; fails if any fix misses an app.
+--io-threads 1,2: the script once per number of loops, then their tables side by side
+(sextantd's rows, the heading's, and beside the floor: sextantd, the floor, their ratio).
+BIN_DIR/sextantd older than its build (a stale hard link beside a rebuilt multi-call
+`sextant`) is refused: Tools/bench/fresh_binary.py.
 """
 
 import argparse
@@ -52,6 +81,7 @@ import sys
 import tempfile
 import threading
 import time
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 START = "2026-03-01T08:00:00.000Z"
@@ -292,37 +322,47 @@ def seconds_of(rfc3339):
 
 
 def compare_io_threads(threads):
-    """Runs this script once per number of loops, in turn, and prints their figures in columns."""
-    outputs = []
-    for count in threads:
-        argv = []
-        skip = False
-        for arg in sys.argv[1:]:
-            if skip:
-                skip = False
-            elif arg == "--io-threads":
-                skip = True
-            elif not arg.startswith("--io-threads="):
-                argv.append(arg)
-        run = subprocess.run([sys.executable, os.path.abspath(__file__)] + argv + ["--io-threads", count],
-                             stdout=subprocess.PIPE, text=True)
-        print(run.stdout, end="")
-        if run.returncode != 0:
-            sys.exit(f"bench-fanout: the run with --io-threads {count} failed")
-        outputs.append(run.stdout.splitlines())
-    print(f"\n{'side by side, --io-threads':34} " + "".join(f"{count:>14}" for count in threads))
-    for lines in zip(*outputs):
-        labels = {line[:34] for line in lines}
-        if len(labels) == 1 and lines[0][:34].strip() and lines[0][34:].strip() and not lines[0].startswith(("apps ", "(")):
-            figures = [line[34:].strip().split("   ")[0] for line in lines]
-            print(f"{lines[0][:34]} " + "".join(f"{figure:>14}" for figure in figures))
+    """Runs this script once per number of loops, in turn, and prints their figures in columns:
+    each run's rows are read from the file its --figures-json names, section by section (the
+    floor's: sextantd, the floor and their ratio for each number of loops)."""
+    kept = []
+    with tempfile.TemporaryDirectory(prefix="sextant-bench-fanout-io-") as folder:
+        for count in threads:
+            argv, skip = [], False
+            for arg in sys.argv[1:]:
+                if skip:
+                    skip = False
+                elif arg == "--io-threads":
+                    skip = True
+                elif not arg.startswith("--io-threads="):
+                    argv.append(arg)
+            figures = os.path.join(folder, f"figures-{count}.json")
+            run = subprocess.run([sys.executable, os.path.abspath(__file__)] + argv + ["--io-threads", count, "--figures-json", figures],
+                                 stdout=subprocess.PIPE, text=True)
+            print(run.stdout, end="")
+            if run.returncode != 0:
+                sys.exit(f"bench-fanout: the run with --io-threads {count} failed")
+            with open(figures) as f:
+                kept.append(json.load(f))
+    for section, title in (("sextantd", "sextantd"), ("heading", "streaming heading too"), ("floor", "beside the floor")):
+        runs = [run.get(section, []) for run in kept]
+        if not runs[0]:
+            continue
+        width = max(14, max(len(cell) for run in runs for row in run for cell in row[1:]) + 2)
+        columns = len(runs[0][0]) - 1
+        print(f"\nside by side: {title}\n{'--io-threads':34} " + "".join(f"{count:>{width * columns}}" for count in threads))
+        for rows in zip(*runs):
+            if len({row[0] for row in rows}) == 1:
+                print(f"{rows[0][0]:34} " + "".join(f"{cell:>{width}}" for row in rows for cell in row[1:]).rstrip())
+    if kept and kept[0].get("floor"):
+        print("(beside the floor, for each number of loops: sextantd, the floor, sextantd / floor)")
 
 
 def start_daemon(bin_dir, apps, work, runtime, extra=()):
     """A private sextantd that grants every app (`--prompt-policy allowAlways`) and takes
     `apps` connections; returns once its sockets are there."""
     daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
+        [fresh_binary.program(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
          "--max-clients", str(max(apps, 1024))] + list(extra),
         stderr=open(os.path.join(work, "sextantd.log"), "w"))
@@ -383,34 +423,106 @@ def print_headings(cpu, lags, runs):
     """The heading runs beside the plain one: `runs` is [(label, cpu, lags, uncertainty)]."""
     print(f"\nthe same apps streaming heading too, {HEADING_HZ} Hz magnetometer, the field turning {FIELD_TURN}° a second")
     print(f"{'':34} {'location only':>22}" + "".join(f"   {label:>22}" for label, *_ in runs))
-    print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %"
-          + "".join(f"   {h_cpu * 100:9.1f} % ({(h_cpu - cpu) * 100:+6.1f} %)" for _, h_cpu, _, _ in runs))
+
+    def row(label, cells):
+        print(f"{label:34} " + "   ".join(f"{cell:>22}" for cell in cells))
+        keep("heading", label, cells)
+
+    row("daemon CPU, share of one core",
+        [f"{cpu * 100:.1f} %"] + [f"{h_cpu * 100:.1f} % ({(h_cpu - cpu) * 100:+6.1f} %)" for _, h_cpu, _, _ in runs])
     for name, share in (("p50", 0.5), ("p99", 0.99)):
-        print(f"{'last app event after due, ' + name:34} {percentile(lags, share):19.2f} ms"
-              + "".join(f"   {percentile(h_lags, share):19.2f} ms" for _, _, h_lags, _ in runs))
-    print(f"{'last app event after due, max':34} {lags[-1]:19.2f} ms" + "".join(f"   {h_lags[-1]:19.2f} ms" for _, _, h_lags, _ in runs))
-    print(f"{'events counted (per app)':34} {len(lags):22}" + "".join(f"   {len(h_lags):22}" for _, _, h_lags, _ in runs))
+        row("last app event after due, " + name,
+            [f"{percentile(lags, share):.2f} ms"] + [f"{percentile(h_lags, share):.2f} ms" for _, _, h_lags, _ in runs])
+    row("last app event after due, max", [f"{lags[-1]:.2f} ms"] + [f"{h_lags[-1]:.2f} ms" for _, _, h_lags, _ in runs])
+    row("events counted (per app)", [str(len(lags))] + [str(len(h_lags)) for _, _, h_lags, _ in runs])
     print(f"(CPU in brackets: the heading's, on top of location only; lags over-estimated by up to "
           + ", ".join(f"{u:.2f}" for *_, u in runs) + f" ms; load average {os.getloadavg()[0]:.2f})")
 
 
 # Beside this script (its folder is the first on sys.path).
 import fanout_floor  # noqa: E402
+import proc_figures  # noqa: E402
 
 
-def measure_floor(runtime, daemon, apps, trace, args, reader, work):
-    """The floor's run, once sextantd has stopped: as many apps for as long, and a location
-    line sextantd sent."""
+def loaded(run, daemon=None):
+    """run()'s result and the load it ran under: (load average at its end, cores the rest of
+    the machine kept busy meanwhile: all the busy cores less this script's, its waited
+    children's (the reader, the floor) and `daemon`'s, a process still running)."""
+    def ours():
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + (cpu_seconds(daemon.pid) if daemon else 0)
+
+    ticks, mine, wall = proc_figures.machine_ticks(), ours(), time.monotonic()
+    result = run()
+    busy = proc_figures.busy_cores(ticks, proc_figures.machine_ticks())
+    return result, (os.getloadavg()[0], busy - (ours() - mine) / (time.monotonic() - wall))
+
+
+def measure_baseline(args, trace, reader, work):
+    """sextantd's baseline: a daemon of its own, started afresh as the first, with
+    `--baseline-apps` apps doing what the first's do, playing the same trace to the same
+    reader under the same status probe: (cpu, lags, asks) and its load."""
+    folder = os.path.join(work, "baseline")
+    os.makedirs(folder)
+    runtime = os.path.join(folder, "run")
+    daemon = start_daemon(args.bin_dir, args.baseline_apps, folder, runtime, io_threads_option(args))
+    apps = []
+    try:
+        apps = connect_apps(runtime, args.baseline_apps)
+        monitor_regions(apps, args.regions_per_app)
+        (cpu, lags, asks, _), load = loaded(lambda: measure(runtime, daemon, apps, trace, args, reader), daemon)
+        return (cpu, lags, asks), load
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        for s in apps:
+            s.close()
+
+
+def measure_floor_and_baselines(runtime, daemon, apps, trace, args, reader, work, main_run):
+    """Once sextantd's measured runs are done: a location line it sent is copied and it is
+    stopped; then, with --baseline-apps, sextantd's baseline; then the floor with as many apps
+    for as long, and the floor with the baseline's apps. Prints them beside `main_run`:
+    (cpu, lags, asks, load) of sextantd with all the apps."""
     line = fanout_floor.capture_location_line(runtime, apps[-1], trace, rpc)
     daemon.terminate()
     daemon.wait(timeout=10)
     for s in apps:
         s.close()
     floor = fanout_floor.build(work)
-    return fanout_floor.measure(floor, reader, receive_with_c_reader, args.apps, args.seconds, line, work)
+    cpu, lags, asks, load = main_run
+    baseline = None
+    if args.baseline_apps:
+        (b_cpu, b_lags, b_asks), b_load = measure_baseline(args, trace, reader, work)
+    floor_run, floor_load = loaded(lambda: fanout_floor.measure(floor, reader, receive_with_c_reader, args.apps, args.seconds, line, work))
+    if args.baseline_apps:
+        floor_base, floor_base_load = loaded(lambda: fanout_floor.measure(floor, reader, receive_with_c_reader, args.baseline_apps,
+                                                                          args.seconds, line, work))
+        baseline = {"apps": args.baseline_apps, "sextant": (b_cpu, b_lags), "floor": floor_base, "asks": (len(asks), len(b_asks)),
+                    "loads": {"sextantd": load, "floor": floor_load, "sextantd baseline": b_load, "floor baseline": floor_base_load}}
+    fanout_floor.print_beside(args.apps, (cpu, lags), floor_run, percentile, baseline, lambda label, cells: keep("floor", label, cells))
 
 
-def main():
+def io_threads_option(args):
+    return ["--io-threads", args.io_threads] if args.io_threads else []
+
+
+# What was printed, by section, for --io-threads's side by side: {section: [[label, cell...]]}.
+KEPT = {}
+
+
+def keep(section, label, cells):
+    KEPT.setdefault(section, []).append([label] + list(cells))
+
+
+def print_rows(section, rows):
+    """The main table's rows: (label, figure, note); the figure right-aligned beside the label."""
+    for label, figure, note in rows:
+        print(f"{label:34} {figure:>22}" + (f"   {note}" if note else ""))
+        keep(section, label, [figure])
+
+
+def parse_arguments():
     parser = argparse.ArgumentParser()
     parser.add_argument("--apps", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=60)
@@ -422,14 +534,58 @@ def main():
                         help="sextantd's --io-threads; comma-separated (1,2): one run each, in turn, printed side by side")
     parser.add_argument("--regions-per-app", type=int, default=0, choices=range(0, 21), metavar="0-20",
                         help="regions each app monitors before the replay (Tools/bench/bench-regions.py runs 0 and 20 side by side)")
+    parser.add_argument("--baseline-apps", type=int, default=1, metavar="B",
+                        help="the baseline's apps, for the marginal cost of a delivery (C reader only; 0: no baseline runs)")
+    parser.add_argument("--figures-json", default=None, help=argparse.SUPPRESS)  # compare_io_threads reads a run's rows from it
     args = parser.parse_args()
-    if args.io_threads and "," in args.io_threads:
-        return compare_io_threads(args.io_threads.split(","))
     if args.smoke:
         args.apps, args.seconds = 20, 2
     if args.heading and args.reader != "c":
         parser.error("--heading reads the apps with the C reader")
+    if not 0 <= args.baseline_apps < args.apps:
+        parser.error(f"--baseline-apps must be fewer than --apps ({args.apps})")
     args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
+    return args
+
+
+def print_main_table(args, cpu, lags, asks, uncertainty, rss):
+    base_rss, idle_rss = rss
+    print(f"apps {args.apps} ({args.regions_per_app} regions each), {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}, "
+          f"{args.reader} reader" + (f", --io-threads {args.io_threads}" if args.io_threads else ""))
+    print(f"{'':34} {'sextantd':>22}   anchor (a phone's location service)")
+    print_rows("sextantd", [
+        ("daemon CPU, share of one core", f"{cpu * 100:.1f} %", "-"),
+        ("last app fix after due, p50", f"{statistics.median(lags):.2f} ms", "~0.002 ms (a write per app)"),
+        ("last app fix after due, p95", f"{percentile(lags, 0.95):.2f} ms", ""),
+        ("last app fix after due, p99", f"{percentile(lags, 0.99):.2f} ms", ""),
+        ("last app fix after due, max", f"{lags[-1]:.2f} ms", ""),
+        ("status round trip meanwhile, p50", f"{statistics.median(asks):.2f} ms", ""),
+        ("status round trip meanwhile, p99", f"{percentile(asks, 0.99):.2f} ms", f"({len(asks)} asks; max {asks[-1]:.2f} ms)"),
+        ("RSS with the apps connected", f"{idle_rss:.1f} MiB",
+         f"(before them: {base_rss:.1f} MiB, {(idle_rss - base_rss) * 1024 / args.apps:.1f} KiB per app)"),
+    ])
+    print(f"({len(lags)} fixes; the lags may be over-estimated by up to {uncertainty:.2f} ms, replay.resume's round trip; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
+
+
+def heading_runs(args, runtime, daemon, apps, reader, work, cpu, lags):
+    heading_trace = os.path.join(work, "walk-heading.jsonl")
+    make_trace(heading_trace, args.seconds, magnet=True)
+    runs = []
+    # The worst case (every reading to every app), then what an app with the default filter costs.
+    for filter_degrees in (0, DEFAULT_FILTER):
+        start_headings(apps, filter_degrees)
+        sparse = 0 if filter_degrees == 0 else math.ceil(HEADING_HZ * filter_degrees / FIELD_TURN) + 2
+        h_cpu, h_lags, _, h_uncertainty = measure(runtime, daemon, apps, heading_trace, args, reader, "heading", HEADING_HZ, sparse)
+        runs.append((f"+ heading, filter {filter_degrees}°", h_cpu, h_lags, h_uncertainty))
+    print_headings(cpu, lags, runs)
+
+
+def main():
+    args = parse_arguments()
+    if args.io_threads and "," in args.io_threads:
+        return compare_io_threads(args.io_threads.split(","))
+    fresh_binary.program(args.bin_dir, "sextantd")  # before anything is started
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.apps * 2 + 256)), hard))
 
@@ -438,48 +594,25 @@ def main():
     trace = os.path.join(work, "walk.jsonl")
     make_trace(trace, args.seconds)
     reader = build_c_reader(work) if args.reader == "c" else None
-    daemon = start_daemon(args.bin_dir, args.apps, work, runtime,
-                          ["--io-threads", args.io_threads] if args.io_threads else [])
+    daemon = start_daemon(args.bin_dir, args.apps, work, runtime, io_threads_option(args))
     try:
         base_rss = rss_mib(daemon.pid)
         apps = connect_apps(runtime, args.apps)
         monitor_regions(apps, args.regions_per_app)
         idle_rss = rss_mib(daemon.pid)
-        cpu, lags, asks, uncertainty = measure(runtime, daemon, apps, trace, args, reader)
-        print(f"apps {args.apps} ({args.regions_per_app} regions each), {args.seconds} s at speed 1 (10 Hz fixes, 100 Hz accelerometer), {args.bin_dir}, "
-              f"{args.reader} reader" + (f", --io-threads {args.io_threads}" if args.io_threads else ""))
-        print(f"{'':34} {'sextantd':>22}   anchor (a phone's location service)")
-        print(f"{'daemon CPU, share of one core':34} {cpu * 100:20.1f} %   -")
-        print(f"{'last app fix after due, p50':34} {statistics.median(lags):19.2f} ms   ~0.002 ms (a write per app)")
-        print(f"{'last app fix after due, p95':34} {percentile(lags, 0.95):19.2f} ms")
-        print(f"{'last app fix after due, p99':34} {percentile(lags, 0.99):19.2f} ms")
-        print(f"{'last app fix after due, max':34} {lags[-1]:19.2f} ms")
-        print(f"{'status round trip meanwhile, p50':34} {statistics.median(asks):19.2f} ms")
-        print(f"{'status round trip meanwhile, p99':34} {percentile(asks, 0.99):19.2f} ms   "
-              f"({len(asks)} asks; max {asks[-1]:.2f} ms)")
-        print(f"{'RSS with the apps connected':34} {idle_rss:17.1f} MiB   (before them: {base_rss:.1f} MiB, "
-              f"{(idle_rss - base_rss) * 1024 / args.apps:.1f} KiB per app)")
-        print(f"({len(lags)} fixes; the lags may be over-estimated by up to {uncertainty:.2f} ms, replay.resume's round trip; "
-              f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)")
+        (cpu, lags, asks, uncertainty), load = loaded(lambda: measure(runtime, daemon, apps, trace, args, reader), daemon)
+        print_main_table(args, cpu, lags, asks, uncertainty, (base_rss, idle_rss))
         if args.heading:
-            heading_trace = os.path.join(work, "walk-heading.jsonl")
-            make_trace(heading_trace, args.seconds, magnet=True)
-            runs = []
-            # The worst case (every reading to every app), then what an app with the default filter costs.
-            for filter_degrees in (0, DEFAULT_FILTER):
-                start_headings(apps, filter_degrees)
-                sparse = 0 if filter_degrees == 0 else math.ceil(HEADING_HZ * filter_degrees / FIELD_TURN) + 2
-                h_cpu, h_lags, _, h_uncertainty = measure(runtime, daemon, apps, heading_trace, args, reader, "heading", HEADING_HZ, sparse)
-                runs.append((f"+ heading, filter {filter_degrees}°", h_cpu, h_lags, h_uncertainty))
-            print_headings(cpu, lags, runs)
+            heading_runs(args, runtime, daemon, apps, reader, work, cpu, lags)
         if reader:
-            floor = measure_floor(runtime, daemon, apps, trace, args, reader, work)
-            fanout_floor.print_beside(args.apps, (cpu, lags), floor, percentile)
+            measure_floor_and_baselines(runtime, daemon, apps, trace, args, reader, work, (cpu, lags, asks, load))
+        if args.figures_json:
+            with open(args.figures_json, "w") as out:
+                json.dump(KEPT, out)
     finally:
         daemon.terminate()
         daemon.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()

@@ -23,6 +23,7 @@ import threading
 import time
 
 from proc_figures import cpu_seconds, rollup_kb
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 RATE_HZ = 10
@@ -47,7 +48,7 @@ def wait_for(path, process, what):
 def start_device(bin_dir, work, index, walk):
     runtime = os.path.join(work, f"dev{index}", "run")
     daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", runtime, "--ephemeral", "--no-gpsd", "--no-iio",
+        [fresh_binary.program(bin_dir, "sextantd"), "--runtime-dir", runtime, "--ephemeral", "--no-gpsd", "--no-iio",
          "--replay", walk, "--loop", "--prompt-policy", "allowWhileUsing", "--log-level", "warning"],
         stderr=subprocess.DEVNULL)
     wait_for(os.path.join(runtime, "app.sock"), daemon, "sextantd")

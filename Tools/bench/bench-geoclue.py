@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "clients", "python", "src"))
 
 from gi.repository import Gio, GLib  # noqa: E402
 from sextant.control import Control  # noqa: E402
+import fresh_binary  # noqa: E402  (beside this script: refuses a stale sextantd or sextantctl)
 
 APP = "org.example.BenchGeoClue"
 
@@ -41,7 +42,7 @@ def start_bus():
 
 def start_daemon(bin_dir, work, address):
     daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", work + "/run", "--state-dir", work + "/state",
+        [fresh_binary.program(bin_dir, "sextantd"), "--runtime-dir", work + "/run", "--state-dir", work + "/state",
          "--no-iio", "--no-gpsd", "--dbus", address],
         stdout=subprocess.DEVNULL, stderr=open(work + "/sextantd.log", "w"))
     deadline = time.monotonic() + 30

@@ -18,6 +18,7 @@ bench_help_lines=2,14p
 source "$(dirname "$0")/trace-bench-lib.sh"
 bench_options "$@"
 bench_require /usr/bin/time bc "$bin_dir/sextantctl"
+bench_fresh "$bin_dir" sextantctl
 bench_workdir
 target=$((size_mb * 1000 * 1000))
 recording=$work/gnss_log.txt

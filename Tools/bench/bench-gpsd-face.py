@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 import time
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 
@@ -100,7 +101,7 @@ def latency(args, reader, work):
                 answer += probe.recv(4096)
         writer = os.open(fifo, os.O_WRONLY)
         procs.append(subprocess.Popen(
-            [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", work + "/run", "--state-dir", work + "/state",
+            [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", work + "/run", "--state-dir", work + "/state",
              "--no-iio", "--gpsd", f"127.0.0.1:{gpsd_port}", "--gpsd-listen", str(face_port),
              "--prompt-policy", "allowAlways", "--log-level", "warning"], stderr=subprocess.DEVNULL))
         wait_for(lambda: can_connect(face_port), 15, "sextantd's gpsd face")
@@ -167,7 +168,7 @@ def main():
         print(f"  gpsd -> libgps gps_read (FIFO write to read):   median {statistics.median(own):.2f} ms, p99 {percentile(own, 0.99):.2f} ms")
         print(f"  added by Sextant (gpsd's read to the face's):   median {statistics.median(added):.2f} ms, p99 {percentile(added, 0.99):.2f} ms")
         port = free_port()
-        sextant = [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", work + "/run2", "--state-dir", work + "/state2",
+        sextant = [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", work + "/run2", "--state-dir", work + "/state2",
                    "--no-iio", "--no-gpsd", "--replay", args.log, "--loop", "--speed", "max", "--gpsd-listen", str(port),
                    "--prompt-policy", "allowAlways", "--log-level", "warning"]
         s_rate, s_n = rate(sextant, port, reader, args.count, work, "sextant", lambda: can_connect(port))

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 
@@ -91,12 +92,12 @@ def run_once(args, work):
         reference = socket.create_connection(("127.0.0.1", port))
         reference.sendall(b'?WATCH={"enable":true,"json":true}\n')
         daemon = subprocess.Popen(
-            [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state,
+            [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state,
              "--gpsd", f"127.0.0.1:{port}", "--log-level", "warning"], stderr=subprocess.DEVNULL)
         control = os.path.join(runtime, "control.sock")
         wait_for(lambda: os.path.exists(control) and _can_connect_unix(control), 15, "sextantd")
         app_id = "com.example.latency"
-        subprocess.check_call([os.path.join(args.bin_dir, "sextantctl"), "permissions", "grant", app_id, "--runtime-dir", runtime],
+        subprocess.check_call([fresh_binary.program(args.bin_dir, "sextantctl"), "permissions", "grant", app_id, "--runtime-dir", runtime],
                               stdout=subprocess.DEVNULL)
         app = socket.socket(socket.AF_UNIX)
         app.connect(os.path.join(runtime, "app.sock"))

@@ -25,6 +25,7 @@ import tempfile
 import time
 
 from proc_figures import rollup_kb, status_kb
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 
@@ -45,7 +46,7 @@ def by_mapping(pid, top=8):
 def start_sextantd(bin_dir, work, name):
     runtime = os.path.join(work, name, "run")
     daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, name, "state"),
+        [fresh_binary.program(bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, name, "state"),
          "--no-gpsd", "--no-iio", "--log-level", "warning"], stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not os.path.exists(os.path.join(runtime, "control.sock")):

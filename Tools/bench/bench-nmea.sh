@@ -29,6 +29,7 @@ bench_extra_option() {
 source "$(dirname "$0")/trace-bench-lib.sh"
 bench_options "$@"
 bench_require gpsdecode /usr/bin/time bc "$bin_dir/sextantctl"
+bench_fresh "$bin_dir" sextantctl
 bench_workdir
 log=$work/bench.log
 bench_gpsd_log "$log" $((size_mb * 1000 * 1000))
@@ -37,6 +38,7 @@ sentences=$(grep -c '^[$!]' "$log" || true)
 
 if [ -n "$baseline" ]; then
     bench_require "$baseline/sextantctl"
+    bench_fresh "$baseline" sextantctl
     read -r bl_s bl_kb <<< "$(best_of "$baseline/sextantctl" trace info "$log")"
     [ -n "$bl_s" ] || exit 1
     cp "$work/out" "$work/baseline.out"

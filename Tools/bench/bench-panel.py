@@ -38,6 +38,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 sys.path.insert(0, os.path.join(ROOT, "Tools", "bench"))
 from proc_figures import cpu_seconds  # noqa: E402
+import fresh_binary  # noqa: E402  (beside this script: refuses a stale sextantd or sextantctl)
 
 _spec = importlib.util.spec_from_file_location("bench_fanout", os.path.join(ROOT, "Tools", "bench", "bench-fanout.py"))
 fanout = importlib.util.module_from_spec(_spec)
@@ -145,7 +146,7 @@ class WatchReader(threading.Thread):
 
     def __init__(self, bin_dir, runtime):
         super().__init__(daemon=True)
-        self.process = subprocess.Popen([os.path.join(bin_dir, "sextantctl"), "--runtime-dir", runtime, "watch", "--json"],
+        self.process = subprocess.Popen([fresh_binary.program(bin_dir, "sextantctl"), "--runtime-dir", runtime, "watch", "--json"],
                                         stdout=subprocess.PIPE, bufsize=0)
         self.arrivals = {}
 

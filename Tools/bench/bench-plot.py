@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 TRACE = os.path.join(ROOT, "Traces", "demo-walk.jsonl")
@@ -78,7 +79,7 @@ def main():
     if args.smoke:
         args.apps = min(args.apps, 400)
     args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
-    ctl = os.path.join(args.bin_dir, "sextantctl")
+    ctl = fresh_binary.program(args.bin_dir, "sextantctl")
     fixes = trace_fixes(TRACE)
     work = tempfile.mkdtemp(prefix="sextant-bench-plot-")
     try:

@@ -35,6 +35,7 @@ import tempfile
 import time
 
 from proc_figures import cpu_seconds, status_kb
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 START = "2026-03-01T08:00:00.000Z"
@@ -170,7 +171,7 @@ def held(args):
     fixes = 200 if args.smoke else 300
     make_walk(walk, fixes)
     daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
+        [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, "state"),
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
          "--max-regions", str(PER_APP)],
         stderr=open(os.path.join(work, "sextantd.log"), "w"))
@@ -220,7 +221,7 @@ def far_and_near(args):
     walk = os.path.join(work, "walk.jsonl")
     fixes = 300
     make_walk(walk, fixes)
-    command = [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state, "--no-gpsd", "--no-iio",
+    command = [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", state, "--no-gpsd", "--no-iio",
                "--log-level", "warning", "--max-regions", str(PER_APP)]
     log = open(os.path.join(work, "sextantd.log"), "w")
     try:

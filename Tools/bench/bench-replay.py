@@ -50,6 +50,7 @@ import sys
 import tempfile
 import threading
 import time
+import fresh_binary  # beside this script: refuses a stale sextantd or sextantctl
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repository, above Tools/bench/
 START = datetime.datetime(2026, 3, 1, 8, 0, 0, tzinfo=datetime.timezone.utc)
@@ -277,7 +278,7 @@ def run_process(argv):
 
 
 def bench_load(args, work, jsonl):
-    ctl = os.path.join(args.bin_dir, "sextantctl")
+    ctl = fresh_binary.program(args.bin_dir, "sextantctl")
     tiny = os.path.join(work, "tiny.jsonl")
     make_traces(tiny, os.path.join(work, "tiny.nmea"), 1)
     _, base = run_process([ctl, "trace", "info", tiny])
@@ -292,7 +293,7 @@ def bench_sextant(args, work, trace, apps_count, io_threads=None):
     runtime = os.path.join(work, f"run{name}")
     loops = ["--io-threads", str(io_threads)] if io_threads else []
     daemon = subprocess.Popen(
-        [os.path.join(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{name}"),
+        [fresh_binary.program(args.bin_dir, "sextantd"), "--runtime-dir", runtime, "--state-dir", os.path.join(work, f"state{name}"),
          "--no-gpsd", "--no-iio", "--prompt-policy", "allowAlways", "--log-level", "warning",
          "--max-clients", str(max(apps_count, 1024))] + loops,
         stderr=open(os.path.join(work, f"sextantd{name}.log"), "w"))

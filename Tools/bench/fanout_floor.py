@@ -90,18 +90,56 @@ def measure(floor, reader, receive_with_c_reader, apps_count, seconds, location_
     return cpu, lags
 
 
-def print_beside(apps_count, sextant, floor, percentile):
-    """sextantd's figures beside the floor's: each is (CPU share of a core, sorted lags ms)."""
+def print_beside(apps_count, sextant, floor, percentile, baseline=None, keep=None):
+    """sextantd's figures beside the floor's: each is (CPU share of a core, sorted lags ms).
+    `baseline`, if measured: {"apps": B, "sextant": (cpu, lags), "floor": (cpu, lags),
+    "asks": (asks with apps_count, asks with B), "loads": {run: (load average, busy cores)}}
+    for runs "sextantd", "floor", "sextantd baseline", "floor baseline" (load: load average, others' busy cores). `keep(label, cells)`
+    is told each row (Tools/bench/bench-fanout.py's --io-threads side by side)."""
     deliveries = apps_count * 10  # location events a second
     print(f"\nthe floor beside it: Tools/bench/fanout-floor.c writing the same lines to {apps_count} apps, read by the same reader")
     print(f"{'':34} {'sextantd':>14} {'floor':>14} {'sextantd / floor':>18}")
     (s_cpu, s_lags), (f_cpu, f_lags) = sextant, floor
+
+    def row(label, s_cell, f_cell, ratio=""):
+        print(f"{label:34} {s_cell:>14} {f_cell:>14} {ratio:>18}".rstrip())
+        if keep:
+            keep(label, [s_cell, f_cell, ratio])
+
     s_each, f_each = s_cpu / deliveries * 1e6, f_cpu / deliveries * 1e6
-    print(f"{'CPU per location delivered':34} {s_each:11.2f} µs {f_each:11.2f} µs {s_each / max(f_each, 1e-9):17.1f}x")
+    row("CPU per location delivered", f"{s_each:.2f} µs", f"{f_each:.2f} µs", f"{s_each / max(f_each, 1e-9):.1f}x")
+    if baseline:
+        print_marginal(apps_count, sextant, floor, baseline, row)
     for name, share in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99)):
-        s, f = percentile(s_lags, share), percentile(f_lags, share)
-        print(f"{'last app fix after due, ' + name:34} {s:11.2f} ms {f:11.2f} ms")
-    print(f"{'last app fix after due, max':34} {s_lags[-1]:11.2f} ms {f_lags[-1]:11.2f} ms")
-    print(f"{'fixes counted (samples)':34} {len(s_lags):14} {len(f_lags):14}")
+        row("last app fix after due, " + name, f"{percentile(s_lags, share):.2f} ms", f"{percentile(f_lags, share):.2f} ms")
+    row("last app fix after due, max", f"{s_lags[-1]:.2f} ms", f"{f_lags[-1]:.2f} ms")
+    row("fixes counted (samples)", str(len(s_lags)), str(len(f_lags)))
+    if baseline:
+        (_, bs_lags), (_, bf_lags) = baseline["sextant"], baseline["floor"]
+        row(f"fixes counted, {baseline['apps']} app run", str(len(bs_lags)), str(len(bf_lags)))
+        loads = baseline["loads"]
+        for apps, suffix in ((apps_count, ""), (baseline["apps"], " baseline")):
+            s_load, f_load = loads["sextantd" + suffix], loads["floor" + suffix]
+            row(f"load avg / others' cores, {apps} app{'s' if apps != 1 else ''}",
+                f"{s_load[0]:.2f} / {s_load[1]:.2f}", f"{f_load[0]:.2f} / {f_load[1]:.2f}")
     print("(CPU per delivery: the server's user + system time over the run, over apps x 10 fixes a second; "
           "sextantd's also reads the 100 Hz accelerometer and answers the status probe, the floor only wakes at 100 Hz)")
+    if baseline:
+        print(f"(marginal: (CPU with {apps_count} apps - CPU with {baseline['apps']}) / ({apps_count} - {baseline['apps']}) apps x 10 fixes "
+              f"a second, each from a run of its own with the same trace, reader and (sextantd) status probe: what does not scale "
+              f"with the apps cancels out; status asks answered {baseline['asks'][0]} and {baseline['asks'][1]}; "
+              f"others' cores: the machine's busy cores ({os.cpu_count()} CPUs) less this run's processes', on average over the run)")
+
+
+def print_marginal(apps_count, sextant, floor, baseline, row):
+    """The rows of the cost of a delivery over the baseline's: the CPU of each run and the
+    difference over the deliveries added."""
+    added = (apps_count - baseline["apps"]) * 10
+    (s_cpu, _), (f_cpu, _) = sextant, floor
+    (bs_cpu, _), (bf_cpu, _) = baseline["sextant"], baseline["floor"]
+    s_marginal, f_marginal = (s_cpu - bs_cpu) / added * 1e6, (f_cpu - bf_cpu) / added * 1e6
+    row("CPU per delivery, marginal", f"{s_marginal:.2f} µs", f"{f_marginal:.2f} µs",
+        f"{s_marginal / f_marginal:.2f}x" if f_marginal > 0 else "-")
+    row(f"CPU, share of a core, {apps_count} apps", f"{s_cpu * 100:.2f} %", f"{f_cpu * 100:.2f} %")
+    b = baseline["apps"]
+    row(f"CPU, share of a core, {b} app{'s' if b != 1 else ''}", f"{bs_cpu * 100:.2f} %", f"{bf_cpu * 100:.2f} %")

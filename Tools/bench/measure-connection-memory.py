@@ -11,6 +11,8 @@ or after --wait seconds).
 """
 import argparse, os, resource, socket, subprocess, sys, tempfile, time
 
+import fresh_binary  # beside this script: refuses a stale sextantd
+
 
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
@@ -59,7 +61,7 @@ def main():
     base = tempfile.mkdtemp(prefix="sextant-rss-")
     run, state = os.path.join(base, "run"), os.path.join(base, "state")
     daemon = subprocess.Popen(
-        [args.sextantd, "--runtime-dir", run, "--state-dir", state, "--no-gpsd", "--no-iio"]
+        [fresh_binary.program(os.path.dirname(args.sextantd), os.path.basename(args.sextantd)), "--runtime-dir", run, "--state-dir", state, "--no-gpsd", "--no-iio"]
         + ([] if args.no_cap else ["--max-clients", str(args.clients)]),
         stderr=subprocess.PIPE)
     app_path, control_path = os.path.join(run, "app.sock"), os.path.join(run, "control.sock")

@@ -31,3 +31,17 @@ def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def machine_ticks():
+    """(busy, all) CPU ticks of the whole machine so far, every core (/proc/stat's first line;
+    idle and iowait are not busy)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return sum(fields) - fields[3] - fields[4], sum(fields)
+
+
+def busy_cores(before, after):
+    """How many cores were busy on average between two machine_ticks() readings."""
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total * os.cpu_count() if total else float("nan")

@@ -43,6 +43,13 @@ bench_require() {
     done
 }
 
+# bench_fresh DIR NAME...: each DIR/NAME must not be older than its build (a stale hard link
+# left beside a rebuilt multi-call `sextant`; Tools/bench/fresh_binary.py says why), else the
+# script ends.
+bench_fresh() {
+    python3 "$root/Tools/bench/fresh_binary.py" "$@" || exit 1
+}
+
 # bench_workdir: a temporary directory in $work, removed when the script ends.
 bench_workdir() {
     work=$(mktemp -d "/tmp/sextant-$bench_name.XXXXXX")
