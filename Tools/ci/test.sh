@@ -54,6 +54,8 @@ run_pytest() {
 }
 run_pytest clients/python/tests
 run_pytest examples
+# The benchmarks' refusal of a stale program (Tools/bench/fresh_binary.py).
+run_pytest Tools/bench/test_fresh_binary.py
 # The README's headline as written: the same file's tests on the daemon sextantctl run made.
 SEXTANT_BIN="$bin/sextantd" "$bin/sextantctl" run --trace Traces/demo-walk.jsonl --speed max --grant com.example.maps \
     -- "$venv/bin/python" -m pytest -p no:cacheprovider examples/test_under_run.py
