@@ -175,6 +175,22 @@ protocol ZoneBits {
     mutating func take(_ count: Int) -> Int
 }
 
+extension ZoneBits {
+    /// A field of `count` bits from bit `position` on, a byte at a time: a field near the
+    /// end of the bytes, where a whole-word read would run past them.
+    @inline(__always)
+    func bitByBit(_ count: Int, from position: Int, byte: (Int) -> UInt8) -> Int {
+        var value = 0, got = 0, position = position
+        while got < count {
+            let offset = position & 7, step = min(8 - offset, count - got)
+            value |= (Int(byte(position >> 3)) >> offset & (1 << step - 1)) << got
+            got += step
+            position += step
+        }
+        return value
+    }
+}
+
 /// Reads fields of up to 56 bits, lowest bits first, from a buffer at a byte offset: one
 /// unaligned 8-byte load where the buffer holds 8 bytes from the field's first, else byte by
 /// byte (the load's check keeps every field of a cell within the table).
@@ -195,14 +211,7 @@ struct WordReader: ZoneBits {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
             return Int(truncatingIfNeeded: word >> UInt64(shift)) & (1 << count - 1)
         }
-        var value = 0, got = 0, position = 8 * at + shift
-        while got < count {
-            let offset = position & 7, step = min(8 - offset, count - got)
-            value |= (Int(buffer[position >> 3]) >> offset & (1 << step - 1)) << got
-            got += step
-            position += step
-        }
-        return value
+        return bitByBit(count, from: 8 * at + shift) { buffer[$0] }
     }
 }
 
@@ -224,14 +233,7 @@ struct BitReader: ZoneBits {
             let word = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
             return word >> shift & (1 << count - 1)
         }
-        var value = 0, got = 0, position = 8 * at + shift
-        while got < count {
-            let offset = position & 7, step = min(8 - offset, count - got)
-            value |= (Int(bytes[position >> 3]) >> offset & (1 << step - 1)) << got
-            got += step
-            position += step
-        }
-        return value
+        return bitByBit(count, from: 8 * at + shift) { bytes[$0] }
     }
 
     mutating func signed(_ count: Int) -> Int {

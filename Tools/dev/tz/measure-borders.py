@@ -19,7 +19,6 @@ The bytes are a lower bound for any table built on such polylines: a lookup inde
 (which cells hold which polylines) comes on top.
 """
 import argparse
-import json
 import lzma
 import math
 import sys
@@ -28,95 +27,16 @@ from collections import defaultdict
 
 import tzfpy
 
-EARTH_M = 6371008.8
+from tz_poly import chains, douglas_peucker, metres, rings, shared_edges  # beside this script (its folder is first on sys.path)
 
-
-def rings(zone):
-    for feature in json.loads(tzfpy.get_tz_polygon_geojson(zone))["features"]:
-        geometry = feature["geometry"]
-        polygons = geometry["coordinates"] if geometry["type"] == "MultiPolygon" else [geometry["coordinates"]]
-        for polygon in polygons:
-            for ring in polygon:
-                yield [tuple(p) for p in ring]
 
 
 def is_sea(zone):
     return zone.startswith("Etc/GMT")
 
 
-def shared_edges(names):
-    """edge (a, b) with a < b -> the zones whose rings hold it."""
-    edges = defaultdict(set)
-    for zone in names:
-        for ring in rings(zone):
-            for a, b in zip(ring, ring[1:]):
-                if a != b:
-                    edges[(a, b) if a < b else (b, a)].add(zone)
-    return edges
-
-
-def chains(edges):
-    """The edges of one pair of zones as polylines: walks between vertices of degree != 2."""
-    neighbours = defaultdict(list)
-    for a, b in edges:
-        neighbours[a].append(b)
-        neighbours[b].append(a)
-    used, out = set(), []
-
-    def walk(start, nxt):
-        line = [start, nxt]
-        used.add((start, nxt) if start < nxt else (nxt, start))
-        while len(neighbours[line[-1]]) == 2:
-            a, b = neighbours[line[-1]]
-            step = b if a == line[-2] else a
-            key = (line[-1], step) if line[-1] < step else (step, line[-1])
-            if key in used:
-                break
-            used.add(key)
-            line.append(step)
-        return line
-
-    for v, ns in neighbours.items():
-        if len(ns) != 2:
-            for n in ns:
-                if ((v, n) if v < n else (n, v)) not in used:
-                    out.append(walk(v, n))
-    for a, b in edges:  # closed loops (an enclave's whole border)
-        if (a, b) not in used:
-            out.append(walk(a, b))
-    return out
-
-
-def metres(line):
-    lat0 = math.radians(sum(p[1] for p in line) / len(line))
-    k = math.pi / 180 * EARTH_M
-    return [((p[0] - line[0][0]) * k * math.cos(lat0), (p[1] - line[0][1]) * k) for p in line]
-
-
 def length_m(xy):
     return sum(math.dist(p, q) for p, q in zip(xy, xy[1:]))
-
-
-def douglas_peucker(xy, tolerance):
-    """Indices kept; iterative, so a border of 100,000 vertices does not recurse."""
-    keep = [False] * len(xy)
-    keep[0] = keep[-1] = True
-    stack = [(0, len(xy) - 1)]
-    while stack:
-        i, j = stack.pop()
-        (ax, ay), (bx, by) = xy[i], xy[j]
-        dx, dy = bx - ax, by - ay
-        norm = math.hypot(dx, dy)
-        worst, at = -1.0, -1
-        for m in range(i + 1, j):
-            px, py = xy[m]
-            d = abs(dx * (py - ay) - dy * (px - ax)) / norm if norm > 0 else math.hypot(px - ax, py - ay)
-            if d > worst:
-                worst, at = d, m
-        if worst > tolerance:
-            keep[at] = True
-            stack += [(i, at), (at, j)]
-    return [m for m in range(len(xy)) if keep[m]]
 
 
 def varint(n):

@@ -53,16 +53,21 @@ def rings(zone):
                 yield [tuple(p) for p in ring]
 
 
-def edge_groups():
-    """frozenset of zones -> the edges (a, b), a < b, that exactly those zones' rings hold."""
+def shared_edges(names):
+    """edge (a, b) with a < b -> the zones of `names` whose rings hold it."""
     edges = defaultdict(set)
-    for zone in tzfpy.timezonenames():
+    for zone in names:
         for ring in rings(zone):
             for a, b in zip(ring, ring[1:]):
                 if a != b:
                     edges[(a, b) if a < b else (b, a)].add(zone)
+    return edges
+
+
+def edge_groups():
+    """frozenset of zones -> the edges (a, b), a < b, that exactly those zones' rings hold."""
     groups = defaultdict(list)
-    for edge, zones in edges.items():
+    for edge, zones in shared_edges(tzfpy.timezonenames()).items():
         groups[frozenset(zones)].append(edge)
     return groups
 
@@ -93,7 +98,7 @@ def chains(edges):
             for n in ns:
                 if ((v, n) if v < n else (n, v)) not in used:
                     out.append(walk(v, n))
-    for a, b in edges:
+    for a, b in edges:  # closed loops (an enclave's whole border)
         if (a, b) not in used:
             out.append(walk(a, b))
     return out
@@ -159,6 +164,7 @@ def metres(line):
 
 
 def douglas_peucker(xy, tolerance):
+    """Indices kept; iterative, so a border of 100,000 vertices does not recurse."""
     keep = [False] * len(xy)
     keep[0] = keep[-1] = True
     stack = [(0, len(xy) - 1)]
