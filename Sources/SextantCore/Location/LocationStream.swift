@@ -8,9 +8,24 @@ public struct LocationStream: Sendable, Equatable {
     /// serves `kCLLocationAccuracyReduced`.
     public var desiredAccuracy: Double
     /// Metres a fix must have moved from the last one delivered (L11); 0 delivers every fix.
-    public var distanceFilter: Double
-    private var lastDelivered: LocationFix?
+    /// Fixed for the stream's life (a new `location.start` makes a new stream).
+    public let distanceFilter: Double
+    /// Where the last fix delivered was, kept only while a distance filter needs it (L11):
+    /// a session's stream is read and written on every delivery, so it stays small (a whole
+    /// fix was three cache lines written per delivery to a thousand sessions).
+    private var lastPlace: Place?
     private var lastCell: LocationFudger.Cell?
+
+    private struct Place: Equatable {
+        var latitude: Double
+        var longitude: Double
+
+        init(_ fix: LocationFix) { (latitude, longitude) = (fix.latitude, fix.longitude) }
+
+        func distance(to fix: LocationFix) -> Double {
+            Geo.distance(lat1: latitude, lon1: longitude, lat2: fix.latitude, lon2: fix.longitude)
+        }
+    }
 
     public init(desiredAccuracy: Double = 0, distanceFilter: Double = 0) {
         self.desiredAccuracy = desiredAccuracy
@@ -31,10 +46,9 @@ public struct LocationStream: Sendable, Equatable {
         } else {
             lastCell = nil
         }
-        if let last = lastDelivered, distanceFilter > 0, Geo.distance(last, out) < distanceFilter {
-            return nil
-        }
-        lastDelivered = out
+        guard distanceFilter > 0 else { return (out, accuracy) }
+        if let last = lastPlace, last.distance(to: out) < distanceFilter { return nil }
+        lastPlace = Place(out)
         return (out, accuracy)
     }
 
@@ -47,7 +61,7 @@ public struct LocationStream: Sendable, Equatable {
     /// A run of fixes ending with `last` was handed over as it is: what `offer` would have
     /// left after offering each of them (``deliversEvery(_:)``).
     public mutating func delivered(_ last: LocationFix) {
-        lastDelivered = last
+        if distanceFilter > 0 { lastPlace = Place(last) }
         lastCell = nil
     }
 

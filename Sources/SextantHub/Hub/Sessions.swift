@@ -11,8 +11,10 @@ package final class AppSession {
     package let app: String
     /// The face it came through: its events go there.
     let output: SessionOutput
-    /// The app's interface orientation under O6–O11.
-    var interface: AppInterfaceOrientation
+    // What every delivery reads, declared together so that they share few cache lines
+    // (a fan-out to a thousand sessions finds each one cold).
+    /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
+    @exclusivity(unchecked) fileprivate(set) var isOpen = true
     /// The topics it subscribed to besides `session` and the fixes' (`orientation.start`...),
     /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
     @exclusivity(unchecked) fileprivate(set) var topics = TopicSet()
@@ -27,10 +29,10 @@ package final class AppSession {
     /// Unchecked, as `fixes` is (every delivery reads them; nothing reaches back).
     @exclusivity(unchecked) var decidedAccuracy: LocationAccuracy?
     @exclusivity(unchecked) var decidedAt: UInt64 = 0
+    /// The app's interface orientation under O6–O11.
+    var interface: AppInterfaceOrientation
     /// Its `apps.list` entry as the watchers were last told it (`Hub.sessionChanged`).
     var announced: JSONValue?
-    /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
-    @exclusivity(unchecked) fileprivate(set) var isOpen = true
     /// The topics whose lists hold it (``SessionTable/subscribers(of:)``): those it
     /// subscribed to, and perhaps some it left that the list has not dropped yet.
     fileprivate var listedTopics = TopicSet()
