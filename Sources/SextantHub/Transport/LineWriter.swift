@@ -18,31 +18,15 @@ import SextantProtocol
 /// that two accesses do not overlap cannot fail; it cost about 130 instructions an access,
 /// eight a delivery on this path.
 package final class LineWriter {
-    package let channel: Channel
-    /// The channel's writes, on its loop (straight to the socket while NIO holds none).
-    package let output: SocketOutput
-    @exclusivity(unchecked) private(set) var outbox = Outbox()
-    /// Monotonic time of the last moment the client took data off our hands.
-    @exclusivity(unchecked) private(set) var lastProgress: Int64
+    // What a delivery reads and writes first, declared together so that they share few
+    // cache lines (a fan-out to a thousand connections finds each writer cold); what only
+    // the log and the outbox's overflow read comes last.
     @exclusivity(unchecked) package private(set) var isClosed = false
     /// Whether the channel takes more, as its handler last reported it
     /// (``writabilityChanged(_:)``): NIO's own flag is an atomic in an object of its own, a
     /// cache miss on every line of a fan-out to many apps. A channel on another loop reports
     /// a hop late, as NIO's flag itself lagged what that loop had not yet written.
     @exclusivity(unchecked) private var isWritable = true
-    /// Told when the outbox drains, so a max-speed replay can move on.
-    package var onDrain: (() -> Void)?
-    /// Who the client is, for the log (it may be known only after the connection opened).
-    package var label: () -> String = { "client" }
-
-    private let clock: SextantClock
-    private let flushes: FlushBatcher
-    /// When the channel lives on another loop (`--io-threads`): the batch its operations
-    /// are carried there in, in the order asked. nil: the channel is on the hub's loop.
-    private let remote: LoopBatch?
-    private let logger: Logger
-    /// What the log calls the client and what it drops ("client", "sensor events").
-    private let wording: (client: String, dropped: String)
     /// Written to since the last flush: the batcher flushes it at the end of the turn.
     @exclusivity(unchecked) private var hasUnflushedWrites = false
     /// Asked to be flushed ahead of the other connections this turn (`sendAnswer`).
@@ -56,6 +40,27 @@ package final class LineWriter {
     /// (a replay's fixes to an app granted full accuracy): where they are, copied by no
     /// one (``SharedLineChunks``). At most one of the two is set.
     @exclusivity(unchecked) private var turnRun: SharedLineRun?
+    private let flushes: FlushBatcher
+    /// When the channel lives on another loop (`--io-threads`): the batch its operations
+    /// are carried there in, in the order asked. nil: the channel is on the hub's loop.
+    private let remote: LoopBatch?
+    /// The channel's writes, on its loop (straight to the socket while NIO holds none).
+    package let output: SocketOutput
+    /// The channel's allocator, read once: off the channel's loop (the hub's loop, with
+    /// `--io-threads` above 1) NIO reads it under a lock, and every line asked for it.
+    package let allocator: ByteBufferAllocator
+    /// Monotonic time of the last moment the client took data off our hands.
+    @exclusivity(unchecked) private(set) var lastProgress: Int64
+    private let clock: SextantClock
+    @exclusivity(unchecked) private(set) var outbox = Outbox()
+    package let channel: Channel
+    /// Told when the outbox drains, so a max-speed replay can move on.
+    package var onDrain: (() -> Void)?
+    /// Who the client is, for the log (it may be known only after the connection opened).
+    package var label: () -> String = { "client" }
+    private let logger: Logger
+    /// What the log calls the client and what it drops ("client", "sensor events").
+    private let wording: (client: String, dropped: String)
     /// Past this many bytes the joined lines go to the channel at once, so that its
     /// writability (the water marks) still says how much this client holds.
     static let turnLinesLimit = 32 * 1024
@@ -79,10 +84,6 @@ package final class LineWriter {
         self.lastProgress = clock.monotonicNanoseconds()
         self.allocator = channel.allocator
     }
-
-    /// The channel's allocator, read once: off the channel's loop (the hub's loop, with
-    /// `--io-threads` above 1) NIO reads it under a lock, and every line asked for it.
-    package let allocator: ByteBufferAllocator
 
     /// Sends one line of text (with its newline).
     package func send(_ text: String, kind: OutboundKind) {
