@@ -16,7 +16,10 @@ package final class SocketFace: Face {
         nextID += 1
         let connection = Connection(id: nextID, socket: socket, channel: channel, clock: hub.clock, flushes: hub.flushes, logger: hub.logger)
         connections[connection.id] = connection
-        connection.writer.onDrain = { [weak hub] in hub?.clientDrained() }
+        // Through the face, not a weak reference to the hub: one would give the hub a side
+        // table for its reference counts, and every retain of it (each service asks it on
+        // every fix whether anyone listens) would take the runtime's slow path.
+        connection.writer.onDrain = { [weak self] in self?.hub.clientDrained() }
         admit(connection, socket: socket, credentials: credentials)
         hub.logger.debug("client connected", metadata: ["client": "\(connection.label)"])
         return connection

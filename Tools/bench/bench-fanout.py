@@ -59,8 +59,13 @@ two daemons answered.
 
 Usage: Tools/bench/bench-fanout.py [--apps 1000] [--seconds 60] [--bin-dir .build/release]
                              [--reader c|python] [--regions-per-app N] [--heading] [--io-threads 1,2]
-                             [--baseline-apps 1] [--smoke]
+                             [--baseline-apps 1] [--rounds 1] [--smoke]
 --smoke: 20 apps for 2 s against the debug build; fails if any fix misses an app.
+--rounds R: the whole measurement R times in turn (each round its four runs: sextantd with
+the apps, its baseline, the floor with the apps, the floor's baseline), then each round's
+marginal costs, their ratio and the load it ran under, and the median ratio: on a quiet
+2-core VM three rounds in a row gave 1.25x, 1.76x and 1.40x, each server's one-app run
+moving by a third between rounds, so one round says little of the ratio.
 --io-threads 1,2: the script once per number of loops, then their tables side by side
 (sextantd's rows, the heading's, and beside the floor: sextantd, the floor, their ratio).
 BIN_DIR/sextantd older than its build (a stale hard link beside a rebuilt multi-call
@@ -328,16 +333,8 @@ def compare_io_threads(threads):
     kept = []
     with tempfile.TemporaryDirectory(prefix="sextant-bench-fanout-io-") as folder:
         for count in threads:
-            argv, skip = [], False
-            for arg in sys.argv[1:]:
-                if skip:
-                    skip = False
-                elif arg == "--io-threads":
-                    skip = True
-                elif not arg.startswith("--io-threads="):
-                    argv.append(arg)
             figures = os.path.join(folder, f"figures-{count}.json")
-            run = subprocess.run([sys.executable, os.path.abspath(__file__)] + argv + ["--io-threads", count, "--figures-json", figures],
+            run = subprocess.run(rerun_without("--io-threads", ["--io-threads", count, "--figures-json", figures]),
                                  stdout=subprocess.PIPE, text=True)
             print(run.stdout, end="")
             if run.returncode != 0:
@@ -356,6 +353,57 @@ def compare_io_threads(threads):
                 print(f"{rows[0][0]:34} " + "".join(f"{cell:>{width}}" for row in rows for cell in row[1:]).rstrip())
     if kept and kept[0].get("floor"):
         print("(beside the floor, for each number of loops: sextantd, the floor, sextantd / floor)")
+
+
+def rerun_without(flag, extra):
+    """This script's command line less `flag` and its value, plus `extra`."""
+    argv, skip = [], False
+    for arg in sys.argv[1:]:
+        if skip:
+            skip = False
+        elif arg == flag:
+            skip = True
+        elif not arg.startswith(flag + "="):
+            argv.append(arg)
+    return [sys.executable, os.path.abspath(__file__)] + argv + extra
+
+
+def microseconds(cell):
+    """A figure printed as "3.09 µs"."""
+    return float(cell.split()[0])
+
+
+def repeat_rounds(rounds):
+    """Runs this script `rounds` times in turn and prints each round's marginal cost of a
+    delivery, sextantd's and the floor's, their ratio and the load, then the median ratio."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="sextant-bench-fanout-rounds-") as folder:
+        for index in range(1, rounds + 1):
+            figures = os.path.join(folder, f"round-{index}.json")
+            print(f"--- round {index} of {rounds}", flush=True)
+            run = subprocess.run(rerun_without("--rounds", ["--figures-json", figures]), stdout=subprocess.PIPE, text=True)
+            print(run.stdout, end="", flush=True)
+            if run.returncode != 0:
+                sys.exit(f"bench-fanout: round {index} failed")
+            with open(figures) as f:
+                floor = {row[0]: row[1:] for row in json.load(f).get("floor", [])}
+            marginal = floor.get("CPU per delivery, marginal")
+            if not marginal:
+                sys.exit("bench-fanout: --rounds needs the marginal rows (the C reader and --baseline-apps above 0)")
+            loads = [cells for label, cells in floor.items() if label.startswith("load avg / others' cores")]
+            rows.append((index, microseconds(marginal[0]), microseconds(marginal[1]), loads))
+    print(f"\n{rounds} rounds, the marginal CPU of a delivery (µs), each round's four runs one after the other")
+    print(f"{'round':>6} {'sextantd':>10} {'floor':>10} {'ratio':>8}   others' busy cores: sextantd N / B, floor N / B")
+    ratios = []
+    for index, ours, floor, loads in rows:
+        # A floor that cost nothing more with the apps (a smoke run's two seconds) has no ratio.
+        ratio = f"{ours / floor:.2f}x" if floor > 0 else "-"
+        if floor > 0:
+            ratios.append(ours / floor)
+        busy = " / ".join(cell.split(" / ")[1] for cells in loads for cell in cells[:2])
+        print(f"{index:>6} {ours:>10.2f} {floor:>10.2f} {ratio:>8}   {busy}")
+    summary = f"median ratio {statistics.median(ratios):.2f}x (lowest {min(ratios):.2f}x, highest {max(ratios):.2f}x); " if ratios else "no ratio; "
+    print(summary + f"sextantd's median {statistics.median(r[1] for r in rows):.2f} µs, the floor's {statistics.median(r[2] for r in rows):.2f} µs")
 
 
 def start_daemon(bin_dir, apps, work, runtime, extra=()):
@@ -536,12 +584,18 @@ def parse_arguments():
                         help="regions each app monitors before the replay (Tools/bench/bench-regions.py runs 0 and 20 side by side)")
     parser.add_argument("--baseline-apps", type=int, default=1, metavar="B",
                         help="the baseline's apps, for the marginal cost of a delivery (C reader only; 0: no baseline runs)")
+    parser.add_argument("--rounds", type=int, default=1, metavar="R",
+                        help="the whole measurement R times in turn, then each round's marginal costs and the median ratio")
     parser.add_argument("--figures-json", default=None, help=argparse.SUPPRESS)  # compare_io_threads reads a run's rows from it
     args = parser.parse_args()
     if args.smoke:
         args.apps, args.seconds = 20, 2
     if args.heading and args.reader != "c":
         parser.error("--heading reads the apps with the C reader")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if args.rounds > 1 and (args.reader != "c" or args.baseline_apps == 0 or (args.io_threads and "," in args.io_threads)):
+        parser.error("--rounds takes the C reader, a baseline (--baseline-apps above 0) and one --io-threads")
     if not 0 <= args.baseline_apps < args.apps:
         parser.error(f"--baseline-apps must be fewer than --apps ({args.apps})")
     args.bin_dir = args.bin_dir or os.path.join(ROOT, ".build", "debug" if args.smoke else "release")
@@ -585,6 +639,8 @@ def main():
     args = parse_arguments()
     if args.io_threads and "," in args.io_threads:
         return compare_io_threads(args.io_threads.split(","))
+    if args.rounds > 1:
+        return repeat_rounds(args.rounds)
     fresh_binary.program(args.bin_dir, "sextantd")  # before anything is started
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.apps * 2 + 256)), hard))

@@ -13,7 +13,7 @@ bin_dir=${1:-$(swift build --show-bin-path)}
 per_script_seconds=180
 
 # Options a script is also run with, each a run of its own: "SCRIPT OPTIONS".
-variants=("Tools/bench/bench-fanout.py --heading")
+variants=("Tools/bench/bench-fanout.py --heading" "Tools/bench/bench-fanout.py --rounds 2")
 
 failed=()
 ran=0

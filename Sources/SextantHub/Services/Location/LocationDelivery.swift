@@ -12,8 +12,8 @@ import SextantProtocol
 /// opens, ends, or may no longer have locations.
 final class LocationDelivery {
     /// The hub owns its services and outlives them. Each use of this reference retains the
-    /// hub (slowly: faces hold it weakly, so its count is in a side table), so the hot path
-    /// takes it once a sweep that serves someone, or a settle, and hands it down as an argument.
+    /// hub, so the hot path takes it once a sweep that serves someone, or a settle, and hands
+    /// it down as an argument.
     unowned(unsafe) let hub: Hub
     /// The hub's watchers (the same table for the hub's life), read on every fix.
     let watchers: WatcherTable

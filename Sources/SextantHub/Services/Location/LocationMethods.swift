@@ -79,8 +79,11 @@ struct LocationOnceMethod: RPCMethod {
         let timeout = hub.configuration.services.location.onceTimeout
         let key = session.fixes.onceWaiters.nextKey
         // A decision of the device (iOS's requestLocation, Android's getCurrentLocation gives up): on its clock (C6).
-        let scheduled = hub.deviceTime.schedule(in: TimeAmount(timeout).nanoseconds) { [weak session] in
-            guard let session, let waiter = session.fixes.onceWaiters.remove(key) else { return }
+        // The session is held until the timer fires or is cancelled (an answer, the session's
+        // end): a weak reference would give it a side table, and every retain of it in every
+        // later delivery would take the runtime's slow path.
+        let scheduled = hub.deviceTime.schedule(in: TimeAmount(timeout).nanoseconds) {
+            guard let waiter = session.fixes.onceWaiters.remove(key) else { return }
             waiter.peer.respond(waiter.id, nullOnTimeout ? .success(.null) : .failure(RPCError(.sourceUnavailable, "no location fix within \(timeout)")))
         }
         session.fixes.onceWaiters.add(key: key, id: id, peer: peer, timeout: scheduled)
