@@ -143,9 +143,11 @@ final class GPSDFace: Face {
     /// a slot and serves no one. A watcher is kept however long it is quiet, as gpsd keeps it.
     private func closeWhenIdle(_ connection: GPSDConnection, after delay: TimeAmount) {
         // Cancelled when the connection closes: a timer a minute long per connection that
-        // came and went would pile up under churn.
-        connection.idleTimer = hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self, weak connection] in
-            guard let self, let connection, !connection.isClosed else { return }
+        // came and went would pile up under churn. Held strongly until then: a weak
+        // reference would move the face's and the connection's counts to a side table, and
+        // each delivery's retain of them would take the runtime's slow path.
+        connection.idleTimer = hub.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            guard !connection.isClosed else { return }
             let quiet = hub.clock.monotonicNanoseconds() - connection.lastRequest
             guard !connection.watch.enable, quiet >= idleTimeout.nanoseconds else {
                 closeWhenIdle(connection, after: connection.watch.enable ? idleTimeout : idleTimeout - .nanoseconds(quiet))

@@ -2,7 +2,9 @@ import SextantCore
 import SextantProtocol
 import Testing
 
+@testable import SextantGPSDFace
 @testable import SextantHub
+@testable import SextantSocketFace
 
 /// Issue 38 ("pay only for what is heard"): asking each service on every fix whether anyone
 /// listens retains the hub, and every delivery retains its session. A weak reference to
@@ -40,9 +42,15 @@ struct ReferenceCountTests {
         try await FanOutTests.ingestFix(hub, latitude: 48.85)
         #expect(try await app.response(to: "answered")["result"]?["lat"] == 48.85)
         let inline = try await hub.onLoop { hub in
-            (hub: ReferenceCounts.areInline(hub), sessions: hub.sessions.ordered.map { ReferenceCounts.areInline($0) })
+            // Each session, the face's object it delivers through, and the gpsd face behind its connection.
+            let held: [[AnyObject]] = hub.sessions.ordered.map { session in
+                [session, session.output] + ((session.output as? GPSDConnection).map { [$0.owner] } ?? [])
+            }
+            return (hub: ReferenceCounts.areInline(hub), sessions: held.map { $0.allSatisfy(ReferenceCounts.areInline) },
+                    kinds: held.map { $0.map { "\(type(of: $0))" } })
         }
         #expect(inline.hub, "something holds the hub weakly")
-        #expect(inline.sessions.count == 2 && !inline.sessions.contains(false), "the app's and the gpsd client's sessions: \(inline.sessions)")
+        #expect(inline.kinds.map { $0.count } == [2, 3], "an app's Connection and a gpsd client's GPSDConnection and face: \(inline.kinds)")
+        #expect(inline.sessions.count == 2 && !inline.sessions.contains(false), "held weakly, among \(inline.kinds): \(inline.sessions)")
     }
 }

@@ -55,6 +55,21 @@ struct WatcherInterest {
     }
 }
 
+/// Who listens, as a service asks it before each fix (``PhoneService/wantsFixes``): the
+/// session table and the watchers, held strongly. Through the hub's unowned reference each
+/// question cost two atomic operations on the hub's counts (a strong load, a release), for
+/// each service on every fix heard or not.
+struct Listeners {
+    let sessions: SessionTable
+    let watchers: WatcherTable
+
+    /// Whether a session subscribed to `topic`.
+    func hear(_ topic: AppTopic) -> Bool { sessions.isHeard(topic) }
+
+    /// `interest`'s answer, asked again only when the watchers changed.
+    func admit(_ interest: inout WatcherInterest) -> Bool { interest.isHeard(by: watchers) }
+}
+
 /// What the watchers see (`sextantctl watch`, the panel): every event, filtered by each.
 extension Hub {
     /// Sends an event to the watchers. `app` names the app an event concerns; `delivered`
@@ -80,6 +95,9 @@ extension Hub {
 
     /// `interest`'s answer, asked again only when the watchers changed.
     func watchersAdmit(_ interest: inout WatcherInterest) -> Bool { interest.isHeard(by: watchers) }
+
+    /// The sessions and watchers, for a question asked on every sample.
+    var listeners: Listeners { Listeners(sessions: sessions, watchers: watchers) }
 
     /// `watch`: the peer sees the events its filter admits from now on.
     func watch(_ filter: WatchFilter, on peer: any RPCPeer) {

@@ -41,8 +41,11 @@ final class ActivityService: PhoneService {
     /// once it may hear again (I16).
     private var missedActivity: Set<SessionID> = []
 
+    private let listeners: Listeners
+
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
+        listeners = hub.listeners
         // A11: the statuses are decisions the authorization engine holds beside location's.
         hub.applyDecision { $0.loadMotionPermissions(stored.motionPermissions, denials: stored.motionDenials) }
     }
@@ -74,8 +77,8 @@ final class ActivityService: PhoneService {
 
     var wantsFixes: Bool {
         let heard =
-            hub.sessions.isHeard(.activity) || !transitions.isEmpty || !pedometers.isEmpty
-            || hub.watchersAdmit(&watched)
+            listeners.hear(.activity) || !transitions.isEmpty || !pedometers.isEmpty
+            || listeners.admit(&watched)
         if !heard { judging = false }
         return heard
     }

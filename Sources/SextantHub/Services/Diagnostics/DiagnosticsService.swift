@@ -23,7 +23,12 @@ final class DiagnosticsService: StreamingService {
     /// The flags last shown to the watchers, per session that did not ask for them.
     private var watched: [SessionID: WireDiagnostics] = [:]
 
-    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+    private let listeners: Listeners
+
+    init(hub: Hub, stored: StoreSnapshot) {
+        self.hub = hub
+        listeners = hub.listeners
+    }
 
     static func serves(_ platform: DevicePlatform) -> Bool { platform == .ios }
 
@@ -36,7 +41,7 @@ final class DiagnosticsService: StreamingService {
     }
 
     var wantsFixes: Bool {
-        let heard = !subscribers.isEmpty || hub.watchersAdmit(&watcherInterest)
+        let heard = !subscribers.isEmpty || listeners.admit(&watcherInterest)
         if !heard, stillness.isAnchored { stillness.forget() }
         return heard
     }

@@ -30,9 +30,14 @@ final class GaitService: PhoneService {
     /// Set while its own reading goes through the hub, so that it is not taken for another's.
     private var synthesizing = false
 
-    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+    private let listeners: Listeners
 
-    private var heard: Bool { hub.sessions.isHeard(.motion) || hub.sessions.isHeard(.deviceMotion) }
+    init(hub: Hub, stored: StoreSnapshot) {
+        self.hub = hub
+        listeners = hub.listeners
+    }
+
+    private var heard: Bool { listeners.hear(.motion) || listeners.hear(.deviceMotion) }
 
     var wantsFixes: Bool { heard }
 

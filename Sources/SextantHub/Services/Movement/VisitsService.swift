@@ -14,8 +14,11 @@ final class VisitsService: PhoneService {
     /// Whether the detector saw the previous fix: if not, it starts over at this one.
     private var judging = false
 
+    private let listeners: Listeners
+
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
+        listeners = hub.listeners
         detector = VisitDetector(settings: hub.configuration.services.visits)
     }
 
@@ -23,7 +26,7 @@ final class VisitsService: PhoneService {
     private var watched = WatcherInterest(Event.visit)
 
     var wantsFixes: Bool {
-        let heard = hub.sessions.isHeard(.visits) || hub.watchersAdmit(&watched)
+        let heard = listeners.hear(.visits) || listeners.admit(&watched)
         if !heard { judging = false }
         return heard
     }

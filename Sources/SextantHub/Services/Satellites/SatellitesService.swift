@@ -10,10 +10,15 @@ final class SatellitesService: PhoneService {
 
     private unowned let hub: Hub
 
-    init(hub: Hub, stored: StoreSnapshot) { self.hub = hub }
+    private let listeners: Listeners
+
+    init(hub: Hub, stored: StoreSnapshot) {
+        self.hub = hub
+        listeners = hub.listeners
+    }
 
     /// A sky is made up beside fixes only while a session listens.
-    var wantsFixes: Bool { hub.sessions.isHeard(.satellites) }
+    var wantsFixes: Bool { listeners.hear(.satellites) }
 
     static var consumedRecords: [RecordKind] { [.sky] }
 

@@ -28,8 +28,11 @@ final class TimeZoneService: PhoneService {
     /// Whether there is a table (read once: `settings.table` is a large value).
     private let hasTable: Bool
 
+    private let listeners: Listeners
+
     init(hub: Hub, stored: StoreSnapshot) {
         self.hub = hub
+        listeners = hub.listeners
         settings = hub.configuration.services.timeZone
         hasTable = settings.table != nil
         manualZone = stored.timeZoneOverride
@@ -38,7 +41,7 @@ final class TimeZoneService: PhoneService {
     /// Whether the engine runs (someone listens and a fix came since): Z10's cost rule.
     var isFollowing: Bool { follower != nil }
 
-    var isHeard: Bool { hub.sessions.isHeard(.timeZone) || hub.watchersAdmit(&watched) }
+    var isHeard: Bool { listeners.hear(.timeZone) || listeners.admit(&watched) }
     /// Whether a watcher takes the zone, asked on every fix.
     private var watched = WatcherInterest(Event.timeZone)
 
