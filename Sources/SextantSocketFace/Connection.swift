@@ -60,6 +60,7 @@ final class Connection {
 extension Connection: RPCPeer {
     func deliver(_ event: any AppEventKind) { writer.sendLine(event.jsonRPCLine(writer.allocator), kind: event.outboundKind) }
     func deliver(_ shared: SharedEvent) { writer.sendShared(shared) }
+    func deliver(run: ArraySlice<SharedEvent>) { writer.sendShared(run: run) }
     func discardQueuedLocations() { writer.discardQueuedLocations() }
     var peer: PeerCredentials? { credentials }
     var face: String { socket.rawValue }

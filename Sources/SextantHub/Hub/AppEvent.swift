@@ -135,6 +135,10 @@ package protocol SessionOutput: AnyObject {
     /// The same, for an event that may go to many sessions: a face that can share its
     /// encoding between them does so here.
     func deliver(_ shared: SharedEvent)
+    /// The same for shared events that go out one after the other, all decided at once (a
+    /// session taking a replay's turn of fixes as they are): one call
+    /// for the run instead of one each.
+    func deliver(run: ArraySlice<SharedEvent>)
     /// Location-derived events queued but not yet written are dropped: delivery stopped
     /// being allowed (L9).
     func discardQueuedLocations()
@@ -146,6 +150,7 @@ package protocol SessionOutput: AnyObject {
 
 extension SessionOutput {
     package func deliver(_ shared: SharedEvent) { deliver(shared.event) }
+    package func deliver(run: ArraySlice<SharedEvent>) { for shared in run { deliver(shared) } }
 }
 
 extension InterfaceOrientationChange {

@@ -139,6 +139,26 @@ package final class LineWriter {
         wroteThisTurn()
     }
 
+    /// Shared events one after the other (``SessionOutput/deliver(run:)``): while the
+    /// writer takes shared lines as they come and each follows the last in its chunk, the
+    /// run only grows; else each goes as ``sendShared(_:)`` sends it.
+    package func sendShared(run events: ArraySlice<SharedEvent>) {
+        let chunks = flushes.sharedLines
+        for event in events {
+            guard !isClosed else { return }
+            guard turnLines == nil, outbox.isEmpty, isWritable, let run = turnRun else {
+                sendShared(event)
+                continue
+            }
+            let line = event.run(in: chunks, allocator)
+            if run.isFollowed(by: line) {
+                turnRun!.end = line.end
+            } else {
+                sendShared(event)
+            }
+        }
+    }
+
     /// The first write of a turn asks for the turn's flush, and says the client keeps up.
     private func wroteThisTurn() {
         guard !hasUnflushedWrites else { return }

@@ -82,11 +82,12 @@ extension LocationDelivery {
     /// `location.once` waiting), else fix by fix.
     private func deliverOwed(to session: AppSession, on hub: Hub) {
         let owed = fanOut.take(for: session)
-        if owed.count > 1, let last = owed.last, session.fixes.stream != nil, takesEveryFixAsItIs(session, on: hub), watchers.isEmpty {
-            session.fixes.stream?.delivered(last.fix)
-            for entry in owed { session.output.deliver(entry.event) }
+        if owed.count > 1, session.fixes.stream != nil, takesEveryFixAsItIs(session, on: hub), watchers.isEmpty {
+            session.fixes.stream?.delivered(fanOut.entries[owed.upperBound - 1].fix)
+            session.output.deliver(run: fanOut.events[owed])
             return
         }
-        for entry in owed { deliver(entry.fix, to: session, fullFix: entry.event, on: hub) }
+        // A copy of the slice: a delivery may reach code that adds to the run.
+        for entry in fanOut.entries[owed] { deliver(entry.fix, to: session, fullFix: entry.event, on: hub) }
     }
 }

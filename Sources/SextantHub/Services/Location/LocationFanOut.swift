@@ -33,6 +33,9 @@ final class LocationFanOut {
 
     /// The run: the fixes from number `base` on.
     @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    /// Their shared events, in the same order: a session that takes the run as it is gets
+    /// a slice of these in one call, no fix copied (``SessionOutput/deliver(run:)``).
+    @exclusivity(unchecked) private(set) var events: [SharedEvent] = []
     @exclusivity(unchecked) private(set) var base: UInt64 = 0
     /// The number the next fix takes: a session whose cursor is here is owed nothing.
     var end: UInt64 { base + UInt64(entries.count) }
@@ -58,16 +61,17 @@ final class LocationFanOut {
 
     func append(_ fix: LocationFix, _ event: SharedEvent) {
         entries.append(Entry(fix: fix, event: event))
+        events.append(event)
     }
 
     /// Whether `session` has not had every fix of the run yet.
     func owes(_ session: AppSession) -> Bool { session.fixes.cursor < end }
 
-    /// The fixes `session` is owed, leaving it owed none.
-    func take(for session: AppSession) -> ArraySlice<Entry> {
+    /// Where the fixes `session` is owed are in ``entries`` and ``events``, leaving it owed none.
+    func take(for session: AppSession) -> Range<Int> {
         let from = Int(max(session.fixes.cursor, base) - base)
         session.fixes.cursor = end
-        return entries[from...]
+        return from..<entries.count
     }
 
     /// The next session of the sweep that is owed fixes, if any, starting a new sweep when
@@ -83,6 +87,7 @@ final class LocationFanOut {
             guard sweepEnd < end else {
                 base = end
                 entries.removeAll(keepingCapacity: entries.count <= 1024)
+                events.removeAll(keepingCapacity: events.count <= 1024)
                 sweep = []
                 return nil
             }
