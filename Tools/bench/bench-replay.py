@@ -253,10 +253,12 @@ class StatusProbe(threading.Thread):
         return "; ".join(rows) or "no asks"
 
 
-def cpu_seconds(pid):
+def cpu_split(pid):
+    """The process's (user, system) CPU seconds: what it computed, and what the kernel did
+    for it (the writes to the apps' sockets, mostly)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def proc_kib(pid, field):
@@ -317,7 +319,7 @@ def bench_sextant(args, work, trace, apps_count, io_threads=None):
         with open(f"/proc/{daemon.pid}/clear_refs", "w") as f:
             f.write("5")  # resets the peak RSS (VmHWM) to the RSS now
         rss_before = proc_kib(daemon.pid, "VmRSS")
-        cpu_before = cpu_seconds(daemon.pid)
+        split_before = cpu_split(daemon.pid)
         reader = start_c_reader(args.c_reader, apps, args.fixes, args.timeout) if args.c_reader else None
         probe = StatusProbe(sockets[0]) if args.status_probe else None
         started = time.monotonic()
@@ -333,12 +335,14 @@ def bench_sextant(args, work, trace, apps_count, io_threads=None):
             counts, finished = count_all(apps, b'"method":"location"', args.fixes, started + args.timeout)
         asked = probe.finish() if probe else None
         growth = (proc_kib(daemon.pid, "VmHWM") - rss_before) / 1024
-        cpu = cpu_seconds(daemon.pid) - cpu_before
+        user, system = (after - before for after, before in zip(cpu_split(daemon.pid), split_before))
+        cpu = user + system
         got = min(counts.values())
         elapsed = (finished - started) if finished and got >= args.fixes else float("nan")
         print(f"sextant  {loops_label(io_threads)}{args.fixes} fixes -> {apps_count} app(s) at max: {elapsed:.3f} s to the last fix in every app "
               f"(replay.start answered after {answered:.2f} s = {os.path.getsize(trace) / 1e6 / answered:.0f} MB/s checked); "
-              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.3f} s")
+              f"fixes per app min {got} max {max(counts.values())}; daemon RSS +{growth:.1f} MiB, CPU {cpu:.3f} s "
+              f"(user {user:.2f} s, system {system:.2f} s)")
         if asked:
             print(f"sextant  {apps_count} app(s) at max: {args.fixes / elapsed:,.0f} fixes/s to every app; "
                   f"`status` meanwhile: {asked}")
