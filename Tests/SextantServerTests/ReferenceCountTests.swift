@@ -20,7 +20,7 @@ struct ReferenceCountTests {
     func weakReferenceIsSeen() {
         let probe = Probe()
         #expect(ReferenceCounts.areInline(probe))
-        weak var held = probe
+        weak let held = probe
         #expect(!ReferenceCounts.areInline(probe))
         withExtendedLifetime(held) {}
     }
