@@ -70,11 +70,11 @@ class Browser:
                 return answer.get("result", {})
             self.events.append(answer)
 
-    def wait_for(self, method, deadline):
-        """The first event `method`, kept or arriving before `deadline`."""
+    def wait_for(self, method, deadline, where=lambda params: True):
+        """The first event `method` whose params are `where`, kept or arriving before `deadline`."""
         while True:
             for event in self.events:
-                if event.get("method") == method:
+                if event.get("method") == method and where(event.get("params", {})):
                     self.events.remove(event)
                     return event
             self.events.append(self._read_message(deadline))
@@ -112,8 +112,14 @@ def open_page(browser, url, width, height):
     for domain in ("Page", "Runtime", "Log", "Network"):
         browser.call(domain + ".enable", {}, session)
     browser.call("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session)
-    browser.call("Page.navigate", {"url": url}, session)
-    browser.wait_for("Page.loadEventFired", time.monotonic() + DEADLINE)
+    browser.call("Page.setLifecycleEventsEnabled", {"enabled": True}, session)
+    navigation = browser.call("Page.navigate", {"url": url}, session)
+    if navigation.get("errorText"):
+        raise RuntimeError("Chromium could not load %s: %s" % (url, navigation["errorText"]))
+    # The load of this navigation, not of the blank page the tab was made with (whose own
+    # load event may come after Page.enable).
+    browser.wait_for("Page.lifecycleEvent", time.monotonic() + DEADLINE,
+                     lambda params: params["name"] == "load" and params["loaderId"] == navigation.get("loaderId"))
     return session
 
 

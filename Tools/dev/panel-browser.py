@@ -84,9 +84,16 @@ class PanelPage:
         return point
 
     def do_open(self, command):
+        started = time.monotonic()
         self.session = open_page(self.browser, self.url, self.width, self.height)
-        self.wait_for("window.sextantPanel && window.sextantPanel.ready", command.get("timeout", 30))
-        return {"title": self.evaluate("document.title")}
+        loaded = time.monotonic()
+        try:
+            self.wait_for("window.sextantPanel && window.sextantPanel.ready", command.get("timeout", 30))
+        except TimeoutError as error:
+            raise TimeoutError("%s (%s loaded in %.1f s; the page's steps, ms: %s; its error bar: %r; problems: %s)" % (
+                error, self.evaluate("location.href"), loaded - started, self.evaluate("JSON.stringify(window.sextantPanel && window.sextantPanel.steps)"),
+                self.evaluate("(document.getElementById('error-bar') || {}).textContent"), problems(self.browser.events))) from None
+        return {"title": self.evaluate("document.title"), "loaded": round(loaded - started, 3), "steps": self.evaluate("window.sextantPanel.steps")}
 
     def do_waitFor(self, command):
         return {"value": self.wait_for(command["expression"], command.get("timeout", 30))}

@@ -27,6 +27,9 @@ const panel = {
     lags: [],
     dropped: 0,
     ready: false,
+    // When (ms since the page began) each step towards `ready` ended, for a test that waited
+    // in vain to say which step it waited on.
+    steps: {},
     daemonReachable: true,
 };
 window.sextantPanel = panel;
@@ -48,8 +51,13 @@ const socket = new PanelSocket({
     onHello: (hello) => {
         element("version").textContent = `sextant ${hello.version || ""}`;
         if (hello.tiles) map.useTiles(hello.tiles);
+        const step = (name) => () => { panel.steps[name] = Math.round(performance.now()); };
+        step("hello")();
         // Ready once the state is shown and the base map, if any, is drawn.
-        Promise.all([refreshAll().then(() => replay.listTraces()), hello.basemap && !hello.tiles ? map.loadBasemap().catch(report) : null]).then(() => { panel.ready = true; });
+        Promise.all([
+            refreshAll().then(step("state")).then(() => replay.listTraces()).then(step("traces")),
+            hello.basemap && !hello.tiles ? map.loadBasemap().catch(report).then(step("basemap")) : null,
+        ]).then(() => { panel.ready = true; });
     },
     onEvents: (events, receivedAt, dropped) => {
         for (const event of events) panel.pending.push({ event, receivedAt });
@@ -63,6 +71,7 @@ const socket = new PanelSocket({
         const badge = element("connection");
         badge.textContent = connected ? "live" : "disconnected";
         badge.className = `badge ${connected ? "on" : "off"}`;
+        panel.steps[connected ? "connected" : "closed"] = Math.round(performance.now());
         if (!connected) panel.ready = false;
     },
     onDaemon: (daemon) => {

@@ -11,7 +11,9 @@ final class PanelProcess {
     /// Held as long as the panel serves them.
     let folders: PanelFolders
 
-    /// `environment`: variables added to the test's own for the panel.
+    /// `environment`: variables added to the test's own for the panel. Its cache is the
+    /// folders' own (empty), so that no test draws the base map setup.sh left in the user's
+    /// cache unless it passes `--basemap`.
     /// `descriptors`: the panel's `ulimit -n`; `directory`: its current directory.
     init(
         daemon: DaemonHarness, arguments: [String] = [], folders: PanelFolders, environment: [String: String] = [:], traces: Bool = true,
@@ -25,7 +27,7 @@ final class PanelProcess {
                 Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets,
                 "--leaflet", folders.leaflet,
             ] + (traces ? ["--traces", folders.traces] : []) + arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+            environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folders.scratch.file("cache")].merging(environment) { $1 }) { $1 })
         guard let (_, line, _) = reader.waitForLine(timeout: 30, where: { $0.hasPrefix("http://") }) else {
             throw HarnessError("sextant-panel printed no URL: \(reader.allLines)")
         }
