@@ -124,14 +124,12 @@ package final class LineWriter {
     /// a run of one chunk, the line extends the run (no copy); else it is sent as any line.
     package func sendShared(_ event: SharedEvent) {
         guard !isClosed else { return }
-        guard turnLines == nil, outbox.isEmpty, isWritable else {
+        guard takesSharedRuns else {
             sendLine(event.jsonRPCLine(allocator), kind: event.event.outboundKind)
             return
         }
         let line = event.run(in: flushes.sharedLines, allocator)
-        if let run = turnRun, run.isFollowed(by: line) {
-            turnRun!.end = line.end
-        } else {
+        if !extendTurnRun(with: line) {
             // A run of another chunk (sealed, or full: its lines go as one write), or none.
             handTurnLinesToChannel()
             turnRun = line
@@ -139,24 +137,27 @@ package final class LineWriter {
         wroteThisTurn()
     }
 
-    /// Shared events one after the other (``SessionOutput/deliver(run:)``): while the
-    /// writer takes shared lines as they come and each follows the last in its chunk, the
-    /// run only grows; else each goes as ``sendShared(_:)`` sends it.
+    /// Shared events one after the other (``SessionOutput/deliver(run:)``): while each
+    /// extends this turn's run, the run only grows; else it goes as ``sendShared(_:)`` sends it.
     package func sendShared(run events: ArraySlice<SharedEvent>) {
         let chunks = flushes.sharedLines
         for event in events {
-            guard !isClosed else { return }
-            guard turnLines == nil, outbox.isEmpty, isWritable, let run = turnRun else {
+            guard !isClosed, takesSharedRuns, turnRun != nil, extendTurnRun(with: event.run(in: chunks, allocator)) else {
                 sendShared(event)
                 continue
             }
-            let line = event.run(in: chunks, allocator)
-            if run.isFollowed(by: line) {
-                turnRun!.end = line.end
-            } else {
-                sendShared(event)
-            }
         }
+    }
+
+    /// Whether a shared line can go as part of a run: no copied line in this turn, nothing
+    /// queued behind a full socket.
+    private var takesSharedRuns: Bool { turnLines == nil && outbox.isEmpty && isWritable }
+
+    /// Grows this turn's run by `line` when it follows the run in its chunk.
+    private func extendTurnRun(with line: SharedLineRun) -> Bool {
+        guard let run = turnRun, run.isFollowed(by: line) else { return false }
+        turnRun!.end = line.end
+        return true
     }
 
     /// The first write of a turn asks for the turn's flush, and says the client keeps up.

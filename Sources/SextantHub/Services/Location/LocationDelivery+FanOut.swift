@@ -83,11 +83,11 @@ extension LocationDelivery {
     private func deliverOwed(to session: AppSession, on hub: Hub) {
         let owed = fanOut.take(for: session)
         if owed.count > 1, session.fixes.stream != nil, takesEveryFixAsItIs(session, on: hub), watchers.isEmpty {
-            session.fixes.stream?.delivered(fanOut.entries[owed.upperBound - 1].fix)
+            session.fixes.stream?.delivered(fanOut.fixes[owed.upperBound - 1])
             session.output.deliver(run: fanOut.events[owed])
             return
         }
-        // A copy of the slice: a delivery may reach code that adds to the run.
-        for entry in fanOut.entries[owed] { deliver(entry.fix, to: session, fullFix: entry.event, on: hub) }
+        // Slices of the run as it is now (copied if a delivery reaches code that adds to it).
+        for (fix, event) in zip(fanOut.fixes[owed], fanOut.events[owed]) { deliver(fix, to: session, fullFix: event, on: hub) }
     }
 }

@@ -26,19 +26,14 @@ import SextantCore
 /// `stillHears` changes the session's flag, not the list it is asked from); the run-time
 /// check cost about 60 instructions an access, several a delivery.
 final class LocationFanOut {
-    struct Entry {
-        let fix: LocationFix
-        let event: SharedEvent
-    }
-
     /// The run: the fixes from number `base` on.
-    @exclusivity(unchecked) private(set) var entries: [Entry] = []
-    /// Their shared events, in the same order: a session that takes the run as it is gets
-    /// a slice of these in one call, no fix copied (``SessionOutput/deliver(run:)``).
+    @exclusivity(unchecked) private(set) var fixes: [LocationFix] = []
+    /// Their shared events, in the same order (two arrays, not one of pairs: a session that
+    /// takes the run as it is gets a slice of these in one call, ``SessionOutput/deliver(run:)``).
     @exclusivity(unchecked) private(set) var events: [SharedEvent] = []
     @exclusivity(unchecked) private(set) var base: UInt64 = 0
     /// The number the next fix takes: a session whose cursor is here is owed nothing.
-    var end: UInt64 { base + UInt64(entries.count) }
+    var end: UInt64 { base + UInt64(fixes.count) }
 
     /// The sweep in progress: the sessions hearing locations when it began, the next one it reaches, and
     /// the run's end then (fixes added later need another sweep).
@@ -57,21 +52,21 @@ final class LocationFanOut {
     /// The most fixes a run holds: past it, the run is settled for every session first.
     static let runLimit = 4096
 
-    var isFull: Bool { entries.count >= Self.runLimit }
+    var isFull: Bool { fixes.count >= Self.runLimit }
 
     func append(_ fix: LocationFix, _ event: SharedEvent) {
-        entries.append(Entry(fix: fix, event: event))
+        fixes.append(fix)
         events.append(event)
     }
 
     /// Whether `session` has not had every fix of the run yet.
     func owes(_ session: AppSession) -> Bool { session.fixes.cursor < end }
 
-    /// Where the fixes `session` is owed are in ``entries`` and ``events``, leaving it owed none.
+    /// Where the fixes `session` is owed are in ``fixes`` and ``events``, leaving it owed none.
     func take(for session: AppSession) -> Range<Int> {
         let from = Int(max(session.fixes.cursor, base) - base)
         session.fixes.cursor = end
-        return from..<entries.count
+        return from..<fixes.count
     }
 
     /// The next session of the sweep that is owed fixes, if any, starting a new sweep when
@@ -86,7 +81,7 @@ final class LocationFanOut {
             }
             guard sweepEnd < end else {
                 base = end
-                entries.removeAll(keepingCapacity: entries.count <= 1024)
+                fixes.removeAll(keepingCapacity: fixes.count <= 1024)
                 events.removeAll(keepingCapacity: events.count <= 1024)
                 sweep = []
                 return nil
