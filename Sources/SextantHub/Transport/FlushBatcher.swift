@@ -31,6 +31,10 @@ package final class FlushBatcher {
     @exclusivity(unchecked) private var pending: [LineWriter] = []
     /// Written this turn with an answer to a request: flushed first.
     @exclusivity(unchecked) private var answering: [LineWriter] = []
+    /// The list a turn's flush goes through while the next turn's writers join `pending`
+    /// (a flush can write: a failed write closes a session, whose end is told to others):
+    /// the two swap places each turn, so that neither is grown again from empty.
+    @exclusivity(unchecked) private var flushing: [LineWriter] = []
     @exclusivity(unchecked) private var turnFlushQueued = false
     /// Written in an earlier turn, waiting for their share of a later one.
     @exclusivity(unchecked) private var backlog = CircularBuffer<LineWriter>()
@@ -101,16 +105,26 @@ package final class FlushBatcher {
 
     private func flushThisTurn() {
         turnFlushQueued = false
-        let answers = answering
-        answering = []
-        for connection in answers { connection.flushWrites() }
-        let due = pending
-        pending = []
-        let now = min(due.count, connectionsPerTurn)
-        for connection in due[..<now] { connection.flushWrites() }
-        guard now < due.count else { return }
-        backlog.append(contentsOf: due[now...])
-        scheduleBacklog()
+        if !answering.isEmpty {
+            swap(&answering, &flushing)
+            flushTaken(atMost: .max)
+        }
+        if !pending.isEmpty {
+            swap(&pending, &flushing)
+            flushTaken(atMost: connectionsPerTurn)
+        }
+    }
+
+    /// Flushes the first `limit` writers taken into `flushing`, puts the rest in the
+    /// backlog, and empties it, keeping its capacity for a later turn.
+    private func flushTaken(atMost limit: Int) {
+        let now = min(flushing.count, limit)
+        for index in 0..<now { flushing[index].flushWrites() }
+        if now < flushing.count {
+            backlog.append(contentsOf: flushing[now...])
+            scheduleBacklog()
+        }
+        flushing.removeAll(keepingCapacity: flushing.count <= 4096)
     }
 
     private func scheduleBacklog() {

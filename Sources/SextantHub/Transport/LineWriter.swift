@@ -189,6 +189,11 @@ package final class LineWriter {
         hasUnflushedWrites = false
         flushAheadAsked = false
         guard !isClosed else { return }
+        // On the hub's loop a run of shared lines is sent from their chunk: no slice made.
+        if remote == nil, let run = turnRun {
+            turnRun = nil
+            return output.writeAndFlush(run)
+        }
         // One pass through the pipeline for the write and the flush, when there is a write.
         if let lines = takeTurnLines(atFlush: true) {
             ask(.writeAndFlush(output, lines))

@@ -6,8 +6,10 @@ import NIOCore
 /// app granted full accuracy. Each connection used to join its turn's lines into a buffer
 /// of its own (a copy of every line per connection); now every shared line is appended
 /// once to a chunk, and a connection that gets consecutive lines of a chunk keeps only
-/// where its run starts and ends there. At the flush it hands the channel a slice of the
-/// chunk: the same bytes, written to every socket, copied by none.
+/// where its run starts and ends there. At the flush a connection of the hub's loop sends
+/// its run from the chunk itself (`SocketOutput.writeAndFlush(_ run:)`); one of another
+/// loop, or one whose channel holds bytes already, hands it a slice of the chunk: the same
+/// bytes, written to every socket, copied by none.
 ///
 /// A chunk is appended to only until its first slice is taken (``SharedLineRun/bytes(atFlush:)``
 /// seals it): a `ByteBuffer` whose storage is shared copies it on the next write, so a
@@ -50,6 +52,15 @@ struct SharedLineRun {
 
     /// Whether `next` follows this run directly in the same chunk.
     func isFollowed(by next: SharedLineRun) -> Bool { next.chunk === chunk && next.start == end }
+
+    var count: Int { end - start }
+
+    /// The run's bytes where they are in the chunk, for as long as `body` runs: nothing
+    /// sliced, so the chunk is not sealed. (A chunk is never read from: its readable bytes
+    /// start at index 0, where the run's indices count from.)
+    func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        chunk.bytes.withUnsafeReadableBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+    }
 
     /// The run's bytes, to hand to a channel. A slice shares the chunk's storage, and
     /// seals it. So it is copied instead before the turn's flush (`atFlush` false: a

@@ -44,18 +44,42 @@ package final class SocketOutput: @unchecked Sendable {
 
     /// Writes `bytes` and flushes: straight to the socket when it can, else through NIO.
     func writeAndFlush(_ bytes: ByteBuffer) {
+        guard let fd = directDescriptor else { return handToNIO(bytes, flush: true) }
+        let sent = bytes.withUnsafeReadableBytes { Self.send(fd, $0) }
+        finishDirectSend(sent, of: bytes.readableBytes) { bytes }
+    }
+
+    /// The same for a run of shared lines, sent from their chunk: a slice of it is made
+    /// only for what goes to NIO.
+    func writeAndFlush(_ run: SharedLineRun) {
+        guard let fd = directDescriptor else { return handToNIO(run.bytes(atFlush: true), flush: true) }
+        let sent = run.withBytes { Self.send(fd, $0) }
+        finishDirectSend(sent, of: run.count) { run.bytes(atFlush: true) }
+    }
+
+    /// The socket's descriptor while a write may go straight to it.
+    private var directDescriptor: CInt? {
         guard inNIO == 0, case .known(let fd) = descriptor, channel.isActive else {
             if case .unknown = descriptor { lookUpDescriptor() }
-            return handToNIO(bytes, flush: true)
+            return nil
         }
-        let sent = bytes.withUnsafeReadableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return fd
+    }
+
+    private static func send(_ fd: CInt, _ bytes: UnsafeRawBufferPointer) -> Int {
+        Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+    }
+
+    /// After a `send` of `length` bytes that returned `sent` (errno untouched since): what
+    /// the kernel did not take goes to NIO, from `bytes`.
+    private func finishDirectSend(_ sent: Int, of length: Int, _ bytes: () -> ByteBuffer) {
         sentDirectly += 1
-        if sent == bytes.readableBytes { return }
+        if sent == length { return }
         guard sent >= 0 || errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
             // The peer is gone, or worse: NIO's own write meets the same error and closes.
-            return handToNIO(bytes, flush: true)
+            return handToNIO(bytes(), flush: true)
         }
-        var rest = bytes
+        var rest = bytes()
         rest.moveReaderIndex(forwardBy: max(sent, 0))
         handToNIO(rest, flush: true)
     }
