@@ -155,7 +155,8 @@ package final class LineWriter {
 
     /// Grows this turn's run by `line` when it follows the run in its chunk.
     private func extendTurnRun(with line: SharedLineRun) -> Bool {
-        guard let run = turnRun, run.isFollowed(by: line) else { return false }
+        // Asked in place: a copy of the run (`if let`) would retain its chunk.
+        guard turnRun?.isFollowed(by: line) == true else { return false }
         turnRun!.end = line.end
         return true
     }

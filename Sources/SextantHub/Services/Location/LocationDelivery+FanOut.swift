@@ -87,6 +87,10 @@ extension LocationDelivery {
             session.output.deliver(run: fanOut.events[owed])
             return
         }
+        if owed.count == 1 {
+            // The usual case outside a replay at `max`: one fix a turn, read where it is.
+            return deliver(fanOut.fixes[owed.lowerBound], to: session, fullFix: fanOut.events[owed.lowerBound], on: hub)
+        }
         // Slices of the run as it is now (copied if a delivery reaches code that adds to it).
         for (fix, event) in zip(fanOut.fixes[owed], fanOut.events[owed]) { deliver(fix, to: session, fullFix: event, on: hub) }
     }
