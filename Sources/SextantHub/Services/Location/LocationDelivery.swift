@@ -87,6 +87,12 @@ final class LocationDelivery {
                 waiter.peer.respond(waiter.id, .success(served.0.json(accuracy: served.1)))
             }
         }
+        // A stream that takes every fix as it is (full accuracy, no distance filter) is not
+        // offered it: `offer` copies the fix in and out, a tenth of a delivery.
+        if let fullFix, session.fixes.stream?.deliversEvery(granted) == true {
+            session.fixes.stream?.delivered(fix)
+            return hub.publish(to: session, fullFix)
+        }
         // The stream changed in place, not copied out and back.
         if let (out, accuracy) = session.fixes.stream?.offer(fix, authorized: granted, fudger: fudger) {
             if accuracy == .full {
