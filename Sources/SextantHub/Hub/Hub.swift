@@ -376,6 +376,12 @@ public final class Hub {
     /// The same for an event that goes to many sessions, encoded once for all of them.
     func publish(to session: AppSession, _ shared: SharedEvent) {
         services.fixes.settle(session)
+        publish(toSettled: session, shared)
+    }
+
+    /// The same, from the fan-out to a session it owes nothing (it has just taken what it
+    /// was owed): the question `settle` asks is not asked again.
+    func publish(toSettled session: AppSession, _ shared: SharedEvent) {
         guard mayLeave(shared.topic, shared.isLocationDerived, shared.needsFullAccuracy, for: session) else { return }
         session.output.deliver(shared)
         if !watchers.isEmpty, shared.mayBeWatched(by: watchers) {

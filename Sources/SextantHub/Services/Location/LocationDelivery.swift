@@ -91,7 +91,8 @@ final class LocationDelivery {
         // offered it: `offer` copies the fix in and out, a tenth of a delivery.
         if let fullFix, session.fixes.stream?.deliversEvery(granted) == true {
             session.fixes.stream?.delivered(fix)
-            return hub.publish(to: session, fullFix)
+            // A shared event comes from the fan-out only, which has settled the session.
+            return hub.publish(toSettled: session, fullFix)
         }
         // The stream changed in place, not copied out and back.
         if let (out, accuracy) = session.fixes.stream?.offer(fix, authorized: granted, fudger: fudger) {
