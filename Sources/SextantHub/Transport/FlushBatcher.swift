@@ -31,9 +31,10 @@ package final class FlushBatcher {
     @exclusivity(unchecked) private var pending: [LineWriter] = []
     /// Written this turn with an answer to a request: flushed first.
     @exclusivity(unchecked) private var answering: [LineWriter] = []
-    /// The list a turn's flush goes through while the next turn's writers join `pending`
-    /// (a flush can write: a failed write closes a session, whose end is told to others):
-    /// the two swap places each turn, so that neither is grown again from empty.
+    /// The list a turn's flush goes through while writers written meanwhile join `pending`
+    /// or `answering` (a flush can write: a failed write closes a session, whose end is told
+    /// to others): it swaps places with the list it flushes, so that no list is grown again
+    /// from empty each turn.
     @exclusivity(unchecked) private var flushing: [LineWriter] = []
     @exclusivity(unchecked) private var turnFlushQueued = false
     /// Written in an earlier turn, waiting for their share of a later one.

@@ -142,10 +142,8 @@ package final class LineWriter {
     package func sendShared(run events: ArraySlice<SharedEvent>) {
         let chunks = flushes.sharedLines
         for event in events {
-            guard !isClosed, takesSharedRuns, turnRun != nil, extendTurnRun(with: event.run(in: chunks, allocator)) else {
-                sendShared(event)
-                continue
-            }
+            let extended = !isClosed && takesSharedRuns && turnRun != nil && extendTurnRun(with: event.run(in: chunks, allocator))
+            if !extended { sendShared(event) }
         }
     }
 

@@ -22,12 +22,15 @@ final class PanelProcess {
         self.folders = folders
         let limit = descriptors.map { ["/bin/sh", "-c", "ulimit -n \($0) && exec \"$0\" \"$@\""] } ?? []
         let place = directory.map { ["/usr/bin/env", "-C", $0] } ?? []
+        var panelEnvironment = ProcessInfo.processInfo.environment
+        panelEnvironment["XDG_CACHE_HOME"] = folders.scratch.file("cache")
+        panelEnvironment.merge(environment) { $1 }
         reader = try LineReader(
             place + limit + [
                 Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets,
                 "--leaflet", folders.leaflet,
             ] + (traces ? ["--traces", folders.traces] : []) + arguments,
-            environment: ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folders.scratch.file("cache")].merging(environment) { $1 }) { $1 })
+            environment: panelEnvironment)
         guard let (_, line, _) = reader.waitForLine(timeout: 30, where: { $0.hasPrefix("http://") }) else {
             throw HarnessError("sextant-panel printed no URL: \(reader.allLines)")
         }
