@@ -61,6 +61,7 @@ extension Connection: RPCPeer {
     func deliver(_ event: any AppEventKind) { writer.sendLine(event.jsonRPCLine(writer.allocator), kind: event.outboundKind) }
     func deliver(_ shared: SharedEvent) { writer.sendShared(shared) }
     func deliver(run: ArraySlice<SharedEvent>) { writer.sendShared(run: run) }
+    var sharedLineWriter: LineWriter? { writer }
     func discardQueuedLocations() { writer.discardQueuedLocations() }
     var peer: PeerCredentials? { credentials }
     var face: String { socket.rawValue }

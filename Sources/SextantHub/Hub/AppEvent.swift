@@ -146,9 +146,15 @@ package protocol SessionOutput: AnyObject {
     var peer: PeerCredentials? { get }
     /// The face's name in `apps.list` (`app` for app.sock).
     var face: String { get }
+    /// Where a shared event's JSON-RPC line goes as it is, when the face sends such lines
+    /// through a writer of its own (app.sock): the hub hands the line to the writer itself,
+    /// so that a delivery does not also reach into the face's object (a cache miss each, in a
+    /// fan-out to a thousand sessions). nil: the face's `deliver` is called.
+    var sharedLineWriter: LineWriter? { get }
 }
 
 extension SessionOutput {
+    package var sharedLineWriter: LineWriter? { nil }
     package func deliver(_ shared: SharedEvent) { deliver(shared.event) }
     package func deliver(run: ArraySlice<SharedEvent>) { for shared in run { deliver(shared) } }
 }

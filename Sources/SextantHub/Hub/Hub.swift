@@ -383,7 +383,7 @@ public final class Hub {
     /// was owed): the question `settle` asks is not asked again.
     func publish(toSettled session: AppSession, _ shared: SharedEvent) {
         guard mayLeave(shared.topic, shared.isLocationDerived, shared.needsFullAccuracy, for: session) else { return }
-        session.output.deliver(shared)
+        session.deliver(shared)
         if !watchers.isEmpty, shared.mayBeWatched(by: watchers) {
             broadcastToWatchers(
                 shared.event.method, shared.event.params, app: session.app, session: session.id, kind: shared.event.outboundKind, delivered: true)

@@ -15,6 +15,9 @@ package final class AppSession {
     // (a fan-out to a thousand sessions finds each one cold).
     /// Until the session ends (`SessionTable.close`): a fan-out begun before skips it then.
     @exclusivity(unchecked) fileprivate(set) var isOpen = true
+    /// Where its shared events' lines go, when its face writes them as they are
+    /// (``SessionOutput/sharedLineWriter``): read here, beside what a delivery reads.
+    let sharedLineWriter: LineWriter?
     /// The topics it subscribed to besides `session` and the fixes' (`orientation.start`...),
     /// a sensor kind's among them: changed through `SessionTable.subscribe`, which indexes it.
     @exclusivity(unchecked) fileprivate(set) var topics = TopicSet()
@@ -43,7 +46,18 @@ package final class AppSession {
         self.id = id
         self.app = app
         self.output = output
+        self.sharedLineWriter = output.sharedLineWriter
         self.interface = interface
+    }
+
+    /// Sends a shared event the hub decided it may have.
+    func deliver(_ shared: SharedEvent) {
+        if let sharedLineWriter { sharedLineWriter.sendShared(shared) } else { output.deliver(shared) }
+    }
+
+    /// Sends shared events one after the other, all decided at once (``SessionOutput/deliver(run:)``).
+    func deliver(run: ArraySlice<SharedEvent>) {
+        if let sharedLineWriter { sharedLineWriter.sendShared(run: run) } else { output.deliver(run: run) }
     }
 
     /// What it streams, by topic name, sorted (`apps.list`'s `streams`): its stream of

@@ -18,10 +18,15 @@ import NIOCore
 /// what it cannot take is in NIO's buffer, as before.
 ///
 /// Confined to the channel's loop (``ChannelOperation/run()`` runs there), the only thread
-/// that can close the channel: while the channel is active its descriptor is open and is
-/// this channel's, so the number cannot be another file's under us (NIO closes the socket
-/// and marks the channel inactive in one step on this loop). Carried between loops by
-/// ``LoopBatch`` without being touched on the way, hence `@unchecked Sendable`.
+/// that can close the channel: until the channel goes inactive its descriptor is open and
+/// is this channel's, so the number cannot be another file's under us. NIO closes the
+/// socket and tells the pipeline the channel is inactive in one call on this loop
+/// (`close0`), and the first handler it tells (``ClosedMark``) forgets the number; what
+/// runs in that call before it (the failed writes' promises) never writes here: a direct
+/// send runs only in a task of its own (a turn's flush, a batch handed over). So no
+/// delivery reads NIO's `isActive`, an atomic in an object of its own: a cache miss a
+/// delivery in a fan-out to many apps. Carried between loops by ``LoopBatch`` without
+/// being touched on the way, hence `@unchecked Sendable`.
 package final class SocketOutput: @unchecked Sendable {
     let channel: Channel
     @exclusivity(unchecked) private var descriptor = Descriptor.unknown
@@ -35,8 +40,9 @@ package final class SocketOutput: @unchecked Sendable {
     private enum Descriptor {
         case unknown
         case looking
+        /// The channel's open socket, until the channel goes inactive.
         case known(CInt)
-        /// Not a socket channel whose descriptor could be proven: NIO writes everything.
+        /// Not a socket channel whose descriptor could be proven, or closed: NIO writes everything.
         case none
     }
 
@@ -59,7 +65,7 @@ package final class SocketOutput: @unchecked Sendable {
 
     /// The socket's descriptor while a write may go straight to it.
     private var directDescriptor: CInt? {
-        guard inNIO == 0, case .known(let fd) = descriptor, channel.isActive else {
+        guard inNIO == 0, case .known(let fd) = descriptor else {
             if case .unknown = descriptor { lookUpDescriptor() }
             return nil
         }
@@ -125,14 +131,20 @@ package final class SocketOutput: @unchecked Sendable {
         descriptor = .looking
         let cookie: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(Self.socketCookie))
         cookie.assumeIsolated().whenComplete { [self] result in
-            // Read on this loop: the channel's descriptor cannot have closed in between unless it is inactive.
-            if case .success(let theirs) = result, channel.isActive, Self.cookie(of: fd) == theirs {
+            // Read on this loop: the channel's descriptor cannot have closed in between unless
+            // it is inactive; once the mark is in the pipeline, its going inactive is heard.
+            if case .success(let theirs) = result, channel.isActive, Self.cookie(of: fd) == theirs,
+                (try? channel.pipeline.syncOperations.addHandler(ClosedMark(self), position: .first)) != nil
+            {
                 descriptor = .known(fd)
             } else {
                 descriptor = .none
             }
         }
     }
+
+    /// The channel went inactive: its descriptor is closed, and its number may be reused.
+    fileprivate func channelClosed() { descriptor = .none }
 
     /// SO_COOKIE (asm-generic/socket.h), which Swift's Glibc module does not export.
     static let socketCookie: Int32 = 57
@@ -151,5 +163,20 @@ package final class SocketOutput: @unchecked Sendable {
         let digits = text[mark.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })
         guard let fd = CInt(digits), fd >= 0 else { return nil }
         return fd
+    }
+}
+
+/// First in a channel's pipeline once its descriptor is known: tells the ``SocketOutput``
+/// the channel went inactive before any other handler hears it. It holds the output until
+/// the channel closes (NIO then removes its handlers).
+private final class ClosedMark: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    private let output: SocketOutput
+
+    init(_ output: SocketOutput) { self.output = output }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        output.channelClosed()
+        context.fireChannelInactive()
     }
 }

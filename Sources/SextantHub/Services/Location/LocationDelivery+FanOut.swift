@@ -84,7 +84,7 @@ extension LocationDelivery {
         let owed = fanOut.take(for: session)
         if owed.count > 1, session.fixes.stream != nil, takesEveryFixAsItIs(session, on: hub), watchers.isEmpty {
             session.fixes.stream?.delivered(fanOut.fixes[owed.upperBound - 1])
-            session.output.deliver(run: fanOut.events[owed])
+            session.deliver(run: fanOut.events[owed])
             return
         }
         if owed.count == 1 {
