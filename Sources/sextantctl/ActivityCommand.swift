@@ -9,6 +9,7 @@ struct ActivityCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Hold an activity over the recorded and the derived ones; auto gives it back.",
             discussion: """
                 ACTIVITY is stationary, walking, running, cycling, automotive or auto. A held activity \
@@ -39,6 +40,7 @@ struct ActivityCommand: ParsableCommand {
 extension ActivityCommand {
     struct Permission: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "permission",
             abstract: "Set an app's Motion & Fitness status: authorized, denied or notDetermined (RULES A11).",
             discussion: """
                 Activity updates, transitions, the pedometer and their queries are refused (1001) to an \

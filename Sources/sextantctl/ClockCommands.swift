@@ -23,6 +23,7 @@ extension TimeCommand {
 
     struct Advance: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "advance",
             abstract: "Move the device's clock forward: timers due by then fire at once.",
             discussion: "DURATION is a number with a unit, s, m, h or d (61s, 15m, 2h, 90d), or seconds alone.")
         @OptionGroup var common: CommonOptions
@@ -54,7 +55,7 @@ extension TimeCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Put the device's wall clock back on the host's.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Put the device's wall clock back on the host's.")
         @OptionGroup var common: CommonOptions
 
         func run() throws {

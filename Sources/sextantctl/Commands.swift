@@ -4,7 +4,7 @@ import SextantClient
 import SextantProtocol
 
 struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the daemon's state: sources, replay, switch, orientation, last fix.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the daemon's state: sources, replay, switch, orientation, last fix.")
     @OptionGroup var common: CommonOptions
 
     func run() throws {
@@ -66,7 +66,7 @@ struct Status: ParsableCommand {
 }
 
 struct Services: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Turn Location Services on or off for every app (RULES L1).")
+    static let configuration = CommandConfiguration(commandName: "services", abstract: "Turn Location Services on or off for every app (RULES L1).")
     @OptionGroup var common: CommonOptions
     @Argument(help: "on or off") var state: OnOff
 
@@ -92,6 +92,7 @@ enum OnOff: String, ExpressibleByArgument, CaseIterable {
 
 struct Permissions: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "permissions",
         abstract: "List and change apps' location permissions.",
         subcommands: [List.self, Grant.self, Revoke.self, Reset.self, Set.self, Owners.self, Unbind.self, Explain.self])
 
@@ -132,13 +133,13 @@ struct Permissions: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List stored decisions and allowOnce grants.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List stored decisions and allowOnce grants.")
         @OptionGroup var common: CommonOptions
         func run() throws { try reporting { common.output(try common.call(PermissionsList()), human: Permissions.table) } }
     }
 
     struct Grant: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Authorize an app (when in use, or --always).")
+        static let configuration = CommandConfiguration(commandName: "grant", abstract: "Authorize an app (when in use, or --always).")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id, e.g. com.example.maps.", completion: Completions.appIDs) var app: String
         @Flag(help: "authorizedAlways instead of authorizedWhenInUse.") var always = false
@@ -151,7 +152,7 @@ struct Permissions: ParsableCommand {
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Deny an app (it stops receiving locations at once).")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Deny an app (it stops receiving locations at once).")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws {
@@ -162,7 +163,7 @@ struct Permissions: ParsableCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget one app's decision, or every app's: they are notDetermined again.")
+        static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget one app's decision, or every app's: they are notDetermined again.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id (all apps when left out).", completion: Completions.appIDs) var app: String?
         func run() throws {
@@ -175,11 +176,12 @@ struct Permissions: ParsableCommand {
 
 struct Prompts: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prompts",
         abstract: "See and answer permission prompts and services-off alerts.",
         subcommands: [List.self, Answer.self, Wait.self, Policy.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pending prompts with their app, kind, level and age.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Pending prompts with their app, kind, level and age.")
         @OptionGroup var common: CommonOptions
         func run() throws {
             try reporting {
@@ -194,6 +196,7 @@ struct Prompts: ParsableCommand {
 
     struct Wait: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "wait",
             abstract: "Wait until a prompt is pending (of --app APP), then print it: its id first.",
             discussion: "A prompt already pending counts. Exits 75 when none comes within the time-out.")
         @OptionGroup var common: CommonOptions
@@ -223,7 +226,7 @@ struct Prompts: ParsableCommand {
     }
 
     struct Policy: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Answer every new prompt at once with a choice, or ask (leave them pending).")
+        static let configuration = CommandConfiguration(commandName: "policy", abstract: "Answer every new prompt at once with a choice, or ask (leave them pending).")
         @OptionGroup var common: CommonOptions
         @Argument(help: "ask, allowOnce, allowWhileUsing, allowAlways or dontAllow.", completion: Completions.policies) var mode: String
         @Flag(help: "Grant approximate (reduced) accuracy.") var approximate = false
@@ -239,6 +242,7 @@ struct Prompts: ParsableCommand {
 
 struct Apps: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "apps",
         abstract: "Connected app sessions; move an app to the foreground or background.",
         subcommands: [List.self, Foreground.self, Background.self])
 
@@ -255,20 +259,20 @@ struct Apps: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every app session, with its pid and uid (SO_PEERCRED).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every app session, with its pid and uid (SO_PEERCRED).")
         @OptionGroup var common: CommonOptions
         func run() throws { try reporting { common.output(try common.call(AppsList()), human: Apps.table) } }
     }
 
     struct Foreground: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring an app (all its sessions, or --session N) to the foreground.")
+        static let configuration = CommandConfiguration(commandName: "foreground", abstract: "Bring an app (all its sessions, or --session N) to the foreground.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws { try reporting { try Apps.move(common, app, .foreground) } }
     }
 
     struct Background: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send an app to the background.")
+        static let configuration = CommandConfiguration(commandName: "background", abstract: "Send an app to the background.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String
         func run() throws { try reporting { try Apps.move(common, app, .background) } }
@@ -292,7 +296,7 @@ struct LocationCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "location", abstract: "Set the device's location by hand, or move it along a route.", subcommands: [Set.self, Route.self])
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Publish one fix, as if the GPS had reported it now.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Publish one fix, as if the GPS had reported it now.")
         @OptionGroup var common: CommonOptions
         // Southern and western coordinates are negative, which the parser would take for
         // options: the two numbers are read from every unrecognised word.
@@ -327,10 +331,11 @@ struct LocationCommand: ParsableCommand {
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record every sample the daemon receives into a Sextant trace.", subcommands: [Start.self, Stop.self])
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start recording to PATH.")
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start recording to PATH.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The trace file to write.", completion: .file()) var path: String
         func run() throws {
@@ -342,7 +347,7 @@ struct Record: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop recording.")
+        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop recording.")
         @OptionGroup var common: CommonOptions
         func run() throws {
             try reporting {

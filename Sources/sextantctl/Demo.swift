@@ -7,6 +7,7 @@ import SextantProtocol
 /// a revoke; then everything stops. Ends by itself in well under a minute.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Run a self-contained demo: a private daemon, a sample app, a prompt, a replayed walk.",
         discussion: "Needs sextant-sample-app beside sextantctl, and sextantd beside it or in ../sbin as installed (swift build builds all three).")
 

@@ -8,6 +8,7 @@ import SextantProtocol
 
 struct Rotate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rotate",
         abstract: "Hold the device in an orientation: the daemon feeds the matching gravity to its judge.",
         discussion: """
             ORIENTATION is portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp or \
@@ -52,6 +53,7 @@ extension DeviceOrientation: ExpressibleByArgument {
 
 struct Accel: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "accel",
         abstract: "Hold an accelerometer reading (m/s², device frame: x right, y up the screen, z out of it).",
         discussion: "Upright in portrait at rest is 0 9.81 0; face up on a table is 0 0 9.81. `accel release` ends the hold.")
     @OptionGroup var common: CommonOptions
@@ -93,6 +95,7 @@ struct HeldVectorWords {
 
 struct Hinge: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "hinge",
         abstract: "Hold the hinge angle of a foldable, in degrees: 0 closed, 180 flat (RULES P1–P4).",
         discussion: "The angle holds over a replay and a live sensor until `hinge release` gives the hinge back to them (RULES O4a).")
     @OptionGroup var common: CommonOptions
@@ -115,6 +118,7 @@ struct Hinge: ParsableCommand {
 
 struct Magnet: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "magnet",
         abstract: "Hold a magnetometer reading (µT, device frame: x right, y up the screen, z out of it).",
         discussion: """
             Lying flat with its top to magnetic north, a phone in Paris reads about 0 21 -42. The field \
@@ -143,6 +147,7 @@ struct HeadingCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Hold the heading the top of the device points to, in degrees clockwise from north.",
             discussion: """
                 Magnetic unless --true. A true heading becomes magnetic through the declination at the \
@@ -173,7 +178,7 @@ struct HeadingCommand: ParsableCommand {
     }
 
     struct Release: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give the compass back to the replay and the live sensors.")
+        static let configuration = CommandConfiguration(commandName: "release", abstract: "Give the compass back to the replay and the live sensors.")
         @OptionGroup var common: CommonOptions
 
         func run() throws {

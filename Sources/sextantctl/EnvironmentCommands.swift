@@ -7,6 +7,7 @@ import SextantProtocol
 
 struct Light: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "light",
         abstract: "Hold the ambient light sensor at a level in lux (RULES E1).",
         discussion: """
             An office reads about 300 lux, a room at night 10, overcast daylight 1000, sunlight \
@@ -32,6 +33,7 @@ struct Light: ParsableCommand {
 
 struct Proximity: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "proximity",
         abstract: "Hold the proximity sensor near (something at the screen: an ear, a pocket) or far (RULES E1).",
         discussion: "The state holds over a replay and a live sensor until `proximity release`.")
     @OptionGroup var common: CommonOptions
@@ -54,6 +56,7 @@ struct Proximity: ParsableCommand {
 
 struct Pressure: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pressure",
         abstract: "Hold the barometer at a pressure in hPa (RULES B2).",
         discussion: "Sea level is about 1013 hPa; 1000 m up about 899. The altimeter follows it until `pressure release`.")
     @OptionGroup var common: CommonOptions

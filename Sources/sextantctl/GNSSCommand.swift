@@ -8,6 +8,7 @@ struct GNSSCommand: ParsableCommand {
 
     struct Profile: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "profile",
             abstract: "Set the GNSS profile, or turn it off.",
             discussion: """
                 SPEC is a preset (open-sky, urban, forest, indoor) and events, separated by commas: \

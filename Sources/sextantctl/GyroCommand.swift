@@ -4,6 +4,7 @@ import SextantProtocol
 /// `sextantctl gyro X Y Z|release`: a rotation rate held by hand (issue 40.1).
 struct Gyro: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "gyro",
         abstract: "Hold a gyroscope reading (rad/s about the device's axes: x right, y up the screen, z out of it).",
         discussion: """
             Counter-clockwise is positive, seen from the axis's end: a phone turned on a table to its left at \

@@ -4,7 +4,7 @@ import SextantProtocol
 /// App ids bound to uids (docs/security.md): `permissions owners` and `permissions unbind`.
 extension Permissions {
     struct Owners: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List app ids with the uid each is bound to (the first uid that said hello with it).")
+        static let configuration = CommandConfiguration(commandName: "owners", abstract: "List app ids with the uid each is bound to (the first uid that said hello with it).")
         @OptionGroup var common: CommonOptions
         func run() throws {
             try reporting {
@@ -17,6 +17,7 @@ extension Permissions {
 
     struct Unbind: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unbind",
             abstract: "Free an app id for the next uid that says hello with it (its decision is kept; live sessions go on).")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String

@@ -5,6 +5,7 @@ import Foundation
 /// sextantctl links no HTTP server; this runs it, with the same arguments.
 struct Panel: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "panel",
         abstract: "Serve the control panel in the browser (runs sextant-panel).",
         discussion: """
             Runs the sextant-panel beside this sextantctl (else the one on PATH) with ARGS: \

@@ -6,6 +6,7 @@ extension Permissions {
     /// `permissions explain APP`: why an app gets what it gets (docs/platforms.md).
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Show an app's whole authorization state: status, hidden facets, timers running, open prompts.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The app id.", completion: Completions.appIDs) var app: String

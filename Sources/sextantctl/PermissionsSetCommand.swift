@@ -6,6 +6,7 @@ import SextantProtocol
 extension Permissions {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set an app's status exactly (notDetermined, restricted, denied, authorizedWhenInUse, authorizedAlways), or on an Android phone its grants.",
             discussion: """
                 On an Android phone (sextantd --platform android), --grant sets exactly the permissions \

@@ -7,6 +7,7 @@ import SextantTraces
 extension TraceCommand {
     struct Plot: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plot",
             abstract: "Draw a trace: its path on a map and timelines of orientation, posture and GPS state.",
             discussion: """
                 OUT ends in .svg (an SVG picture) or .html (one self-contained page with the picture \

@@ -6,6 +6,7 @@ import SextantProtocol
 extension Prompts {
     struct Answer: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "answer",
             abstract: """
                 Answer a prompt: allowOnce, allowWhileUsing, allowAlways or dontAllow (Android: whileUsing, onlyThisTime, \
                 allowAllTheTime); an alert: settings or cancel; \

@@ -9,7 +9,7 @@ struct RegionsCommand: ParsableCommand {
         subcommands: [List.self, Add.self, Remove.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the regions monitored, with each one's state.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the regions monitored, with each one's state.")
         @OptionGroup var common: CommonOptions
         @Option(help: "Only this app's regions.", completion: Completions.appIDs) var app: String?
         func run() throws {
@@ -32,6 +32,7 @@ struct RegionsCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Monitor a circular region for an app, whatever its authorization; the same identifier replaces it.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The region's identifier.") var identifier: String
@@ -56,7 +57,7 @@ struct RegionsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop monitoring an app's region.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop monitoring an app's region.")
         @OptionGroup var common: CommonOptions
         @Argument(help: "The region's identifier.") var identifier: String
         @Option(help: "The app it is monitored for.", completion: Completions.appIDs) var app: String

@@ -6,6 +6,7 @@ import SextantTraces
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Replay a recorded trace (Sextant JSONL, NMEA or GPX) on the daemon's virtual clock.",
         subcommands: [Start.self, Stop.self, StatusCommand.self, Pause.self, Resume.self, Seek.self, Step.self])
 
@@ -25,6 +26,7 @@ struct Replay: ParsableCommand {
 
     struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "start",
             abstract: "Start replaying PATH (replaces a running replay).",
             discussion: """
                 With --wait, sextantctl follows the replay it started, with a progress bar on a terminal, \
@@ -80,13 +82,14 @@ struct Replay: ParsableCommand {
     }
 
     struct Pause: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pause the running replay on its clock.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause the running replay on its clock.")
         @OptionGroup var common: CommonOptions
         func run() throws { try reporting { common.output(try common.call(ReplayPause())) { Replay.describe($0.json) } } }
     }
 
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resume",
             abstract: "Resume a paused replay where it stopped.",
             discussion: """
                 With --until T the replay pauses again when its clock reaches T seconds of the trace (of the current \
@@ -119,7 +122,7 @@ struct Replay: ParsableCommand {
     }
 
     struct Seek: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move the replay's clock to T seconds of the trace.")
+        static let configuration = CommandConfiguration(commandName: "seek", abstract: "Move the replay's clock to T seconds of the trace.")
         @OptionGroup var common: CommonOptions
         @Argument(help: ArgumentHelp("Seconds from the trace's start.", valueName: "T")) var position: Double
         func validate() throws { guard position >= 0, position.isFinite else { throw ValidationError("T must be a number of seconds, 0 or more") } }
@@ -127,7 +130,7 @@ struct Replay: ParsableCommand {
     }
 
     struct Step: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Play the next N samples of a paused replay (default 1).")
+        static let configuration = CommandConfiguration(commandName: "step", abstract: "Play the next N samples of a paused replay (default 1).")
         @OptionGroup var common: CommonOptions
         @Argument(help: "How many samples.") var count: Int = 1
         func validate() throws { guard (1...1_000_000).contains(count) else { throw ValidationError("N must be from 1 to 1000000") } }
@@ -135,7 +138,7 @@ struct Replay: ParsableCommand {
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop the running replay.")
+        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop the running replay.")
         @OptionGroup var common: CommonOptions
         func run() throws { try reporting { common.output(try common.call(ReplayStop())) { Replay.describe($0.json) } } }
     }

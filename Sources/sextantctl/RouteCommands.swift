@@ -79,6 +79,7 @@ func wholeSecondNow() -> Timestamp {
 extension TraceCommand {
     struct Route: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "route",
             abstract: "Write a trace that moves along great circles through the given points.",
             discussion: """
                 A fix every --interval seconds (or --distance metres) of the path at --speed, one \
@@ -113,6 +114,7 @@ extension TraceCommand {
 extension LocationCommand {
     struct Route: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "route",
             abstract: "Move the device along a route now, as a replay (replaces a running one).",
             discussion: """
                 The route is written as a Sextant trace to a private temporary file and played \

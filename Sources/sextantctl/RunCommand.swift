@@ -7,6 +7,7 @@ import SextantProtocol
 /// `dbus-run-session` gives a private bus. COMMAND finds it through SEXTANT_RUNTIME_DIR.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run COMMAND against a private sextantd on fresh temporary directories, then stop it.",
         discussion: """
             The daemon starts with an ephemeral store, no gpsd and no IIO sensors (unless --gpsd or \

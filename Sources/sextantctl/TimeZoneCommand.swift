@@ -10,6 +10,7 @@ struct TimeCommand: ParsableCommand {
 
     struct Zone: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "zone",
             abstract: "Show the device's time zone, or set it by hand (stored), or back to automatic.",
             discussion: """
                 time zone: the zone now. time zone set ZONE: the zone wins over the position's, \
@@ -19,7 +20,7 @@ struct TimeCommand: ParsableCommand {
             subcommands: [Show.self, Set.self], defaultSubcommand: Show.self)
 
         struct Show: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show the device's time zone (as status does).")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the device's time zone (as status does).")
             @OptionGroup var common: CommonOptions
 
             func run() throws {
@@ -38,7 +39,7 @@ struct TimeCommand: ParsableCommand {
         }
 
         struct Set: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set the zone by hand (an IANA id such as Europe/Lisbon), or auto.")
+            static let configuration = CommandConfiguration(commandName: "set", abstract: "Set the zone by hand (an IANA id such as Europe/Lisbon), or auto.")
             @OptionGroup var common: CommonOptions
             @Argument(help: "A zone id, or auto.") var zone: String
 

@@ -66,6 +66,7 @@ struct TraceCommand: ParsableCommand {
 
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "convert",
             abstract: "Convert a trace between Sextant JSONL, GPX 1.1, GeoJSON, KML and NMEA 0183.",
             discussion: """
                 The input's format is taken from its extension (.nmea/.log, .gpx, .jsonl, .geojson, \
@@ -112,6 +113,7 @@ struct TraceCommand: ParsableCommand {
 
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Show a trace's time span, samples by kind, bounding box and skipped lines.")
         @Argument(help: "The trace file.", completion: .file()) var path: String
         @OptionGroup var options: FileOptions

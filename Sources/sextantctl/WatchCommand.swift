@@ -5,6 +5,7 @@ import SextantProtocol
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print every event the daemon publishes, live, one line each (NDJSON with --json).",
         discussion: "Events that went to an app carry its id and session; Ctrl-C stops.")
     @OptionGroup var common: CommonOptions

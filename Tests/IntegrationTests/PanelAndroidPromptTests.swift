@@ -22,7 +22,7 @@ final class PanelAndroidPromptTests {
         let daemon = try DaemonHarness(arguments: ["--platform", "android", "--android-api", "34"])
         let folders = try PanelFolders()
         let panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-        let browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        let browser = try PanelBrowser(panel: panel, directory: daemon.directory)
         try browser.step(["do": "open"])
         return Opened(daemon: daemon, folders: folders, panel: panel, browser: browser)
     }

@@ -23,7 +23,7 @@ final class PanelBrowserTests {
         // 60 s of a walk north, 10 fixes a second.
         try syntheticTrace(count: 601, step: 0.1).write(toFile: traces + "/walk.jsonl", atomically: true, encoding: .utf8)
         panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-        browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        browser = try PanelBrowser(panel: panel, directory: daemon.directory)
         try browser.step(["do": "open"])
     }
 

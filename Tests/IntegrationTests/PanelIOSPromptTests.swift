@@ -23,7 +23,7 @@ final class PanelIOSPromptTests {
         let daemon = try DaemonHarness()
         let folders = try PanelFolders()
         let panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-        let browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        let browser = try PanelBrowser(panel: panel, directory: daemon.directory)
         try browser.step(["do": "open"])
         let app = try SextantConnection.app(runtimeDirectory: daemon.runtime)
         _ = try app.call(Method.hello, ["app": .string(Self.app), "state": "foreground", "temporaryUsageDescriptions": ["route": "Turn by turn"]])

@@ -31,7 +31,7 @@ struct PanelLayoutTests {
             _ = try app.call(Method.locationStart)
             connections.append(app)
         }
-        let browser = try PanelBrowser(url: panel.url, directory: daemon.directory, size: (size[0], size[1]))
+        let browser = try PanelBrowser(panel: panel, directory: daemon.directory, size: (size[0], size[1]))
         try browser.step(["do": "open"])
         // 100 fixes reach 20 apps and the device: 2100 events, past the log's 2000 rows.
         for index in 0..<100 {

@@ -29,7 +29,7 @@ final class PanelMapControlsTests {
         try syntheticTrace(count: 601, step: 0.1).write(toFile: folders.traces + "/walk.jsonl", atomically: true, encoding: .utf8)
         _ = try daemon.control().call(Method.deviceSet, ["location": ["lat": .double(start.lat), "lon": .double(start.lon)]])
         panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage + ["--basemap", basemap], folders: folders)
-        browser = try PanelBrowser(url: panel.url, directory: daemon.directory, size: (1366, 768))
+        browser = try PanelBrowser(panel: panel, directory: daemon.directory, size: (1366, 768))
         try browser.step(["do": "open"])
     }
 

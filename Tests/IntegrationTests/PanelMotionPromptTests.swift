@@ -16,7 +16,7 @@ final class PanelMotionPromptTests {
         let daemon = try DaemonHarness(arguments: arguments)
         let folders = try PanelFolders()
         let panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-        let browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        let browser = try PanelBrowser(panel: panel, directory: daemon.directory)
         try browser.step(["do": "open"])
         let app = try SextantConnection.app(runtimeDirectory: daemon.runtime)
         _ = try app.call(Method.hello, .object(["app": .string(Self.app)].merging(declarations) { $1 }))

@@ -13,7 +13,7 @@ struct PanelPlatformTests {
             let daemon = try DaemonHarness(arguments: arguments)
             let folders = try PanelFolders()
             let panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-            let browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+            let browser = try PanelBrowser(panel: panel, directory: daemon.directory)
             try browser.step(["do": "open"])
             try browser.step(["do": "waitFor", "expression": .string("document.getElementById('platform').textContent === '\(shown)'")])
         }

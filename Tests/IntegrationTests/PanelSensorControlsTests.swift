@@ -20,7 +20,7 @@ final class PanelSensorControlsTests {
         daemon = try DaemonHarness(arguments: ["--time-zone-table", TimeZoneDaemonTests.table])
         folders = try PanelFolders()
         panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-        browser = try PanelBrowser(url: panel.url, directory: daemon.directory, size: (1366, 768))
+        browser = try PanelBrowser(panel: panel, directory: daemon.directory, size: (1366, 768))
         try browser.step(["do": "open"])
     }
 

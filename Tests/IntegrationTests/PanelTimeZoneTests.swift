@@ -17,7 +17,7 @@ final class PanelTimeZoneTests {
         daemon = try DaemonHarness(arguments: ["--time-zone-table", TimeZoneDaemonTests.table])
         folders = try PanelFolders()
         panel = try PanelProcess(daemon: daemon, arguments: Panel.realPage, folders: folders)
-        browser = try PanelBrowser(url: panel.url, directory: daemon.directory)
+        browser = try PanelBrowser(panel: panel, directory: daemon.directory)
         try browser.step(["do": "open"])
     }
 

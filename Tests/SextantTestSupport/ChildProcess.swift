@@ -83,15 +83,19 @@ public final class LineReader: Sendable {
     private let lines = Watched<[Line]>([])
 
     /// `arguments` run through `stdbuf -oL`, so that a program writing to a pipe writes
-    /// each line as it ends.
-    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    /// each line as it ends. `errors`: a file its standard error goes to (else nowhere).
+    public init(_ arguments: [String], environment: [String: String]? = nil, errors: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
         process.arguments = ["-oL"] + arguments
         if let environment { process.environment = environment }
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        if let errors, FileManager.default.createFile(atPath: errors, contents: nil), let file = FileHandle(forWritingAtPath: errors) {
+            process.standardError = file
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try launch(process)
         self.process = process
         // The thread holds the lines, not this object: it reads until the process ends,
@@ -117,6 +121,13 @@ public final class LineReader: Sendable {
     public var pid: Int32 { process.processIdentifier }
 
     public func stop() { SextantTestSupport.stop(process) }
+
+    /// nil while the program runs; else how it ended (a failing test says it).
+    public var ended: String? {
+        guard !process.isRunning else { return nil }
+        let how = process.terminationReason == .uncaughtSignal ? "killed by signal" : "exited with status"
+        return "\(how) \(process.terminationStatus)"
+    }
 
     /// The exit status once the program has ended, or nil if it still runs at the deadline.
     public func waitForExit(timeout: Double) -> Int32? {

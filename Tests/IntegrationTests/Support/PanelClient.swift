@@ -30,7 +30,7 @@ final class PanelProcess {
                 Binaries.directory + "/sextant-panel", "--socket", daemon.runtime + "/control.sock", "--assets", folders.assets,
                 "--leaflet", folders.leaflet,
             ] + (traces ? ["--traces", folders.traces] : []) + arguments,
-            environment: panelEnvironment)
+            environment: panelEnvironment, errors: folders.scratch.file("panel.err"))
         guard let (_, line, _) = reader.waitForLine(timeout: 30, where: { $0.hasPrefix("http://") }) else {
             throw HarnessError("sextant-panel printed no URL: \(reader.allLines)")
         }
@@ -42,6 +42,14 @@ final class PanelProcess {
         }
         self.port = UInt16(port)
         self.token = token
+    }
+
+    /// Whether the panel still runs, and what it wrote to its standard error: told with
+    /// every page step that fails (a page that cannot load may be a panel that ended).
+    var condition: String {
+        let errors = (try? String(contentsOfFile: folders.scratch.file("panel.err"), encoding: .utf8)) ?? ""
+        let state = reader.ended.map { "sextant-panel \($0)" } ?? "sextant-panel still runs"
+        return state + (errors.isEmpty ? ", nothing on its standard error" : "; its standard error ends: \(errors.suffix(2000))")
     }
 
     var origin: String { "http://127.0.0.1:\(port)" }

@@ -25,6 +25,8 @@ final class PanelBrowser {
     private let input = Pipe()
     private let outputPath: String
     private var answered = 0
+    /// The panel the page is served by, held as long as the browser (``init(panel:directory:size:)``).
+    private var panel: PanelProcess?
 
     /// `size`: the window's width and height in CSS pixels (the driver's default 1500×1000).
     init(url: String, directory: String, size: (Int, Int)? = nil, screenshots: String? = ProcessInfo.processInfo.environment["SEXTANT_PANEL_SCREENSHOTS"]) throws {
@@ -38,6 +40,12 @@ final class PanelBrowser {
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: outputPath + ".err")
         try launch(process)
+    }
+
+    /// The panel's own page; a step that fails says how the panel is then.
+    convenience init(panel: PanelProcess, directory: String, size: (Int, Int)? = nil) throws {
+        try self.init(url: panel.url, directory: directory, size: size)
+        self.panel = panel
     }
 
     /// Ends the driver by closing its input, so that it closes Chromium (a killed driver
@@ -66,7 +74,9 @@ final class PanelBrowser {
             return nil
         }
         let answer = try JSONValue.parse(line)
-        guard answer["ok"] == true else { throw HarnessError("the page could not \(command): \(answer["error"]?.stringValue ?? line)") }
+        guard answer["ok"] == true else {
+            throw HarnessError("the page could not \(command): \(answer["error"]?.stringValue ?? line)" + (panel.map { " (\($0.condition))" } ?? ""))
+        }
         return answer
     }
 
