@@ -59,8 +59,7 @@ final class Connection {
 
 extension Connection: RPCPeer {
     func deliver(_ event: any AppEventKind) { writer.sendLine(event.jsonRPCLine(writer.allocator), kind: event.outboundKind) }
-    func deliver(_ shared: SharedEvent) { writer.sendShared(shared) }
-    func deliver(run: ArraySlice<SharedEvent>) { writer.sendShared(run: run) }
+    /// Shared events go to the writer straight from the session (``AppSession/deliver(_:)``).
     var sharedLineWriter: LineWriter? { writer }
     func discardQueuedLocations() { writer.discardQueuedLocations() }
     var peer: PeerCredentials? { credentials }
