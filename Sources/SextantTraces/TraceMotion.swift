@@ -51,7 +51,9 @@ public struct TraceMotion: Sendable, Equatable {
         private var distance = 0.0
         private var speeds: [Double] = []
         private var lastLocation: (offset: Int64, fix: LocationFix)?
-        private var last: TraceSample?
+        /// The last sample's offset: only it is needed, and a whole sample (a sky's
+        /// satellites) would be copied and released each time.
+        private var lastOffset: Int64?
         private var gapCount = 0
         private var longest: Gap?
         private var listed: [Gap] = []
@@ -63,16 +65,16 @@ public struct TraceMotion: Sendable, Equatable {
 
         public mutating func add(_ sample: TraceSample) {
             if case .location(let fix) = sample.value { addLocation(fix, at: sample.offset) }
-            if let last {
-                let length = Double(sample.offset - last.offset) / 1e9
+            if let lastOffset {
+                let length = Double(sample.offset - lastOffset) / 1e9
                 if length > gapThreshold {
-                    let gap = Gap(after: last.t, length: length)
+                    let gap = Gap(after: Double(lastOffset) / 1e9, length: length)
                     gapCount += 1
                     if listed.count < listedGaps { listed.append(gap) }
                     if length > longest?.length ?? 0 { longest = gap }
                 }
             }
-            last = sample
+            lastOffset = sample.offset
             let kind = sample.value.kindIndex
             if let span = spans[kind] {
                 spans[kind] = (span.first, sample.offset, span.count + 1)

@@ -43,8 +43,9 @@ struct NMEALineCutTests {
         while true {
             var problem = NMEALineProblem.notNMEA
             var next = bytes.count
-            let sentence = parser.parseNext(bytes, from: start, to: bytes.count, next: &next, problem: &problem)
-            outcomes.append(sentence.map { .sentence($0) } ?? .skipped(problem))
+            var kept = KeptSentence()
+            let parsed = parser.parseNext(bytes, from: start, to: bytes.count, next: &next, problem: &problem, into: &kept, line: 0)
+            outcomes.append(parsed ? .sentence(kept.sentence!) : .skipped(problem))
             guard next < bytes.count else { return outcomes }
             start = next
         }

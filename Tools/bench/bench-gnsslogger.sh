@@ -45,10 +45,10 @@ awk -v target="$target" '
 log=$work/bench.log
 bench_gpsd_log "$log" "$target"
 
-read -r gl_s gl_kb <<< "$(best_of "$bin_dir/sextantctl" trace info "$recording")"
+read -r gl_s gl_kb _ <<< "$(best_of "$bin_dir/sextantctl" trace info "$recording")"
 [ -n "$gl_s" ] || exit 1
 bench_printed "sextantctl trace info on the recording"
-read -r nm_s nm_kb <<< "$(best_of "$bin_dir/sextantctl" trace info "$log")"
+read -r nm_s nm_kb _ <<< "$(best_of "$bin_dir/sextantctl" trace info "$log")"
 [ -n "$nm_s" ] || exit 1
 bench_printed "sextantctl trace info on the log"
 gl_bytes=$(stat -c %s "$recording")

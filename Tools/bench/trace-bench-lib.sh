@@ -64,17 +64,10 @@ bench_gpsd_log() {
 }
 
 # best_of COMMAND...: runs it $runs times (standard input from $bench_input, default
-# /dev/null; output in $work/out); prints "SECONDS PEAK_KB" of the fastest run.
+# /dev/null; output in $work/out); prints "SECONDS PEAK_KB CPU_SECONDS" of the fastest run,
+# timed to the millisecond (best-of.py).
 best_of() {
-    local best="" peak=""
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -o "$work/time" -f "%e %M" "$@" > "$work/out" 2> "$work/err" < "${bench_input:-/dev/null}" || {
-            echo "$bench_name: failed: $*" >&2; cat "$work/err" >&2; exit 1
-        }
-        read -r elapsed kb < "$work/time"
-        if [ -z "$best" ] || [ "$(echo "$elapsed < $best" | bc -l)" = 1 ]; then best=$elapsed; peak=$kb; fi
-    done
-    echo "$best $peak"
+    python3 "$(dirname "${BASH_SOURCE[0]}")/best-of.py" "$runs" "$work" "${bench_input:-/dev/null}" "$bench_name" "$@"
 }
 
 # bench_printed WHAT: the last run printed something, else the script ends saying WHAT did not.

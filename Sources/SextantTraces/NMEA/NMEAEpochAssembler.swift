@@ -52,7 +52,7 @@ enum NMEAEvent: Equatable {
 /// Within an epoch the later sentence wins for each value, as in gpsd: a GNRMC after a
 /// GNGGA gives the position with the RMC's digits. Only sentences whose own status says
 /// "fix" give values; a no-fix sentence only tells that the receiver has none.
-struct NMEAEpochAssembler {
+struct NMEAEpochAssembler: NMEASentenceSink {
     private(set) var events: [NMEAEvent] = []
     /// The epoch being assembled, when `isOpen`. Not an optional: an optional epoch (which
     /// holds its sky's arrays) is copied whole to set one of its fields, and the sentences
@@ -62,7 +62,9 @@ struct NMEAEpochAssembler {
     /// GSV groups under way, one a talker's system.
     private var gsvGroups: [NMEAGSVGroup] = []
 
-    mutating func add(_ sentence: NMEASentence, line: Int) {
+    mutating func take(_ sentence: borrowing NMEASentence, line: Int) { add(sentence, line: line) }
+
+    mutating func add(_ sentence: borrowing NMEASentence, line: Int) {
         switch sentence.body {
         case .rmc(let rmc):
             epoch(at: rmc.time, line: line, reportsFix: rmc.isValid) { epoch in
@@ -124,9 +126,9 @@ struct NMEAEpochAssembler {
     /// Hands the events completed so far to `body` and forgets them (a log read as a
     /// stream keeps none).
     mutating func drain(_ body: (NMEAEvent) -> Void) {
-        guard !events.isEmpty else { return }
-        for event in events { body(event) }
-        events.removeAll(keepingCapacity: true)
+        // Each moved out rather than copied then destroyed (an epoch's copy retains its
+        // sky's arrays); there are one or two, so the shift is nothing.
+        while !events.isEmpty { body(events.removeFirst()) }
     }
 
     /// The epochs and dates of the whole log.
@@ -156,7 +158,12 @@ struct NMEAEpochAssembler {
     }
 
     private mutating func close() {
-        if isOpen { events.append(.epoch(current)) }
+        if isOpen {
+            // Moved into the event, not copied: the next epoch replaces it anyway.
+            var closed = NMEAEpoch(time: nil, line: 0)
+            swap(&closed, &current)
+            events.append(.epoch(closed))
+        }
         isOpen = false
     }
 }

@@ -16,13 +16,23 @@ enum NMEAByte {
 
     static func isTagCharacter(_ b: UInt8) -> Bool { isDigit(b) || (b >= 0x41 && b <= 0x5A) }
 
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: return b - 0x30
-        case 0x41...0x46: return b - 0x41 + 10
-        case 0x61...0x66: return b - 0x61 + 10
-        default: return nil
-        }
+    /// The byte that two hex digits (either case) write, or nil. Arithmetic rather than
+    /// a switch a digit: the checksum of every sentence is read with it.
+    @inline(__always)
+    static func hexPair(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        let h = hexDigit(high), l = hexDigit(low)
+        guard h | l < 16 else { return nil }
+        return h << 4 | l
+    }
+
+    /// 0–15 for a hex digit, 0xFF for any other byte (`| 0x20` makes `A`–`F` lower case
+    /// and no other byte a lower-case `a`–`f`).
+    @inline(__always)
+    private static func hexDigit(_ b: UInt8) -> UInt8 {
+        let digit = b &- 0x30
+        if digit < 10 { return digit }
+        let letter = (b | 0x20) &- 0x61
+        return letter < 6 ? letter + 10 : 0xFF
     }
 }
 
@@ -44,36 +54,42 @@ enum NMEANumber {
         return anyDecimal(bytes)
     }
 
+    /// The digits before the point, then those after it, each in a loop of its own (no
+    /// state a byte). Past 15 digits, leading zeros counted, `Double(_:)` reads it: the
+    /// same value, as both are exact or correctly rounded.
     private static func anyDecimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
         var i = bytes.startIndex
+        let end = bytes.endIndex
         var negative = false
-        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+        if i < end, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
             negative = bytes[i] == UInt8(ascii: "-")
             i += 1
         }
         var mantissa: Int64 = 0
-        var significantDigits = 0, fractionDigits = 0
-        var sawDigit = false, sawPoint = false
-        while i < bytes.endIndex {
-            let b = bytes[i]
+        let wholeStart = i
+        while i < end {
+            let digit = bytes[i] &- 0x30
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ Int64(digit)
             i += 1
-            if b == UInt8(ascii: "."), !sawPoint {
-                sawPoint = true
-                continue
-            }
-            guard NMEAByte.isDigit(b) else { return nil }
-            sawDigit = true
-            if sawPoint { fractionDigits += 1 }
-            // Leading zeros are not significant.
-            if significantDigits == 0 && b == UInt8(ascii: "0") { continue }
-            significantDigits += 1
-            mantissa = mantissa * 10 + Int64(b - 0x30)
-            if significantDigits > 15 { return slow(bytes) }
         }
-        guard sawDigit else { return nil }
-        // A whole number (most of GSV's and GSA's) needs no division.
-        guard fractionDigits > 0 else { return negative ? -Double(mantissa) : Double(mantissa) }
-        guard fractionDigits < powersOfTen.count else { return slow(bytes) }
+        let wholeDigits = i - wholeStart
+        var fractionDigits = 0
+        if i < end {
+            guard bytes[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            let fractionStart = i
+            while i < end {
+                let digit = bytes[i] &- 0x30
+                guard digit < 10 else { return nil }
+                mantissa = mantissa &* 10 &+ Int64(digit)
+                i += 1
+            }
+            fractionDigits = i - fractionStart
+        }
+        guard wholeDigits + fractionDigits > 0 else { return nil }
+        // (The mantissa may have wrapped past 18 digits: it is not used then.)
+        guard wholeDigits + fractionDigits <= 15 else { return slow(bytes) }
         let value = Double(mantissa) / powersOfTen[fractionDigits]
         return negative ? -value : value
     }
@@ -119,8 +135,7 @@ enum NMEANumber {
         guard bytes.count >= 6 else { return nil }
         let s = bytes.startIndex
         for k in 0..<6 where !NMEAByte.isDigit(bytes[s + k]) { return nil }
-        func two(_ k: Int) -> Int64 { Int64(bytes[s + k] - 0x30) * 10 + Int64(bytes[s + k + 1] - 0x30) }
-        let hours = two(0), minutes = two(2), seconds = two(4)
+        let hours = Int64(twoDigits(bytes, at: s)), minutes = Int64(twoDigits(bytes, at: s + 2)), seconds = Int64(twoDigits(bytes, at: s + 4))
         guard hours < 24, minutes < 60, seconds <= 60 else { return nil }
         var nanos: Int64 = 0
         if bytes.count > 6 {
@@ -136,28 +151,66 @@ enum NMEANumber {
         return ((hours * 60 + minutes) * 60 + seconds) * 1_000_000_000 + nanos
     }
 
+    /// The number two digits at `i` write (both checked to be digits before).
+    @inline(__always)
+    private static func twoDigits(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, at i: Int) -> Int {
+        Int(bytes[i] &- 0x30) &* 10 &+ Int(bytes[i + 1] &- 0x30)
+    }
+
     /// `ddmmyy`, years 80–99 being 1980–1999 and 00–79 2000–2079 (GPS time began in 1980).
     static func ddmmyy(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> NMEADate? {
         guard bytes.count == 6, bytes.allSatisfy(NMEAByte.isDigit) else { return nil }
         let s = bytes.startIndex
-        func two(_ k: Int) -> Int { Int(bytes[s + k] - 0x30) * 10 + Int(bytes[s + k + 1] - 0x30) }
-        let day = two(0), month = two(2), yy = two(4)
+        let day = twoDigits(bytes, at: s), month = twoDigits(bytes, at: s + 2), yy = twoDigits(bytes, at: s + 4)
         let year = yy >= 80 ? 1900 + yy : 2000 + yy
         guard (1...12).contains(month), (1...Timestamp.daysIn(month: month, year: year)).contains(day) else { return nil }
         return NMEADate(year: year, month: month, day: day)
     }
 
     /// `dddmm.mmmm` (degrees then minutes) as degrees. Minutes must be below 60: MTK
-    /// receivers say `8960.000000` before their first fix, which is no place.
+    /// receivers say `8960.000000` before their first fix, which is no place. Whole
+    /// degrees are the digits before the last two of the integer part (none when a
+    /// receiver drops leading zeros down to `07.5`), at most nine of them.
+    ///
+    /// One pass: the integer part as a number, split into degrees and whole minutes, and
+    /// the minutes' digits as one mantissa, divided once, as `decimal` reads `mm.mmmm`.
     static func degreesMinutes(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
-        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
-        // Whole degrees are the digits before the last two of the integer part (none
-        // when a receiver drops leading zeros down to `07.5`).
-        guard point - bytes.startIndex >= 2, NMEAByte.isDigit(bytes[point - 2]), NMEAByte.isDigit(bytes[point - 1]),
-            let minutes = decimal(bytes[(point - 2)..<bytes.endIndex]), minutes < 60
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        var whole = 0
+        while i < end {
+            let digit = bytes[i] &- 0x30
+            guard digit < 10 else { break }
+            guard i - bytes.startIndex < 11 else { return nil }
+            whole = whole * 10 + Int(digit)
+            i += 1
+        }
+        guard i - bytes.startIndex >= 2 else { return nil }
+        var minutesMantissa = Int64(whole % 100)
+        var fractionDigits = 0
+        if i < end {
+            guard bytes[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            while i < end {
+                let digit = bytes[i] &- 0x30
+                guard digit < 10 else { return nil }
+                // Past 13 digits the minutes could hold more than 15 significant ones.
+                guard fractionDigits < 13 else { return slowDegreesMinutes(bytes) }
+                minutesMantissa = minutesMantissa * 10 + Int64(digit)
+                fractionDigits += 1
+                i += 1
+            }
+        }
+        let minutes = Double(minutesMantissa) / powersOfTen[fractionDigits]
+        guard minutes < 60 else { return nil }
+        return Double(whole / 100) + minutes / 60
+    }
+
+    /// `degreesMinutes` for minutes with more digits than a double holds exactly.
+    private static func slowDegreesMinutes(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        guard let point = bytes.firstIndex(of: UInt8(ascii: ".")), let minutes = decimal(bytes[(point - 2)..<bytes.endIndex]), minutes < 60,
+            let degrees = point - 2 == bytes.startIndex ? 0 : integer(bytes[bytes.startIndex..<(point - 2)])
         else { return nil }
-        let degreeDigits = bytes[bytes.startIndex..<(point - 2)]
-        guard degreeDigits.allSatisfy(NMEAByte.isDigit), let degrees = degreeDigits.isEmpty ? 0 : integer(degreeDigits) else { return nil }
         return Double(degrees) + minutes / 60
     }
 }

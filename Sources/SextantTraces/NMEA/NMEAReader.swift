@@ -78,9 +78,8 @@ public enum NMEAReader {
             while true {
                 var problem = NMEALineProblem.notNMEA
                 var next = upper
-                if let sentence = parser.parseNext(raw.base, from: start, to: upper, next: &next, problem: &problem) {
+                if parser.parseNext(raw.base, from: start, to: upper, next: &next, problem: &problem, into: &assembler, line: number) {
                     sentences += 1
-                    assembler.add(sentence, line: number)
                 } else {
                     count(problem)
                 }

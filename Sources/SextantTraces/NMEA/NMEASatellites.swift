@@ -119,6 +119,18 @@ extension NMEAFields {
         var field = 4
         while field + 3 <= dataCount + 1 {
             defer { field += 4 }
+            if let id = smallWhole(field), let el = smallWhole(field + 1), let az = smallWhole(field + 2), let snr = smallWhole(field + 3) {
+                // Each field one to four digits or empty (-1), as nearly every GSV's are:
+                // checked as whole numbers, deciding what the general reading below would.
+                guard id >= 0 else { continue }
+                guard el <= 90, az <= 360, Double(snr) <= maximumSNR else { return nil }
+                guard keeping else { continue }
+                satellites.append(
+                    GSVSatellite(
+                        id: NMEASatelliteID(system: system, number: id), elevation: el < 0 ? nil : Double(el),
+                        azimuth: az < 0 ? nil : Double(az == 360 ? 0 : az), snr: snr < 0 ? nil : Double(snr)))
+                continue
+            }
             guard let id = optionalInteger(field) else { return nil }
             guard let id else { continue }
             guard let el = optionalNumber(field + 1), let az = optionalNumber(field + 2), let snr = optionalNumber(field + 3) else { return nil }
@@ -131,6 +143,23 @@ extension NMEAFields {
             satellites.append(satellite)
         }
         return GSV(system: system, count: count, number: number, inView: inView, satellites: satellites)
+    }
+
+    /// Field `n` as a whole number of one to four digits, -1 when it is empty (or beyond the
+    /// last), nil when it is anything else (a sign, a point, more digits).
+    @inline(__always)
+    private func smallWhole(_ n: Int) -> Int? {
+        guard n < count else { return -1 }
+        let start = bounds[n] + 1, end = bounds[n + 1]
+        guard end - start <= 4 else { return nil }
+        if start == end { return -1 }
+        var value = 0
+        for i in start..<end {
+            let digit = base[i] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int(digit)
+        }
+        return value
     }
 
     /// GSA's fields 3–14, the satellites the fix uses: nil when one cannot be read. NMEA

@@ -61,36 +61,39 @@ public struct NMEASentenceParser: Sendable {
         return .success(sentence)
     }
 
-    /// `parse` without a `Result`: the sentence, or nil and `problem` set. The reader's
-    /// path: a `Result` of a sentence is destroyed through the standard library's generic
-    /// value witness, a few per cent of a log's decoding.
+    /// `parse` without a `Result`: the sentence, or nil and `problem` set. (A `Result` of a
+    /// sentence is destroyed through the standard library's generic value witness.)
     mutating func parse(_ line: Slice<UnsafeBufferPointer<UInt8>>, problem: inout NMEALineProblem) -> NMEASentence? {
         var next = line.endIndex
-        return parse(line.base, from: line.startIndex, to: line.endIndex, endingAtStartMarks: false, next: &next, problem: &problem)
+        var kept = KeptSentence()
+        let parsed = parse(line.base, from: line.startIndex, to: line.endIndex, endingAtStartMarks: false, next: &next, problem: &problem, into: &kept, line: 0)
+        return parsed ? kept.sentence : nil
     }
 
-    /// The sentence that starts at `start` in a line ending at `upper`, and where the next
-    /// one starts (`upper` when none does): the reader's path through a line that may hold
-    /// several starts (bytes lost on a serial link, as gpsd's packet lexer sees them). A `$`
-    /// or `!` before any `*` cuts the sentence short: a spliced fragment, skipped. The marks
-    /// are looked for in the same pass over the bytes as the commas and the checksum, rather
-    /// than in a pass of their own before it.
-    /// (The next start comes back through `next`, not in a tuple with the sentence: a
-    /// tuple holding a sentence is destroyed through a generic value witness.)
-    mutating func parseNext(
-        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, next: inout Int, problem: inout NMEALineProblem
-    ) -> NMEASentence? {
-        parse(base, from: start, to: upper, endingAtStartMarks: true, next: &next, problem: &problem)
+    /// The reader's path: the sentence that starts at `start` in a line ending at `upper`
+    /// goes to `sink` (with `line`, for the sink), and `next` says where the next one starts
+    /// (`upper` when none does): a line may hold several starts (bytes lost on a serial
+    /// link, as gpsd's packet lexer sees them). A `$` or `!` before any `*` cuts the sentence
+    /// short: a spliced fragment, skipped. The marks are looked for in the same pass over the
+    /// bytes as the commas and the checksum. False, and `problem` set, when nothing went to
+    /// the sink. The sentence is handed over where it is made, not returned: a sentence
+    /// returned is copied whole at each call it goes back through, and read back as it was
+    /// just written, which stalls the core (4 % of a log's decoding).
+    mutating func parseNext<Sink: NMEASentenceSink>(
+        _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, next: inout Int, problem: inout NMEALineProblem,
+        into sink: inout Sink, line: Int
+    ) -> Bool {
+        parse(base, from: start, to: upper, endingAtStartMarks: true, next: &next, problem: &problem, into: &sink, line: line)
     }
 
-    private mutating func parse(
+    private mutating func parse<Sink: NMEASentenceSink>(
         _ base: UnsafeBufferPointer<UInt8>, from start: Int, to upper: Int, endingAtStartMarks: Bool, next: inout Int,
-        problem: inout NMEALineProblem
-    ) -> NMEASentence? {
+        problem: inout NMEALineProblem, into sink: inout Sink, line: Int
+    ) -> Bool {
         next = upper
         guard start < upper, let bytes = base.baseAddress, bytes[start] == UInt8(ascii: "$") || bytes[start] == UInt8(ascii: "!") else {
             problem = .notNMEA
-            return nil
+            return false
         }
         // A field ends at a comma, the `*` or the end: at most one more than the bytes.
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: upper - start + 1) { bounds in
@@ -104,7 +107,7 @@ public struct NMEASentenceParser: Sendable {
             case .startMark(let mark):
                 problem = .spliced
                 next = mark
-                return nil
+                return false
             case .end:
                 break
             case .star(let star):
@@ -113,7 +116,7 @@ public struct NMEASentenceParser: Sendable {
                 while end > star, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 }
                 guard Self.checksum(bytes, star: star, end: end, matches: sum) else {
                     problem = .badChecksum
-                    return nil
+                    return false
                 }
                 end = star
             }
@@ -122,9 +125,10 @@ public struct NMEASentenceParser: Sendable {
             let fields = NMEAFields(base: base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
             guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
                 problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
-                return nil
+                return false
             }
-            return sentence
+            sink.take(sentence, line: line)
+            return true
         }
     }
 
@@ -132,16 +136,28 @@ public struct NMEASentenceParser: Sendable {
     /// Most sentences end their line with `*hh`: two hex digits after it, nothing to look for.
     @inline(__always)
     private static func nextStart(after star: Int, _ bytes: UnsafePointer<UInt8>, _ upper: Int) -> Int {
-        if upper - star == 3, NMEAByte.hexValue(bytes[star + 1]) != nil, NMEAByte.hexValue(bytes[star + 2]) != nil { return upper }
+        if upper - star == 3, NMEAByte.hexPair(bytes[star + 1], bytes[star + 2]) != nil { return upper }
         return NMEAByteScan.nextSentenceStart(bytes, from: star + 1, to: upper).index
     }
 
     /// Whether the `*hh` at `star` is the last thing before `end` and says `sum`.
     @inline(__always)
     private static func checksum(_ bytes: UnsafePointer<UInt8>, star: Int, end: Int, matches sum: UInt8) -> Bool {
-        guard end - star == 3, let high = NMEAByte.hexValue(bytes[star + 1]), let low = NMEAByte.hexValue(bytes[star + 2]) else { return false }
-        return high << 4 | low == sum
+        guard end - star == 3, let written = NMEAByte.hexPair(bytes[star + 1], bytes[star + 2]) else { return false }
+        return written == sum
     }
+}
+
+/// What a parser hands its sentences to (`NMEASentenceParser.parseNext`).
+protocol NMEASentenceSink {
+    mutating func take(_ sentence: borrowing NMEASentence, line: Int)
+}
+
+/// Keeps the last sentence it is handed: `parse`'s own sink.
+struct KeptSentence: NMEASentenceSink {
+    var sentence: NMEASentence?
+
+    mutating func take(_ sentence: borrowing NMEASentence, line: Int) { self.sentence = copy sentence }
 }
 
 /// The fields of one sentence, as byte ranges of its line. Field 0 is the tag (`GPRMC`).
