@@ -126,9 +126,9 @@ struct NMEAEpochAssembler: NMEASentenceSink {
     /// Hands the events completed so far to `body` and forgets them (a log read as a
     /// stream keeps none).
     mutating func drain(_ body: (NMEAEvent) -> Void) {
-        // Each moved out rather than copied then destroyed (an epoch's copy retains its
-        // sky's arrays); there are one or two, so the shift is nothing.
-        while !events.isEmpty { body(events.removeFirst()) }
+        guard !events.isEmpty else { return }
+        for event in events { body(event) }
+        events.removeAll(keepingCapacity: true)
     }
 
     /// The epochs and dates of the whole log.
