@@ -12,9 +12,6 @@ import Darwin
 enum FileLines {
     /// The buffer, and so the longest line a trace may have: 1 MiB.
     static let bufferSize = 1 << 20
-    /// The most one read asks for: bytes copied in this many at a time are still in the
-    /// core's cache when the lines are parsed (a whole megabyte a read was not, 3 % slower).
-    static let readSize = 128 << 10
 
     /// Calls `body` with each line from byte `from` on (without its `\n`), its 1-based
     /// number (counting from `firstNumber`) and the file offset of its first byte, until
@@ -30,7 +27,7 @@ enum FileLines {
         var filled = 0
         var number = firstNumber
         while true {
-            let got = pread(fd, buffer + filled, min(bufferSize - filled, readSize), off_t(fileOffset) + off_t(filled))
+            let got = pread(fd, buffer + filled, bufferSize - filled, off_t(fileOffset) + off_t(filled))
             if got < 0 {
                 if errno == EINTR { continue }
                 throw TraceError(path: path, line: number, reason: "cannot read the file: \(String(cString: strerror(errno)))")
