@@ -59,17 +59,20 @@ struct NMEAFields {
         return .some(NMEAPosition(latitude: latitude, longitude: longitude))
     }
 
-    /// The sentence these fields make, by its tag; nil when malformed. Without `naming`,
+    /// The sentence these fields make, by its tag; when they are malformed, `malformed` is
+    /// set and the sentence is a placeholder. Not an optional: unwrapping one copies the
+    /// whole sentence just written, and reading it back so soon stalls the core (7 % of a
+    /// log's decoding). Without `naming`,
     /// the talker and an `.other` type are left empty; without `satellites`, GSV's and
     /// GSA's lists of satellites.
-    func decode(names: inout NMEATagNames, naming: Bool, satellites: Bool) -> NMEASentence? {
+    func decode(names: inout NMEATagNames, naming: Bool, satellites: Bool, malformed: inout Bool) -> NMEASentence {
         let tag = bytes(0)
         func name(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { naming ? names.name(bytes) : "" }
         // `$P…` is proprietary (PGRME, PMTK, PSRF, PASHR…), in whatever form its maker
         // chose (SiRF: `$PSRFTXTVersion GSW3…`); standard tags are a two-letter talker
         // and a three-letter type.
         if tag.first == UInt8(ascii: "P") { return NMEASentence(talker: "", body: .other(name(tag))) }
-        guard tag.count >= 3, tag.allSatisfy(NMEAByte.isTagCharacter) else { return nil }
+        guard tag.count >= 3, tag.allSatisfy(NMEAByte.isTagCharacter) else { return Self.malformed(&malformed) }
         if tag.count != 5 { return NMEASentence(talker: "", body: .other(name(tag))) }
         let type = tag.suffix(3)
         let body: NMEASentence.Body?
@@ -89,8 +92,14 @@ struct NMEAFields {
         case Self.code("HDG"): body = hdg().map { .heading($0) }
         default: body = .other(name(type))
         }
-        guard let body else { return nil }
+        guard let body else { return Self.malformed(&malformed) }
         return NMEASentence(talker: name(tag.prefix(2)), body: body)
+    }
+
+    /// What `decode` answers for fields that make no sentence.
+    private static func malformed(_ flag: inout Bool) -> NMEASentence {
+        flag = true
+        return NMEASentence(talker: "", body: .other(""))
     }
 
     /// A three-letter type as `decode` packs it.

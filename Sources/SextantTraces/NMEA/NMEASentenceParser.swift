@@ -123,8 +123,10 @@ public struct NMEASentenceParser: Sendable {
             if stop == .end { while end > start, NMEAByte.isSpace(bytes[end - 1]) { end -= 1 } }
             bounds[count] = end
             let fields = NMEAFields(base: base, bounds: UnsafeBufferPointer(rebasing: bounds[...count]))
-            guard let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites) else {
-                problem = .malformed  // (`sentence == nil` would compare through generic witnesses)
+            var malformed = false
+            let sentence = fields.decode(names: &names, naming: namesSentences, satellites: decodesSatellites, malformed: &malformed)
+            guard !malformed else {
+                problem = .malformed
                 return false
             }
             sink.take(sentence, line: line)
