@@ -62,9 +62,7 @@ struct NMEAEpochAssembler: NMEASentenceSink {
     /// GSV groups under way, one a talker's system.
     private var gsvGroups: [NMEAGSVGroup] = []
 
-    mutating func take(_ sentence: borrowing NMEASentence, line: Int) { add(sentence, line: line) }
-
-    mutating func add(_ sentence: borrowing NMEASentence, line: Int) {
+    mutating func take(_ sentence: borrowing NMEASentence, line: Int) {
         switch sentence.body {
         case .rmc(let rmc):
             epoch(at: rmc.time, line: line, reportsFix: rmc.isValid) { epoch in

@@ -97,7 +97,7 @@ enum NMEANumber {
     /// One to four digits and nothing else, or nil: what `decimal` reads them as, without
     /// its general loop.
     @inline(__always)
-    private static func shortWholeNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    static func shortWholeNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         guard bytes.count <= 4, !bytes.isEmpty else { return nil }
         var value = 0
         for b in bytes {

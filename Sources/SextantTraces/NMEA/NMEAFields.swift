@@ -61,10 +61,9 @@ struct NMEAFields {
 
     /// The sentence these fields make, by its tag; when they are malformed, `malformed` is
     /// set and the sentence is a placeholder. Not an optional: unwrapping one copies the
-    /// whole sentence just written, and reading it back so soon stalls the core (7 % of a
-    /// log's decoding). Without `naming`,
-    /// the talker and an `.other` type are left empty; without `satellites`, GSV's and
-    /// GSA's lists of satellites.
+    /// whole sentence just written, and reading it back so soon stalls the core (6 % of a
+    /// log's decoding). Without `naming`, the talker and an `.other` type are left empty;
+    /// without `satellites`, GSV's and GSA's lists of satellites.
     func decode(names: inout NMEATagNames, naming: Bool, satellites: Bool, malformed: inout Bool) -> NMEASentence {
         let tag = bytes(0)
         func name(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String { naming ? names.name(bytes) : "" }

@@ -149,17 +149,7 @@ extension NMEAFields {
     /// last), nil when it is anything else (a sign, a point, more digits).
     @inline(__always)
     private func smallWhole(_ n: Int) -> Int? {
-        guard n < count else { return -1 }
-        let start = bounds[n] + 1, end = bounds[n + 1]
-        guard end - start <= 4 else { return nil }
-        if start == end { return -1 }
-        var value = 0
-        for i in start..<end {
-            let digit = base[i] &- 0x30
-            guard digit < 10 else { return nil }
-            value = value &* 10 &+ Int(digit)
-        }
-        return value
+        isEmpty(n) ? -1 : NMEANumber.shortWholeNumber(bytes(n))
     }
 
     /// GSA's fields 3–14, the satellites the fix uses: nil when one cannot be read. NMEA
