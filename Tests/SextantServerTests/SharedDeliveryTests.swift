@@ -1,4 +1,6 @@
+import Foundation
 import NIOCore
+import NIOPosix
 import SextantCore
 import SextantProtocol
 import Testing
@@ -170,5 +172,45 @@ struct SharedLineChunksTests {
         while runs.last!.chunk === runs[0].chunk { runs.append(chunks.append(Self.line(runs.count))) }
         #expect(runs.dropLast().last!.end <= LineWriter.turnLinesLimit)
         #expect(!runs.dropLast().last!.isFollowed(by: runs.last!))
+    }
+}
+
+/// A session taking a turn's run of shared lines at once (``LineWriter/sendShared(run:)``,
+/// a replay at `max`): the run grows by every line that follows it in its chunk, and only
+/// by those.
+@Suite("A turn's run of shared lines", .timeLimit(.minutes(1)))
+struct SharedRunTests {
+    @Test("The second connection gets the first one's run of lines whole and in order, without the line placed between them, across chunks")
+    func runSkipsWhatIsPlacedBetween() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let flushes = try loop.submit { NIOLoopBound(FlushBatcher(eventLoop: loop, connectionsPerTurn: 128), eventLoop: loop) }.wait()
+        let first = try SocketOutputTests.rig(hubLoop: loop, channelLoop: loop, flushes: flushes)
+        let second = try SocketOutputTests.rig(hubLoop: loop, channelLoop: loop, flushes: flushes)
+        defer { close(first.peer); close(second.peer) }
+        // 800 lines of ~90 bytes: more than two chunks (``LineWriter/turnLinesLimit``).
+        let count = 800
+        try loop.submit {
+            let between = SharedEvent(SocketOutputTests.NumberedLine(n: 100_000))
+            let events = (0..<count).map { SharedEvent(SocketOutputTests.NumberedLine(n: $0)) }
+            // The first connection places the lines in its order, another line after line 100.
+            first.writer.value.sendShared(run: events[0...100])
+            first.writer.value.sendShared(between)
+            first.writer.value.sendShared(run: events[101...])
+            second.writer.value.sendShared(run: events[...])
+        }.wait()
+        let firstLines = SocketOutputTests.numbers(SocketOutputTests.readLines(first.peer, through: count - 1, deadline: Date() + 20))
+        #expect(Self.firstDifference(firstLines, Array(0...100) + [100_000] + Array(101..<count)) == nil)
+        let secondLines = SocketOutputTests.numbers(SocketOutputTests.readLines(second.peer, through: count - 1, deadline: Date() + 20))
+        #expect(Self.firstDifference(secondLines, Array(0..<count)) == nil)
+        try? first.channel.close().wait()
+        try? second.channel.close().wait()
+    }
+
+    /// Where `lines` first differ from `expected` ("line 101 is 100000"), or nil.
+    static func firstDifference(_ lines: [Int?], _ expected: [Int]) -> String? {
+        guard let index = (0..<max(lines.count, expected.count)).first(where: { $0 >= lines.count || $0 >= expected.count || lines[$0] != expected[$0] }) else { return nil }
+        return "line \(index) of \(lines.count) is \(index < lines.count ? lines[index].map(String.init) ?? "cut" : "missing"), not \(index < expected.count ? String(expected[index]) : "there")"
     }
 }

@@ -33,7 +33,7 @@ struct SocketOutputTests {
         }
     }
 
-    static func rig(hubLoop: EventLoop, channelLoop: EventLoop) throws -> Rig {
+    static func rig(hubLoop: EventLoop, channelLoop: EventLoop, flushes: NIOLoopBound<FlushBatcher>? = nil) throws -> Rig {
         let (ours, peer) = try LoopYieldTests.connectedPair()
         // A small send buffer, so that the kernel refuses a few turns' lines early.
         var size: Int32 = 4096
@@ -44,7 +44,7 @@ struct SocketOutputTests {
             .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(writability) } }
             .withConnectedSocket(ours).wait()
         let writer = try hubLoop.submit {
-            let flushes = FlushBatcher(eventLoop: hubLoop, connectionsPerTurn: 128)
+            let flushes = flushes?.value ?? FlushBatcher(eventLoop: hubLoop, connectionsPerTurn: 128)
             return NIOLoopBound(LineWriter(channel: channel, clock: .system, flushes: flushes, logger: Logger(label: "test")), eventLoop: hubLoop)
         }.wait()
         try channelLoop.submit { writability.writer = writer }.wait()

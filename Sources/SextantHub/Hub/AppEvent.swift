@@ -74,6 +74,8 @@ package final class SharedEvent {
     private var line: ByteBuffer?
     /// The line in a chunk of lines shared between connections, once one asked for it.
     private var sharedRun: SharedLineRun?
+    /// The same place without the chunk (``SharedLinePlace``); chunk 0 until then.
+    private(set) var place = SharedLinePlace(chunk: 0, start: 0, end: 0)
     /// Whether a watcher's topics take it, as of the watchers' generation `watchedAt`:
     /// asked once for all its deliveries (``Hub/publish(to:_:)``).
     private var watched = false
@@ -108,6 +110,7 @@ package final class SharedEvent {
         if let sharedRun { return sharedRun }
         let run = chunks.append(jsonRPCLine(allocator))
         sharedRun = run
+        place = run.place
         return run
     }
 }

@@ -137,14 +137,37 @@ package final class LineWriter {
         wroteThisTurn()
     }
 
-    /// Shared events one after the other (``SessionOutput/deliver(run:)``): while each
-    /// extends this turn's run, the run only grows; else it goes as ``sendShared(_:)`` sends it.
+    /// Shared events one after the other (``SessionOutput/deliver(run:)``): while their
+    /// lines follow this turn's run in its chunk, the run only grows, by as many as follow;
+    /// else each goes as ``sendShared(_:)`` sends it.
     package func sendShared(run events: ArraySlice<SharedEvent>) {
-        let chunks = flushes.sharedLines
-        for event in events {
-            let extended = !isClosed && takesSharedRuns && turnRun != nil && extendTurnRun(with: event.run(in: chunks, allocator))
-            if !extended { sendShared(event) }
+        var index = events.startIndex
+        while index < events.endIndex {
+            let followed = extendTurnRun(withLinesOf: events, from: index)
+            if followed > index {
+                index = followed
+            } else {
+                sendShared(events[index])
+                index += 1
+            }
         }
+    }
+
+    /// Grows this turn's run by the lines of `events` from `index` on that follow it in its
+    /// chunk, already placed there; answers the index of the first that does not.
+    private func extendTurnRun(withLinesOf events: ArraySlice<SharedEvent>, from index: Int) -> Int {
+        guard !isClosed, takesSharedRuns, let run = turnRun else { return index }
+        let chunk = run.chunk.serial
+        var end = run.end
+        var next = index
+        while next < events.endIndex {
+            let place = events[next].place
+            guard place.chunk == chunk, place.start == end else { break }
+            end = place.end
+            next += 1
+        }
+        turnRun!.end = end
+        return next
     }
 
     /// Whether a shared line can go as part of a run: no copied line in this turn, nothing

@@ -18,6 +18,8 @@ import NIOCore
 /// connection's joined lines may be.
 final class SharedLineChunks {
     @exclusivity(unchecked) private var current: SharedLineChunk?
+    /// The number the next chunk takes (``SharedLineChunk/serial``).
+    @exclusivity(unchecked) private var nextSerial = 1
     private let allocator = ByteBufferAllocator()
 
     /// Appends `line` to the current chunk (a new one when it is sealed or full); answers where it is.
@@ -26,7 +28,8 @@ final class SharedLineChunks {
         if current == nil || current!.isSealed || current!.bytes.readableBytes + length > LineWriter.turnLinesLimit {
             current?.isSealed = true
             // Starts at about a line (one line a turn at speed 1) and doubles as a replay's turn fills it.
-            current = SharedLineChunk(allocator.buffer(capacity: max(length, 512)))
+            current = SharedLineChunk(allocator.buffer(capacity: max(length, 512)), serial: nextSerial)
+            nextSerial += 1
         }
         let chunk = current!
         let start = chunk.bytes.writerIndex
@@ -40,8 +43,14 @@ final class SharedLineChunk {
     @exclusivity(unchecked) fileprivate(set) var bytes: ByteBuffer
     /// Sliced: never written again.
     @exclusivity(unchecked) fileprivate(set) var isSealed = false
+    /// Which chunk of its ``SharedLineChunks`` this is, from 1: a line's place can be
+    /// compared with a run's without touching either's chunk (``SharedLinePlace``).
+    let serial: Int
 
-    fileprivate init(_ bytes: ByteBuffer) { self.bytes = bytes }
+    fileprivate init(_ bytes: ByteBuffer, serial: Int) {
+        self.bytes = bytes
+        self.serial = serial
+    }
 }
 
 /// Consecutive lines of one chunk: a connection's run of shared lines this turn.
@@ -54,6 +63,9 @@ struct SharedLineRun {
     func isFollowed(by next: SharedLineRun) -> Bool { next.chunk === chunk && next.start == end }
 
     var count: Int { end - start }
+
+    /// Where the run is, without its chunk.
+    var place: SharedLinePlace { SharedLinePlace(chunk: chunk.serial, start: start, end: end) }
 
     /// The run's bytes where they are in the chunk, for as long as `body` runs: nothing
     /// sliced, so the chunk is not sealed. (A chunk is never read from: its readable bytes
@@ -78,4 +90,14 @@ struct SharedLineRun {
         chunk.isSealed = true
         return chunk.bytes.getSlice(at: start, length: length)!
     }
+}
+
+/// Where a shared line is (its chunk's ``SharedLineChunk/serial`` and its bytes there), kept
+/// beside the line's ``SharedLineRun``: a connection taking a turn's run of lines compares
+/// these, plain integers, where each run compared would retain and release its chunk (two
+/// atomic operations a line and a connection: a third of a fan-out's own time at `max`).
+struct SharedLinePlace {
+    let chunk: Int
+    let start: Int
+    let end: Int
 }
