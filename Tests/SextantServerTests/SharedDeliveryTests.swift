@@ -189,8 +189,8 @@ struct SharedRunTests {
         let first = try SocketOutputTests.rig(hubLoop: loop, channelLoop: loop, flushes: flushes)
         let second = try SocketOutputTests.rig(hubLoop: loop, channelLoop: loop, flushes: flushes)
         defer { close(first.peer); close(second.peer) }
-        // 800 lines of ~90 bytes: more than two chunks (``LineWriter/turnLinesLimit``).
-        let count = 800
+        // 1600 lines of ~90 bytes: more than two chunks (``LineWriter/turnLinesLimit``).
+        let count = 1600
         try loop.submit {
             let between = SharedEvent(SocketOutputTests.NumberedLine(n: 100_000))
             let events = (0..<count).map { SharedEvent(SocketOutputTests.NumberedLine(n: $0)) }

@@ -42,8 +42,8 @@ struct TurnWriteTests {
         let hub = try InProcessHub()
         let control = try await hub.connect(.control)
         let app = try await FanOutTests.streamingApps(hub, control: control)[0]
-        // ~150 bytes a line: 400 lines are about twice the limit, under the outbox's bounds.
-        let sent = (0..<400).map { 40 + Double($0) / 1000 }
+        // ~150 bytes a line: 900 lines are about twice the limit, under the outbox's bounds.
+        let sent = (0..<900).map { 40 + Double($0) / 10000 }
         try await Self.ingestFixes(hub, latitudes: sent)
         var writes: [ByteBuffer] = [try await app.channel.waitForOutboundWrite(as: ByteBuffer.self)]
         while let more = try await app.channel.readOutbound(as: ByteBuffer.self) { writes.append(more) }

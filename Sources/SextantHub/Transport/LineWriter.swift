@@ -62,8 +62,11 @@ package final class LineWriter {
     /// What the log calls the client and what it drops ("client", "sensor events").
     private let wording: (client: String, dropped: String)
     /// Past this many bytes the joined lines go to the channel at once, so that its
-    /// writability (the water marks) still says how much this client holds.
-    static let turnLinesLimit = 32 * 1024
+    /// writability (the water marks) still says how much this client holds. A replay's turn
+    /// at `max` (``ReplayPlayer``'s 256 fixes, about 45 kB of lines) fits, so each
+    /// connection sends it from one chunk straight to its socket: at half this, every turn
+    /// crossed a chunk and went through NIO in two pieces.
+    static let turnLinesLimit = 64 * 1024
     /// The channels' high water mark (``SocketListener``): handed more than this, a channel
     /// says it is full, then writable again once it has written it.
     static let handLimit = 64 * 1024
