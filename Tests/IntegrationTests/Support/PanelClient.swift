@@ -49,7 +49,16 @@ final class PanelProcess {
     var condition: String {
         let errors = (try? String(contentsOfFile: folders.scratch.file("panel.err"), encoding: .utf8)) ?? ""
         let state = reader.ended.map { "sextant-panel \($0)" } ?? "sextant-panel still runs"
-        return state + (errors.isEmpty ? ", nothing on its standard error" : "; its standard error ends: \(errors.suffix(2000))")
+        guard !errors.isEmpty else { return state + ", nothing on its standard error" }
+        return state + Self.crashedThread(in: errors) + "; its standard error ends: \(errors.suffix(2000))"
+    }
+
+    /// The frames of the thread that crashed, as Swift's backtracer prints them first (the
+    /// end of a crash report is only the other threads, the registers and the images).
+    static func crashedThread(in errors: String) -> String {
+        let lines = errors.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.contains("Program crashed") || $0.hasSuffix(" crashed:") }) else { return "" }
+        return "; it crashed:\n" + lines[start...].prefix(60).joined(separator: "\n")
     }
 
     var origin: String { "http://127.0.0.1:\(port)" }
