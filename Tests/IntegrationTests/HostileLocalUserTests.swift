@@ -71,7 +71,7 @@ struct HostileLocalUserTests {
         try launch(daemon)
         defer {
             daemon.terminate()
-            daemon.waitUntilExit()
+            _ = waitForEnd(of: daemon)
         }
         let deadline = monotonicSeconds() + 15
         var served = false
@@ -139,7 +139,7 @@ struct HostileLocalUserTests {
         try launch(impostor)
         defer {
             impostor.terminate()
-            impostor.waitUntilExit()
+            _ = waitForEnd(of: impostor)
         }
         // It serves once the client library can reach it, and the library refuses it by name.
         let deadline = monotonicSeconds() + 15

@@ -136,8 +136,7 @@ struct RunCommandTests {
         let line = try readLine(output.fileHandleForReading.fileDescriptor, timeout: 30)
         #expect(line == "started")
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 42)
+        #expect(waitForEnd(of: process) == 42)
         try expectNothingLeft(in: tmp)
     }
 
@@ -156,7 +155,7 @@ struct RunCommandTests {
         // has closed it: the child left behind holds one, so it is stopped before the wait.
         defer {
             for pid in daemons + pids { kill(pid, SIGKILL) }
-            process.waitUntilExit()
+            _ = waitForEnd(of: process)
         }
         // Neither is run's test's child any more: gone is what /proc says, waited on with a deadline.
         for pid in daemons + [pids[0]] {

@@ -37,9 +37,9 @@ public func run(_ command: [String], environment: [String: String]? = nil) throw
     process.standardError = FileHandle(forWritingAtPath: output.file("err"))
     process.standardInput = FileHandle.nullDevice
     try launch(process)
-    process.waitUntilExit()
+    let status = waitForEnd(of: process)
     return CommandResult(
-        status: process.terminationStatus,
+        status: status,
         stdout: (try? String(contentsOfFile: output.file("out"), encoding: .utf8)) ?? "",
         stderr: (try? String(contentsOfFile: output.file("err"), encoding: .utf8)) ?? "")
 }
@@ -49,7 +49,28 @@ public func run(_ command: [String], environment: [String: String]? = nil) throw
 public func stop(_ process: Process) {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    _ = waitForEnd(of: process)
+}
+
+/// Waits until `process` has ended; its exit status, or the signal that ended it.
+///
+/// Not `Process.waitUntilExit()`: every child's end is noticed by one Foundation thread,
+/// which on a spurious wake-up (seen once: a child's socket reported readable while the
+/// child ran) waits in `waitpid` for a child that is still running. Tests waiting for any
+/// other child then held both threads of the cooperative pool, so the test that would have
+/// ended that child never ran again: the whole run hung. This waits for the child to end
+/// without reaping it (`WNOWAIT`: Foundation's thread still does), and stops waiting as
+/// soon as Foundation has, so a number the kernel gives to a new child is never waited on.
+public func waitForEnd(of process: Process) -> Int32 {
+    let pid = process.processIdentifier
+    while process.isRunning {
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT | WNOHANG) == 0, info._sifields._sigchld.si_pid == pid {
+            return info._sifields._sigchld.si_status
+        }
+        usleep(1000)
+    }
+    return process.terminationStatus
 }
 
 /// Reads `handle` on a thread of its own until it ends (the writer closed it, or its
@@ -133,12 +154,14 @@ public final class LineReader: Sendable {
     public func waitForExit(timeout: Double) -> Int32? {
         let ended = DispatchSemaphore(value: 0)
         let process = self.process
+        let status = Mutex<Int32>(0)
         Thread.detachNewThread {
-            process.waitUntilExit()
+            let code = waitForEnd(of: process)
+            status.withLock { $0 = code }
             ended.signal()
         }
         guard ended.wait(timeout: .now() + timeout) == .success else { return nil }
-        return process.terminationStatus
+        return status.withLock { $0 }
     }
 
     deinit { stop() }

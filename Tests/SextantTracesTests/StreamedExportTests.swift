@@ -52,8 +52,7 @@ struct StreamedExportTests {
         process.standardOutput = pipe
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(waitForEnd(of: process) == 0)
         var digests: [String: String] = [:]
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)

@@ -17,7 +17,7 @@ final class CtlWatcher {
 
     deinit {
         process.terminate()
-        process.waitUntilExit()
+        _ = waitForEnd(of: process)
     }
 
     /// Its next line, waiting at most `timeout` seconds.

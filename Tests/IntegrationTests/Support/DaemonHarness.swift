@@ -78,7 +78,7 @@ final class DaemonHarness {
     deinit {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            _ = waitForEnd(of: process)
         }
     }
 
@@ -121,7 +121,7 @@ final class DaemonHarness {
     func restart() throws {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            _ = waitForEnd(of: process)
         }
         process = try start()
     }
@@ -166,14 +166,13 @@ final class DaemonHarness {
     /// Sends SIGKILL and waits for the process to be gone.
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = waitForEnd(of: process)
     }
 
     /// SIGTERM; the exit status.
     func terminate() -> Int32 {
         process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return waitForEnd(of: process)
     }
 
     /// Writes a file in the test's directory.

@@ -149,7 +149,7 @@ final class GPSDProcess: Sendable {
     func kill() {
         if process.isRunning {
             Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = waitForEnd(of: process)
         }
         feeder.sync {
             writer.withLock { fd in

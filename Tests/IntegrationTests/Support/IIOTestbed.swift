@@ -50,7 +50,7 @@ final class IIOTestbed {
 
     deinit {
         try? commands.close()  // end of input: the script deletes the testbed and exits
-        process.waitUntilExit()
+        _ = waitForEnd(of: process)
     }
 
     /// What a process must be started with to see the testbed.
